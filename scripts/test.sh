@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# `npm test`: every test in the repository, in the order that fails fastest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/ensure-tools.sh
+npx tsc -p .
+npx vitest run
+# The same service tests against a real PostgreSQL server, so the path that scales never rots.
+bash scripts/with-postgres.sh npx vitest run test/service

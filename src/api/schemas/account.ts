@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { optionalText, textInput } from './common.js';
+
+/** Departments (seller entities) and the integration resources of spec §4.8. */
+export const department = z.looseObject({
+  id: z.number(),
+  name: z.string(),
+  shortcut: z.string().nullable(),
+  tax_no: z.string().nullable(),
+  street: z.string().nullable(),
+  post_code: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  bank: z.string().nullable(),
+  bank_account: z.string().nullable(),
+  main: z.boolean(),
+  logo_url: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Department = z.infer<typeof department>;
+export const departmentList = z.array(department);
+
+export const departmentInput = z.object({
+  name: optionalText(300),
+  shortcut: optionalText(100),
+  tax_no: optionalText(50),
+  street: optionalText(300),
+  post_code: optionalText(30),
+  city: optionalText(200),
+  country: optionalText(100),
+  email: optionalText(300),
+  phone: optionalText(100),
+  bank: optionalText(200),
+  bank_account: optionalText(100),
+});
+
+const password = z.string({ message: 'must be text' }).min(8, 'is too short (minimum is 8 characters)').max(200);
+
+export const addUserInput = z.object({
+  integration_token: z.string().optional(),
+  user: z.object({
+    email: textInput(300).pipe(z.email({ message: 'is not an e-mail address' })),
+    password,
+    login: optionalText(100),
+    role: optionalText(50),
+  }),
+});
+
+export const loginInput = z.object({
+  login: textInput(300),
+  password: z.string({ message: 'must be text' }).max(200),
+  integration_token: z.string().optional(),
+});
+
+export const companyInput = z.object({
+  name: optionalText(300),
+  tax_no: optionalText(50),
+  post_code: optionalText(30),
+  city: optionalText(200),
+  street: optionalText(300),
+  person: optionalText(200),
+  bank: optionalText(200),
+  bank_account: optionalText(100),
+});
+
+export const createAccountInput = z.object({
+  api_token: z.string().optional(),
+  integration_token: z.string().optional(),
+  account: z.object({
+    prefix: z
+      .string({ message: 'must be text' })
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9][a-z0-9-]{1,40}$/, 'may hold only letters, digits and - (2 to 41)'),
+  }),
+  user: z
+    .object({
+      login: optionalText(100),
+      email: textInput(300).pipe(z.email({ message: 'is not an e-mail address' })),
+      password,
+      from_partner: optionalText(100),
+    })
+    .optional(),
+  company: companyInput.optional(),
+});
+
+export const loginResult = z.looseObject({
+  login: z.string(),
+  email: z.string(),
+  prefix: z.string(),
+  url: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  api_token: z.string(),
+});
+export type LoginResult = z.infer<typeof loginResult>;
+
+export const accountResult = z.looseObject({
+  prefix: z.string(),
+  api_token: z.string(),
+  url: z.string(),
+  login: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type AccountResult = z.infer<typeof accountResult>;
+
+export const accountInfo = z.looseObject({
+  id: z.number(),
+  prefix: z.string(),
+  name: z.string().nullable(),
+  url: z.string(),
+  created_at: z.string(),
+});
+export type AccountInfo = z.infer<typeof accountInfo>;
+
+export const userResult = z.looseObject({
+  id: z.number(),
+  login: z.string(),
+  email: z.string(),
+  created_at: z.string(),
+});
+export type UserResult = z.infer<typeof userResult>;

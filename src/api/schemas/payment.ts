@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { booleanInput, currencyInput, decimalInput, decimalString, optionalDate, optionalId, optionalText, pageQuery } from './common.js';
+
+const paymentFields = {
+  name: optionalText(500),
+  price: decimalInput.nullish(),
+  invoice_id: optionalId,
+  paid: booleanInput.nullish(),
+  kind: optionalText(50),
+  city: optionalText(200),
+  country: optionalText(100),
+  post_code: optionalText(30),
+  street: optionalText(300),
+  phone: optionalText(100),
+  client_id: optionalId,
+  department_id: optionalId,
+  comment: optionalText(5000),
+  currency: currencyInput.nullish(),
+  deleted: booleanInput.nullish(),
+  description: optionalText(5000),
+  email: optionalText(300),
+  first_name: optionalText(200),
+  last_name: optionalText(200),
+  generate_invoice: booleanInput.nullish(),
+  invoice_city: optionalText(200),
+  invoice_comment: optionalText(5000),
+  invoice_country: optionalText(100),
+  invoice_name: optionalText(300),
+  invoice_post_code: optionalText(30),
+  invoice_street: optionalText(300),
+  invoice_tax_no: optionalText(50),
+  oid: optionalText(200),
+  paid_date: optionalDate,
+  product_id: optionalId,
+  promocode: optionalText(100),
+  provider: optionalText(100),
+  provider_response: optionalText(10000),
+  provider_status: optionalText(100),
+  provider_title: optionalText(300),
+  quantity: decimalInput.nullish(),
+};
+
+/** Body of `POST /banking/payments` (inside the `banking_payment` wrapper). */
+export const paymentCreateInput = z.object(paymentFields);
+export type PaymentCreateInput = z.input<typeof paymentCreateInput>;
+export const paymentUpdateInput = z.object(paymentFields).partial();
+export type PaymentUpdateInput = z.input<typeof paymentUpdateInput>;
+export const paymentListQuery = pageQuery.extend({ invoice_id: optionalId, oid: z.string().optional() });
+export type PaymentListQuery = z.input<typeof paymentListQuery>;
+
+const s = z.string().nullable();
+const n = z.number().nullable();
+export const payment = z.looseObject({
+  id: z.number(),
+  name: z.string(),
+  price: decimalString,
+  quantity: decimalString,
+  currency: z.string(),
+  paid: z.boolean(),
+  paid_date: s,
+  kind: z.string(),
+  invoice_id: n,
+  client_id: n,
+  department_id: n,
+  product_id: n,
+  description: s,
+  email: s,
+  first_name: s,
+  last_name: s,
+  oid: s,
+  provider: s,
+  deleted: z.boolean(),
+  generate_invoice: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Payment = z.infer<typeof payment>;
+export const paymentList = z.array(payment);

@@ -1,0 +1,105 @@
+import type { Database } from './db.js';
+
+/**
+ * Versioned schema migrations, applied in order at start-up. A migration is never edited once it
+ * has shipped: add a new one instead.
+ *
+ * Every account-level resource table has the same shape: an integer id, the owning account, the
+ * resource's wire fields in `data`, and timestamps. Columns that queries filter or join on are
+ * indexed as expressions over `data`.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const resourceTable = (name: string) => `
+  create table ${name} (
+    id serial primary key,
+    account_id integer not null references accounts(id) on delete cascade,
+    data jsonb not null,
+    created_at timestamptz not null default now(),
+    updated_at timestamptz not null default now()
+  );
+  create index ${name}_account_idx on ${name} (account_id, id);
+`;
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'core resources',
+    sql: `
+      create table accounts (
+        id serial primary key,
+        prefix text not null unique,
+        api_token text not null unique,
+        name text,
+        data jsonb not null default '{}',
+        created_at timestamptz not null default now()
+      );
+      create table users (
+        id serial primary key,
+        account_id integer not null references accounts(id) on delete cascade,
+        login text not null unique,
+        email text not null,
+        password_hash text not null,
+        data jsonb not null default '{}',
+        created_at timestamptz not null default now()
+      );
+      create index users_email_idx on users (lower(email));
+      ${resourceTable('departments')}
+      ${resourceTable('clients')}
+      create index clients_external_id_idx on clients (account_id, (data->>'external_id'));
+      create index clients_name_idx on clients (account_id, lower(data->>'name'));
+      ${resourceTable('products')}
+      create unique index products_token_idx on products (account_id, (data->>'token'));
+      ${resourceTable('categories')}
+      ${resourceTable('warehouses')}
+      ${resourceTable('invoices')}
+      create unique index invoices_number_idx on invoices (account_id, (data->>'kind'), (data->>'number'));
+      create unique index invoices_token_idx on invoices ((data->>'token'));
+      create index invoices_oid_idx on invoices (account_id, (data->>'oid'));
+      create index invoices_client_idx on invoices (account_id, ((data->>'client_id')::integer));
+      create index invoices_issue_date_idx on invoices (account_id, (data->>'issue_date'));
+      ${resourceTable('payments')}
+      create index payments_invoice_idx on payments (account_id, ((data->>'invoice_id')::integer));
+      ${resourceTable('warehouse_documents')}
+      create unique index warehouse_documents_number_idx
+        on warehouse_documents (account_id, (data->>'kind'), (data->>'number'));
+      create table number_sequences (
+        account_id integer not null references accounts(id) on delete cascade,
+        scope text not null,
+        last_value integer not null,
+        primary key (account_id, scope)
+      );
+      create table stock_levels (
+        account_id integer not null references accounts(id) on delete cascade,
+        warehouse_id integer not null,
+        product_id integer not null,
+        level numeric not null default 0,
+        primary key (account_id, warehouse_id, product_id)
+      );
+      create sequence line_ids;
+    `,
+  },
+];
+
+const MIGRATION_LOCK = 7_204_311;
+
+/** Applies every migration newer than the database, under a lock so that many processes may start at once. */
+export async function migrate(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`create table if not exists schema_migrations (
+      version integer primary key, name text not null, applied_at timestamptz not null default now())`);
+    const applied = new Set(
+      (await tx.query<{ version: number }>('select version from schema_migrations')).map((r) => r.version),
+    );
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      await tx.exec(migration.sql);
+      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [migration.version, migration.name]);
+    }
+  });
+}
