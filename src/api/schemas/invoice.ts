@@ -224,6 +224,10 @@ export const sendByEmailInput = z.object({
 });
 export type SendByEmailInput = z.input<typeof sendByEmailInput>;
 
+/** Answer of `POST /invoices/<id>/send_by_email`. */
+export const sendByEmailResult = z.looseObject({ status: z.literal('ok'), message: z.string() });
+export type SendByEmailResult = z.infer<typeof sendByEmailResult>;
+
 export const changeStatusInput = z.object({ status: z.enum(INVOICE_STATUSES) });
 
 export const invoiceIdParam = idInput;

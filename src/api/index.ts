@@ -1,0 +1,24 @@
+export { createInvoicingClient, type InvoicingClient, type InvoicingClientOptions } from './client.js';
+export {
+  createTransport,
+  type CallOptions,
+  type Format,
+  type HttpMethod,
+  type Operation,
+  type RetryPolicy,
+  type Transport,
+  type TransportOptions,
+} from './transport.js';
+export * from './errors.js';
+export { invoicesApi, type InvoicesApi, type PdfOptions, type SendByEmailOptions } from './resources/invoices.js';
+export { productsApi, type ProductReadOptions, type ProductsApi } from './resources/products.js';
+export { clientsApi, type ClientsApi } from './resources/clients.js';
+export { paymentsApi, type PaymentsApi } from './resources/payments.js';
+export { categoriesApi, type CategoriesApi } from './resources/categories.js';
+export { warehousesApi, type WarehousesApi } from './resources/warehouses.js';
+export { warehouseDocumentsApi, type WarehouseDocumentsApi } from './resources/warehouse-documents.js';
+export { departmentsApi, type DepartmentsApi } from './resources/departments.js';
+export { integrationsApi, type Credentials, type IntegrationsApi, type NewAccount, type NewUser } from './resources/integrations.js';
+export { collect, type Id } from './resources/shared.js';
+export * from './schemas/index.js';
+export * as money from './money.js';

@@ -1,0 +1,88 @@
+import { successBody, type SuccessBody } from '../schemas/common.js';
+import {
+  invoice,
+  invoiceList,
+  sendByEmailResult,
+  type Invoice,
+  type InvoiceCreateInput,
+  type InvoiceListQuery,
+  type InvoiceStatus,
+  type InvoiceUpdateInput,
+  type SendByEmailResult,
+} from '../schemas/invoice.js';
+import type { CallOptions, Transport } from '../transport.js';
+import { collect, idSegment, paginate, toQuery, type Id } from './shared.js';
+
+export interface SendByEmailOptions {
+  /** Send to this address instead of the buyer's e-mail. */
+  email_to?: string;
+  /** Copy to this address. */
+  email_cc?: string;
+  /** Attach the PDF. */
+  email_pdf?: boolean;
+}
+
+export interface PdfOptions extends CallOptions {
+  printOption?: 'original' | 'copy';
+}
+
+export interface InvoicesApi {
+  /** One page of invoices (`GET /invoices`). Without `period` the service's default applies. */
+  list(query?: InvoiceListQuery, options?: CallOptions): Promise<Invoice[]>;
+  /** Every invoice matching `query`, page by page: `for await (const invoice of invoices.iterate({ period: 'all' }))`. */
+  iterate(query?: InvoiceListQuery, options?: CallOptions): AsyncIterable<Invoice>;
+  /** One invoice with its positions. */
+  get(id: Id, options?: CallOptions): Promise<Invoice>;
+  /** The invoice as a PDF document. */
+  pdf(id: Id, options?: PdfOptions): Promise<Uint8Array>;
+  /** Sends the invoice by e-mail to the buyer (or `email_to`); its status becomes `sent`. */
+  sendByEmail(id: Id, email?: SendByEmailOptions, options?: CallOptions): Promise<SendByEmailResult>;
+  /** Issues an invoice; `number: null` or none lets the service number it. */
+  create(input: InvoiceCreateInput, options?: CallOptions): Promise<Invoice>;
+  /** Changes the given fields; positions by `id`, `{ id, _destroy: 1 }` or new without `id`. */
+  update(id: Id, input: InvoiceUpdateInput, options?: CallOptions): Promise<Invoice>;
+  delete(id: Id, options?: CallOptions): Promise<SuccessBody>;
+  /** The invoice with this `oid` (your order id), or undefined. */
+  findByOid(oid: string, options?: CallOptions): Promise<Invoice | undefined>;
+  /** The documents generated from invoice `invoiceId` (e.g. the final invoice of an advance). */
+  findGeneratedFrom(invoiceId: Id, options?: CallOptions): Promise<Invoice[]>;
+  /** The documents based on invoice `fromInvoiceId` (e.g. its corrections). */
+  findBasedOn(fromInvoiceId: Id, options?: CallOptions): Promise<Invoice[]>;
+  /** Sets the status (`issued`, `sent`, `paid`, `partial`, `rejected`). */
+  changeStatus(id: Id, status: InvoiceStatus, options?: CallOptions): Promise<Invoice>;
+}
+
+/** The invoice operations of spec §4.1, plus the service's status change. */
+export function invoicesApi(transport: Transport): InvoicesApi {
+  const list = (query: InvoiceListQuery = {}, options?: CallOptions) =>
+    transport.request({ method: 'GET', path: 'invoices', query: toQuery(query) }, invoiceList, options);
+  const iterate = (query: InvoiceListQuery = {}, options?: CallOptions) => paginate(list, query, options);
+
+  return {
+    list,
+    iterate,
+    get: (id, options) => transport.request({ method: 'GET', path: `invoices/${idSegment(id)}` }, invoice, options),
+    pdf: (id, options = {}) =>
+      transport.bytes(
+        { method: 'GET', path: `invoices/${idSegment(id)}`, extension: 'pdf', query: { print_option: options.printOption } },
+        options,
+      ),
+    sendByEmail: (id, email = {}, options) =>
+      transport.request(
+        { method: 'POST', path: `invoices/${idSegment(id)}/send_by_email`, query: toQuery(email) },
+        sendByEmailResult,
+        options,
+      ),
+    create: (input, options) => transport.request({ method: 'POST', path: 'invoices', body: { invoice: input } }, invoice, options),
+    update: (id, input, options) =>
+      transport.request({ method: 'PUT', path: `invoices/${idSegment(id)}`, body: { invoice: input } }, invoice, options),
+    delete: (id, options) => transport.request({ method: 'DELETE', path: `invoices/${idSegment(id)}` }, successBody, options),
+    findByOid: async (oid, options) => (await list({ period: 'all', oid, per_page: 1 }, options))[0],
+    findGeneratedFrom: (invoiceId, options) =>
+      collect(iterate({ period: 'all', invoice_id: idSegment(invoiceId) }, options)),
+    findBasedOn: (fromInvoiceId, options) =>
+      collect(iterate({ period: 'all', from_invoice_id: idSegment(fromInvoiceId) }, options)),
+    changeStatus: (id, status, options) =>
+      transport.request({ method: 'POST', path: `invoices/${idSegment(id)}/change_status`, query: { status } }, invoice, options),
+  };
+}

@@ -1,0 +1,335 @@
+import ky, { HTTPError, TimeoutError as KyTimeoutError, type Hooks, type KyInstance, type RetryOptions } from 'ky';
+import type { ZodType } from 'zod';
+import {
+  InvoicingError,
+  NetworkError,
+  TimeoutError,
+  UnexpectedResponseError,
+  errorForStatus,
+} from './errors.js';
+
+/**
+ * The one place that speaks HTTP. Resource modules describe an operation (method, path, query,
+ * body, which tokens it carries) and the transport turns it into a request in the chosen format,
+ * with the tokens placed where the interface puts them (spec §5, §4.8), then reads the answer into
+ * plain data or an error of `./errors.js`.
+ */
+
+export type Format = 'json' | 'xml';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. Default 2. */
+  limit?: number;
+  /** Delay before the first retry; it doubles each time, with jitter. Default 300 ms. */
+  backoffMs?: number;
+  /** Upper bound of one delay. Default 10 s. */
+  maxBackoffMs?: number;
+  /**
+   * A `Retry-After` longer than this is not waited for: the call fails at once with a
+   * `RateLimitError` (or `ServerError`) that says how long to wait. Default 10 s.
+   */
+  maxRetryAfterMs?: number;
+}
+
+export interface TransportOptions {
+  /** The account's base address, e.g. `https://acme.example.com` or `http://127.0.0.1:8787`. */
+  baseUrl: string;
+  /** The address of the integration endpoints (§4.8); defaults to `baseUrl`. */
+  appUrl?: string;
+  apiToken?: string;
+  integrationToken?: string;
+  /** `json` (default) or `xml`: the representation of requests and answers. */
+  format?: Format;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** Milliseconds per attempt before a `TimeoutError`. Default 30000. */
+  timeout?: number;
+  /** Retries of idempotent calls (GET, PUT, DELETE), or a number as the limit. */
+  retry?: RetryPolicy | number;
+  /** ky hooks, e.g. to log or to add headers. */
+  hooks?: Hooks;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /**
+   * For POST only: sent as the `Idempotency-Key` header and makes the call safe to retry, so it is
+   * retried like an idempotent one. Use a fresh key per logical operation.
+   */
+  idempotencyKey?: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface Operation {
+  method: HttpMethod;
+  /** The path without its extension, e.g. `invoices/12`; the format's extension is appended. */
+  path: string;
+  /** Another extension than the format's, e.g. `pdf`. */
+  extension?: string;
+  /** `app` for the integration endpoints on `appUrl`. */
+  host?: 'base' | 'app';
+  query?: Record<string, QueryValue>;
+  /** The body: one wrapper key (`{ invoice: {...} }`), which is the root element in XML. */
+  body?: Record<string, unknown>;
+  /** A multipart body (the department logo). */
+  form?: FormData;
+  /** Whether the call carries the account's api_token. Default true. */
+  apiToken?: boolean;
+  /** Whether the call carries the integration_token (§4.8). */
+  integrationToken?: boolean;
+  /** Forces a format for operations the interface defines in one format only (§4.8 is JSON). */
+  format?: Format;
+}
+
+export interface Transport {
+  readonly format: Format;
+  readonly baseUrl: string;
+  readonly appUrl: string;
+  /** Sends the operation and returns its answer parsed by `schema`. */
+  request<T>(operation: Operation, schema: ZodType<T>, options?: CallOptions): Promise<T>;
+  /** Sends the operation and returns the raw bytes of the answer (PDF). */
+  bytes(operation: Operation, options?: CallOptions): Promise<Uint8Array>;
+}
+
+const MEDIA_TYPES: Record<Format, string> = { json: 'application/json', xml: 'application/xml' };
+const IDEMPOTENT_METHODS: NonNullable<RetryOptions['methods']> = ['get', 'put', 'delete', 'head'];
+const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
+
+let xmlCodec: Promise<typeof import('./xml.js')> | undefined;
+/** The XML codec is loaded on first use, so bundlers split it out of JSON-only code. */
+const loadXml = () => (xmlCodec ??= import('./xml.js'));
+
+export function createTransport(options: TransportOptions): Transport {
+  const format: Format = options.format ?? 'json';
+  if (format !== 'json' && format !== 'xml') throw new TypeError(`format must be 'json' or 'xml', not ${String(format)}`);
+  const baseUrl = trimSlash(requireUrl(options.baseUrl, 'baseUrl'));
+  const appUrl = trimSlash(requireUrl(options.appUrl ?? options.baseUrl, 'appUrl'));
+  const policy = retryPolicy(options.retry);
+  const http: KyInstance = ky.create({
+    timeout: options.timeout ?? 30_000,
+    throwHttpErrors: true,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  });
+
+  async function send(operation: Operation, accept: string, call: CallOptions): Promise<Response> {
+    const opFormat = operation.format ?? format;
+    const host = operation.host === 'app' ? appUrl : baseUrl;
+    const url = `${host}/${operation.path}.${operation.extension ?? opFormat}`;
+    const searchParams = new URLSearchParams();
+    const headers = new Headers({ accept });
+    const withApiToken = operation.apiToken !== false && options.apiToken !== undefined;
+    const withIntegrationToken = operation.integrationToken === true && options.integrationToken !== undefined;
+    const hasBody = operation.body !== undefined || operation.form !== undefined;
+    let body: BodyInit | undefined;
+
+    if (operation.form) {
+      // §5.2: the token is a form field of the multipart request.
+      const form = new FormData();
+      if (withApiToken) form.append('api_token', options.apiToken!);
+      for (const [key, value] of operation.form.entries()) form.append(key, value);
+      body = form;
+    } else if (operation.body !== undefined && opFormat === 'json') {
+      // §5.2: top-level `api_token` beside the wrapper; §4.8: `integration_token` beside it too.
+      headers.set('content-type', MEDIA_TYPES.json);
+      body = JSON.stringify({
+        ...(withApiToken ? { api_token: options.apiToken } : {}),
+        ...operation.body,
+        ...(withIntegrationToken ? { integration_token: options.integrationToken } : {}),
+      });
+    } else if (operation.body !== undefined) {
+      // §5.3: XML bodies carry the token in the Authorization header; the wrapper is the root.
+      const entries = Object.entries(operation.body);
+      if (entries.length !== 1) throw new TypeError('an XML body has exactly one root element');
+      const [root, value] = entries[0]!;
+      const { encodeXml } = await loadXml();
+      headers.set('content-type', MEDIA_TYPES.xml);
+      if (withApiToken) headers.set('authorization', `Bearer ${options.apiToken}`);
+      body = encodeXml(root, withIntegrationToken ? { ...(value as object), integration_token: options.integrationToken } : value);
+    }
+    // §5.2: GET and DELETE (and a POST without a body) carry the tokens in the query.
+    if (withApiToken && !hasBody) searchParams.set('api_token', options.apiToken!);
+    if (withIntegrationToken && !hasBody) searchParams.set('integration_token', options.integrationToken!);
+    for (const [key, value] of Object.entries(operation.query ?? {})) {
+      if (value !== undefined && value !== null) searchParams.set(key, String(value));
+    }
+
+    const isPost = operation.method === 'POST';
+    if (isPost && call.idempotencyKey) headers.set('idempotency-key', call.idempotencyKey);
+    const retryable = !isPost || Boolean(call.idempotencyKey);
+    const described = { method: operation.method, url: redact(url, searchParams) };
+    try {
+      return await http(url, {
+        method: operation.method,
+        headers,
+        searchParams,
+        ...(body === undefined ? {} : { body }),
+        ...(call.signal ? { signal: call.signal } : {}),
+        retry: {
+          limit: retryable ? policy.limit : 0,
+          methods: retryable ? [...IDEMPOTENT_METHODS, 'post'] : IDEMPOTENT_METHODS,
+          statusCodes: RETRY_STATUS_CODES,
+          afterStatusCodes: [429, 503],
+          delay: (attempt) => policy.backoffMs * 2 ** (attempt - 1),
+          // Equal jitter: spreads clients apart while keeping the backoff growing.
+          jitter: (delay) => delay / 2 + Math.random() * (delay / 2),
+          backoffLimit: policy.maxBackoffMs,
+          shouldRetry: ({ error }) => {
+            if (isAbort(error) || call.signal?.aborted) return false;
+            if (error instanceof HTTPError) {
+              const wait = retryAfterMs(error.response.headers.get('retry-after'));
+              if (wait !== undefined && wait > policy.maxRetryAfterMs) return false;
+            }
+            return undefined;
+          },
+        },
+      });
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason ?? error;
+      if (isAbort(error)) throw error;
+      if (error instanceof HTTPError) throw await errorFromResponse(error.response, described);
+      if (error instanceof KyTimeoutError) {
+        throw new TimeoutError(`no answer within ${options.timeout ?? 30_000} ms (${described.method} ${described.url})`, {
+          status: 0,
+          ...described,
+          cause: error,
+        });
+      }
+      if (error instanceof InvoicingError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new NetworkError(`${reason} (${described.method} ${described.url})`, { status: 0, ...described, cause: error });
+    }
+  }
+
+  return {
+    format,
+    baseUrl,
+    appUrl,
+    async request<T>(operation: Operation, schema: ZodType<T>, call: CallOptions = {}): Promise<T> {
+      const opFormat = operation.format ?? format;
+      const response = await send(operation, MEDIA_TYPES[opFormat], call);
+      const described = { method: operation.method, url: redact(response.url || operation.path, new URLSearchParams()) };
+      const rawText = await response.text();
+      const body = await readBody(response, rawText, described);
+      // A success status whose body says it failed (send_by_email can answer so) is a failure.
+      if (isErrorBody(body)) throw errorForStatus({ status: response.status, body, rawText, headers: response.headers, ...described });
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+        const first = issues[0];
+        throw new UnexpectedResponseError(
+          `the answer does not have the expected shape${first ? `: ${first.path.join('.')} ${first.message}` : ''} (${described.method} ${described.url})`,
+          { status: response.status, body, rawText, headers: response.headers, issues, ...described },
+        );
+      }
+      return parsed.data;
+    },
+    async bytes(operation: Operation, call: CallOptions = {}): Promise<Uint8Array> {
+      const response = await send(operation, '*/*', call);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+}
+
+interface Described {
+  method: string;
+  url: string;
+}
+
+async function errorFromResponse(response: Response, described: Described): Promise<InvoicingError> {
+  let rawText = '';
+  try {
+    rawText = await response.text();
+  } catch {
+    // The body could not be read; the status still says what happened.
+  }
+  let body: unknown = rawText;
+  try {
+    body = await readBody(response, rawText, described);
+  } catch {
+    body = rawText;
+  }
+  return errorForStatus({ status: response.status, body, rawText, headers: response.headers, ...described });
+}
+
+/** Reads a body by its media type: JSON, XML (into the same shapes as JSON) or text. */
+async function readBody(response: Response, rawText: string, described: Described): Promise<unknown> {
+  const type = response.headers.get('content-type') ?? '';
+  const text = rawText.trim();
+  try {
+    if (/json/i.test(type) || (!type && /^[[{]/.test(text))) return text === '' ? undefined : JSON.parse(text);
+    if (/xml/i.test(type) || (!type && text.startsWith('<'))) {
+      if (text === '') return undefined;
+      const { decodeXml } = await loadXml();
+      return decodeXml(text);
+    }
+  } catch (error) {
+    throw new UnexpectedResponseError(`the answer could not be read as ${/json/i.test(type) ? 'JSON' : 'XML'} (${described.method} ${described.url})`, {
+      status: response.status,
+      body: rawText,
+      rawText,
+      headers: response.headers,
+      cause: error,
+      ...described,
+    });
+  }
+  return rawText;
+}
+
+function isErrorBody(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const record = body as Record<string, unknown>;
+  return record['status'] === 'error' || record['code'] === 'error';
+}
+
+function isAbort(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
+
+function retryPolicy(retry: TransportOptions['retry']): Required<RetryPolicy> {
+  const given = typeof retry === 'number' ? { limit: retry } : (retry ?? {});
+  return {
+    limit: Math.max(0, Math.floor(given.limit ?? 2)),
+    backoffMs: Math.max(0, given.backoffMs ?? 300),
+    maxBackoffMs: Math.max(0, given.maxBackoffMs ?? 10_000),
+    maxRetryAfterMs: Math.max(0, given.maxRetryAfterMs ?? 10_000),
+  };
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : date - Date.now();
+}
+
+const SECRET_PARAMS = ['api_token', 'integration_token'];
+
+/** The address for messages and errors: query without tokens, so errors are safe to log. */
+function redact(url: string, searchParams: URLSearchParams): string {
+  const parsed = parseUrl(url);
+  const params = new URLSearchParams(parsed ? parsed.search : '');
+  for (const [key, value] of searchParams) params.append(key, value);
+  for (const key of SECRET_PARAMS) params.delete(key);
+  const query = params.toString();
+  const base = parsed ? `${parsed.origin}${parsed.pathname}` : url;
+  return query ? `${base}?${query}` : base;
+}
+
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+function requireUrl(value: string | undefined, name: string): string {
+  if (typeof value !== 'string' || !parseUrl(value)) throw new TypeError(`${name} must be an absolute URL, got ${String(value)}`);
+  return value;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');

@@ -1,0 +1,117 @@
+import { XMLParser } from 'fast-xml-parser';
+
+/**
+ * The XML form of the interface, for the client. Requests are written with the wrapper key as the
+ * root (`<invoice>…</invoice>`), lists as repeated singular elements, and `type`/`nil` attributes.
+ * Answers are read into the same JavaScript shapes as JSON answers: `type="integer"` becomes a
+ * number, `type="boolean"` a boolean, `nil="true"` null, `type="array"` an array; everything else,
+ * decimals included, stays text. Rails-style dasherized names are read as underscored ones.
+ *
+ * Only the transport imports this module, and only lazily, so a JSON-only bundle never carries it.
+ */
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  textNodeName: '#text',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  // Entities are decoded below (the five predefined ones and character references only), so a
+  // document can never expand declared entities.
+  processEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
+});
+
+type XmlNode = Record<string, unknown>;
+
+/** Reads an XML document and returns the content of its root element. */
+export function decodeXml(text: string): unknown {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new SyntaxError('XML with a DTD or entity declarations is not read');
+  const document = parser.parse(text) as Record<string, XmlNode[]>;
+  const root = Object.keys(document).find((key) => !key.startsWith('?') && !key.startsWith('#'));
+  if (root === undefined) throw new SyntaxError('XML without a root element');
+  return convert(document[root]![0]);
+}
+
+/** The name of the root element of an XML document (`invoices`, `error`, …). */
+export function xmlRootName(text: string): string | undefined {
+  return /<([A-Za-z_][\w.-]*)[\s/>]/.exec(text.replace(/<\?[\s\S]*?\?>/g, ''))?.[1];
+}
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {
+    if (ref[0] !== '#') return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+const underscored = (name: string) => name.replace(/-/g, '_');
+
+function convert(node: unknown): unknown {
+  if (typeof node === 'string') return decodeEntities(node);
+  if (typeof node !== 'object' || node === null) return '';
+  const element = node as XmlNode;
+  if (element['@nil'] === 'true') return null;
+  const type = element['@type'];
+  const children = Object.keys(element).filter((key) => !key.startsWith('@') && key !== '#text');
+  if (type === 'array') {
+    return children.flatMap((child) => (element[child] as unknown[]).map(convert));
+  }
+  if (children.length === 0) {
+    const raw = element['#text'];
+    const text = decodeEntities(Array.isArray(raw) ? raw.join('') : typeof raw === 'string' ? raw : '');
+    if (type === 'integer' && /^-?\d+$/.test(text)) return Number(text);
+    if (type === 'float' && text !== '' && Number.isFinite(Number(text))) return Number(text);
+    if (type === 'boolean') return text === 'true' || text === '1';
+    // A typed empty hash is an object; an untyped empty element is empty text, as Rails reads it.
+    if (type === 'hash') return {};
+    return text;
+  }
+  const result: Record<string, unknown> = {};
+  for (const child of children) {
+    const items = element[child] as unknown[];
+    result[underscored(child)] = items.length === 1 ? convert(items[0]) : items.map(convert);
+  }
+  return result;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+// eslint-disable-next-line no-control-regex
+const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const escapeText = (text: string) => text.replace(INVALID_XML_CHARS, '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** The element name of one item of a list: `positions` → `position`, `categories` → `category`. */
+export function singularName(name: string): string {
+  if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
+  if (name.endsWith('ses')) return name.slice(0, -2);
+  if (name.endsWith('s')) return name.slice(0, -1);
+  return `${name}_item`;
+}
+
+function element(name: string, value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null) return `<${name} nil="true"/>`;
+  if (Array.isArray(value)) {
+    const item = singularName(name);
+    return `<${name} type="array">${value.map((v) => element(item, v)).join('')}</${name}>`;
+  }
+  if (value instanceof Date) return `<${name} type="dateTime">${value.toISOString()}</${name}>`;
+  if (typeof value === 'object') {
+    return `<${name}>${Object.entries(value as Record<string, unknown>).map(([k, v]) => element(k, v)).join('')}</${name}>`;
+  }
+  if (typeof value === 'number' && Number.isInteger(value)) return `<${name} type="integer">${value}</${name}>`;
+  if (typeof value === 'boolean') return `<${name} type="boolean">${value}</${name}>`;
+  // Other numbers go as text: the interface reads decimals from text, so nothing is rounded here.
+  return `<${name}>${escapeText(String(value))}</${name}>`;
+}
+
+/** Writes `value` as an XML document whose root element is `root`. */
+export function encodeXml(root: string, value: unknown): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(root, value)}\n`;
+}
