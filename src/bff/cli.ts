@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { startBff, type RunningBff } from './node.js';
+
+const USAGE = `Usage: invoicekit bff --service <url> [--port 8788] [--host 127.0.0.1] [--allow-origin <origin>]... [--base-path /bff] [--signup]
+
+Environment:
+  INVOICEKIT_API_TOKEN      the account's api_token (required)
+  INVOICEKIT_PORTAL_SECRET  the secret portal tokens are signed with, at least 32 characters (required)
+  INVOICEKIT_ALLOWED_ORIGINS  comma-separated origins whose pages may call the BFF`;
+
+/** `invoicekit bff`: runs the BFF alone in front of a service. Resolves once it listens. */
+export async function runBff(argv: string[]): Promise<RunningBff> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '8788' },
+      host: { type: 'string', default: '127.0.0.1' },
+      service: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      'base-path': { type: 'string', default: '/bff' },
+      signup: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const fail = (message: string): never => {
+    console.error(`${message}\n\n${USAGE}`);
+    process.exit(2);
+  };
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${values.port}`);
+  const serviceUrl = values.service ?? process.env['INVOICEKIT_SERVICE_URL'];
+  if (!serviceUrl || !/^https?:\/\//.test(serviceUrl)) fail('--service <url> is required (e.g. http://127.0.0.1:8787)');
+  const apiToken = process.env['INVOICEKIT_API_TOKEN'];
+  if (!apiToken) fail('INVOICEKIT_API_TOKEN is not set');
+  const portalSecret = process.env['INVOICEKIT_PORTAL_SECRET'];
+  if (!portalSecret || portalSecret.length < 32) fail('INVOICEKIT_PORTAL_SECRET must be set to at least 32 characters');
+  const allowedOrigins = [
+    ...(values['allow-origin'] ?? []),
+    ...(process.env['INVOICEKIT_ALLOWED_ORIGINS'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  ];
+
+  const bff = await startBff({
+    port,
+    host: values.host,
+    serviceUrl: serviceUrl!,
+    apiToken: apiToken!,
+    portalSecret: portalSecret!,
+    allowedOrigins,
+    basePath: values['base-path'],
+    signup: values.signup,
+  });
+  console.log(`bff listening on ${bff.url}`);
+  const stop = () => {
+    void bff.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return bff;
+}

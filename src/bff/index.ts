@@ -1,0 +1,20 @@
+export { createBff, type BffOptions, type BffServiceClient, type CheckoutOptions, type SignupOptions } from './app.js';
+export {
+  issuePortalToken,
+  verifyPortalToken,
+  portalSecretKey,
+  PortalTokenError,
+  PORTAL_SCOPES,
+  PORTAL_TOKEN_AUDIENCE,
+  PORTAL_TOKEN_ISSUER,
+  type PortalScope,
+  type PortalSecret,
+  type PortalSession,
+  type PortalTokenRequest,
+} from './portal-token.js';
+export { MemoryIdempotencyStore, type IdempotencyClaim, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
+export { MemoryRateLimitStore, DEFAULT_RATE_LIMITS, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
+export { BffError, ERROR_CODES, type ErrorBody, type ErrorCode } from './errors.js';
+export { jsonLineLogger, type BffLogEntry, type BffLogger } from './logger.js';
+export { CUSTOMER_STATUSES, type CustomerClient, type CustomerInvoice, type CustomerPosition, type CustomerStatus, type PublicProduct } from './views.js';
+export { startBff, type RunningBff, type StartBffOptions } from './node.js';

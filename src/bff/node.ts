@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createBff, type BffOptions } from './app.js';
+
+export interface StartBffOptions extends BffOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface RunningBff {
+  /** `http://127.0.0.1:<port>`, without the base path. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Runs the BFF alone on Node's `http`, for the CLI, the demo and tests. */
+export async function startBff(options: StartBffOptions): Promise<RunningBff> {
+  const { port = 0, host = '127.0.0.1', ...bffOptions } = options;
+  const app = createBff(bffOptions);
+  // Loaded here, not at the top, so importing the package on an edge runtime never touches node:http.
+  const { createServer } = await import('node:http');
+  const { getRequestListener } = await import('@hono/node-server');
+  const server: Server = createServer(getRequestListener(app.fetch));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,133 @@
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+
+/** What a portal token may allow. A host grants the smallest set its page needs. */
+export const PORTAL_SCOPES = ['invoices:read', 'client:read', 'client:write'] as const;
+export type PortalScope = (typeof PORTAL_SCOPES)[number];
+
+export const PORTAL_TOKEN_ISSUER = 'invoicekit-bff';
+export const PORTAL_TOKEN_AUDIENCE = 'invoicekit-portal';
+/** Audience of the short links that open one invoice's PDF without an Authorization header. */
+export const PDF_LINK_AUDIENCE = 'invoicekit-pdf-link';
+
+export const DEFAULT_PORTAL_TOKEN_TTL_SECONDS = 15 * 60;
+export const MAX_PORTAL_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+/** HS256 wants a key at least as long as its hash: 256 bits. */
+export const MIN_PORTAL_SECRET_BYTES = 32;
+
+export interface PortalTokenRequest {
+  /** The invoicing service's id of the client (customer) the token speaks for. */
+  clientId: number | string;
+  /** Defaults to every portal scope. */
+  scopes?: readonly PortalScope[];
+  /** Defaults to 15 minutes; at most 24 hours. */
+  ttlSeconds?: number;
+}
+
+export interface PortalSession {
+  clientId: number;
+  scopes: ReadonlySet<PortalScope>;
+  expiresAt: number;
+}
+
+export type PortalSecret = string | Uint8Array;
+
+export function portalSecretKey(secret: PortalSecret): Uint8Array {
+  const key = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
+  if (key.byteLength < MIN_PORTAL_SECRET_BYTES) {
+    throw new TypeError(`The portal secret must be at least ${MIN_PORTAL_SECRET_BYTES} bytes long.`);
+  }
+  return key;
+}
+
+function parseClientId(value: unknown): number | undefined {
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !/^[1-9]\d{0,15}$/.test(text)) return undefined;
+  const id = Number(text);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+/**
+ * Mints the token a host backend hands to its page so the portal elements can act for one client.
+ * Call it on the server, after the host has authenticated its own user.
+ */
+export async function issuePortalToken(request: PortalTokenRequest, secret: PortalSecret): Promise<string> {
+  const clientId = parseClientId(request.clientId);
+  if (clientId === undefined) throw new TypeError('clientId must be a positive integer id.');
+  const scopes = request.scopes ?? PORTAL_SCOPES;
+  for (const scope of scopes) {
+    if (!(PORTAL_SCOPES as readonly string[]).includes(scope)) throw new TypeError(`Unknown portal scope: ${scope}`);
+  }
+  const ttl = request.ttlSeconds ?? DEFAULT_PORTAL_TOKEN_TTL_SECONDS;
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_PORTAL_TOKEN_TTL_SECONDS) {
+    throw new TypeError(`ttlSeconds must be a whole number from 1 to ${MAX_PORTAL_TOKEN_TTL_SECONDS}.`);
+  }
+  return new SignJWT({ scope: [...new Set(scopes)].join(' ') })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(clientId))
+    .setIssuer(PORTAL_TOKEN_ISSUER)
+    .setAudience(PORTAL_TOKEN_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
+    .sign(portalSecretKey(secret));
+}
+
+/** A portal token that is missing, malformed, expired, tampered with or signed with another secret. */
+export class PortalTokenError extends Error {
+  readonly reason: 'expired' | 'invalid';
+  constructor(reason: 'expired' | 'invalid') {
+    super(reason === 'expired' ? 'The portal token has expired.' : 'The portal token is not valid.');
+    this.name = 'PortalTokenError';
+    this.reason = reason;
+  }
+}
+
+export async function verifyPortalToken(token: string, key: Uint8Array): Promise<PortalSession> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: PORTAL_TOKEN_ISSUER,
+      audience: PORTAL_TOKEN_AUDIENCE,
+      requiredClaims: ['sub', 'exp'],
+    });
+    const clientId = parseClientId(payload.sub);
+    if (clientId === undefined || typeof payload.exp !== 'number') throw new PortalTokenError('invalid');
+    const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
+    const scopes = new Set(granted.filter((s): s is PortalScope => (PORTAL_SCOPES as readonly string[]).includes(s)));
+    return { clientId, scopes, expiresAt: payload.exp };
+  } catch (error) {
+    if (error instanceof PortalTokenError) throw error;
+    if (error instanceof joseErrors.JWTExpired) throw new PortalTokenError('expired');
+    throw new PortalTokenError('invalid');
+  }
+}
+
+/** A link token for one invoice's PDF: short-lived, bound to the client and the invoice. */
+export async function issuePdfLinkToken(clientId: number, invoiceId: number, ttlSeconds: number, key: Uint8Array): Promise<string> {
+  return new SignJWT({ inv: invoiceId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(clientId))
+    .setIssuer(PORTAL_TOKEN_ISSUER)
+    .setAudience(PDF_LINK_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(key);
+}
+
+export async function verifyPdfLinkToken(token: string, key: Uint8Array): Promise<{ clientId: number; invoiceId: number }> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: PORTAL_TOKEN_ISSUER,
+      audience: PDF_LINK_AUDIENCE,
+      requiredClaims: ['sub', 'exp'],
+    });
+    const clientId = parseClientId(payload.sub);
+    const invoiceId = parseClientId(payload.inv);
+    if (clientId === undefined || invoiceId === undefined) throw new PortalTokenError('invalid');
+    return { clientId, invoiceId };
+  } catch (error) {
+    if (error instanceof PortalTokenError) throw error;
+    if (error instanceof joseErrors.JWTExpired) throw new PortalTokenError('expired');
+    throw new PortalTokenError('invalid');
+  }
+}

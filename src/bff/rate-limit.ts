@@ -1,0 +1,66 @@
+/**
+ * Fixed-window rate limiting. The in-memory store suits one process; several BFF processes share a
+ * store (Redis INCR + EXPIRE, for one) through `hit`.
+ */
+
+export interface RateLimitHit {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** When the current window ends, in ms since the epoch. */
+  resetAt: number;
+}
+
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): Promise<RateLimitHit>;
+}
+
+export interface RateLimitRule {
+  /** Requests allowed per window. */
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitOptions {
+  /** Every request, per client IP. Default 300 a minute. */
+  ip?: RateLimitRule | false;
+  /** Portal requests, per portal token subject. Default 120 a minute. */
+  token?: RateLimitRule | false;
+  /** Checkout and sign-up, per client IP. Default 20 a minute. */
+  create?: RateLimitRule | false;
+  store?: RateLimitStore;
+}
+
+export const DEFAULT_RATE_LIMITS = {
+  ip: { limit: 300, windowMs: 60_000 },
+  token: { limit: 120, windowMs: 60_000 },
+  create: { limit: 20, windowMs: 60_000 },
+} as const satisfies Record<string, RateLimitRule>;
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #windows = new Map<string, RateLimitHit>();
+  readonly #maxKeys: number;
+
+  constructor(options: { maxKeys?: number } = {}) {
+    this.#maxKeys = options.maxKeys ?? 100_000;
+  }
+
+  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
+    const now = Date.now();
+    let window = this.#windows.get(key);
+    if (!window || window.resetAt <= now) {
+      this.#sweep(now);
+      window = { count: 0, resetAt: now + windowMs };
+      this.#windows.delete(key);
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return { ...window };
+  }
+
+  #sweep(now: number): void {
+    for (const [key, window] of this.#windows) {
+      if (window.resetAt > now && this.#windows.size < this.#maxKeys) break;
+      this.#windows.delete(key);
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import type { Client } from '../api/schemas/client.js';
+import type { Invoice, Position } from '../api/schemas/invoice.js';
+import type { Product } from '../api/schemas/product.js';
+import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
+
+/**
+ * What a browser may see of the service's records. Every view is a whitelist: a field the service
+ * adds later stays inside the BFF until someone decides a customer should see it.
+ */
+
+export const CUSTOMER_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+
+export interface PublicProduct {
+  token: string;
+  name: string;
+  description: string | null;
+  price_net: string;
+  price_gross: string;
+  tax: string;
+  currency: string;
+  quantity_unit: string | null;
+}
+
+export function publicProduct(product: Product): PublicProduct {
+  return {
+    token: product.token,
+    name: product.name,
+    description: product.description ?? null,
+    price_net: product.price_net,
+    price_gross: product.price_gross,
+    tax: product.tax,
+    currency: product.currency,
+    quantity_unit: product.quantity_unit ?? null,
+  };
+}
+
+export function outstandingOf(invoice: Pick<Invoice, 'price_gross' | 'paid'>): string {
+  const left = sub(decimal(invoice.price_gross), decimal(invoice.paid));
+  return toPlain(compare(left, ZERO) > 0 ? left : ZERO);
+}
+
+/** paid → fully paid; overdue → not fully paid and due before `today`; partial → some paid; else unpaid. */
+export function customerStatus(invoice: Pick<Invoice, 'status' | 'price_gross' | 'paid' | 'payment_to'>, today: string): CustomerStatus {
+  const gross = decimal(invoice.price_gross);
+  const paid = decimal(invoice.paid);
+  if (invoice.status === 'paid' || compare(paid, gross) >= 0) return 'paid';
+  if (invoice.payment_to && invoice.payment_to < today) return 'overdue';
+  if (invoice.status === 'partial' || compare(paid, ZERO) > 0) return 'partial';
+  return 'unpaid';
+}
+
+const text = (record: Record<string, unknown>, key: string): string | null => {
+  const value = record[key];
+  return typeof value === 'string' ? value : null;
+};
+
+export interface CustomerPosition {
+  name: string;
+  description: string | null;
+  quantity: string;
+  quantity_unit: string | null;
+  tax: string;
+  price_net: string;
+  price_gross: string;
+  total_price_net: string;
+  total_price_tax: string;
+  total_price_gross: string;
+  discount: string | null;
+  discount_percent: string | null;
+}
+
+export function customerPosition(position: Position): CustomerPosition {
+  return {
+    name: position.name,
+    description: position.description ?? null,
+    quantity: position.quantity,
+    quantity_unit: position.quantity_unit ?? null,
+    tax: position.tax,
+    price_net: position.price_net,
+    price_gross: position.price_gross,
+    total_price_net: position.total_price_net,
+    total_price_tax: position.total_price_tax,
+    total_price_gross: position.total_price_gross,
+    discount: position.discount ?? null,
+    discount_percent: position.discount_percent ?? null,
+  };
+}
+
+const PARTY_FIELDS = ['name', 'tax_no', 'street', 'post_code', 'city', 'country', 'email', 'phone'] as const;
+const SELLER_FIELDS = [...PARTY_FIELDS, 'bank', 'bank_account'] as const;
+
+export interface CustomerInvoice {
+  id: number;
+  number: string;
+  kind: string;
+  status: CustomerStatus;
+  issue_date: string;
+  sell_date: string;
+  payment_to: string | null;
+  payment_type: string | null;
+  currency: string;
+  price_net: string;
+  price_tax: string;
+  price_gross: string;
+  paid: string;
+  outstanding: string;
+  paid_date: string | null;
+  seller: Record<(typeof SELLER_FIELDS)[number], string | null>;
+  buyer: Record<(typeof PARTY_FIELDS)[number], string | null>;
+  /** The service's public page where the buyer pays this invoice, while something is left to pay. */
+  payment_url: string | null;
+  positions?: CustomerPosition[];
+}
+
+export function customerInvoice(invoice: Invoice, today: string, withPositions = false): CustomerInvoice {
+  const record = invoice as Record<string, unknown>;
+  const status = customerStatus(invoice, today);
+  const view: CustomerInvoice = {
+    id: invoice.id,
+    number: invoice.number,
+    kind: invoice.kind,
+    status,
+    issue_date: invoice.issue_date,
+    sell_date: invoice.sell_date,
+    payment_to: invoice.payment_to ?? null,
+    payment_type: invoice.payment_type ?? null,
+    currency: invoice.currency,
+    price_net: invoice.price_net,
+    price_tax: invoice.price_tax,
+    price_gross: invoice.price_gross,
+    paid: invoice.paid,
+    outstanding: outstandingOf(invoice),
+    paid_date: invoice.paid_date ?? null,
+    seller: Object.fromEntries(SELLER_FIELDS.map((f) => [f, text(record, `seller_${f}`)])) as CustomerInvoice['seller'],
+    buyer: Object.fromEntries(PARTY_FIELDS.map((f) => [f, text(record, `buyer_${f}`)])) as CustomerInvoice['buyer'],
+    payment_url: status === 'paid' ? null : (invoice.payment_url || null),
+  };
+  if (withPositions) view.positions = (invoice.positions ?? []).map(customerPosition);
+  return view;
+}
+
+/** The fields of its own client record a customer reads and may change. */
+export const CUSTOMER_CLIENT_FIELDS = [
+  'name', 'first_name', 'last_name', 'person', 'tax_no', 'email', 'phone', 'street', 'post_code', 'city', 'country',
+] as const;
+
+export type CustomerClient = { id: number; company: boolean } & Record<(typeof CUSTOMER_CLIENT_FIELDS)[number], string | null>;
+
+export function customerClient(client: Client): CustomerClient {
+  const record = client as Record<string, unknown>;
+  return {
+    id: client.id,
+    company: client.company,
+    ...(Object.fromEntries(CUSTOMER_CLIENT_FIELDS.map((f) => [f, text(record, f)])) as Record<(typeof CUSTOMER_CLIENT_FIELDS)[number], string | null>),
+  };
+}
