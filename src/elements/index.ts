@@ -1,0 +1,2 @@
+/** Every invoicekit element, registered: the entry of the single-file bundle for a script tag. */
+export * from './invoice-list/define.js';

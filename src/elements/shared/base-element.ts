@@ -1,0 +1,62 @@
+import { LitElement } from 'lit';
+import { property } from 'lit/decorators.js';
+import { oneOf, warnInvalidAttribute } from './dev-warnings.js';
+import { canonicalLocale, catalogLanguage, pageLocale, watchPageLanguage, type Catalogs, type Language } from './i18n.js';
+
+export const THEMES = ['light', 'dark', 'auto'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/**
+ * What every invoicekit element shares: the `locale` and `theme` attributes, the resolved language
+ * and its message catalog, and dev-time warnings for attribute values that are not understood.
+ */
+export abstract class InvoiceKitElement<M> extends LitElement {
+  /** BCP 47 language tag for text, dates and amounts. Defaults to the page's `lang`. */
+  @property({ reflect: false }) locale = '';
+
+  /** Color theme: `light`, `dark`, or `auto` to follow the operating system. */
+  @property({ reflect: true }) theme: Theme = 'light';
+
+  protected abstract readonly catalogs: Catalogs<M>;
+
+  private stopWatchingLanguage?: () => void;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.stopWatchingLanguage = watchPageLanguage(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopWatchingLanguage?.();
+  }
+
+  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    super.willUpdate(changed);
+    if (changed.has('theme')) {
+      const theme = oneOf(this, 'theme', this.theme, THEMES, 'light');
+      if (theme !== this.theme) this.theme = theme;
+    }
+  }
+
+  /** The locale used for formatting, already validated. */
+  protected get resolvedLocale(): string {
+    if (this.locale) {
+      const tag = canonicalLocale(this.locale);
+      if (tag && catalogLanguage(tag)) return tag;
+      warnInvalidAttribute(this.tagName, 'locale', this.locale, 'a language tag with translations, such as "en", "en-GB" or "pl"', 'the page language');
+    }
+    const tag = canonicalLocale(pageLocale(this));
+    // Text and numbers stay in one language: a page language without translations formats as English too.
+    return tag && catalogLanguage(tag) ? tag : 'en';
+  }
+
+  protected get language(): Language {
+    return catalogLanguage(this.resolvedLocale) ?? 'en';
+  }
+
+  /** The message catalog in the resolved language. */
+  protected get msg(): M {
+    return this.catalogs[this.language];
+  }
+}
