@@ -13,10 +13,10 @@ export interface CategoriesApi {
 /** The product category operations of spec §4.6. */
 export function categoriesApi(transport: Transport): CategoriesApi {
   return {
-    list: (query, options) => transport.request({ method: 'GET', path: 'categories', query: toQuery(query) }, categoryList, options),
-    get: (id, options) => transport.request({ method: 'GET', path: `categories/${idSegment(id)}` }, category, options),
-    create: (input, options) =>
+    list: async (query, options) => transport.request({ method: 'GET', path: 'categories', query: toQuery(query) }, categoryList, options),
+    get: async (id, options) => transport.request({ method: 'GET', path: `categories/${idSegment(id)}` }, category, options),
+    create: async (input, options) =>
       transport.request({ method: 'POST', path: 'categories', body: { category: input } }, category, options),
-    delete: (id, options) => transport.request({ method: 'DELETE', path: `categories/${idSegment(id)}` }, successBody, options),
+    delete: async (id, options) => transport.request({ method: 'DELETE', path: `categories/${idSegment(id)}` }, successBody, options),
   };
 }

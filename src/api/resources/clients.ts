@@ -24,17 +24,17 @@ export interface ClientsApi {
 
 /** The client (buyer) operations of spec §4.4. */
 export function clientsApi(transport: Transport): ClientsApi {
-  const list = (query: ClientListQuery = {}, options?: CallOptions) =>
+  const list = async (query: ClientListQuery = {}, options?: CallOptions) =>
     transport.request({ method: 'GET', path: 'clients', query: toQuery(query) }, clientList, options);
 
   return {
     list,
     iterate: (query = {}, options) => paginate(list, query, options),
-    get: (id, options) => transport.request({ method: 'GET', path: `clients/${idSegment(id)}` }, client, options),
+    get: async (id, options) => transport.request({ method: 'GET', path: `clients/${idSegment(id)}` }, client, options),
     findByExternalId: async (externalId, options) => (await list({ external_id: externalId }, options))[0],
-    create: (input, options) => transport.request({ method: 'POST', path: 'clients', body: { client: input } }, client, options),
-    update: (id, input, options) =>
+    create: async (input, options) => transport.request({ method: 'POST', path: 'clients', body: { client: input } }, client, options),
+    update: async (id, input, options) =>
       transport.request({ method: 'PUT', path: `clients/${idSegment(id)}`, body: { client: input } }, client, options),
-    delete: (id, options) => transport.request({ method: 'DELETE', path: `clients/${idSegment(id)}` }, successBody, options),
+    delete: async (id, options) => transport.request({ method: 'DELETE', path: `clients/${idSegment(id)}` }, successBody, options),
   };
 }

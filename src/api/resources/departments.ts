@@ -12,8 +12,8 @@ export interface DepartmentsApi {
 /** The department operations of spec §4.9. */
 export function departmentsApi(transport: Transport): DepartmentsApi {
   return {
-    list: (options) => transport.request({ method: 'GET', path: 'departments' }, departmentList, options),
-    setLogo: (id, file, filename, options) => {
+    list: async (options) => transport.request({ method: 'GET', path: 'departments' }, departmentList, options),
+    setLogo: async (id, file, filename, options) => {
       const form = new FormData();
       form.append('department[logo]', file, filename ?? ((file as { name?: unknown }).name as string | undefined) ?? 'logo');
       return transport.request({ method: 'PUT', path: `departments/${idSegment(id)}`, form }, department, options);

@@ -54,25 +54,25 @@ export interface IntegrationsApi {
  */
 export function integrationsApi(transport: Transport): IntegrationsApi {
   return {
-    addUser: (user, options) =>
+    addUser: async (user, options) =>
       transport.request(
         { method: 'POST', host: 'app', path: 'users', format: 'json', body: { user }, integrationToken: true },
         userResult,
         options,
       ),
-    login: (credentials, options) =>
+    login: async (credentials, options) =>
       transport.request(
         { method: 'POST', host: 'app', path: 'login', format: 'json', body: { ...credentials }, apiToken: false, integrationToken: true },
         loginResult,
         options,
       ),
-    createAccount: (input, options) =>
+    createAccount: async (input, options) =>
       transport.request(
         { method: 'POST', host: 'app', path: 'account', format: 'json', body: { ...input }, integrationToken: true },
         accountResult,
         options,
       ),
-    getAccount: (options) =>
+    getAccount: async (options) =>
       transport.request({ method: 'GET', path: 'account', format: 'json', integrationToken: true }, accountInfo, options),
   };
 }

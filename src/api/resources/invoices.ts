@@ -54,35 +54,35 @@ export interface InvoicesApi {
 
 /** The invoice operations of spec §4.1, plus the service's status change. */
 export function invoicesApi(transport: Transport): InvoicesApi {
-  const list = (query: InvoiceListQuery = {}, options?: CallOptions) =>
+  const list = async (query: InvoiceListQuery = {}, options?: CallOptions) =>
     transport.request({ method: 'GET', path: 'invoices', query: toQuery(query) }, invoiceList, options);
   const iterate = (query: InvoiceListQuery = {}, options?: CallOptions) => paginate(list, query, options);
 
   return {
     list,
     iterate,
-    get: (id, options) => transport.request({ method: 'GET', path: `invoices/${idSegment(id)}` }, invoice, options),
-    pdf: (id, options = {}) =>
+    get: async (id, options) => transport.request({ method: 'GET', path: `invoices/${idSegment(id)}` }, invoice, options),
+    pdf: async (id, options = {}) =>
       transport.bytes(
         { method: 'GET', path: `invoices/${idSegment(id)}`, extension: 'pdf', query: { print_option: options.printOption } },
         options,
       ),
-    sendByEmail: (id, email = {}, options) =>
+    sendByEmail: async (id, email = {}, options) =>
       transport.request(
         { method: 'POST', path: `invoices/${idSegment(id)}/send_by_email`, query: toQuery(email) },
         sendByEmailResult,
         options,
       ),
-    create: (input, options) => transport.request({ method: 'POST', path: 'invoices', body: { invoice: input } }, invoice, options),
-    update: (id, input, options) =>
+    create: async (input, options) => transport.request({ method: 'POST', path: 'invoices', body: { invoice: input } }, invoice, options),
+    update: async (id, input, options) =>
       transport.request({ method: 'PUT', path: `invoices/${idSegment(id)}`, body: { invoice: input } }, invoice, options),
-    delete: (id, options) => transport.request({ method: 'DELETE', path: `invoices/${idSegment(id)}` }, successBody, options),
+    delete: async (id, options) => transport.request({ method: 'DELETE', path: `invoices/${idSegment(id)}` }, successBody, options),
     findByOid: async (oid, options) => (await list({ period: 'all', oid, per_page: 1 }, options))[0],
-    findGeneratedFrom: (invoiceId, options) =>
+    findGeneratedFrom: async (invoiceId, options) =>
       collect(iterate({ period: 'all', invoice_id: idSegment(invoiceId) }, options)),
-    findBasedOn: (fromInvoiceId, options) =>
+    findBasedOn: async (fromInvoiceId, options) =>
       collect(iterate({ period: 'all', from_invoice_id: idSegment(fromInvoiceId) }, options)),
-    changeStatus: (id, status, options) =>
+    changeStatus: async (id, status, options) =>
       transport.request({ method: 'POST', path: `invoices/${idSegment(id)}/change_status`, query: { status } }, invoice, options),
   };
 }

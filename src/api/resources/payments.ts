@@ -14,22 +14,22 @@ export interface PaymentsApi {
 
 /** The payment operations of spec §4.5 (`banking_payment`). */
 export function paymentsApi(transport: Transport): PaymentsApi {
-  const list = (query: PaymentListQuery = {}, options?: CallOptions) =>
+  const list = async (query: PaymentListQuery = {}, options?: CallOptions) =>
     transport.request({ method: 'GET', path: 'banking/payments', query: toQuery(query) }, paymentList, options);
 
   return {
     list,
     iterate: (query = {}, options) => paginate(list, query, options),
     // §4.5: reading one payment uses the singular `payment` in JSON and the plural in XML.
-    get: (id, options) =>
+    get: async (id, options) =>
       transport.request(
         { method: 'GET', path: `banking/${transport.format === 'json' ? 'payment' : 'payments'}/${idSegment(id)}` },
         payment,
         options,
       ),
-    create: (input, options) =>
+    create: async (input, options) =>
       transport.request({ method: 'POST', path: 'banking/payments', body: { banking_payment: input } }, payment, options),
-    delete: (id, options) =>
+    delete: async (id, options) =>
       transport.request({ method: 'DELETE', path: `banking/payments/${idSegment(id)}` }, successBody, options),
   };
 }

@@ -34,13 +34,13 @@ export interface ProductsApi {
 
 /** The product operations of spec §4.3. */
 export function productsApi(transport: Transport): ProductsApi {
-  const list = (query: ProductListQuery = {}, options?: CallOptions) =>
+  const list = async (query: ProductListQuery = {}, options?: CallOptions) =>
     transport.request({ method: 'GET', path: 'products', query: toQuery(query) }, productList, options);
 
   return {
     list,
     iterate: (query = {}, options) => paginate(list, query, options),
-    get: (id, options = {}) =>
+    get: async (id, options = {}) =>
       transport.request(
         {
           method: 'GET',
@@ -50,10 +50,10 @@ export function productsApi(transport: Transport): ProductsApi {
         product,
         options,
       ),
-    create: (input, options) => transport.request({ method: 'POST', path: 'products', body: { product: input } }, product, options),
-    update: (id, input, options) =>
+    create: async (input, options) => transport.request({ method: 'POST', path: 'products', body: { product: input } }, product, options),
+    update: async (id, input, options) =>
       transport.request({ method: 'PUT', path: `products/${idSegment(id)}`, body: { product: input } }, product, options),
-    delete: (id, options) => transport.request({ method: 'DELETE', path: `products/${idSegment(id)}` }, successBody, options),
+    delete: async (id, options) => transport.request({ method: 'DELETE', path: `products/${idSegment(id)}` }, successBody, options),
     widgetUrl: (productToken, accountPrefix) => {
       const prefix = accountPrefix ?? prefixFromHost(transport.baseUrl);
       if (!prefix) throw new TypeError('widgetUrl needs the account prefix when the base address does not name it');

@@ -44,7 +44,10 @@ export async function* paginate<Q extends PageQuery, T>(
   for (;;) {
     options?.signal?.throwIfAborted();
     const items = await list({ ...query, page, per_page: perPage }, options);
-    yield* items;
+    for (const item of items) {
+      options?.signal?.throwIfAborted();
+      yield item;
+    }
     if (items.length < perPage) return;
     page += 1;
   }

@@ -22,23 +22,23 @@ export interface WarehouseDocumentsApi {
 
 /** The warehouse document operations of spec §4.2. */
 export function warehouseDocumentsApi(transport: Transport): WarehouseDocumentsApi {
-  const list = (query: WarehouseDocumentListQuery = {}, options?: CallOptions) =>
+  const list = async (query: WarehouseDocumentListQuery = {}, options?: CallOptions) =>
     transport.request({ method: 'GET', path: 'warehouse_documents', query: toQuery(query) }, warehouseDocumentList, options);
 
   return {
     list,
     iterate: (query = {}, options) => paginate(list, query, options),
-    get: (id, options) =>
+    get: async (id, options) =>
       transport.request({ method: 'GET', path: `warehouse_documents/${idSegment(id)}` }, warehouseDocument, options),
-    create: (input, options) =>
+    create: async (input, options) =>
       transport.request({ method: 'POST', path: 'warehouse_documents', body: { warehouse_document: input } }, warehouseDocument, options),
-    update: (id, input, options) =>
+    update: async (id, input, options) =>
       transport.request(
         { method: 'PUT', path: `warehouse_documents/${idSegment(id)}`, body: { warehouse_document: input } },
         warehouseDocument,
         options,
       ),
-    delete: (id, options) =>
+    delete: async (id, options) =>
       transport.request({ method: 'DELETE', path: `warehouse_documents/${idSegment(id)}` }, successBody, options),
   };
 }

@@ -13,10 +13,10 @@ export interface WarehousesApi {
 /** The warehouse operations of spec §4.7. */
 export function warehousesApi(transport: Transport): WarehousesApi {
   return {
-    list: (query, options) => transport.request({ method: 'GET', path: 'warehouses', query: toQuery(query) }, warehouseList, options),
-    get: (id, options) => transport.request({ method: 'GET', path: `warehouses/${idSegment(id)}` }, warehouse, options),
-    create: (input, options) =>
+    list: async (query, options) => transport.request({ method: 'GET', path: 'warehouses', query: toQuery(query) }, warehouseList, options),
+    get: async (id, options) => transport.request({ method: 'GET', path: `warehouses/${idSegment(id)}` }, warehouse, options),
+    create: async (input, options) =>
       transport.request({ method: 'POST', path: 'warehouses', body: { warehouse: input } }, warehouse, options),
-    delete: (id, options) => transport.request({ method: 'DELETE', path: `warehouses/${idSegment(id)}` }, successBody, options),
+    delete: async (id, options) => transport.request({ method: 'DELETE', path: `warehouses/${idSegment(id)}` }, successBody, options),
   };
 }
