@@ -81,6 +81,7 @@ export const migrations: Migration[] = [
         primary key (account_id, warehouse_id, product_id)
       );
       create sequence line_ids;
+      create table settings (key text primary key, value text not null);
     `,
   },
 ];

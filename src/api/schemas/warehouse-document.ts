@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { decimalInput, decimalString, optionalDate, optionalId, optionalText, pageQuery } from './common.js';
+import { booleanInput, decimalInput, decimalString, optionalDate, optionalId, optionalText, pageQuery } from './common.js';
 import { taxInput } from './invoice.js';
 
 export const WAREHOUSE_DOCUMENT_KINDS = ['pz', 'wz', 'mm'] as const;
 
 export const warehouseActionInput = z.object({
   id: optionalId,
-  _destroy: z.unknown().optional(),
+  _destroy: booleanInput.optional(),
   product_id: optionalId,
   product_name: optionalText(500),
   purchase_tax: taxInput.nullish(),

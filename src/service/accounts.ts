@@ -1,0 +1,97 @@
+import type { Sql } from './db.js';
+import { type Account, ApiError } from './http.js';
+import { randomToken } from './passwords.js';
+import { insertRow, type StoredRow } from './store.js';
+
+export interface CompanyData {
+  name?: string | null | undefined;
+  tax_no?: string | null | undefined;
+  post_code?: string | null | undefined;
+  city?: string | null | undefined;
+  street?: string | null | undefined;
+  person?: string | null | undefined;
+  bank?: string | null | undefined;
+  bank_account?: string | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  country?: string | null | undefined;
+}
+
+export interface DepartmentData {
+  name: string;
+  shortcut: string | null;
+  tax_no: string | null;
+  street: string | null;
+  post_code: string | null;
+  city: string | null;
+  country: string | null;
+  email: string | null;
+  phone: string | null;
+  bank: string | null;
+  bank_account: string | null;
+  person: string | null;
+  main: boolean;
+  logo: { content_type: string; size: number; updated_at: string } | null;
+}
+
+export function departmentData(company: CompanyData, main: boolean): DepartmentData {
+  return {
+    name: company.name ?? 'My company',
+    shortcut: null,
+    tax_no: company.tax_no ?? null,
+    street: company.street ?? null,
+    post_code: company.post_code ?? null,
+    city: company.city ?? null,
+    country: company.country ?? null,
+    email: company.email ?? null,
+    phone: company.phone ?? null,
+    bank: company.bank ?? null,
+    bank_account: company.bank_account ?? null,
+    person: company.person ?? null,
+    main,
+    logo: null,
+  };
+}
+
+/** A prefix that is free: the one asked for, or it with the lowest free numeric suffix. */
+export async function freePrefix(sql: Sql, wanted: string): Promise<string> {
+  const taken = new Set(
+    (await sql.query<{ prefix: string }>(`select prefix from accounts where prefix = $1 or prefix like $2`, [wanted, `${wanted}-%`])).map(
+      (r) => r.prefix,
+    ),
+  );
+  if (!taken.has(wanted)) return wanted;
+  for (let n = 2; ; n += 1) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
+}
+
+/** Creates an account with its default department (the seller) and a main warehouse. */
+export async function createAccount(
+  tx: Sql,
+  options: { prefix: string; apiToken?: string | undefined; company?: CompanyData | undefined },
+): Promise<Account> {
+  const prefix = await freePrefix(tx, options.prefix);
+  const rows = await tx.query<Account>(
+    `insert into accounts (prefix, api_token, name) values ($1, $2, $3)
+     returning id, prefix, api_token, name, created_at`,
+    [prefix, options.apiToken ?? randomToken(), options.company?.name ?? null],
+  );
+  const account = rows[0];
+  if (!account) throw new ApiError(422, 'account could not be created');
+  await insertRow(tx, 'departments', account.id, departmentData(options.company ?? { name: prefix }, true));
+  await insertRow(tx, 'warehouses', account.id, { name: 'Main warehouse', kind: 'main', description: null });
+  return account;
+}
+
+export async function defaultDepartment(sql: Sql, accountId: number): Promise<StoredRow<DepartmentData> | undefined> {
+  const rows = await sql.query<StoredRow<DepartmentData>>(
+    `select id, data, created_at, updated_at from departments
+      where account_id = $1 order by (data->>'main')::boolean desc nulls last, id limit 1`,
+    [accountId],
+  );
+  return rows[0];
+}
+
+export async function defaultWarehouseId(sql: Sql, accountId: number): Promise<number | undefined> {
+  const rows = await sql.query<{ id: number }>(`select id from warehouses where account_id = $1 order by id limit 1`, [accountId]);
+  return rows[0]?.id;
+}

@@ -1,0 +1,210 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { Database } from './db.js';
+import { parseXml, toXml, XmlInputError } from './xml.js';
+
+/** The representation chosen by the path extension (spec §1 rule 2). */
+export type Format = 'json' | 'xml' | 'pdf' | 'js' | 'html';
+
+export interface Account {
+  id: number;
+  prefix: string;
+  api_token: string;
+  name: string | null;
+  created_at: Date;
+}
+
+export interface ServiceConfig {
+  /** Public base URL of this service, used in `view_url`, `payment_url` and integration answers. */
+  publicUrl: string;
+  integrationToken: string;
+}
+
+export interface ServiceEnv {
+  Variables: {
+    db: Database;
+    config: ServiceConfig;
+    format: Format;
+    body: Record<string, unknown>;
+    account: Account;
+  };
+}
+
+export type ServiceContext = Context<ServiceEnv>;
+
+/** An error with the reference's body: `{"code":"error","message":…}`. */
+export class ApiError extends Error {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
+  readonly fields: Record<string, string[]> | undefined;
+
+  constructor(status: ApiError['status'], message: string, fields?: Record<string, string[]>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fields = fields;
+  }
+
+  get body(): { code: 'error'; message: string | Record<string, string[]> } {
+    return { code: 'error', message: this.fields ?? this.message };
+  }
+}
+
+export const notFound = () => new ApiError(404, 'Not found');
+export const unauthorized = () => new ApiError(401, 'You must be logged in to gain access to the site');
+export const invalid = (fields: Record<string, string[]>) => new ApiError(422, 'Validation failed', fields);
+export const invalidField = (field: string, message: string) => invalid({ [field]: [message] });
+
+const EXTENSIONS: Record<string, Format> = { json: 'json', xml: 'xml', pdf: 'pdf', js: 'js', html: 'html' };
+
+/** Splits `/invoices/12.json` into the route path `/invoices/12` and its format. */
+export function splitExtension(pathname: string): { path: string; format: Format | undefined } {
+  const match = /\.([a-z]+)$/i.exec(pathname);
+  const format = match ? EXTENSIONS[match[1]!.toLowerCase()] : undefined;
+  return format ? { path: pathname.slice(0, -match![0].length), format } : { path: pathname, format: undefined };
+}
+
+/** Hono `getPath`: routes are written without the extension. */
+export function routePath(request: Request): string {
+  const url = new URL(request.url);
+  let path = url.pathname;
+  try {
+    path = decodeURI(path);
+  } catch {
+    // a malformed escape stays as sent and simply matches no route
+  }
+  return splitExtension(path).path.replace(/\/+$/, '') || '/';
+}
+
+function formatOf(c: Context): Format {
+  const { format } = splitExtension(new URL(c.req.url).pathname);
+  if (format) return format;
+  const accept = c.req.header('accept') ?? '';
+  const type = c.req.header('content-type') ?? '';
+  return /xml/.test(accept) || (!/json/.test(accept) && /xml/.test(type)) ? 'xml' : 'json';
+}
+
+/** Fields of a form body such as `department[logo]` become nested objects. */
+function nestFormFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const parts = key.replace(/\]/g, '').split('[').filter(Boolean);
+    let target = result;
+    parts.forEach((part, index) => {
+      if (index === parts.length - 1) {
+        target[part] = value;
+      } else {
+        const next = target[part];
+        target = (typeof next === 'object' && next !== null && !Array.isArray(next) && !(next instanceof Blob)
+          ? next
+          : (target[part] = {})) as Record<string, unknown>;
+      }
+    });
+  }
+  return result;
+}
+
+async function readBody(c: Context): Promise<Record<string, unknown>> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (type.startsWith('multipart/form-data') || type.startsWith('application/x-www-form-urlencoded')) {
+    try {
+      return nestFormFields(await c.req.parseBody({ all: true }));
+    } catch {
+      throw new ApiError(400, 'The form body could not be read');
+    }
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  const looksXml = /xml/.test(type) || (!/json/.test(type) && text.trimStart().startsWith('<'));
+  if (looksXml) {
+    try {
+      return parseXml(text);
+    } catch (error) {
+      throw new ApiError(400, error instanceof XmlInputError ? error.message : 'malformed XML');
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'The request body is not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ApiError(400, 'The request body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Sets `format` and, for requests with a body, the parsed `body`. */
+export const parseRequest: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  c.set('format', formatOf(c));
+  c.set('body', c.req.method === 'GET' || c.req.method === 'HEAD' ? {} : await readBody(c));
+  await next();
+};
+
+/** Answers in the request's format: JSON, or XML under `root`. */
+export function respond(c: ServiceContext, value: unknown, options: { status?: 200 | 201; root?: string } = {}) {
+  const status = options.status ?? 200;
+  if (c.get('format') === 'xml') {
+    return c.body(toXml(options.root ?? (Array.isArray(value) ? 'objects' : 'object'), value), status, {
+      'content-type': 'application/xml; charset=utf-8',
+    });
+  }
+  return c.json(value as object, status);
+}
+
+export function errorResponse(c: Context, error: ApiError): Response {
+  const format = (c.get('format') as Format | undefined) ?? formatOf(c);
+  if (format === 'xml') {
+    const message = error.fields
+      ? Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [k.replace(/[^A-Za-z0-9_]/g, '_'), v.join('; ')]))
+      : error.message;
+    return c.body(toXml('error', { code: 'error', message }), error.status, {
+      'content-type': 'application/xml; charset=utf-8',
+    });
+  }
+  return c.json(error.body, error.status);
+}
+
+/** Turns zod issues into the reference's field map: `{"buyer_name":["can't be blank"]}`. */
+export function fieldsOf(error: z.ZodError, prefix = ''): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'base';
+    const message =
+      issue.code === 'invalid_type' && issue.input === undefined
+        ? "can't be blank"
+        : issue.code === 'invalid_type'
+          ? `must be ${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`
+          : issue.message;
+    (fields[path] ??= []).push(message);
+  }
+  return fields;
+}
+
+/** Validates `input` with `schema`, or throws 422 naming every bad field under `prefix`. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw invalid(fieldsOf(result.error, prefix));
+  return result.data;
+}
+
+/** The resource object of a body: `body.invoice`, or the body itself when a client sent it bare. */
+export function wrapped(c: ServiceContext, key: string): unknown {
+  const body = c.get('body');
+  const value = body[key];
+  if (value === undefined) throw invalidField(key, "can't be blank");
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidField(key, 'must be an object');
+  return value;
+}
+
+/** Query parameters as a plain object (the last value wins, as in Rails). */
+export function queryOf(c: ServiceContext): Record<string, string> {
+  return c.req.query();
+}
+
+export function idParam(c: ServiceContext, name = 'id'): number {
+  const raw = c.req.param(name) ?? '';
+  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+  return id;
+}

@@ -1,0 +1,528 @@
+import { decimal, div, toPlain, toWire } from '../../api/money.js';
+import type { InvoiceStatus, invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
+import type { z } from 'zod';
+import { type DepartmentData, defaultDepartment } from '../accounts.js';
+import type { Sql } from '../db.js';
+import { type Account, invalid } from '../http.js';
+import { randomToken } from '../passwords.js';
+import { findRow, insertRow, type StoredRow, todayText } from '../store.js';
+import { type ClientData, matchClient, newClientData } from '../resources/clients.js';
+import { DEFAULT_CURRENCY, DEFAULT_TAX, type ProductData } from '../resources/products.js';
+import { AmountError, computeLine, computeTotals, type LineAmounts, normalizeTax } from './amounts.js';
+import { addDays, assignNumber } from './numbering.js';
+
+type CreateInput = z.output<typeof invoiceCreateInput>;
+type PositionValues = NonNullable<CreateInput['positions']>[number];
+
+/** The price fields of a position as they were given, kept so that an update can recompute exactly. */
+interface Pricing {
+  total_price_gross?: string | null;
+  total_price_net?: string | null;
+  price_gross?: string | null;
+  price_net?: string | null;
+}
+
+export interface StoredPosition extends LineAmounts {
+  id: number;
+  product_id: number | null;
+  name: string;
+  code: string | null;
+  description: string | null;
+  quantity: string;
+  quantity_unit: string | null;
+  tax: string;
+  pricing: Pricing;
+}
+
+export interface InvoiceData {
+  number: string;
+  kind: string;
+  status: InvoiceStatus;
+  income: boolean;
+  issue_date: string;
+  sell_date: string;
+  payment_to: string | null;
+  payment_to_kind: number | string | null;
+  payment_type: string | null;
+  place: string | null;
+  price_net: string;
+  price_tax: string;
+  price_gross: string;
+  paid: string;
+  paid_date: string | null;
+  currency: string;
+  lang: string;
+  client_id: number | null;
+  department_id: number | null;
+  seller_name: string | null;
+  seller_tax_no: string | null;
+  seller_street: string | null;
+  seller_post_code: string | null;
+  seller_city: string | null;
+  seller_country: string | null;
+  seller_email: string | null;
+  seller_phone: string | null;
+  seller_bank: string | null;
+  seller_bank_account: string | null;
+  buyer_name: string | null;
+  buyer_tax_no: string | null;
+  buyer_street: string | null;
+  buyer_post_code: string | null;
+  buyer_city: string | null;
+  buyer_country: string | null;
+  buyer_email: string | null;
+  buyer_phone: string | null;
+  buyer_first_name: string | null;
+  buyer_last_name: string | null;
+  buyer_company: boolean;
+  show_discount: boolean;
+  discount_kind: string | null;
+  oid: string | null;
+  from_invoice_id: number | null;
+  invoice_id: number | null;
+  product_id: number | null;
+  warehouse_id: number | null;
+  description: string | null;
+  token: string;
+  sent_time: string | null;
+  from_api: boolean;
+  test: boolean;
+  positions: StoredPosition[];
+}
+
+const SELLER_FROM_DEPARTMENT = {
+  seller_name: 'name',
+  seller_tax_no: 'tax_no',
+  seller_street: 'street',
+  seller_post_code: 'post_code',
+  seller_city: 'city',
+  seller_country: 'country',
+  seller_email: 'email',
+  seller_phone: 'phone',
+  seller_bank: 'bank',
+  seller_bank_account: 'bank_account',
+} as const satisfies Record<string, keyof DepartmentData>;
+
+const BUYER_FROM_CLIENT = {
+  buyer_name: 'name',
+  buyer_tax_no: 'tax_no',
+  buyer_street: 'street',
+  buyer_post_code: 'post_code',
+  buyer_city: 'city',
+  buyer_country: 'country',
+  buyer_email: 'email',
+  buyer_phone: 'phone',
+  buyer_first_name: 'first_name',
+  buyer_last_name: 'last_name',
+} as const satisfies Record<string, keyof ClientData>;
+
+const PLAIN_FIELDS = [
+  'payment_type', 'place', 'lang', 'oid', 'from_invoice_id', 'invoice_id', 'product_id', 'warehouse_id', 'description',
+] as const;
+
+/** Collects field errors so that one answer names every bad field. */
+class Problems {
+  readonly fields: Record<string, string[]> = {};
+  add(field: string, message: string): void {
+    (this.fields[field] ??= []).push(message);
+  }
+  throwIfAny(): void {
+    if (Object.keys(this.fields).length > 0) throw invalid(this.fields);
+  }
+}
+
+async function loadProduct(tx: Sql, accountId: number, id: number): Promise<ProductData | undefined> {
+  return (await findRow<ProductData>(tx, 'products', accountId, id))?.data;
+}
+
+function pricingOf(input: PositionValues): Pricing | undefined {
+  const pricing: Pricing = {};
+  for (const key of ['total_price_gross', 'total_price_net', 'price_gross', 'price_net'] as const) {
+    if (input[key] != null) pricing[key] = input[key];
+  }
+  return Object.keys(pricing).length > 0 ? pricing : undefined;
+}
+
+/** Per-unit pricing, used when the quantity of a position given by its total changes. */
+function perUnit(pricing: Pricing, quantity: string): Pricing {
+  if (pricing.total_price_gross != null) {
+    return { price_gross: toPlain(div(decimal(pricing.total_price_gross), decimal(quantity), 10)) };
+  }
+  if (pricing.total_price_net != null) {
+    return { price_net: toPlain(div(decimal(pricing.total_price_net), decimal(quantity), 10)) };
+  }
+  return pricing;
+}
+
+interface PositionContext {
+  tx: Sql;
+  account: Account;
+  currency: string;
+  discountKind: NonNullable<CreateInput['discount_kind']> | null;
+  problems: Problems;
+  lineIds: () => Promise<number>;
+}
+
+async function buildPosition(
+  ctx: PositionContext,
+  input: PositionValues,
+  index: number,
+  current?: StoredPosition,
+): Promise<StoredPosition | undefined> {
+  const at = (field: string) => `positions.${index}.${field}`;
+  let product: ProductData | undefined;
+  const productId = input.product_id !== undefined ? input.product_id : (current?.product_id ?? null);
+  if (productId != null && (input.product_id != null || !current)) {
+    product = await loadProduct(ctx.tx, ctx.account.id, productId);
+    if (!product) {
+      ctx.problems.add(at('product_id'), 'does not exist');
+      return undefined;
+    }
+  }
+  const name = (input.name ?? current?.name ?? product?.name ?? '').trim();
+  if (!name) ctx.problems.add(at('name'), "can't be blank");
+  const tax = normalizeTax(input.tax ?? current?.tax ?? product?.tax ?? DEFAULT_TAX);
+  const quantity = input.quantity ?? current?.quantity ?? '1';
+  let pricing = pricingOf(input);
+  if (!pricing && current) {
+    pricing = quantity !== current.quantity ? perUnit(current.pricing, current.quantity) : current.pricing;
+  }
+  if (!pricing && product) pricing = { price_gross: product.price_gross };
+  if (!pricing) {
+    ctx.problems.add(at('total_price_gross'), "can't be blank");
+    return undefined;
+  }
+  let amounts: LineAmounts;
+  try {
+    amounts = computeLine(
+      {
+        quantity,
+        tax,
+        ...pricing,
+        discount_percent: input.discount_percent !== undefined ? input.discount_percent : current?.discount_percent,
+        discount: input.discount !== undefined ? input.discount : current?.discount,
+      },
+      ctx.currency,
+      ctx.discountKind,
+    );
+  } catch (error) {
+    if (error instanceof AmountError) {
+      ctx.problems.add(at('total_price_gross'), error.message);
+      return undefined;
+    }
+    throw error;
+  }
+  return {
+    id: current?.id ?? (await ctx.lineIds()),
+    product_id: productId,
+    name,
+    code: input.code !== undefined ? (input.code ?? null) : (current?.code ?? product?.code ?? null),
+    description: input.description !== undefined ? (input.description ?? null) : (current?.description ?? null),
+    quantity: toWire(decimal(quantity)),
+    quantity_unit:
+      input.quantity_unit !== undefined ? (input.quantity_unit ?? null) : (current?.quantity_unit ?? product?.quantity_unit ?? 'szt.'),
+    tax,
+    ...amounts,
+    pricing,
+  };
+}
+
+function lineIdSource(tx: Sql): () => Promise<number> {
+  return async () => (await tx.query<{ id: number }>(`select nextval('line_ids')::int as id`))[0]!.id;
+}
+
+function paymentDue(issueDate: string, kind: number | string | null, given: string | null | undefined): string | null {
+  if (kind === 'off') return null;
+  if (typeof kind === 'number') return addDays(issueDate, kind);
+  return given ?? null;
+}
+
+async function resolveDepartment(tx: Sql, account: Account, departmentId: number | null | undefined, problems: Problems) {
+  if (departmentId != null) {
+    const row = await findRow<DepartmentData>(tx, 'departments', account.id, departmentId);
+    if (!row) problems.add('department_id', 'does not exist');
+    return row;
+  }
+  return defaultDepartment(tx, account.id);
+}
+
+/** Seller fields: those the request gave, the rest from the department. */
+function sellerFields(input: Partial<Record<keyof typeof SELLER_FROM_DEPARTMENT, string | null | undefined>>, department?: DepartmentData) {
+  const result = {} as Record<keyof typeof SELLER_FROM_DEPARTMENT, string | null>;
+  for (const [field, source] of Object.entries(SELLER_FROM_DEPARTMENT) as [keyof typeof SELLER_FROM_DEPARTMENT, keyof DepartmentData][]) {
+    result[field] = input[field] ?? ((department?.[source] as string | null | undefined) ?? null);
+  }
+  return result;
+}
+
+/** Buyer fields: those the request gave, the rest from the client. */
+function buyerFields(input: Partial<Record<keyof typeof BUYER_FROM_CLIENT, string | null | undefined>>, client?: ClientData) {
+  const result = {} as Record<keyof typeof BUYER_FROM_CLIENT, string | null>;
+  for (const [field, source] of Object.entries(BUYER_FROM_CLIENT) as [keyof typeof BUYER_FROM_CLIENT, keyof ClientData][]) {
+    result[field] = input[field] ?? ((client?.[source] as string | null | undefined) ?? null);
+  }
+  return result;
+}
+
+async function ensureOidFree(tx: Sql, account: Account, oid: string, exceptId = 0): Promise<void> {
+  // Serializes creations of the same oid across processes; PGlite runs one transaction at a time anyway.
+  await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`invoice-oid:${account.id}:${oid}`]);
+  const rows = await tx.query(`select id from invoices where account_id = $1 and data->>'oid' = $2 and id <> $3 limit 1`, [
+    account.id,
+    oid,
+    exceptId,
+  ]);
+  if (rows.length > 0) throw invalid({ oid: ['has already been taken'] });
+}
+
+export interface InvoiceDefaults {
+  currency?: string;
+  lang?: string;
+}
+
+/**
+ * Builds a new invoice from a create request (reference "Invoice" rules): seller from the
+ * department, buyer from or into a client, amounts per position, dates and the number.
+ */
+export async function buildNewInvoice(tx: Sql, account: Account, input: CreateInput, now = new Date()): Promise<InvoiceData> {
+  const problems = new Problems();
+  const today = todayText(now);
+  let positionsInput = input.positions ?? [];
+  // The shortcut of spec §4.1 rule 3: client, department and product only.
+  const shortcut = input.product_id != null && positionsInput.length === 0;
+  if (shortcut) positionsInput = [{ product_id: input.product_id, quantity: '1' }];
+  if (positionsInput.length === 0) problems.add('positions', "can't be blank");
+
+  const department = await resolveDepartment(tx, account, input.department_id, problems);
+
+  let client: StoredRow<ClientData> | undefined;
+  if (input.client_id != null) {
+    client = await findRow<ClientData>(tx, 'clients', account.id, input.client_id);
+    if (!client) problems.add('client_id', 'does not exist');
+  }
+  const buyer = buyerFields(input, client?.data);
+  if (!client && !buyer.buyer_name?.trim()) {
+    const person = [buyer.buyer_first_name, buyer.buyer_last_name].filter(Boolean).join(' ');
+    if (person) buyer.buyer_name = person;
+    else problems.add('buyer_name', "can't be blank");
+  }
+  problems.throwIfAny();
+
+  if (input.oid && input.oid_unique) await ensureOidFree(tx, account, input.oid);
+
+  const currency = input.currency ?? DEFAULT_CURRENCY;
+  const ctx: PositionContext = {
+    tx,
+    account,
+    currency,
+    discountKind: input.discount_kind ?? (positionsInput.some((p) => p.discount_percent != null || p.discount != null) ? 'percent_unit' : null),
+    problems,
+    lineIds: lineIdSource(tx),
+  };
+  const positions: StoredPosition[] = [];
+  for (const [index, position] of positionsInput.entries()) {
+    if (position._destroy) continue;
+    const built = await buildPosition(ctx, position, index);
+    if (built) positions.push(built);
+  }
+  problems.throwIfAny();
+
+  if (!client) {
+    client = await matchClient(tx, account.id, { name: buyer.buyer_name, tax_no: buyer.buyer_tax_no, email: buyer.buyer_email });
+    client ??= await insertRow(
+      tx,
+      'clients',
+      account.id,
+      newClientData({
+        name: buyer.buyer_name,
+        tax_no: buyer.buyer_tax_no,
+        street: buyer.buyer_street,
+        post_code: buyer.buyer_post_code,
+        city: buyer.buyer_city,
+        country: buyer.buyer_country,
+        email: buyer.buyer_email,
+        phone: buyer.buyer_phone,
+        first_name: buyer.buyer_first_name,
+        last_name: buyer.buyer_last_name,
+        company: input.buyer_company ?? undefined,
+      }),
+    );
+  }
+
+  const kind = input.kind ?? 'vat';
+  const issueDate = shortcut ? today : (input.issue_date ?? today);
+  const paymentToKind: number | string | null = shortcut
+    ? 5
+    : (input.payment_to_kind ?? (input.payment_to ? 'other_date' : 7));
+  const totals = computeTotals(positions);
+  const data: InvoiceData = {
+    number: '',
+    kind,
+    status: input.status ?? 'issued',
+    income: input.income ?? true,
+    issue_date: issueDate,
+    sell_date: shortcut ? today : (input.sell_date ?? issueDate),
+    payment_to: paymentDue(issueDate, paymentToKind, input.payment_to),
+    payment_to_kind: paymentToKind,
+    payment_type: null,
+    place: null,
+    ...totals,
+    paid: '0.0',
+    paid_date: null,
+    currency,
+    lang: input.lang ?? 'pl',
+    client_id: client.id,
+    department_id: department?.id ?? null,
+    ...sellerFields(input, department?.data),
+    ...buyer,
+    buyer_company: input.buyer_company ?? client.data.company,
+    show_discount: input.show_discount ?? ctx.discountKind !== null,
+    discount_kind: ctx.discountKind,
+    oid: null,
+    from_invoice_id: null,
+    invoice_id: null,
+    product_id: null,
+    warehouse_id: null,
+    description: null,
+    token: randomToken(18),
+    sent_time: null,
+    from_api: true,
+    test: input.test ?? false,
+    positions,
+  };
+  for (const field of PLAIN_FIELDS) if (input[field] != null) (data as unknown as Record<string, unknown>)[field] = input[field];
+  if (data.status === 'paid') settlePaid(data, input.paid ?? data.price_gross, input.paid_date ?? today);
+  else if (input.paid != null) settlePaid(data, input.paid, input.paid_date ?? today);
+  data.number = await assignNumber(tx, account.id, kind, issueDate, input.number);
+  return data;
+}
+
+/** Sets `paid` and derives the status: paid in full, partly paid, or back to issued/sent. */
+export function settlePaid(data: InvoiceData, paid: string, paidDate: string | null): void {
+  const amount = decimal(paid);
+  const gross = decimal(data.price_gross);
+  data.paid = toPlain(amount).includes('.') ? toPlain(amount) : `${toPlain(amount)}.0`;
+  if (amount.units > 0n && (amount.units * 10n ** BigInt(gross.scale)) >= (gross.units * 10n ** BigInt(amount.scale))) {
+    data.status = 'paid';
+    data.paid_date = paidDate;
+  } else if (amount.units > 0n) {
+    data.status = 'partial';
+    data.paid_date = null;
+  } else {
+    if (data.status === 'paid' || data.status === 'partial') data.status = data.sent_time ? 'sent' : 'issued';
+    data.paid_date = null;
+  }
+}
+
+/** Applies an update request: fields given replace, positions by `id`, `_destroy` or new. */
+export async function applyInvoiceUpdate(
+  tx: Sql,
+  account: Account,
+  invoiceId: number,
+  current: InvoiceData,
+  update: z.output<typeof invoiceUpdateInput>,
+  now = new Date(),
+): Promise<InvoiceData> {
+  const problems = new Problems();
+  const next: InvoiceData = { ...current };
+
+  if (update.department_id != null && update.department_id !== current.department_id) {
+    const department = await resolveDepartment(tx, account, update.department_id, problems);
+    if (department) Object.assign(next, sellerFields({}, department.data), { department_id: department.id });
+  }
+  if (update.client_id != null && update.client_id !== current.client_id) {
+    const client = await findRow<ClientData>(tx, 'clients', account.id, update.client_id);
+    if (!client) problems.add('client_id', 'does not exist');
+    else Object.assign(next, buyerFields({}, client.data), { client_id: client.id });
+  }
+  for (const [key, value] of Object.entries(update)) {
+    if (value === undefined || key === 'positions' || key === 'number' || key === 'oid_unique') continue;
+    if (key === 'department_id' || key === 'client_id' || key === 'paid' || key === 'status') continue;
+    (next as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (update.buyer_name !== undefined && !String(update.buyer_name ?? '').trim()) problems.add('buyer_name', "can't be blank");
+
+  if (update.positions) {
+    const ctx: PositionContext = {
+      tx,
+      account,
+      currency: next.currency,
+      discountKind: (next.discount_kind as PositionContext['discountKind']) ?? null,
+      problems,
+      lineIds: lineIdSource(tx),
+    };
+    const positions = [...current.positions];
+    for (const [index, position] of update.positions.entries()) {
+      if (position.id != null) {
+        const at = positions.findIndex((p) => p.id === position.id);
+        if (at < 0) {
+          problems.add(`positions.${index}.id`, 'does not exist');
+          continue;
+        }
+        if (position._destroy) {
+          positions.splice(at, 1);
+          continue;
+        }
+        const built = await buildPosition(ctx, position, index, positions[at]);
+        if (built) positions[at] = built;
+      } else if (!position._destroy) {
+        const built = await buildPosition(ctx, position, index);
+        if (built) positions.push(built);
+      }
+    }
+    if (positions.length === 0) problems.add('positions', "can't be blank");
+    next.positions = positions;
+  } else if (update.currency !== undefined || update.discount_kind !== undefined) {
+    // A new currency or discount kind changes rounding: recompute every position.
+    const ctx: PositionContext = {
+      tx,
+      account,
+      currency: next.currency,
+      discountKind: (next.discount_kind as PositionContext['discountKind']) ?? null,
+      problems,
+      lineIds: lineIdSource(tx),
+    };
+    const positions: StoredPosition[] = [];
+    for (const [index, position] of current.positions.entries()) {
+      const built = await buildPosition(ctx, {} as PositionValues, index, position);
+      if (built) positions.push(built);
+    }
+    next.positions = positions;
+  }
+  problems.throwIfAny();
+
+  Object.assign(next, computeTotals(next.positions));
+  if (update.payment_to_kind !== undefined || update.issue_date !== undefined || update.payment_to !== undefined) {
+    if (update.payment_to !== undefined && update.payment_to_kind === undefined) next.payment_to_kind = 'other_date';
+    next.payment_to = paymentDue(next.issue_date, next.payment_to_kind, update.payment_to ?? current.payment_to);
+  }
+  if (update.oid && update.oid_unique) await ensureOidFree(tx, account, update.oid, invoiceId);
+  if (update.number !== undefined || update.kind !== undefined) {
+    const wanted = update.number !== undefined ? update.number : current.number;
+    if (wanted !== current.number || next.kind !== current.kind) {
+      next.number = await assignNumber(tx, account.id, next.kind, next.issue_date, wanted, invoiceId);
+    }
+  }
+  const today = todayText(now);
+  if (update.status !== undefined && update.status !== null) applyStatus(next, update.status, today);
+  if (update.paid != null) settlePaid(next, update.paid, update.paid_date ?? today);
+  else if (update.status == null) settlePaid(next, next.paid, next.paid_date ?? today);
+  return next;
+}
+
+/** `change_status` and a `status` in an update: `paid` settles the whole amount. */
+export function applyStatus(data: InvoiceData, status: InvoiceStatus, today: string): void {
+  if (status === 'paid') {
+    settlePaid(data, data.price_gross, data.paid_date ?? today);
+    return;
+  }
+  if (status === 'issued' || status === 'sent') {
+    data.paid = '0.0';
+    data.paid_date = null;
+  }
+  data.status = status;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

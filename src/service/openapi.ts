@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import * as schemas from '../api/schemas/index.js';
+
+/**
+ * The OpenAPI 3.1 description of the interface, generated from the same zod schemas that validate
+ * requests here and parse answers in the typed client, so the three cannot drift apart. Served at
+ * `{base_url}/openapi.json`.
+ */
+
+type JsonSchema = Record<string, unknown>;
+type Ext = 'json' | 'xml';
+
+/** Component name → schema, and whether it describes what is sent (`input`) or answered (`output`). */
+const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
+  Invoice: [schemas.invoice, 'output'],
+  InvoiceList: [schemas.invoiceList, 'output'],
+  InvoiceCreateInput: [schemas.invoiceCreateInput, 'input'],
+  InvoiceUpdateInput: [schemas.invoiceUpdateInput, 'input'],
+  SendByEmailResult: [schemas.sendByEmailResult, 'output'],
+  Product: [schemas.product, 'output'],
+  ProductList: [schemas.productList, 'output'],
+  ProductCreateInput: [schemas.productCreateInput, 'input'],
+  ProductUpdateInput: [schemas.productUpdateInput, 'input'],
+  Client: [schemas.client, 'output'],
+  ClientList: [schemas.clientList, 'output'],
+  ClientCreateInput: [schemas.clientCreateInput, 'input'],
+  ClientUpdateInput: [schemas.clientUpdateInput, 'input'],
+  Payment: [schemas.payment, 'output'],
+  PaymentList: [schemas.paymentList, 'output'],
+  PaymentCreateInput: [schemas.paymentCreateInput, 'input'],
+  Category: [schemas.category, 'output'],
+  CategoryList: [schemas.categoryList, 'output'],
+  CategoryCreateInput: [schemas.categoryCreateInput, 'input'],
+  Warehouse: [schemas.warehouse, 'output'],
+  WarehouseList: [schemas.warehouseList, 'output'],
+  WarehouseCreateInput: [schemas.warehouseCreateInput, 'input'],
+  WarehouseDocument: [schemas.warehouseDocument, 'output'],
+  WarehouseDocumentList: [schemas.warehouseDocumentList, 'output'],
+  WarehouseDocumentCreateInput: [schemas.warehouseDocumentCreateInput, 'input'],
+  WarehouseDocumentUpdateInput: [schemas.warehouseDocumentUpdateInput, 'input'],
+  Department: [schemas.department, 'output'],
+  DepartmentList: [schemas.departmentList, 'output'],
+  AddUserInput: [schemas.addUserInput, 'input'],
+  LoginInput: [schemas.loginInput, 'input'],
+  CreateAccountInput: [schemas.createAccountInput, 'input'],
+  UserResult: [schemas.userResult, 'output'],
+  LoginResult: [schemas.loginResult, 'output'],
+  AccountResult: [schemas.accountResult, 'output'],
+  AccountInfo: [schemas.accountInfo, 'output'],
+  ErrorBody: [schemas.errorBody, 'output'],
+  SuccessBody: [schemas.successBody, 'output'],
+};
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A list of query parameters from an object schema. */
+function queryParameters(schema: z.ZodType): JsonSchema[] {
+  const converted = jsonSchema(schema, 'input');
+  const properties = (converted['properties'] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((converted['required'] as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name) && !('default' in property),
+    schema: property,
+  }));
+}
+
+interface OperationSpec {
+  id: string;
+  tag: string;
+  summary: string;
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** The path without extension, e.g. `/invoices/{id}`; or one path per format. */
+  path: string | Record<Ext, string>;
+  formats?: readonly Ext[];
+  query?: z.ZodType;
+  /** The wrapper key and the component of a resource body. */
+  body?: [wrapper: string, component: string];
+  /** A body without wrapper (integrations). */
+  plainBody?: string;
+  multipart?: boolean;
+  status?: '200' | '201';
+  response: string | 'pdf' | 'javascript';
+  security?: 'account' | 'integration' | 'account+integration' | 'none';
+  notFound?: boolean;
+}
+
+const BOTH: readonly Ext[] = ['json', 'xml'];
+const JSON_ONLY: readonly Ext[] = ['json'];
+
+/** Read, update and delete by id, list and create: the shape most resources share. */
+function crud(
+  tag: string,
+  path: string,
+  wrapper: string,
+  names: { one: string; list: string; create: string; update?: string; query?: z.ZodType },
+  operations: readonly ('list' | 'create' | 'get' | 'update' | 'delete')[],
+): OperationSpec[] {
+  const title = tag.replace(/s$/, '');
+  const specs: Record<string, OperationSpec> = {
+    list: { id: `list${tag}`, tag, summary: `List ${tag.toLowerCase()} (one page)`, method: 'get', path, ...(names.query ? { query: names.query } : {}), response: names.list },
+    create: { id: `create${title}`, tag, summary: `Create a ${title.toLowerCase()}`, method: 'post', path, body: [wrapper, names.create], status: '201', response: names.one },
+    get: { id: `get${title}`, tag, summary: `Read a ${title.toLowerCase()}`, method: 'get', path: `${path}/{id}`, response: names.one, notFound: true },
+    update: { id: `update${title}`, tag, summary: `Update a ${title.toLowerCase()}`, method: 'put', path: `${path}/{id}`, body: [wrapper, names.update ?? names.create], response: names.one, notFound: true },
+    delete: { id: `delete${title}`, tag, summary: `Delete a ${title.toLowerCase()}`, method: 'delete', path: `${path}/{id}`, response: 'SuccessBody', notFound: true },
+  };
+  return operations.map((operation) => specs[operation]!);
+}
+
+const OPERATIONS: OperationSpec[] = [
+  ...crud('Invoices', '/invoices', 'invoice', { one: 'Invoice', list: 'InvoiceList', create: 'InvoiceCreateInput', update: 'InvoiceUpdateInput', query: schemas.invoiceListQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  {
+    id: 'getInvoicePdf', tag: 'Invoices', summary: 'The invoice as a PDF document', method: 'get', path: '/invoices/{id}', formats: [],
+    query: z.object({ print_option: z.enum(['original', 'copy']).optional() }), response: 'pdf', notFound: true,
+  },
+  { id: 'sendInvoiceByEmail', tag: 'Invoices', summary: 'Send the invoice to the buyer by e-mail', method: 'post', path: '/invoices/{id}/send_by_email', query: schemas.sendByEmailInput, response: 'SendByEmailResult', notFound: true },
+  { id: 'changeInvoiceStatus', tag: 'Invoices', summary: 'Change the status of an invoice', method: 'post', path: '/invoices/{id}/change_status', query: schemas.changeStatusInput, response: 'Invoice', notFound: true },
+  ...crud('Products', '/products', 'product', { one: 'Product', list: 'ProductList', create: 'ProductCreateInput', update: 'ProductUpdateInput', query: schemas.productListQuery }, ['list', 'create', 'update', 'delete']),
+  { id: 'getProduct', tag: 'Products', summary: 'Read a product (with stock in one warehouse)', method: 'get', path: '/products/{id}', query: schemas.productReadQuery, response: 'Product', notFound: true },
+  ...crud('Clients', '/clients', 'client', { one: 'Client', list: 'ClientList', create: 'ClientCreateInput', update: 'ClientUpdateInput', query: schemas.clientListQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  ...crud('Payments', '/banking/payments', 'banking_payment', { one: 'Payment', list: 'PaymentList', create: 'PaymentCreateInput', query: schemas.paymentListQuery }, ['list', 'create', 'delete']),
+  {
+    id: 'getPayment', tag: 'Payments', summary: 'Read a payment (singular path in JSON, plural in XML)', method: 'get',
+    path: { json: '/banking/payment/{id}', xml: '/banking/payments/{id}' }, response: 'Payment', notFound: true,
+  },
+  ...crud('Categories', '/categories', 'category', { one: 'Category', list: 'CategoryList', create: 'CategoryCreateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'delete']),
+  ...crud('Warehouses', '/warehouses', 'warehouse', { one: 'Warehouse', list: 'WarehouseList', create: 'WarehouseCreateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'delete']),
+  ...crud('WarehouseDocuments', '/warehouse_documents', 'warehouse_document', { one: 'WarehouseDocument', list: 'WarehouseDocumentList', create: 'WarehouseDocumentCreateInput', update: 'WarehouseDocumentUpdateInput', query: schemas.warehouseDocumentListQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  { id: 'listDepartments', tag: 'Departments', summary: 'List the departments (seller entities)', method: 'get', path: '/departments', response: 'DepartmentList' },
+  { id: 'setDepartmentLogo', tag: 'Departments', summary: 'Upload the logo of a department (PNG or JPEG, up to 2 MiB)', method: 'put', path: '/departments/{id}', multipart: true, response: 'Department', notFound: true },
+  { id: 'addUser', tag: 'Integrations', summary: 'Add a user (on {app_url})', method: 'post', path: '/users', formats: JSON_ONLY, plainBody: 'AddUserInput', status: '201', response: 'UserResult', security: 'integration' },
+  { id: 'login', tag: 'Integrations', summary: "A user's data, including the API token (on {app_url})", method: 'post', path: '/login', formats: JSON_ONLY, plainBody: 'LoginInput', response: 'LoginResult', security: 'integration' },
+  { id: 'createAccount', tag: 'Integrations', summary: 'Create an account, optionally with owner and company data (on {app_url})', method: 'post', path: '/account', formats: JSON_ONLY, plainBody: 'CreateAccountInput', status: '201', response: 'AccountResult', security: 'integration' },
+  { id: 'getAccount', tag: 'Integrations', summary: 'The account the API token belongs to', method: 'get', path: '/account', formats: JSON_ONLY, response: 'AccountInfo', security: 'account+integration' },
+];
+
+const MEDIA: Record<Ext, string> = { json: 'application/json', xml: 'application/xml' };
+
+function errorResponse(description: string) {
+  return {
+    description,
+    content: { 'application/json': { schema: ref('ErrorBody') }, 'application/xml': { schema: { ...ref('ErrorBody'), xml: { name: 'error' } } } },
+  };
+}
+
+function content(component: string, ext: Ext, wrapper?: string) {
+  if (ext === 'xml') return { [MEDIA.xml]: { schema: { ...ref(component), ...(wrapper ? { xml: { name: wrapper } } : {}) } } };
+  return { [MEDIA.json]: { schema: ref(component) } };
+}
+
+function security(kind: OperationSpec['security']) {
+  if (kind === 'none') return [];
+  if (kind === 'integration') return [{ integrationToken: [] }];
+  if (kind === 'account+integration') return [{ apiToken: [], integrationToken: [] }];
+  return [{ apiToken: [] }, { bearer: [] }];
+}
+
+function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
+  const parameters: JsonSchema[] = [];
+  const path = typeof spec.path === 'string' ? spec.path : spec.path[ext as Ext];
+  if (path.includes('{id}')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
+  if (spec.query) parameters.push(...queryParameters(spec.query));
+  const operation: JsonSchema = {
+    operationId: ext === 'json' || ext === 'pdf' ? spec.id : `${spec.id}Xml`,
+    tags: [spec.tag],
+    summary: spec.summary,
+    parameters,
+    security: security(spec.security),
+  };
+  if (spec.body) {
+    const [wrapper, component] = spec.body;
+    operation['requestBody'] = {
+      required: true,
+      content:
+        ext === 'xml'
+          ? content(component, 'xml', wrapper)
+          : {
+              [MEDIA.json]: {
+                schema: {
+                  type: 'object',
+                  required: [wrapper],
+                  properties: { api_token: { type: 'string', description: 'The account API token (or use the query or a Bearer header).' }, [wrapper]: ref(component) },
+                },
+              },
+            },
+    };
+  } else if (spec.plainBody) {
+    operation['requestBody'] = { required: true, content: content(spec.plainBody, 'json') };
+  } else if (spec.multipart) {
+    operation['requestBody'] = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['department[logo]'],
+            properties: { api_token: { type: 'string' }, 'department[logo]': { type: 'string', contentMediaType: 'application/octet-stream' } },
+          },
+          encoding: { 'department[logo]': { contentType: 'image/png, image/jpeg' } },
+        },
+      },
+    };
+  }
+  const success =
+    spec.response === 'pdf'
+      ? { description: 'The PDF document', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }
+      : { description: 'Success', content: content(spec.response, ext as Ext) };
+  const responses: Record<string, unknown> = { [spec.status ?? '200']: success, '401': errorResponse('Missing or wrong token') };
+  if (spec.notFound) responses['404'] = errorResponse('No such record in this account');
+  if (spec.body || spec.plainBody || spec.multipart || spec.query) responses['422'] = errorResponse('Invalid data; `message` maps each field to its messages');
+  if (spec.multipart) responses['413'] = errorResponse('The file is larger than 2 MiB');
+  operation['responses'] = responses;
+  return operation;
+}
+
+let components: Record<string, JsonSchema> | undefined;
+function componentSchemas(): Record<string, JsonSchema> {
+  components ??= Object.fromEntries(Object.entries(COMPONENTS).map(([name, [schema, io]]) => [name, jsonSchema(schema, io)]));
+  return components;
+}
+
+/** The OpenAPI 3.1 document of the interface served at `baseUrl`. */
+export function openApiDocument(baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (path: string, method: string, operation: unknown) => {
+    (paths[path] ??= {})[method] = operation;
+  };
+  for (const spec of OPERATIONS) {
+    if (spec.response === 'pdf') {
+      add(`${spec.path as string}.pdf`, spec.method, operationObject(spec, 'pdf'));
+      continue;
+    }
+    for (const ext of spec.formats ?? BOTH) {
+      const path = typeof spec.path === 'string' ? spec.path : spec.path[ext];
+      add(`${path}.${ext}`, spec.method, operationObject(spec, ext));
+    }
+  }
+  add('/a/{prefix}/p/{token}.js', 'get', {
+    operationId: 'getProductWidget',
+    tags: ['Products'],
+    summary: "The product's payment widget script (on {app_url})",
+    security: [],
+    parameters: [
+      { name: 'prefix', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
+    ],
+    responses: {
+      '200': { description: 'JavaScript that renders the order form where its script tag stands', content: { 'application/javascript': { schema: { type: 'string' } } } },
+      '404': { description: 'No such account or product' },
+    },
+  });
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Invoicing service',
+      version: '1',
+      description: [
+        'Invoices, products, clients, payments, warehouse documents, categories, warehouses, departments and integrations.',
+        'Every operation answers in JSON or XML by the path extension. The `api_token` goes in the query for GET and DELETE,',
+        'at the top level of JSON bodies for POST and PUT, in `Authorization: Bearer` for XML bodies and as a form field in',
+        'multipart requests. Money, quantities and rates are decimal strings (`"58.32"`). Lists are bare arrays paged by',
+        '`page` and `per_page` (default 25, at most 100); a page shorter than `per_page` is the last.',
+      ].join(' '),
+    },
+    servers: [{ url: baseUrl.replace(/\/+$/, ''), description: 'The account base address; integration endpoints are on the application address' }],
+    tags: ['Invoices', 'Products', 'Clients', 'Payments', 'Categories', 'Warehouses', 'WarehouseDocuments', 'Departments', 'Integrations'].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'Query for GET and DELETE; the same token goes at the top level of JSON bodies of POST and PUT.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The API token, for XML requests.' },
+        integrationToken: { type: 'apiKey', in: 'query', name: 'integration_token', description: 'Issued by the provider; in the body of integration POSTs, in the query of GET /account.json.' },
+      },
+    },
+  };
+}

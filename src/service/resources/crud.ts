@@ -1,0 +1,107 @@
+import type { Hono } from 'hono';
+import type { z } from 'zod';
+import { pageQuery } from '../../api/schemas/common.js';
+import type { Sql } from '../db.js';
+import { type Account, idParam, queryOf, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
+import { deleteRow, Filters, insertRow, listRows, requireRow, type ResourceTable, type StoredRow, updateRow } from '../store.js';
+
+/**
+ * The five routes most resources share: list, read, create, update and delete, each scoped to the
+ * token's account, in JSON and XML. Resources with real business rules supply `create`/`update`.
+ */
+export interface CrudResource<Data extends object, CreateSchema extends z.ZodType, UpdateSchema extends z.ZodType> {
+  table: ResourceTable;
+  path: string;
+  /** The request and XML wrapper key, e.g. `product`. */
+  wrapper: string;
+  /** The XML root of a list, e.g. `products`. */
+  listRoot: string;
+  createSchema: CreateSchema;
+  updateSchema: UpdateSchema;
+  create(tx: Sql, account: Account, input: z.output<CreateSchema>, c: ServiceContext): Promise<Data>;
+  update(tx: Sql, account: Account, current: Data, input: z.output<UpdateSchema>, c: ServiceContext): Promise<Data>;
+  present(row: StoredRow<Data>, c: ServiceContext): unknown;
+  /** Presents several rows at once (one query for all of them instead of one each). */
+  presentAll?(rows: StoredRow<Data>[], c: ServiceContext): Promise<unknown[]>;
+  listQuery?: z.ZodType<{ page: number; per_page: number }>;
+  filters?(query: Record<string, unknown>, filters: Filters): void;
+  /** `order by` clause of the list, fixed or from the validated query. */
+  order?: string | ((query: Record<string, unknown>) => string);
+  /** Work to do in the same transaction before a record is deleted (undoing its effects). */
+  beforeDelete?(tx: Sql, account: Account, row: StoredRow<Data>): Promise<void>;
+  /** Extra routes beside the five, e.g. singular read paths. */
+  readPaths?: string[];
+}
+
+export function mountCrud<Data extends object, C extends z.ZodType, U extends z.ZodType>(
+  app: Hono<ServiceEnv>,
+  resource: CrudResource<Data, C, U>,
+): void {
+  const { table, path } = resource;
+  const presentAll = (rows: StoredRow<Data>[], c: ServiceContext) =>
+    resource.presentAll ? resource.presentAll(rows, c) : Promise.resolve(rows.map((row) => resource.present(row, c)));
+  const presentOne = async (row: StoredRow<Data>, c: ServiceContext) => (await presentAll([row], c))[0];
+
+  app.get(path, async (c) => {
+    const query = validate(resource.listQuery ?? pageQuery, queryOf(c)) as Record<string, unknown> & {
+      page: number;
+      per_page: number;
+    };
+    const filters = new Filters();
+    resource.filters?.(query, filters);
+    const rows = await listRows<Data>(c.get('db'), table, c.get('account').id, {
+      where: filters.where,
+      params: filters.params,
+      order: typeof resource.order === 'function' ? resource.order(query) : (resource.order ?? 'id'),
+      page: query.page,
+      perPage: query.per_page,
+    });
+    return respond(c, await presentAll(rows, c), { root: resource.listRoot });
+  });
+
+  const read = async (c: ServiceContext) => {
+    const row = await requireRow<Data>(c.get('db'), table, c.get('account').id, idParam(c));
+    return respond(c, await presentOne(row, c), { root: resource.wrapper });
+  };
+  app.get(`${path}/:id`, read);
+  for (const extra of resource.readPaths ?? []) app.get(`${extra}/:id`, read);
+
+  app.post(path, async (c) => {
+    const input = validate(resource.createSchema, wrapped(c, resource.wrapper));
+    const account = c.get('account');
+    const row = await c.get('db').transaction(async (tx) => {
+      const data = await resource.create(tx, account, input, c);
+      return insertRow(tx, table, account.id, data);
+    });
+    return respond(c, await presentOne(row, c), { status: 201, root: resource.wrapper });
+  });
+
+  app.put(`${path}/:id`, async (c) => {
+    const id = idParam(c);
+    const account = c.get('account');
+    const input = validate(resource.updateSchema, wrapped(c, resource.wrapper));
+    const row = await c.get('db').transaction(async (tx) => {
+      const current = await requireRow<Data>(tx, table, account.id, id, { forUpdate: true });
+      return updateRow(tx, table, account.id, id, await resource.update(tx, account, current.data, input, c));
+    });
+    return respond(c, await presentOne(row, c), { root: resource.wrapper });
+  });
+
+  app.delete(`${path}/:id`, async (c) => {
+    const id = idParam(c);
+    const account = c.get('account');
+    await c.get('db').transaction(async (tx) => {
+      const row = await requireRow<Data>(tx, table, account.id, id, { forUpdate: true });
+      await resource.beforeDelete?.(tx, account, row);
+      await deleteRow(tx, table, account.id, id);
+    });
+    return respond(c, { code: 'success', message: `${resource.wrapper.replace(/_/g, ' ')} ${id} deleted` }, { root: 'result' });
+  });
+}
+
+/** Copies the fields a request gave (including explicit nulls) over the current values. */
+export function merge<T extends object>(current: T, input: object): T {
+  const result = { ...current } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(input)) if (value !== undefined) result[key] = value;
+  return result as T;
+}

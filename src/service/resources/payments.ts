@@ -1,0 +1,167 @@
+import type { Hono } from 'hono';
+import { add, decimal, mul, sub, toPlain, toWire } from '../../api/money.js';
+import { paymentCreateInput, paymentListQuery, paymentUpdateInput } from '../../api/schemas/payment.js';
+import type { Sql } from '../db.js';
+import { type Account, invalid, type ServiceContext, type ServiceEnv } from '../http.js';
+import { randomToken } from '../passwords.js';
+import { findRow, insertRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
+import { buildNewInvoice, type InvoiceData, settlePaid } from '../invoicing/invoices.js';
+import { DEFAULT_CURRENCY, type ProductData } from './products.js';
+import { merge, mountCrud } from './crud.js';
+
+/** Spec §2.5 fields of a `banking_payment`, in order. */
+const PAYMENT_FIELDS = [
+  'name', 'price', 'quantity', 'currency', 'paid', 'paid_date', 'kind', 'invoice_id', 'client_id', 'department_id',
+  'product_id', 'description', 'comment', 'email', 'first_name', 'last_name', 'phone', 'street', 'post_code', 'city',
+  'country', 'invoice_name', 'invoice_tax_no', 'invoice_street', 'invoice_post_code', 'invoice_city', 'invoice_country',
+  'invoice_comment', 'oid', 'promocode', 'provider', 'provider_response', 'provider_status', 'provider_title', 'deleted',
+  'generate_invoice',
+] as const;
+
+export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
+  name: string;
+  price: string;
+  quantity: string;
+  currency: string;
+  paid: boolean;
+  paid_date: string | null;
+  invoice_id: number | null;
+  generate_invoice: boolean;
+  token: string;
+};
+
+export function presentPayment(row: StoredRow<PaymentData>, publicUrl: string) {
+  const payment: Record<string, unknown> = { id: row.id };
+  for (const field of PAYMENT_FIELDS) payment[field] = row.data[field] ?? null;
+  payment.payment_url = `${publicUrl}/banking/payments/pay/${row.data.token}`;
+  payment.created_at = timestampText(row.created_at);
+  payment.updated_at = timestampText(row.updated_at);
+  return payment;
+}
+
+/** Adds `amount` (negative to undo) to what an invoice has been paid, moving its status. */
+export async function applyPaymentToInvoice(tx: Sql, account: Account, invoiceId: number, amount: string, paidDate: string): Promise<void> {
+  const invoice = await findRow<InvoiceData>(tx, 'invoices', account.id, invoiceId, { forUpdate: true });
+  if (!invoice) return;
+  const data = { ...invoice.data };
+  const paid = add(decimal(data.paid), decimal(amount));
+  settlePaid(data, toPlain(paid.units < 0n ? decimal(0) : paid), paidDate);
+  await updateRow(tx, 'invoices', account.id, invoiceId, data);
+}
+
+/** A `vat` invoice for the buyer data on a paid payment (`generate_invoice: true`). */
+async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData): Promise<number> {
+  const person = [payment.first_name, payment.last_name].filter(Boolean).join(' ');
+  const data = await buildNewInvoice(tx, account, {
+    kind: 'vat',
+    buyer_name: (payment.invoice_name as string | null) || person || (payment.email as string | null) || 'Customer',
+    buyer_tax_no: (payment.invoice_tax_no as string | null) ?? null,
+    buyer_street: (payment.invoice_street as string | null) ?? (payment.street as string | null) ?? null,
+    buyer_post_code: (payment.invoice_post_code as string | null) ?? (payment.post_code as string | null) ?? null,
+    buyer_city: (payment.invoice_city as string | null) ?? (payment.city as string | null) ?? null,
+    buyer_country: (payment.invoice_country as string | null) ?? (payment.country as string | null) ?? null,
+    buyer_email: (payment.email as string | null) ?? null,
+    buyer_first_name: (payment.first_name as string | null) ?? null,
+    buyer_last_name: (payment.last_name as string | null) ?? null,
+    client_id: (payment.client_id as number | null) ?? null,
+    department_id: (payment.department_id as number | null) ?? null,
+    currency: payment.currency,
+    description: (payment.invoice_comment as string | null) ?? null,
+    oid: (payment.oid as string | null) ?? null,
+    positions: [
+      {
+        product_id: (payment.product_id as number | null) ?? null,
+        name: payment.name,
+        quantity: payment.quantity,
+        total_price_gross: payment.price,
+      },
+    ],
+  });
+  settlePaid(data, data.price_gross, payment.paid_date ?? todayText());
+  const row = await insertRow(tx, 'invoices', account.id, data);
+  return row.id;
+}
+
+/** What a paid payment does: pays its invoice, or issues one when asked. */
+async function settle(tx: Sql, account: Account, data: PaymentData): Promise<void> {
+  if (!data.paid) return;
+  data.paid_date ??= todayText();
+  if (data.invoice_id != null) await applyPaymentToInvoice(tx, account, data.invoice_id, data.price, data.paid_date);
+  else if (data.generate_invoice) data.invoice_id = await invoiceForPayment(tx, account, data);
+}
+
+async function unsettle(tx: Sql, account: Account, data: PaymentData): Promise<void> {
+  if (data.paid && data.invoice_id != null) {
+    await applyPaymentToInvoice(tx, account, data.invoice_id, toPlain(sub(decimal(0), decimal(data.price))), todayText());
+  }
+}
+
+async function newPaymentData(tx: Sql, account: Account, input: Record<string, unknown>): Promise<PaymentData> {
+  const problems: Record<string, string[]> = {};
+  let product: ProductData | undefined;
+  if (input.product_id != null) {
+    product = (await findRow<ProductData>(tx, 'products', account.id, input.product_id as number))?.data;
+    if (!product) problems.product_id = ['does not exist'];
+  }
+  let invoice: InvoiceData | undefined;
+  if (input.invoice_id != null) {
+    invoice = (await findRow<InvoiceData>(tx, 'invoices', account.id, input.invoice_id as number))?.data;
+    if (!invoice) problems.invoice_id = ['does not exist'];
+  }
+  const quantity = (input.quantity as string | null | undefined) ?? '1';
+  const price =
+    (input.price as string | null | undefined) ?? (product ? toWire(mul(decimal(product.price_gross), decimal(quantity))) : undefined);
+  if (price == null) problems.price = ["can't be blank"];
+  const name = (input.name as string | null | undefined)?.trim() || product?.name || (invoice ? `Invoice ${invoice.number}` : '');
+  if (!name) problems.name = ["can't be blank"];
+  if (Object.keys(problems).length > 0) throw invalid(problems);
+  const data = {} as PaymentData;
+  for (const field of PAYMENT_FIELDS) (data as Record<string, unknown>)[field] = input[field] ?? null;
+  Object.assign(data, {
+    name,
+    price: toWire(decimal(price!)),
+    quantity: toWire(decimal(quantity)),
+    currency: (input.currency as string | null | undefined) ?? invoice?.currency ?? product?.currency ?? DEFAULT_CURRENCY,
+    paid: (input.paid as boolean | null | undefined) ?? false,
+    kind: (input.kind as string | null | undefined) ?? 'api',
+    deleted: (input.deleted as boolean | null | undefined) ?? false,
+    generate_invoice: (input.generate_invoice as boolean | null | undefined) ?? false,
+    token: randomToken(18),
+  });
+  if (data.paid) await settle(tx, account, data);
+  return data;
+}
+
+export function mountPayments(app: Hono<ServiceEnv>): void {
+  const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
+  mountCrud<PaymentData, typeof paymentCreateInput, typeof paymentUpdateInput>(app, {
+    table: 'payments',
+    path: '/banking/payments',
+    // JSON reads use the singular path; XML reads the plural one (spec §4.5). Both answer either way.
+    readPaths: ['/banking/payment'],
+    wrapper: 'banking_payment',
+    listRoot: 'banking_payments',
+    createSchema: paymentCreateInput,
+    updateSchema: paymentUpdateInput,
+    listQuery: paymentListQuery,
+    order: 'id desc',
+    filters(query, f) {
+      if (query.invoice_id) f.add((p) => `(data->>'invoice_id')::integer = ${p}`, query.invoice_id);
+      if (query.oid) f.add((p) => `data->>'oid' = ${p}`, query.oid);
+    },
+    present: (row, c) => presentPayment(row, publicUrl(c)),
+    create: (tx, account, input) => newPaymentData(tx, account, input),
+    async update(tx, account, current, input) {
+      if (input.invoice_id != null && !(await findRow(tx, 'invoices', account.id, input.invoice_id))) {
+        throw invalid({ invoice_id: ['does not exist'] });
+      }
+      await unsettle(tx, account, current);
+      const next = merge(current, input) as PaymentData;
+      if (input.price != null) next.price = toWire(decimal(input.price));
+      if (!next.paid) next.paid_date = null;
+      await settle(tx, account, next);
+      return next;
+    },
+    beforeDelete: (tx, account, row) => unsettle(tx, account, row.data),
+  });
+}

@@ -1,0 +1,143 @@
+import type { Hono } from 'hono';
+import { decimal, toWire } from '../../api/money.js';
+import { productCreateInput, productListQuery, productReadQuery, productUpdateInput } from '../../api/schemas/product.js';
+import type { Sql } from '../db.js';
+import { type Account, invalidField, queryOf, type ServiceContext, type ServiceEnv, validate } from '../http.js';
+import { randomToken } from '../passwords.js';
+import { type StoredRow, timestampText } from '../store.js';
+import { derivePrices, normalizeTax } from '../invoicing/amounts.js';
+import { merge, mountCrud } from './crud.js';
+
+export interface ProductData {
+  name: string;
+  code: string | null;
+  ean_code: string | null;
+  description: string | null;
+  price_net: string;
+  price_gross: string;
+  tax: string;
+  currency: string;
+  quantity_unit: string | null;
+  service: boolean;
+  category_id: number | null;
+  token: string;
+}
+
+export const DEFAULT_CURRENCY = 'PLN';
+export const DEFAULT_TAX = '23';
+
+async function ensureFreeToken(tx: Sql, accountId: number, token: string, exceptId?: number): Promise<void> {
+  const rows = await tx.query(`select id from products where account_id = $1 and data->>'token' = $2 and id <> $3`, [
+    accountId,
+    token,
+    exceptId ?? 0,
+  ]);
+  if (rows.length > 0) throw invalidField('token', 'has already been taken');
+}
+
+async function ensureCategory(tx: Sql, accountId: number, categoryId: number | null | undefined): Promise<void> {
+  if (categoryId == null) return;
+  const rows = await tx.query(`select id from categories where account_id = $1 and id = $2`, [accountId, categoryId]);
+  if (rows.length === 0) throw invalidField('category_id', 'does not exist');
+}
+
+/** Stock levels of products, in one warehouse or summed over all of them. */
+export async function stockLevels(sql: Sql, accountId: number, productIds: number[], warehouseId?: number | null): Promise<Map<number, string>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await sql.query<{ product_id: number; level: string }>(
+    `select product_id, sum(level)::text as level from stock_levels
+      where account_id = $1 and product_id = any($2::int[]) and ($3::int is null or warehouse_id = $3)
+      group by product_id`,
+    [accountId, productIds, warehouseId ?? null],
+  );
+  return new Map(rows.map((r) => [r.product_id, toWire(decimal(r.level))]));
+}
+
+export function presentProduct(row: StoredRow<ProductData>, stockLevel = '0.0') {
+  const d = row.data;
+  return {
+    id: row.id,
+    name: d.name,
+    code: d.code,
+    ean_code: d.ean_code,
+    description: d.description,
+    price_net: d.price_net,
+    price_gross: d.price_gross,
+    tax: d.tax,
+    currency: d.currency,
+    quantity_unit: d.quantity_unit,
+    service: d.service,
+    category_id: d.category_id,
+    stock_level: stockLevel,
+    token: d.token,
+    created_at: timestampText(row.created_at),
+    updated_at: timestampText(row.updated_at),
+  };
+}
+
+async function presentProducts(rows: StoredRow<ProductData>[], c: ServiceContext) {
+  const { warehouse_id } = validate(productReadQuery, queryOf(c));
+  const levels = await stockLevels(c.get('db'), c.get('account').id, rows.map((r) => r.id), warehouse_id);
+  return rows.map((row) => presentProduct(row, levels.get(row.id) ?? '0.0'));
+}
+
+export async function newProductData(tx: Sql, account: Account, input: Record<string, unknown>): Promise<ProductData> {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) throw invalidField('name', "can't be blank");
+  const tax = normalizeTax((input.tax as string | null | undefined) ?? DEFAULT_TAX);
+  const currency = (input.currency as string | null | undefined) ?? DEFAULT_CURRENCY;
+  const token = (input.token as string | null | undefined) ?? randomToken(12);
+  await ensureFreeToken(tx, account.id, token);
+  await ensureCategory(tx, account.id, input.category_id as number | null | undefined);
+  return {
+    name,
+    code: (input.code as string | null | undefined) ?? null,
+    ean_code: (input.ean_code as string | null | undefined) ?? null,
+    description: (input.description as string | null | undefined) ?? null,
+    ...derivePrices(
+      { price_net: input.price_net as string | null | undefined, price_gross: input.price_gross as string | null | undefined },
+      tax,
+      currency,
+    ),
+    tax,
+    currency,
+    quantity_unit: (input.quantity_unit as string | null | undefined) ?? null,
+    service: (input.service as boolean | null | undefined) ?? false,
+    category_id: (input.category_id as number | null | undefined) ?? null,
+    token,
+  };
+}
+
+export function mountProducts(app: Hono<ServiceEnv>): void {
+  mountCrud(app, {
+    table: 'products',
+    path: '/products',
+    wrapper: 'product',
+    listRoot: 'products',
+    createSchema: productCreateInput,
+    updateSchema: productUpdateInput,
+    listQuery: productListQuery,
+    filters(query, f) {
+      if (query.category_id) f.add((p) => `(data->>'category_id')::int = ${p}`, query.category_id);
+      const token = (query as { token?: unknown }).token;
+      if (typeof token === 'string' && token) f.add((p) => `data->>'token' = ${p}`, token);
+    },
+    present: (row) => presentProduct(row),
+    presentAll: presentProducts,
+    create: (tx, account, input) => newProductData(tx, account, input),
+    async update(tx, account, current, input, c) {
+      const id = Number(c.req.param('id'));
+      if (input.token) await ensureFreeToken(tx, account.id, input.token, id);
+      if (input.category_id !== undefined) await ensureCategory(tx, account.id, input.category_id);
+      const next = merge(current, { ...input, price_net: undefined, price_gross: undefined, tax: undefined });
+      if (input.name !== undefined && !String(input.name ?? '').trim()) throw invalidField('name', "can't be blank");
+      if (input.tax != null) next.tax = normalizeTax(input.tax);
+      // A new gross price wins: the net price is derived from it and the tax (reference, "Product").
+      const prices =
+        input.price_gross != null
+          ? { price_gross: input.price_gross }
+          : { price_net: input.price_net ?? current.price_net };
+      return { ...next, ...derivePrices(prices, next.tax, next.currency) };
+    },
+  });
+}

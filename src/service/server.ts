@@ -1,0 +1,119 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createAccount } from './accounts.js';
+import { createServiceApp } from './app.js';
+import { type Database, openDatabase } from './db.js';
+import { migrate } from './migrations.js';
+import { randomToken } from './passwords.js';
+
+export interface ServiceOptions {
+  port?: number;
+  host?: string;
+  /** PGlite data folder; ignored when `databaseUrl` is set. */
+  dataDir?: string;
+  databaseUrl?: string;
+  /** The demo account's api token; generated on first start when absent. */
+  apiToken?: string;
+  integrationToken?: string;
+  /** Adds sample products, clients, invoices and payments to a new demo account. */
+  seed?: boolean;
+  publicUrl?: string;
+  log?: (entry: Record<string, unknown>) => void;
+}
+
+export interface RunningService {
+  url: string;
+  prefix: string;
+  apiToken: string;
+  integrationToken: string;
+  db: Database;
+  /** True when this start created the demo account. */
+  created: boolean;
+  close(): Promise<void>;
+}
+
+export const DEMO_PREFIX = 'demo';
+
+async function setting(db: Database, key: string, wanted: string | undefined, make: () => string): Promise<string> {
+  if (wanted) {
+    await db.query(`insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`, [key, wanted]);
+    return wanted;
+  }
+  const rows = await db.query<{ value: string }>(
+    `insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = settings.value returning value`,
+    [key, make()],
+  );
+  return rows[0]!.value;
+}
+
+/** Makes sure the demo account exists and carries the configured token. */
+async function ensureDemoAccount(db: Database, apiToken: string | undefined): Promise<{ apiToken: string; created: boolean }> {
+  return db.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(7204312)`);
+    const rows = await tx.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [DEMO_PREFIX]);
+    if (rows[0]) {
+      if (apiToken && apiToken !== rows[0].api_token) {
+        await tx.query(`update accounts set api_token = $2 where prefix = $1`, [DEMO_PREFIX, apiToken]);
+        return { apiToken, created: false };
+      }
+      return { apiToken: rows[0].api_token, created: false };
+    }
+    const account = await createAccount(tx, {
+      prefix: DEMO_PREFIX,
+      apiToken,
+      company: {
+        name: 'Demo Studio Sp. z o.o.',
+        tax_no: '5252248481',
+        street: 'ul. Prosta 51',
+        post_code: '00-838',
+        city: 'Warszawa',
+        country: 'PL',
+        email: 'billing@demo-studio.example',
+        phone: '+48 22 100 20 30',
+        bank: 'Bank Przykładowy S.A.',
+        bank_account: 'PL61 1090 1014 0000 0712 1981 2874',
+      },
+    });
+    return { apiToken: account.api_token, created: true };
+  });
+}
+
+/** Opens the storage, migrates it, makes sure the demo account exists and starts listening. */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  try {
+    await migrate(db);
+    const integrationToken = await setting(db, 'integration_token', options.integrationToken, () => randomToken());
+    const demo = await ensureDemoAccount(db, options.apiToken);
+    if (options.seed && demo.created) {
+      const { seedDemoAccount } = await import('./seed.js');
+      await seedDemoAccount(db, DEMO_PREFIX);
+    }
+    const app = createServiceApp({ db, integrationToken, publicUrl: options.publicUrl, log: options.log });
+    const host = options.host ?? '127.0.0.1';
+    const server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
+      s.once('error', reject);
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    return {
+      url,
+      prefix: DEMO_PREFIX,
+      apiToken: demo.apiToken,
+      integrationToken,
+      db,
+      created: demo.created,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        });
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
