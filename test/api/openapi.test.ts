@@ -1,0 +1,53 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/service/openapi.js';
+
+describe('OpenAPI document', () => {
+  const document = openApiDocument('http://127.0.0.1:8787/');
+
+  it('validates against the OpenAPI 3.1 schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is checked by a validator that does refuse a broken document', async () => {
+    const broken = structuredClone(document) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    broken.paths['/invoices.json']!['get']!['responses'] = 'none';
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('names the server and describes each format, including the odd payment paths', () => {
+    expect(document['servers']).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:8787' })]);
+    const paths = document['paths'] as Record<string, Record<string, { operationId: string }>>;
+    expect(paths['/banking/payment/{id}.json']!['get']!.operationId).toBe('getPayment');
+    expect(paths['/banking/payments/{id}.xml']!['get']!.operationId).toBe('getPaymentXml');
+    expect(paths['/banking/payment/{id}.xml']).toBeUndefined();
+    expect(paths['/invoices/{id}.pdf']!['get']!.operationId).toBe('getInvoicePdf');
+    expect(Object.keys(paths['/invoices.json']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/invoices/{id}.xml']!).sort()).toEqual(['delete', 'get', 'put']);
+    expect(paths['/users.xml']).toBeUndefined();
+    const ids = Object.values(paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('takes its schemas from the zod schemas: money as decimal strings, kinds as enums', () => {
+    const schemas = (document['components'] as { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> }).schemas;
+    expect(schemas['Invoice']!.properties['price_gross']).toEqual({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' });
+    expect(schemas['Invoice']!.properties['id']).toEqual({ type: 'number' });
+    expect(schemas['InvoiceCreateInput']!.properties['kind']).toMatchObject({ anyOf: [expect.objectContaining({ enum: expect.arrayContaining(['vat', 'proforma']) }), { type: 'null' }] });
+    expect(schemas['ErrorBody']!.properties['message']).toBeDefined();
+  });
+
+  it('states where the tokens go', () => {
+    const paths = document['paths'] as Record<string, Record<string, Record<string, unknown>>>;
+    const create = paths['/invoices.json']!['post']!;
+    const body = (create['requestBody'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }).content['application/json']!.schema;
+    expect(Object.keys(body.properties)).toEqual(['api_token', 'invoice']);
+    expect(body.required).toEqual(['invoice']);
+    expect(create['security']).toEqual([{ apiToken: [] }, { bearer: [] }]);
+    expect(paths['/account.json']!['get']!['security']).toEqual([{ apiToken: [], integrationToken: [] }]);
+  });
+});
