@@ -479,7 +479,7 @@ export function createBff(options: BffOptions): Hono<Env> {
     }
     if (crossOrigin) {
       c.header('Access-Control-Allow-Origin', origin);
-      c.header('Access-Control-Expose-Headers', 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, Idempotent-Replayed, Content-Disposition');
+      c.header('Access-Control-Expose-Headers', 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, X-Total-Count, Idempotent-Replayed, Content-Disposition');
     }
     c.header('Vary', 'Origin');
     if (c.req.method === 'OPTIONS') {
@@ -545,8 +545,8 @@ export function createBff(options: BffOptions): Hono<Env> {
     if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw new BffError(400, ERROR_CODES.badRequest, 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
     }
-    await enforce(c, limits.create, `create:${c.get('clientIp')}`);
     if (key === undefined) {
+      await enforce(c, limits.create, `create:${c.get('clientIp')}`);
       const answer = await createCheckout(c, input, undefined);
       return c.json(answer.body as object, answer.status as 201);
     }
@@ -568,6 +568,8 @@ export function createBff(options: BffOptions): Hono<Env> {
       }
       let answer: StoredAnswer;
       try {
+        // Only a new attempt counts against the limit; replays and waiters create nothing.
+        await enforce(c, limits.create, `create:${c.get('clientIp')}`);
         answer = await createCheckout(c, input, key);
       } catch (error) {
         await idempotency.release(key);
@@ -662,8 +664,9 @@ export function createBff(options: BffOptions): Hono<Env> {
       totals.set(invoice.currency, entry);
     }
     const start = (query.page - 1) * query.per_page;
-    const data: CustomerInvoice[] = matching.slice(start, start + query.per_page).map((invoice) => customerInvoice(invoice, today));
+    const data: CustomerInvoice[] = matching.slice(start, start + query.per_page).map((invoice) => customerInvoice(invoice, today, basePath));
     c.header('Cache-Control', 'private, no-store');
+    c.header('X-Total-Count', String(matching.length));
     return c.json({
       data,
       page: query.page,
@@ -677,7 +680,7 @@ export function createBff(options: BffOptions): Hono<Env> {
   routes.get('/invoices/:id', requireSession('invoices:read'), async (c) => {
     const invoice = await ownInvoice(c, c.get('session').clientId, c.req.param('id'));
     c.header('Cache-Control', 'private, no-store');
-    return c.json(customerInvoice(invoice, todayIn(timeZone), true));
+    return c.json(customerInvoice(invoice, todayIn(timeZone), basePath, true));
   });
 
   routes.get('/invoices/:id/pdf-link', requireSession('invoices:read'), async (c) => {
@@ -707,6 +710,10 @@ export function createBff(options: BffOptions): Hono<Env> {
   }, async (c) => {
     const invoice = await ownInvoice(c, c.get('session').clientId, c.req.param('id'));
     const pdf = await service(c, 'invoices.pdf', (signal) => client.invoices.pdf(invoice.id, { signal }));
+    if (!isPdf(pdf)) {
+      emit({ level: 'error', msg: 'service answered something else than a PDF', request_id: c.get('requestId'), call: 'invoices.pdf' });
+      throw new BffError(502, ERROR_CODES.upstream, 'The invoicing service could not complete the request.');
+    }
     const filename = `invoice-${invoice.number.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
     const disposition = c.req.query('download') !== undefined ? 'attachment' : 'inline';
     return new Response(pdf as BodyInit, {
@@ -786,6 +793,10 @@ export function createBff(options: BffOptions): Hono<Env> {
   });
 
   return app;
+}
+
+function isPdf(bytes: Uint8Array): boolean {
+  return bytes.byteLength > 5 && String.fromCharCode(...bytes.subarray(0, 5)) === '%PDF-';
 }
 
 function compareBy(field: (typeof PORTAL_ORDER_FIELDS)[number], a: Invoice, b: Invoice): number {

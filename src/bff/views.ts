@@ -110,10 +110,14 @@ export interface CustomerInvoice {
   buyer: Record<(typeof PARTY_FIELDS)[number], string | null>;
   /** The service's public page where the buyer pays this invoice, while something is left to pay. */
   payment_url: string | null;
+  /** The service's public page showing this invoice. */
+  view_url: string | null;
+  /** The BFF route of the PDF (send the portal token, or ask `pdf-link` for a link that needs none). */
+  pdf_url: string;
   positions?: CustomerPosition[];
 }
 
-export function customerInvoice(invoice: Invoice, today: string, withPositions = false): CustomerInvoice {
+export function customerInvoice(invoice: Invoice, today: string, basePath: string, withPositions = false): CustomerInvoice {
   const record = invoice as Record<string, unknown>;
   const status = customerStatus(invoice, today);
   const view: CustomerInvoice = {
@@ -134,7 +138,9 @@ export function customerInvoice(invoice: Invoice, today: string, withPositions =
     paid_date: invoice.paid_date ?? null,
     seller: Object.fromEntries(SELLER_FIELDS.map((f) => [f, text(record, `seller_${f}`)])) as CustomerInvoice['seller'],
     buyer: Object.fromEntries(PARTY_FIELDS.map((f) => [f, text(record, `buyer_${f}`)])) as CustomerInvoice['buyer'],
-    payment_url: status === 'paid' ? null : (invoice.payment_url || null),
+    payment_url: status === 'paid' ? null : invoice.payment_url || null,
+    view_url: invoice.view_url || null,
+    pdf_url: `${basePath}/invoices/${invoice.id}/pdf`,
   };
   if (withPositions) view.positions = (invoice.positions ?? []).map(customerPosition);
   return view;

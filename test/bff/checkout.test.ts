@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compare, decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
+import type { Product } from '../../src/api/schemas/product.js';
+import { json, PRODUCT_TOKEN, SHOP_ORIGIN, startService, startTestBff, type Api, type Service, type TestBff } from './support.js';
+
+let service: Service;
+let api: Api;
+let bff: TestBff;
+let product: Product;
+
+beforeAll(async () => {
+  ({ service, api } = await startService());
+  product = await api.products.create({ name: 'E-book: Invoicing done right', price_net: '40.65', tax: '23', currency: 'PLN', token: PRODUCT_TOKEN });
+  // Enough products that the one asked for is not on the first page of the service's list.
+  for (let i = 0; i < 3; i += 1) await api.products.create({ name: `Filler ${i}`, price_net: '1', tax: '23', currency: 'PLN' });
+  bff = await startTestBff(service);
+}, 60_000);
+
+afterAll(async () => {
+  await bff?.close();
+  await service?.stop();
+});
+
+const checkoutBody = (overrides: Record<string, unknown> = {}) => ({
+  product: PRODUCT_TOKEN,
+  quantity: 3,
+  buyer: { email: 'buyer@example.com', first_name: 'Ada', last_name: 'Lovelace', city: 'London' },
+  returnUrl: `${SHOP_ORIGIN}/thanks`,
+  cancelUrl: `${SHOP_ORIGIN}/cart`,
+  ...overrides,
+});
+
+function postCheckout(body: unknown, headers: Record<string, string> = {}, base = bff.base) {
+  return fetch(`${base}/checkout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function paymentsFor(email: string) {
+  const all = [];
+  for await (const payment of api.payments.iterate({ per_page: 100 })) if (payment.email === email) all.push(payment);
+  return all;
+}
+
+describe('GET /bff/products/:token', () => {
+  it('answers the public product data and nothing else', async () => {
+    const response = await fetch(`${bff.base}/products/${PRODUCT_TOKEN}`, { headers: { origin: SHOP_ORIGIN } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
+    expect(await json(response)).toEqual({
+      token: PRODUCT_TOKEN,
+      name: 'E-book: Invoicing done right',
+      description: null,
+      price_net: product.price_net,
+      price_gross: product.price_gross,
+      tax: product.tax,
+      currency: 'PLN',
+      quantity_unit: product.quantity_unit,
+    });
+  });
+
+  it('answers 404 for unknown and malformed tokens', async () => {
+    for (const token of ['no-such-product', 'x', '..%2F..%2Fclients', 'a'.repeat(65)]) {
+      const response = await fetch(`${bff.base}/products/${token}`);
+      expect(response.status, token).toBe(404);
+      expect((await json(response)).error.code).toBe('not_found');
+    }
+  });
+});
+
+describe('POST /bff/checkout', () => {
+  it('creates one payment at the service’s price and answers where to send the buyer', async () => {
+    const response = await postCheckout(checkoutBody({ buyer: { email: 'single@example.com', name: 'Ada Ltd', tax_no: 'GB123' } }));
+    expect(response.status).toBe(201);
+    const body = await json(response);
+    const expected = toPlain(roundMoney(mul(decimal(product.price_gross), decimal(3)), 'PLN'));
+    expect(body).toMatchObject({ amount: expected, currency: 'PLN', quantity: 3, product: { token: PRODUCT_TOKEN, name: product.name } });
+    expect(body.redirectUrl.startsWith(service.url)).toBe(true);
+
+    const [payment, ...more] = await paymentsFor('single@example.com');
+    expect(more).toHaveLength(0);
+    expect(payment).toMatchObject({ product_id: product.id, currency: 'PLN', paid: false });
+    expect(compare(decimal(payment!.price), decimal(expected))).toBe(0);
+    expect((payment as Record<string, unknown>)['payment_url']).toBe(body.redirectUrl);
+  });
+
+  it('never takes a price or product id from the browser', async () => {
+    const response = await postCheckout({ ...checkoutBody(), price: '0.01', product_id: 1 });
+    expect(response.status).toBe(422);
+    expect(Object.keys((await json(response)).error.fields).sort()).toEqual(['price', 'product_id']);
+  });
+
+  it('refuses bad input with a clear 4xx', async () => {
+    const cases: [unknown, number, string, string[]?][] = [
+      [checkoutBody({ buyer: { email: 'nope' } }), 422, 'validation_failed', ['buyer.email']],
+      [checkoutBody({ quantity: 0 }), 422, 'validation_failed', ['quantity']],
+      [checkoutBody({ quantity: 1.5 }), 422, 'validation_failed', ['quantity']],
+      [checkoutBody({ product: 'no-such-product' }), 422, 'validation_failed', ['product']],
+      [checkoutBody({ returnUrl: 'https://evil.example/phish' }), 422, 'validation_failed', ['returnUrl']],
+      [checkoutBody({ cancelUrl: 'javascript:alert(1)' }), 422, 'validation_failed', ['cancelUrl']],
+      [{}, 422, 'validation_failed', ['buyer', 'product', 'returnUrl']],
+      ['{"product":', 400, 'bad_request'],
+      [[1, 2], 422, 'validation_failed', ['base']],
+    ];
+    for (const [body, status, code, fields] of cases) {
+      const response = await postCheckout(body);
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      const answer = await json(response);
+      expect(answer.error.code).toBe(code);
+      if (fields) expect(Object.keys(answer.error.fields).sort()).toEqual(fields);
+    }
+    const wrongType = await fetch(`${bff.base}/checkout`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(checkoutBody()) });
+    expect(wrongType.status).toBe(415);
+    const huge = await postCheckout(checkoutBody({ buyer: { email: 'big@example.com', name: 'x'.repeat(20_000) } }));
+    expect(huge.status).toBe(413);
+    expect((await json(huge)).error.code).toBe('payload_too_large');
+    expect((await postCheckout(checkoutBody(), { 'idempotency-key': 'ü'.repeat(3) })).status).toBe(400);
+    expect(await paymentsFor('nope')).toHaveLength(0);
+  });
+
+  it('makes 20 concurrent checkouts with one Idempotency-Key exactly one payment', async () => {
+    const key = randomUUID();
+    const body = checkoutBody({ buyer: { email: 'twenty@example.com', first_name: 'Grace' } });
+    const responses = await Promise.all(Array.from({ length: 20 }, () => postCheckout(body, { 'idempotency-key': key })));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const bodies = await Promise.all(responses.map((r) => r.text()));
+    expect(new Set(bodies).size).toBe(1);
+    expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+    expect(await paymentsFor('twenty@example.com')).toHaveLength(1);
+
+    const later = await postCheckout(body, { 'idempotency-key': key });
+    expect(later.status).toBe(201);
+    expect(await later.text()).toBe(bodies[0]);
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+
+    const changed = await postCheckout({ ...body, quantity: 4 }, { 'idempotency-key': key });
+    expect(changed.status).toBe(422);
+    expect((await json(changed)).error.code).toBe('idempotency_key_reused');
+    expect(await paymentsFor('twenty@example.com')).toHaveLength(1);
+
+    const other = await postCheckout(body, { 'idempotency-key': randomUUID() });
+    expect(other.status).toBe(201);
+    expect(await paymentsFor('twenty@example.com')).toHaveLength(2);
+  });
+
+  it('limits checkouts per IP with 429 and Retry-After', async () => {
+    const limited = await startTestBff(service, { rateLimit: { create: { limit: 2, windowMs: 60_000 } } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) {
+        const response = await postCheckout(checkoutBody({ buyer: { email: 'limited@example.com' } }), {}, limited.base);
+        statuses.push(response.status);
+        if (response.status === 429) {
+          expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+          expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+          expect(response.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
+          expect((await json(response)).error.code).toBe('rate_limited');
+        }
+      }
+      expect(statuses).toEqual([201, 201, 429]);
+      expect(await paymentsFor('limited@example.com')).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
+  });
+});
