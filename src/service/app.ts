@@ -7,6 +7,7 @@ import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } fro
 import { isUniqueViolation } from './invoicing/invoices.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountIntegrations } from './integrations.js';
+import { openApiDocument } from './openapi.js';
 import { mountPublicPages } from './public/pages.js';
 import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCatalog } from './resources/catalog.js';
@@ -58,6 +59,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.use('*', async (c, next) => (c.req.method === 'PUT' && /^\/departments\//.test(routePath(c.req.raw)) ? next() : tooLarge(MiB)(c, next)));
   app.use('*', parseRequest);
 
+  app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
   mountPublicPages(app);
   mountIntegrations(app);
   for (const prefix of ACCOUNT_PATHS) {

@@ -1,7 +1,123 @@
+import { decimal, mul, toFixed } from '../api/money.js';
+import { createServiceApp } from './app.js';
 import type { Database } from './db.js';
+import { addDays } from './invoicing/numbering.js';
+import { todayText } from './store.js';
 
-/** Believable sample data for a new demo account. */
+/**
+ * Believable sample data for a new demo account: a small studio that sells design work, a few
+ * physical goods and subscriptions, with a year of invoices in every state. Everything goes through
+ * the service's own HTTP routes, so seeded records obey exactly the rules API records do.
+ */
+export const SEED_PRODUCTS = [
+  { name: 'Logo design', code: 'DES-LOGO', price_gross: '1845.00', tax: '23', token: 'logo-design', service: true, quantity_unit: 'usł.' },
+  { name: 'Website audit', code: 'WEB-AUDIT', price_gross: '615.00', tax: '23', token: 'website-audit', service: true, quantity_unit: 'usł.' },
+  { name: 'Brand workshop (half day)', code: 'DES-WS', price_gross: '2460.00', tax: '23', token: 'brand-workshop', service: true, quantity_unit: 'usł.' },
+  { name: 'Printed style guide', code: 'PRN-GUIDE', price_gross: '129.00', tax: '8', token: 'style-guide', service: false, quantity_unit: 'szt.' },
+  { name: 'Coffee beans, 1 kg', code: 'COF-1KG', price_gross: '89.90', tax: '5', token: 'coffee-beans', service: false, quantity_unit: 'kg' },
+  { name: 'Hosting, monthly', code: 'HOST-M', price_gross: '49.00', tax: '23', token: 'hosting-monthly', service: true, quantity_unit: 'mies.' },
+] as const;
+
+export const SEED_CLIENTS = [
+  { name: 'Zażółć Gęślą Jaźń Sp. z o.o.', tax_no: '7010012345', email: 'faktury@zazolc.example', city: 'Kraków', post_code: '31-042', street: 'Rynek Główny 12', country: 'PL', external_id: 'cust-1001' },
+  { name: 'Northwind Traders Ltd', tax_no: 'GB123456789', email: 'accounts@northwind.example', city: 'London', post_code: 'EC1A 1BB', street: '1 Market Street', country: 'GB', external_id: 'cust-1002' },
+  { name: 'Kawiarnia pod Lipami', tax_no: '5261040828', email: 'kontakt@podlipami.example', city: 'Gdańsk', post_code: '80-831', street: 'ul. Długa 5', country: 'PL', external_id: 'cust-1003' },
+  { name: 'Acme Robotics GmbH', tax_no: 'DE811907980', email: 'billing@acme-robotics.example', city: 'Berlin', post_code: '10115', street: 'Invalidenstraße 7', country: 'DE', external_id: 'cust-1004' },
+  { name: 'Anna Nowak', email: 'anna.nowak@mail.example', city: 'Poznań', post_code: '61-001', street: 'ul. Święty Marcin 3', country: 'PL', external_id: 'cust-1005', first_name: 'Anna', last_name: 'Nowak' },
+] as const;
+
+interface Scenario {
+  client: number;
+  daysAgo: number;
+  lines: [product: number, quantity: number][];
+  paid?: 'full' | 'part';
+  currency?: string;
+}
+
+/** A year of invoices: paid, partly paid, unpaid and overdue, for every client. */
+function scenarios(): Scenario[] {
+  const list: Scenario[] = [];
+  for (let i = 0; i < 36; i += 1) {
+    const client = i % SEED_CLIENTS.length;
+    const daysAgo = 3 + Math.floor((i * 353) / 36);
+    const lines: [number, number][] = [[i % SEED_PRODUCTS.length, 1 + (i % 3)]];
+    if (i % 4 === 0) lines.push([(i + 3) % SEED_PRODUCTS.length, 1]);
+    const paid = daysAgo > 40 ? (i % 7 === 0 ? undefined : 'full') : i % 3 === 0 ? 'part' : i % 3 === 1 ? 'full' : undefined;
+    list.push({ client, daysAgo, lines, ...(paid ? { paid } : {}), ...(client === 3 ? { currency: 'EUR' } : {}) });
+  }
+  // Oldest first, so numbers grow with dates as they do in a real account.
+  return list.sort((a, b) => b.daysAgo - a.daysAgo);
+}
+
 export async function seedDemoAccount(db: Database, prefix: string): Promise<void> {
-  void db;
-  void prefix;
+  const rows = await db.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [prefix]);
+  const token = rows[0]?.api_token;
+  if (!token) return;
+  const app = createServiceApp({ db, integrationToken: '', publicUrl: 'http://127.0.0.1' });
+  const call = async (method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const response = await app.request(path, {
+      method,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ api_token: token, ...body }),
+    });
+    if (response.status >= 300) throw new Error(`seeding ${method} ${path} failed: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+
+  const category = await call('POST', '/categories.json', { category: { name: 'Studio services', description: 'Design and web work' } });
+  const productIds: number[] = [];
+  for (const product of SEED_PRODUCTS) {
+    const created = await call('POST', '/products.json', {
+      product: { ...product, category_id: product.service ? category.id : null },
+    });
+    productIds.push(created.id as number);
+  }
+  const clientIds: number[] = [];
+  for (const client of SEED_CLIENTS) clientIds.push((await call('POST', '/clients.json', { client })).id as number);
+
+  const today = todayText();
+  for (const [index, scenario] of scenarios().entries()) {
+    const issueDate = addDays(today, -scenario.daysAgo);
+    const invoice = await call('POST', '/invoices.json', {
+      invoice: {
+        kind: 'vat',
+        issue_date: issueDate,
+        sell_date: issueDate,
+        payment_to_kind: 14,
+        client_id: clientIds[scenario.client],
+        currency: scenario.currency ?? 'PLN',
+        lang: scenario.currency === 'EUR' ? 'en' : 'pl',
+        oid: `demo-order-${1000 + index}`,
+        positions: scenario.lines.map(([product, quantity]) => ({ product_id: productIds[product], quantity })),
+      },
+    });
+    if (scenario.paid) {
+      const gross = String(invoice.price_gross);
+      const price = scenario.paid === 'full' ? gross : toFixed(mul(decimal(gross), decimal('0.4')), 2);
+      await call('POST', '/banking/payments.json', {
+        banking_payment: {
+          name: `Payment for ${String(invoice.number)}`,
+          price,
+          invoice_id: invoice.id,
+          paid: true,
+          paid_date: addDays(issueDate, 5),
+          kind: 'api',
+          currency: invoice.currency,
+        },
+      });
+    }
+  }
+
+  const warehouses = (await (await app.request(`/warehouses.json?api_token=${encodeURIComponent(token)}`)).json()) as { id: number }[];
+  await call('POST', '/warehouse_documents.json', {
+    warehouse_document: {
+      kind: 'pz',
+      warehouse_id: warehouses[0]?.id,
+      issue_date: addDays(today, -30),
+      warehouse_actions: [
+        { product_id: productIds[3], quantity: 40, price_net: '60.00', tax: '8' },
+        { product_id: productIds[4], quantity: 25, price_net: '45.00', tax: '5' },
+      ],
+    },
+  });
 }
