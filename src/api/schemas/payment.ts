@@ -38,6 +38,9 @@ const paymentFields = {
   provider_status: optionalText(100),
   provider_title: optionalText(300),
   quantity: decimalInput.nullish(),
+  /** Where the service's own payment page sends the buyer afterwards (an extension of this service). */
+  return_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2000).nullish(),
+  cancel_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2000).nullish(),
 };
 
 /** Body of `POST /banking/payments` (inside the `banking_payment` wrapper). */

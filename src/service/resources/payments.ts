@@ -28,12 +28,17 @@ export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
   invoice_id: number | null;
   generate_invoice: boolean;
   token: string;
+  return_url?: string | null;
+  cancel_url?: string | null;
 };
 
 export function presentPayment(row: StoredRow<PaymentData>, publicUrl: string) {
   const payment: Record<string, unknown> = { id: row.id };
   for (const field of PAYMENT_FIELDS) payment[field] = row.data[field] ?? null;
-  payment.payment_url = `${publicUrl}/banking/payments/pay/${row.data.token}`;
+  const back = new URLSearchParams();
+  if (row.data.return_url) back.set('return_url', row.data.return_url);
+  if (row.data.cancel_url) back.set('cancel_url', row.data.cancel_url);
+  payment.payment_url = `${publicUrl}/banking/payments/pay/${row.data.token}${back.size > 0 ? `?${back}` : ''}`;
   payment.created_at = timestampText(row.created_at);
   payment.updated_at = timestampText(row.updated_at);
   return payment;
@@ -127,6 +132,8 @@ async function newPaymentData(tx: Sql, account: Account, input: Record<string, u
     deleted: (input.deleted as boolean | null | undefined) ?? false,
     generate_invoice: (input.generate_invoice as boolean | null | undefined) ?? false,
     token: randomToken(18),
+    return_url: (input.return_url as string | null | undefined) ?? null,
+    cancel_url: (input.cancel_url as string | null | undefined) ?? null,
   });
   if (data.paid) await settle(tx, account, data);
   return data;
