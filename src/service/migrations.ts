@@ -84,6 +84,42 @@ export const migrations: Migration[] = [
       create table settings (key text primary key, value text not null);
     `,
   },
+  {
+    version: 2,
+    name: 'outbox, department logos, payment tokens',
+    sql: `
+      create table outbox_messages (
+        id serial primary key,
+        token text not null unique,
+        account_id integer references accounts(id) on delete cascade,
+        invoice_id integer,
+        sender text not null,
+        reply_to text,
+        recipients jsonb not null,
+        subject text not null,
+        text_body text not null,
+        html_body text,
+        created_at timestamptz not null default now()
+      );
+      create index outbox_messages_created_idx on outbox_messages (created_at desc, id desc);
+      create table outbox_attachments (
+        id serial primary key,
+        message_id integer not null references outbox_messages(id) on delete cascade,
+        filename text not null,
+        content_type text not null,
+        content bytea not null
+      );
+      create index outbox_attachments_message_idx on outbox_attachments (message_id, id);
+      create table department_logos (
+        department_id integer primary key references departments(id) on delete cascade,
+        account_id integer not null references accounts(id) on delete cascade,
+        content_type text not null,
+        content bytea not null,
+        updated_at timestamptz not null default now()
+      );
+      create index payments_token_idx on payments ((data->>'token'));
+    `,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;
