@@ -60,5 +60,12 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return bff;
+  return {
+    ...bff,
+    close: async () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await bff.close();
+    },
+  };
 }
