@@ -1,0 +1,3 @@
+import { defineClientSuite } from './helpers/client-suite.js';
+
+defineClientSuite('json');
