@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { issuePortalToken, MemoryIdempotencyStore, MemoryRateLimitStore, PortalTokenError, portalSecretKey, verifyPortalToken } from '../../src/bff/index.js';
+import { PORTAL_SECRET } from './support.js';
+
+const key = portalSecretKey(PORTAL_SECRET);
+
+describe('issuePortalToken', () => {
+  it('mints a token that verifies to the client and its scopes', async () => {
+    const token = await issuePortalToken({ clientId: 42, scopes: ['invoices:read'], ttlSeconds: 120 }, PORTAL_SECRET);
+    const session = await verifyPortalToken(token, key);
+    expect(session.clientId).toBe(42);
+    expect([...session.scopes]).toEqual(['invoices:read']);
+    expect(session.expiresAt - Math.floor(Date.now() / 1000)).toBeGreaterThan(100);
+    expect(session.expiresAt - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(120);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    expect(claims).toMatchObject({ sub: '42', iss: 'invoicekit-bff', aud: 'invoicekit-portal', scope: 'invoices:read' });
+  });
+
+  it('refuses bad requests and weak secrets', async () => {
+    await expect(issuePortalToken({ clientId: 0 }, PORTAL_SECRET)).rejects.toThrow('clientId');
+    await expect(issuePortalToken({ clientId: '12; drop' }, PORTAL_SECRET)).rejects.toThrow('clientId');
+    await expect(issuePortalToken({ clientId: 1, ttlSeconds: 0 }, PORTAL_SECRET)).rejects.toThrow('ttlSeconds');
+    await expect(issuePortalToken({ clientId: 1, ttlSeconds: 90_000 }, PORTAL_SECRET)).rejects.toThrow('ttlSeconds');
+    await expect(issuePortalToken({ clientId: 1, scopes: ['admin' as 'client:read'] }, PORTAL_SECRET)).rejects.toThrow('scope');
+    await expect(issuePortalToken({ clientId: 1 }, 'short')).rejects.toThrow('32 bytes');
+  });
+
+  it('tells an expired token from a forged one', async () => {
+    const token = await issuePortalToken({ clientId: 7, ttlSeconds: 1 }, PORTAL_SECRET);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await expect(verifyPortalToken(token, key)).rejects.toMatchObject({ reason: 'expired' });
+    const other = portalSecretKey('x'.repeat(40));
+    await expect(verifyPortalToken(await issuePortalToken({ clientId: 7 }, PORTAL_SECRET), other)).rejects.toBeInstanceOf(PortalTokenError);
+    await expect(verifyPortalToken('a.b.c', key)).rejects.toMatchObject({ reason: 'invalid' });
+  });
+});
+
+describe('MemoryIdempotencyStore', () => {
+  it('lets one request claim a key and the others wait for its answer', async () => {
+    const store = new MemoryIdempotencyStore();
+    expect(await store.claim('k', 'f1')).toEqual({ state: 'claimed' });
+    const waiter = await store.claim('k', 'f1');
+    expect(waiter.state).toBe('in-flight');
+    await store.complete('k', { status: 201, body: { ok: true } });
+    expect(await (waiter as { settled: Promise<unknown> }).settled).toEqual({ status: 201, body: { ok: true } });
+    expect(await store.claim('k', 'f2')).toEqual({ state: 'done', fingerprint: 'f1', answer: { status: 201, body: { ok: true } } });
+  });
+
+  it('gives a released key to the next request', async () => {
+    const store = new MemoryIdempotencyStore();
+    await store.claim('k', 'f');
+    const waiter = (await store.claim('k', 'f')) as { settled: Promise<unknown> };
+    await store.release('k');
+    expect(await waiter.settled).toBeUndefined();
+    expect(await store.claim('k', 'f')).toEqual({ state: 'claimed' });
+  });
+
+  it('forgets answers after the retention time', async () => {
+    const store = new MemoryIdempotencyStore({ retentionMs: 20 });
+    await store.claim('k', 'f');
+    await store.complete('k', { status: 201, body: {} });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(await store.claim('k', 'g')).toEqual({ state: 'claimed' });
+  });
+});
+
+describe('MemoryRateLimitStore', () => {
+  it('counts per key within a window and starts over after it', async () => {
+    const store = new MemoryRateLimitStore();
+    expect((await store.hit('a', 50)).count).toBe(1);
+    expect((await store.hit('a', 50)).count).toBe(2);
+    expect((await store.hit('b', 50)).count).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    expect((await store.hit('a', 50)).count).toBe(1);
+  });
+});
