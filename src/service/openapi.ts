@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as schemas from '../api/schemas/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalText, textInput } from './common.js';
 
 /** Departments (seller entities) and the integration resources of spec §4.8. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalText, textInput } from './common.js';
 
 /** Categories and warehouses: small named records. */

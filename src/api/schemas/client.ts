@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalText, pageQuery } from './common.js';
 
 export const CLIENT_KINDS = ['buyer', 'seller', 'both'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanInput, currencyInput, decimalInput, decimalString, optionalId, optionalText, pageQuery } from './common.js';
 import { taxInput } from './invoice.js';
 
