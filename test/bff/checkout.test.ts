@@ -78,7 +78,10 @@ describe('POST /bff/checkout', () => {
     const body = await json(response);
     const expected = toPlain(roundMoney(mul(decimal(product.price_gross), decimal(3)), 'PLN'));
     expect(body).toMatchObject({ amount: expected, currency: 'PLN', quantity: 3, product: { token: PRODUCT_TOKEN, name: product.name } });
-    expect(body.redirectUrl.startsWith(service.url)).toBe(true);
+    const redirect = new URL(body.redirectUrl);
+    expect(redirect.origin).toBe(service.url);
+    expect(redirect.searchParams.get('return_url')).toBe(`${SHOP_ORIGIN}/thanks`);
+    expect(redirect.searchParams.get('cancel_url')).toBe(`${SHOP_ORIGIN}/cart`);
 
     const [payment, ...more] = await paymentsFor('single@example.com');
     expect(more).toHaveLength(0);
