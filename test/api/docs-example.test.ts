@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * The first example of docs/typed-client.md, run exactly as written against the real service. The
+ * package name resolves through a throwaway node_modules entry that points at this checkout.
+ */
+describe('docs/typed-client.md', () => {
+  let service: TestService;
+  let dir: string;
+  beforeAll(async () => {
+    service = await startTestService();
+    dir = await mkdtemp(join(tmpdir(), 'invoicekit-docs-'));
+    const pkg = join(dir, 'node_modules', 'invoicekit');
+    await mkdir(pkg, { recursive: true });
+    await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'invoicekit', type: 'module', exports: { './api': './api.ts' } }));
+    await writeFile(join(pkg, 'api.ts'), `export * from ${JSON.stringify(join(ROOT, 'src/api/index.ts'))};\n`);
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  });
+  afterAll(async () => {
+    await service?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs the example as written', async () => {
+    const markdown = await readFile(join(ROOT, 'docs/typed-client.md'), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(markdown)![1]!;
+    expect(example).toContain("from 'invoicekit/api'");
+    await writeFile(join(dir, 'example.ts'), example);
+    const { stdout } = await run(join(ROOT, 'node_modules/.bin/tsx'), ['example.ts'], {
+      cwd: dir,
+      env: { ...process.env, INVOICING_URL: service.url, INVOICING_API_TOKEN: service.apiToken },
+      timeout: 30_000,
+    });
+    const lines = stdout.trim().split('\n');
+    const [number, net, gross] = lines[0]!.split(' ');
+    expect(number).toMatch(/^\d+\/\d{2}\/\d{4}$/);
+    expect([net, gross]).toEqual(['58.32', '60.23']);
+    expect(lines[1]).toBe('tax 1.91');
+    expect(lines[2]).toBe(`${number} Client1 SA 60.23`);
+    expect(lines.slice(3).join('\n')).toBe("{ issue_date: [ 'is not a valid date' ] }");
+  });
+});
