@@ -103,6 +103,8 @@ export interface BffOptions {
 }
 
 type Env = { Variables: { session: PortalSession; requestId: string; clientIp: string } };
+/** The Hono app `createBff` returns; `app.fetch(request, env?)` is all a host needs. */
+export type BffApp = Hono<Env>;
 
 const ID_PATTERN = /^[1-9]\d{0,14}$/;
 const PRODUCT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
@@ -278,7 +280,7 @@ class TtlCache<V> {
  * api_token and answering the elements through narrow routes. Nothing here needs Node, so it runs
  * in Node `http`, Express, Fastify, Next.js route handlers and edge runtimes alike.
  */
-export function createBff(options: BffOptions): Hono<Env> {
+export function createBff(options: BffOptions): BffApp {
   const secretKey = portalSecretKey(options.portalSecret);
   const client = resolveClient(options);
   const basePath = normalizeBasePath(options.basePath ?? '/bff');

@@ -1,4 +1,4 @@
-export { createBff, type BffOptions, type BffServiceClient, type CheckoutOptions, type SignupOptions } from './app.js';
+export { createBff, type BffApp, type BffOptions, type BffServiceClient, type CheckoutOptions, type SignupOptions } from './app.js';
 export {
   issuePortalToken,
   verifyPortalToken,
