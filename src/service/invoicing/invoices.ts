@@ -246,6 +246,16 @@ async function resolveDepartment(tx: Sql, account: Account, departmentId: number
   return defaultDepartment(tx, account.id);
 }
 
+const comparable = (text: string | null | undefined) => (text ?? '').replace(/[^0-9a-z]/gi, '').toLowerCase();
+
+/** True when the request names no seller, or names the department itself (by tax number, else by name). */
+function sellerIsDepartment(input: { seller_name?: string | null; seller_tax_no?: string | null }, department?: DepartmentData): boolean {
+  if (!department) return false;
+  if (input.seller_tax_no?.trim()) return comparable(input.seller_tax_no) === comparable(department.tax_no);
+  if (input.seller_name?.trim()) return comparable(input.seller_name) === comparable(department.name);
+  return true;
+}
+
 /** Seller fields: those the request gave, the rest from the department. */
 function sellerFields(input: Partial<Record<keyof typeof SELLER_FROM_DEPARTMENT, string | null | undefined>>, department?: DepartmentData) {
   const result = {} as Record<keyof typeof SELLER_FROM_DEPARTMENT, string | null>;
@@ -293,7 +303,10 @@ export async function buildNewInvoice(tx: Sql, account: Account, input: CreateIn
   if (shortcut) positionsInput = [{ product_id: input.product_id, quantity: '1' }];
   if (positionsInput.length === 0) problems.add('positions', "can't be blank");
 
-  const department = await resolveDepartment(tx, account, input.department_id, problems);
+  const found = await resolveDepartment(tx, account, input.department_id, problems);
+  // A seller named in the request that is not the default department is another entity: none of
+  // the department's address or bank data may be mixed into it.
+  const department = input.department_id != null || sellerIsDepartment(input, found?.data) ? found : undefined;
 
   let client: StoredRow<ClientData> | undefined;
   if (input.client_id != null) {
