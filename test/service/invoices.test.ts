@@ -191,6 +191,20 @@ describe('creating an invoice', () => {
     });
   });
 
+  it('never mixes the department address or bank into a seller the request names', async () => {
+    const [first] = (await http.get('/invoices.json', { number: '1/01/2013', kind: 'vat' })).body;
+    const reference = (await http.get(`/invoices/${first.id}.json`)).body;
+    expect(reference).toMatchObject({
+      seller_name: 'Seller SA',
+      seller_tax_no: '5252445767',
+      seller_street: null,
+      seller_bank_account: null,
+      department_id: null,
+    });
+    const sameSeller = await createInvoice({ seller_name: 'Our own name for it', seller_tax_no: department.tax_no });
+    expect(sameSeller).toMatchObject({ department_id: department.id, seller_name: 'Our own name for it', seller_bank_account: department.bank_account });
+  });
+
   it('matches the buyer to an existing client, or creates one', async () => {
     const client = await http.post('/clients.json', { client: { name: 'Matched Sp. z o.o.', tax_no: '521-301-72-28', email: 'ap@matched.example' } });
     expect(client.status).toBe(201);
