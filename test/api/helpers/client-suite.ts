@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthError,
   NotFoundError,
@@ -9,7 +9,7 @@ import {
   type InvoiceCreateInput,
   type InvoicingClient,
 } from '../../../src/api/index.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import type { TestService } from '../../helpers/service.js';
 
 /** The spec's example invoice (§2.1 with the reference's recorded amounts). */
 export const SPEC_INVOICE: InvoiceCreateInput = {
@@ -38,13 +38,13 @@ const PNG = Uint8Array.from(
  * Every method of the typed client against the real service, in one format. The JSON and XML test
  * files run the same suite, so both representations are held to the same exact values.
  */
-export function defineClientSuite(format: Format): void {
+export function defineClientSuite(format: Format, running: () => TestService): void {
   let service: TestService;
   let client: InvoicingClient;
   const sent: string[] = [];
 
-  beforeAll(async () => {
-    service = await startTestService();
+  beforeAll(() => {
+    service = running();
     client = createInvoicingClient({
       baseUrl: service.url,
       apiToken: service.apiToken,
@@ -53,7 +53,6 @@ export function defineClientSuite(format: Format): void {
       hooks: { beforeRequest: [(request) => void sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`)] },
     });
   });
-  afterAll(() => service?.stop());
 
   describe(`invoices (${format})`, () => {
     it('creates the spec example with exact amounts and reads it back with positions', async () => {
@@ -237,9 +236,10 @@ export function defineClientSuite(format: Format): void {
       const departments = await client.departments.list();
       const main = departments.find((d) => d.main)!;
       expect(main.name).toBe('Demo Studio Sp. z o.o.');
-      expect(main.logo_url).toBeNull();
       const withLogo = await client.departments.setLogo(main.id, new Blob([PNG], { type: 'image/png' }), 'logo.png');
+      expect(withLogo.id).toBe(main.id);
       expect(withLogo.logo_url).toMatch(new RegExp(`^${service.url}/`));
+      expect(withLogo.logo_url).not.toBe(main.logo_url);
     });
 
     it('creates an account, logs in, adds a user and reads the account', async () => {

@@ -1,3 +1,0 @@
-import { defineClientSuite } from './helpers/client-suite.js';
-
-defineClientSuite('xml');
