@@ -1,10 +1,84 @@
+import { parseSync, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
+/** Every element's registration entry, built alone as `dist/elements/<tag-name>.js`. */
+const elements = {
+  'invoice-list': 'src/elements/invoice-list/define.ts',
+};
+
+const minifyCss = (text: string) =>
+  text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([{};,>+]) ?/g, '$1')
+    .replace(/: /g, ':')
+    .replace(/;}/g, '}')
+    .replace(/([ :,(])0\./g, '$1.');
+// Whitespace between Lit template parts only ever renders as one space, so runs shrink to one.
+const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
+
+/**
+ * Strips the indentation and comments out of Lit's `css` and `html` template literals. Minifiers
+ * keep template text as written, and in elements that text is most of the bytes.
+ */
+function minifyLitTemplates(): Plugin {
+  return {
+    name: 'invoicekit:minify-lit-templates',
+    apply: 'build',
+    transform(code, id) {
+      if (!/\/src\/elements\/.*\.ts$/.test(id) || !/\b(css|html)`/.test(code)) return null;
+      const edits: { start: number; end: number; text: string }[] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as Record<string, any>;
+        if (n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' && (n.tag.name === 'css' || n.tag.name === 'html')) {
+          const minify = n.tag.name === 'css' ? minifyCss : minifyHtml;
+          for (const quasi of n.quasi.quasis) {
+            const raw: string = quasi.value.raw;
+            const at = code.indexOf(raw, quasi.start);
+            if (raw && at >= 0 && at + raw.length <= quasi.end) edits.push({ start: at, end: at + raw.length, text: minify(raw) });
+          }
+        }
+        for (const key in n) if (key !== 'parent') visit(n[key]);
+      };
+      visit(parseSync(id, code).program);
+      let out = code;
+      for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
+ * `vite build` writes the per-element modules for bundler users: Lit, @lit/task and ky stay bare
+ * imports, so a page that already uses Lit loads it once. `vite build --mode standalone` writes
+ * `dist/invoicekit.js`, one self-contained, minified module that registers every element, for a
+ * `<script type="module">` tag.
+ */
+export default defineConfig(({ mode }) => ({
+  plugins: [minifyLitTemplates()],
+  build:
+    mode === 'standalone'
+      ? {
+          emptyOutDir: false,
+          target: 'es2022',
+          lib: { entry: 'src/elements/index.ts', formats: ['es' as const], fileName: () => 'invoicekit.js' },
+          rolldownOptions: { output: { minify: true, inlineDynamicImports: true } },
+        }
+      : {
+          target: 'es2022',
+          minify: false,
+          lib: { entry: elements, formats: ['es' as const], fileName: (_format: string, name: string) => `elements/${name}.js` },
+          rolldownOptions: {
+            external: [/^lit($|\/)/, /^@lit\//, /^ky($|\/)/],
+            output: { chunkFileNames: 'elements/shared/[name]-[hash].js' },
+          },
+        },
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/elements/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
-});
+}));

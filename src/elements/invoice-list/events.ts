@@ -12,8 +12,8 @@ export interface InvoicePayEventDetail extends InvoiceEventDetail {
 const init = { bubbles: true, composed: true, cancelable: true } as const;
 
 /**
- * The customer chose to open an invoice (its number or the View action). Cancel it with
- * `preventDefault()` to show the invoice in your own page instead of opening `view_url`.
+ * The customer chose to open an invoice (the View action or a click on its row). Cancel it with
+ * `preventDefault()` to show the invoice in your own page instead of opening its PDF in a new tab.
  */
 export class InvoiceSelectEvent extends Event {
   readonly detail: InvoiceEventDetail;
@@ -37,7 +37,7 @@ export class InvoicePayEvent extends Event {
   readonly detail: InvoicePayEventDetail;
   constructor(invoice: PortalInvoice) {
     super('invoice-pay', init);
-    this.detail = { invoice, paymentUrl: invoice.payment_url };
+    this.detail = { invoice, paymentUrl: invoice.payment_url ?? '' };
   }
 }
 

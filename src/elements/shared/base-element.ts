@@ -1,7 +1,6 @@
-import { LitElement } from 'lit';
-import { property } from 'lit/decorators.js';
+import { LitElement, type PropertyDeclarations } from 'lit';
 import { oneOf, warnInvalidAttribute } from './dev-warnings.js';
-import { canonicalLocale, catalogLanguage, pageLocale, watchPageLanguage, type Catalogs, type Language } from './i18n.js';
+import { canonicalLocale, catalogLanguage, loadCatalog, pageLocale, readyCatalog, type Catalogs, type Language } from './i18n.js';
 
 export const THEMES = ['light', 'dark', 'auto'] as const;
 export type Theme = (typeof THEMES)[number];
@@ -11,25 +10,18 @@ export type Theme = (typeof THEMES)[number];
  * and its message catalog, and dev-time warnings for attribute values that are not understood.
  */
 export abstract class InvoiceKitElement<M> extends LitElement {
+  static override properties: PropertyDeclarations = {
+    locale: {},
+    theme: { reflect: true },
+  };
+
   /** BCP 47 language tag for text, dates and amounts. Defaults to the page's `lang`. */
-  @property({ reflect: false }) locale = '';
+  locale = '';
 
   /** Color theme: `light`, `dark`, or `auto` to follow the operating system. */
-  @property({ reflect: true }) theme: Theme = 'light';
+  theme: Theme = 'light';
 
   protected abstract readonly catalogs: Catalogs<M>;
-
-  private stopWatchingLanguage?: () => void;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.stopWatchingLanguage = watchPageLanguage(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.stopWatchingLanguage?.();
-  }
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
     super.willUpdate(changed);
@@ -57,6 +49,12 @@ export abstract class InvoiceKitElement<M> extends LitElement {
 
   /** The message catalog in the resolved language. */
   protected get msg(): M {
-    return this.catalogs[this.language];
+    return readyCatalog(this.catalogs, this.language) ?? this.catalogs.en;
+  }
+
+  /** Holds each render until the language's catalog is in, so text never flashes in English first. */
+  protected override async scheduleUpdate(): Promise<void> {
+    await loadCatalog(this.catalogs, this.language);
+    super.scheduleUpdate();
   }
 }

@@ -1,22 +1,33 @@
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-
-/** The invoice fields the BFF shows a customer. */
-export interface PortalInvoice {
-  id: number;
-  number: string;
-  issue_date: string;
-  payment_to: string | null;
-  price_gross: string;
-  paid: string;
-  currency: string;
-  status: string;
-  view_url: string;
-  payment_url: string;
-  pdf_url?: string | null;
-}
+import ky, { HTTPError, type KyInstance } from 'ky';
 
 export const LIST_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
+
+/**
+ * An invoice as the BFF's portal list shows it to a customer (the fields the element reads; the BFF
+ * sends a few more). Amounts are decimal strings; `status` is derived by the BFF from `payment_to`
+ * and what has been paid.
+ */
+export interface PortalInvoice {
+  id: number;
+  number: string;
+  status: ListStatus;
+  issue_date: string;
+  payment_to: string | null;
+  currency: string;
+  price_gross: string;
+  paid: string;
+  /** What is left to pay: `"0"` once paid. */
+  outstanding: string;
+  /** Where the customer pays, while something is left to pay. */
+  payment_url: string | null;
+}
+
+/** A short-lived link that opens one invoice's PDF without the portal token. */
+export interface PdfLink {
+  url: string;
+  expires_at: string;
+}
 
 export interface InvoiceListQuery {
   page: number;
@@ -55,9 +66,8 @@ async function toBffError(error: unknown): Promise<unknown> {
       | undefined;
     return new BffError(error.response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? error.message);
   }
-  if (error instanceof TimeoutError) return new BffError(0, 'timeout', error.message);
-  if (error instanceof TypeError) return new BffError(0, 'network', error.message);
-  return error;
+  // A timeout or a network failure: the BFF was not reached.
+  return new BffError(0, 'network', String(error));
 }
 
 /**
@@ -81,26 +91,22 @@ export class BffClient {
     for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') searchParams[key] = value;
     try {
       const response = await this.http.get('invoices', { searchParams, signal });
-      return readInvoicePage(await response.json(), response.headers, query);
+      const body = await response.json<{ data: PortalInvoice[]; page: number; per_page: number; total: number }>();
+      return { invoices: body.data, page: body.page, perPage: body.per_page, total: body.total };
     } catch (error) {
       throw await toBffError(error);
     }
   }
 
-  /** The PDF of one invoice, fetched with the portal token. */
-  async invoicePdf(id: number, signal?: AbortSignal): Promise<Blob> {
+  /**
+   * A link to one invoice's PDF that works without the token for a few minutes, so the browser can
+   * open or save it natively (its own viewer, download bar and file name).
+   */
+  async pdfLink(id: number, signal?: AbortSignal): Promise<PdfLink> {
     try {
-      return await this.http.get(`invoices/${id}/pdf`, { signal }).blob();
+      return await this.http.get(`invoices/${id}/pdf-link`, { signal }).json<PdfLink>();
     } catch (error) {
       throw await toBffError(error);
     }
   }
-}
-
-function readInvoicePage(body: unknown, headers: Headers, query: InvoiceListQuery): InvoicePage {
-  const envelope = (Array.isArray(body) ? { invoices: body } : body) as Record<string, unknown>;
-  const invoices = (envelope.invoices ?? envelope.data ?? []) as PortalInvoice[];
-  const headerTotal = headers.get('x-total-count');
-  const total = Number(envelope.total ?? headerTotal ?? invoices.length);
-  return { invoices, page: query.page, perPage: query.per_page, total };
 }

@@ -7,7 +7,30 @@
 export const SUPPORTED_LANGUAGES = ['en', 'pl'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
-export type Catalogs<M> = { readonly [L in Language]: M };
+/**
+ * English is built in; every other language is a module loaded the first time a page needs it, so
+ * a page pays only for the languages it shows.
+ */
+export type Catalogs<M> = { readonly en: M } & { readonly [L in Exclude<Language, 'en'>]: () => Promise<{ default: M }> };
+
+const loaded = new WeakMap<object, Partial<Record<Language, unknown>>>();
+
+/** The catalog for `language` if it is ready, else `undefined`. */
+export function readyCatalog<M>(catalogs: Catalogs<M>, language: Language): M | undefined {
+  return language === 'en' ? catalogs.en : (loaded.get(catalogs)?.[language] as M | undefined);
+}
+
+/** Loads a language's catalog; a failed load leaves English in place. */
+export async function loadCatalog<M>(catalogs: Catalogs<M>, language: Language): Promise<void> {
+  if (readyCatalog(catalogs, language)) return;
+  const entry = loaded.get(catalogs) ?? {};
+  loaded.set(catalogs, entry);
+  try {
+    entry[language] = (await catalogs[language as Exclude<Language, 'en'>]()).default;
+  } catch {
+    entry[language] = catalogs.en;
+  }
+}
 
 /** The BCP 47 tag to format with, or `undefined` when the text is not a valid tag. */
 export function canonicalLocale(tag: string): string | undefined {
@@ -35,32 +58,4 @@ export function pageLocale(element: Element): string {
     node = node instanceof ShadowRoot ? node.host : node.parentNode;
   }
   return navigator.language || 'en';
-}
-
-/** Picks the plural category word: `plural("pl", 5, { one: "faktura", few: "faktury", many: "faktur", other: "faktury" })`. */
-export function plural(
-  locale: string,
-  count: number,
-  forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string },
-): string {
-  return forms[new Intl.PluralRules(locale).select(count)] ?? forms.other;
-}
-
-const watchers = new Set<{ requestUpdate(): void }>();
-let observer: MutationObserver | undefined;
-
-/** Re-renders the element when the page's `lang` changes, so text follows a language switcher. */
-export function watchPageLanguage(host: { requestUpdate(): void }): () => void {
-  watchers.add(host);
-  if (!observer) {
-    observer = new MutationObserver(() => watchers.forEach((watcher) => watcher.requestUpdate()));
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
-  }
-  return () => {
-    watchers.delete(host);
-    if (watchers.size === 0) {
-      observer?.disconnect();
-      observer = undefined;
-    }
-  };
 }
