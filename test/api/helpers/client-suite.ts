@@ -9,6 +9,7 @@ import {
   type InvoiceCreateInput,
   type InvoicingClient,
 } from '../../../src/api/index.js';
+import { openApiDocument } from '../../../src/service/openapi.js';
 import type { TestService } from '../../helpers/service.js';
 
 /** The spec's example invoice (§2.1 with the reference's recorded amounts). */
@@ -42,6 +43,7 @@ export function defineClientSuite(format: Format, running: () => TestService): v
   let service: TestService;
   let client: InvoicingClient;
   const sent: string[] = [];
+  const everything: string[] = [];
 
   beforeAll(() => {
     service = running();
@@ -50,7 +52,15 @@ export function defineClientSuite(format: Format, running: () => TestService): v
       apiToken: service.apiToken,
       integrationToken: service.integrationToken,
       format,
-      hooks: { beforeRequest: [(request) => void sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`)] },
+      hooks: {
+        beforeRequest: [
+          (request) => {
+            const line = `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`;
+            sent.push(line);
+            everything.push(line);
+          },
+        ],
+      },
     });
   });
 
@@ -289,6 +299,24 @@ export function defineClientSuite(format: Format, running: () => TestService): v
       expect(Object.keys(error.fields).sort()).toEqual(['issue_date', 'kind']);
       expect(error.fields['issue_date']).toEqual(['is not a valid date']);
       expect(error.rawText).toContain('issue_date');
+    });
+  });
+
+  describe(`OpenAPI (${format})`, () => {
+    it('the service serves the generated document, and it describes every request the client sent', async () => {
+      const response = await fetch(`${service.url}/openapi.json`);
+      expect(response.status).toBe(200);
+      const document = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
+      expect(document).toEqual(openApiDocument(service.url));
+      const templates = Object.entries(document.paths).flatMap(([path, item]) =>
+        Object.keys(item).map((method) => ({ method: method.toUpperCase(), pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[a-z]+\}/g, '[^/]+')}$`) })),
+      );
+      const undocumented = [...new Set(everything.map((line) => line.split('?')[0]!))].filter((line) => {
+        const [method, path] = line.split(' ') as [string, string];
+        return !templates.some((t) => t.method === method && t.pattern.test(path));
+      });
+      expect(everything.length).toBeGreaterThan(40);
+      expect(undocumented).toEqual([]);
     });
   });
 }
