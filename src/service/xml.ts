@@ -87,7 +87,8 @@ const stripInvalid = (text: string) => text.replace(/[\u0000-\u0008\u000B\u000C\
 
 export function singular(name: string): string {
   if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
-  if (name.endsWith('ses')) return name.slice(0, -2);
+  // `addresses`, `boxes`, `statuses` lose "es"; `warehouses` only its "s".
+  if (/(ss|x|ch|sh|tus)es$/.test(name)) return name.slice(0, -2);
   if (name.endsWith('s')) return name.slice(0, -1);
   return `${name}_item`;
 }
