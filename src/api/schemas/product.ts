@@ -22,7 +22,12 @@ export type ProductCreateInput = z.input<typeof productCreateInput>;
 export const productUpdateInput = z.object(productFields).partial();
 export type ProductUpdateInput = z.input<typeof productUpdateInput>;
 
-export const productListQuery = pageQuery.extend({ warehouse_id: optionalId, category_id: optionalId });
+export const productListQuery = pageQuery.extend({
+  warehouse_id: optionalId,
+  category_id: optionalId,
+  /** The product a widget address names. */
+  token: z.string().optional(),
+});
 export type ProductListQuery = z.input<typeof productListQuery>;
 export const productReadQuery = z.object({ warehouse_id: optionalId });
 

@@ -119,8 +119,7 @@ export function mountProducts(app: Hono<ServiceEnv>): void {
     listQuery: productListQuery,
     filters(query, f) {
       if (query.category_id) f.add((p) => `(data->>'category_id')::int = ${p}`, query.category_id);
-      const token = (query as { token?: unknown }).token;
-      if (typeof token === 'string' && token) f.add((p) => `data->>'token' = ${p}`, token);
+      if (query.token) f.add((p) => `data->>'token' = ${p}`, query.token);
     },
     present: (row) => presentProduct(row),
     presentAll: presentProducts,
