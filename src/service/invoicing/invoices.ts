@@ -314,7 +314,8 @@ export async function buildNewInvoice(tx: Sql, account: Account, input: CreateIn
     if (!client) problems.add('client_id', 'does not exist');
   }
   const buyer = buyerFields(input, client?.data);
-  if (!client && !buyer.buyer_name?.trim()) {
+  // A client_id that does not exist is the error to report, not the buyer data it would have given.
+  if (!client && input.client_id == null && !buyer.buyer_name?.trim()) {
     const person = [buyer.buyer_first_name, buyer.buyer_last_name].filter(Boolean).join(' ');
     if (person) buyer.buyer_name = person;
     else problems.add('buyer_name', "can't be blank");
