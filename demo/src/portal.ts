@@ -1,0 +1,14 @@
+import '../../src/elements/invoice-list/define.js';
+import { announce, signIn } from './session.js';
+
+const list = document.querySelector('invoice-list')!;
+const locale = document.querySelector<HTMLSelectElement>('#locale')!;
+locale.value = document.documentElement.lang.startsWith('pl') ? 'pl' : 'en';
+locale.addEventListener('change', () => list.setAttribute('locale', locale.value));
+
+list.addEventListener('invoice-pay', (event) => announce(`Opening the payment page for ${event.detail.invoice.number}…`));
+list.addEventListener('invoice-download', (event) => announce(`Downloading ${event.detail.invoice.number}.pdf`));
+
+signIn((session) => {
+  list.setAttribute('portal-token', session.token);
+}).catch((error: unknown) => announce(`The demo could not sign in: ${String(error)}`, 'error'));

@@ -1,0 +1,42 @@
+/**
+ * The demo's stand-in for a shop's own sign-in: pick a customer, and the demo server (the shop's
+ * backend) mints a short-lived portal token for them. A real host does this after its own login.
+ */
+export interface DemoSession {
+  token: string;
+  customer: { id: string; name: string; email: string | null };
+}
+
+const STORAGE_KEY = 'invoicekit-demo-customer';
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  return (await response.json()) as T;
+}
+
+export async function signIn(onChange: (session: DemoSession) => void): Promise<void> {
+  const select = document.querySelector<HTMLSelectElement>('#customer');
+  const customers = await json<{ id: string; name: string }[]>(await fetch('/demo-api/customers'));
+  const chosen = localStorage.getItem(STORAGE_KEY) ?? customers[0]?.id ?? '';
+  if (select) {
+    select.replaceChildren(...customers.map((c) => new Option(c.name, c.id, false, c.id === chosen)));
+    select.addEventListener('change', () => {
+      localStorage.setItem(STORAGE_KEY, select.value);
+      void load(select.value);
+    });
+  }
+  const load = async (customer: string) => {
+    onChange(await json<DemoSession>(await fetch(`/demo-api/session?customer=${encodeURIComponent(customer)}`)));
+  };
+  await load(chosen);
+}
+
+export function announce(message: string, kind: 'ok' | 'error' = 'ok'): void {
+  const status = document.querySelector('#status');
+  if (!status) return;
+  const notice = document.createElement('p');
+  notice.className = 'notice';
+  notice.dataset.kind = kind;
+  notice.textContent = message;
+  status.replaceChildren(notice);
+}
