@@ -13,7 +13,7 @@ const init = { bubbles: true, composed: true, cancelable: true } as const;
 
 /**
  * The customer chose to open an invoice (the View action or a click on its row). Cancel it with
- * `preventDefault()` to show the invoice in your own page instead of opening its PDF in a new tab.
+ * `preventDefault()` to show the invoice in your own page instead of opening its `view_url` in a new tab.
  */
 export class InvoiceSelectEvent extends Event {
   readonly detail: InvoiceEventDetail;

@@ -49,7 +49,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  *
  * @summary The session customer's invoices with filters, sorting, PDF download and pay actions.
  *
- * @fires invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening its PDF in a new tab.
+ * @fires invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
  * @fires invoice-download - The customer asked for a PDF. `detail.invoice`. Cancelable: cancel to handle the download yourself.
  * @fires invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout instead of following `payment_url`.
  *
@@ -66,7 +66,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  * @csspart number - The invoice number.
  * @csspart status-badge - The status badge; also `status-paid`, `status-partial`, `status-unpaid`, `status-overdue`.
  * @csspart actions - The cell of row actions.
- * @csspart action - Each row action; also `view-button`, `download-button`, `pay-link`.
+ * @csspart action - Each row action; also `view-link`, `download-button`, `pay-link`.
  * @csspart skeleton - A placeholder row shown while loading.
  * @csspart empty - The empty state.
  * @csspart error - The error state.
@@ -220,10 +220,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     }
   }
 
+  /**
+   * Rows are as tall as the layout makes them (cards are taller than table rows), so the window
+   * measures them after rendering; the one extra render this costs is the point of it.
+   */
   protected override updated(): void {
-    if (this.paging !== 'scroll') return;
-    const [first, second] = this.renderRoot.querySelectorAll('tr[data-index]');
-    const height = second ? second.getBoundingClientRect().top - first!.getBoundingClientRect().top : 0;
+    const [a, b] = this.renderRoot.querySelectorAll('tr[data-index]');
+    const height = b ? b.getBoundingClientRect().top - a!.getBoundingClientRect().top : 0;
     if (height > 8 && Math.abs(height - this.rowHeight) > 0.5) this.rowHeight = height;
   }
 
@@ -270,10 +273,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.#filter({ order: `${field}.${next}` as ListOrder });
   }
 
-  async #select(invoice: PortalInvoice): Promise<void> {
-    if (!this.dispatchEvent(new InvoiceSelectEvent(invoice))) return;
-    const link = await this.#pdfLink(invoice);
-    if (link) window.open(link, '_blank', 'noopener');
+  /** Opens the invoice's page unless the host cancels the event to show it its own way. */
+  async #select(invoice: PortalInvoice, link?: Event): Promise<void> {
+    if (!this.dispatchEvent(new InvoiceSelectEvent(invoice))) return link?.preventDefault();
+    // A click on the View link opens the page by itself; a click on the row needs a hand.
+    if (link) return;
+    const url = invoice.view_url ?? (await this.#pdfLink(invoice));
+    if (url) window.open(url, '_blank', 'noopener');
   }
 
   async #download(invoice: PortalInvoice): Promise<void> {
@@ -314,7 +320,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const stale = status === TaskStatus.PENDING && !!value;
     const state = status === TaskStatus.ERROR ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
-      <section class="frame" part="frame" data-state=${state} aria-label=${m.title}>
+      <section class="frame" part="frame" data-state=${state} aria-label=${m.title} aria-busy=${state === 'loading' || stale ? 'true' : 'false'}>
         ${this.#toolbar()}
         ${state === 'error'
           ? this.#error(this.#list.error)
@@ -389,7 +395,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
         <table
           part="table"
           class=${stale ? 'stale' : ''}
-          aria-busy=${!result || stale ? 'true' : 'false'}
           aria-rowcount=${scroll ? this.#rows.length + 1 : nothing}
         >
           <caption class="visually-hidden">${m.caption}</caption>
@@ -470,9 +475,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       </td>
       <td part="cell" class="status"><span class="badge ${status}" part="status-badge status-${status}">${m.status[status]}</span></td>
       <td part="cell actions" class="actions">
-        <button type="button" part="action view-button" class="action" ?disabled=${busy} @click=${() => this.#select(invoice)}>
-          ${icons.open}<span>${m.open}</span>${context}
-        </button>
+        ${invoice.view_url
+          ? html`<a part="action view-link" class="action" href=${invoice.view_url} target="_blank" rel="noopener" @click=${(e: Event) => this.#select(invoice, e)}
+              >${icons.open}<span>${m.open}</span>${context}</a
+            >`
+          : html`<button type="button" part="action view-link" class="action" ?disabled=${busy} @click=${() => this.#select(invoice)}>
+              ${icons.open}<span>${m.open}</span>${context}
+            </button>`}
         <button type="button" part="action download-button" class="action" ?disabled=${busy} @click=${() => this.#download(invoice)}>
           ${icons.download}<span>${m.download}</span>${context}
         </button>

@@ -21,6 +21,8 @@ export interface PortalInvoice {
   outstanding: string;
   /** Where the customer pays, while something is left to pay. */
   payment_url: string | null;
+  /** The invoice's public page. */
+  view_url: string | null;
 }
 
 /** A short-lived link that opens one invoice's PDF without the portal token. */

@@ -1,0 +1,148 @@
+import { createInvoicingClient } from '../../../src/api/client.js';
+import { issuePortalToken } from '../../../src/bff/portal-token.js';
+import { startBff } from '../../../src/bff/node.js';
+import { startTestService } from '../../helpers/service.js';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The real parts the element tests talk to: the service with its demo seed, a BFF in front of it
+ * that allows the test page's origin, and customers whose invoices cover every state the list
+ * shows. The browser learns the BFF's address, the portal tokens and the seeded invoices from
+ * `info`; nothing of ours is replaced.
+ */
+
+export interface SeededInvoice {
+  id: number;
+  number: string;
+  issue_date: string;
+  payment_to: string;
+  price_gross: string;
+  paid: string;
+  currency: string;
+  /** The status a customer should see, decided from the seed itself. */
+  status: 'paid' | 'partial' | 'unpaid' | 'overdue';
+}
+
+export interface PortalFixtureInfo {
+  bff: string;
+  today: string;
+  tokens: { main: string; empty: string; yen: string; scroll: string; expired: string };
+  invoices: { main: SeededInvoice[]; yen: SeededInvoice[]; scroll: SeededInvoice[] };
+}
+
+const pad = (n: number, width = 3) => String(n).padStart(width, '0');
+
+function addDays(iso: string, days: number): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Cents as a decimal string, so amounts stay exact. */
+const money = (cents: number) => `${Math.floor(cents / 100)}.${pad(cents % 100, 2)}`;
+
+export async function startPortalFixture(options: { pageOrigins: string[] }) {
+  const service = await startTestService({ seed: true });
+  const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
+  const portalSecret = randomBytes(32).toString('hex');
+  const bff = await startBff({
+    serviceUrl: service.url,
+    apiToken: service.apiToken,
+    portalSecret,
+    allowedOrigins: options.pageOrigins,
+    logger: false,
+    // The suite makes a few hundred quick requests from one browser; production limits stay in their own tests.
+    rateLimit: false,
+  });
+  const today = new Date().toISOString().slice(0, 10);
+
+  async function createInvoice(clientId: number, spec: Omit<SeededInvoice, 'id' | 'status'>): Promise<SeededInvoice> {
+    const paidCents = Math.round(Number(spec.paid) * 100);
+    const grossCents = Math.round(Number(spec.price_gross) * 100);
+    const invoice = await api.invoices.create({
+      kind: 'vat',
+      number: spec.number,
+      client_id: clientId,
+      issue_date: spec.issue_date,
+      sell_date: spec.issue_date,
+      payment_to_kind: 'other_date',
+      payment_to: spec.payment_to,
+      currency: spec.currency,
+      positions: [{ name: 'Design retainer', tax: '23', quantity: '1', total_price_gross: spec.price_gross }],
+      ...(paidCents > 0 ? { paid: spec.paid, status: paidCents >= grossCents ? 'paid' : 'partial' } : {}),
+    });
+    const status = paidCents >= grossCents ? 'paid' : spec.payment_to < today ? 'overdue' : paidCents > 0 ? 'partial' : 'unpaid';
+    return { ...spec, id: invoice.id, status };
+  }
+
+  /** Creates a few at a time: the HTTP round trips overlap while the service keeps its own order. */
+  async function createInvoices(clientId: number, specs: Omit<SeededInvoice, 'id' | 'status'>[]): Promise<SeededInvoice[]> {
+    const created: SeededInvoice[] = [];
+    for (let i = 0; i < specs.length; i += 8) {
+      created.push(...(await Promise.all(specs.slice(i, i + 8).map((spec) => createInvoice(clientId, spec)))));
+    }
+    return created;
+  }
+
+  const client = async (name: string) => (await api.clients.create({ name, email: `${name.toLowerCase().replace(/\W+/g, '.')}@example.com` })).id;
+  const [mainId, emptyId, yenId, scrollId] = [await client('Main Customer'), await client('Empty Customer'), await client('Yen Customer'), await client('Scroll Customer')];
+
+  // 60 invoices, one every 9 days back from today, due 30 days after issue: every state appears.
+  const main = await createInvoices(
+    mainId,
+    Array.from({ length: 60 }, (_, i) => {
+      const issue = addDays(today, -9 * i);
+      const grossCents = 12_345 + i * 3_719;
+      const paidCents = i % 3 === 0 ? grossCents : i % 5 === 1 ? 5_000 : 0;
+      return {
+        number: `FV/${pad(60 - i)}/2026`,
+        issue_date: issue,
+        payment_to: addDays(issue, 30),
+        price_gross: money(grossCents),
+        paid: money(paidCents),
+        currency: 'PLN',
+      };
+    }),
+  );
+  const yen = await createInvoices(yenId, [
+    { number: 'JP-1', issue_date: today, payment_to: addDays(today, 30), price_gross: '1500', paid: '0', currency: 'JPY' },
+  ]);
+  const scroll = await createInvoices(
+    scrollId,
+    Array.from({ length: 240 }, (_, i) => ({
+      number: `S-${pad(i + 1, 4)}`,
+      issue_date: addDays(today, -i),
+      payment_to: addDays(today, 30 - i),
+      price_gross: money(1_000 + i * 100),
+      paid: '0.00',
+      currency: 'EUR',
+    })),
+  );
+
+  const token = (clientId: number, ttlSeconds = 3600) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds }, portalSecret);
+  const info: PortalFixtureInfo = {
+    bff: `${bff.url}/bff`,
+    today,
+    tokens: {
+      main: await token(mainId),
+      empty: await token(emptyId),
+      yen: await token(yenId),
+      scroll: await token(scrollId),
+      expired: await token(mainId, 1),
+    },
+    invoices: { main, yen, scroll },
+  };
+
+  return {
+    info,
+    /** Records a payment on the service, as the shop's payment flow would. */
+    async markPaid(id: number): Promise<void> {
+      const invoice = await api.invoices.get(id);
+      await api.invoices.update(id, { paid: invoice.price_gross, status: 'paid' });
+    },
+    async stop(): Promise<void> {
+      await bff.close();
+      await service.stop();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { waitUntil } from '@open-wc/testing';
+import type { InvoiceList } from '../../../src/elements/invoice-list/invoice-list.js';
+import type { PortalFixtureInfo, SeededInvoice } from './portal-fixture.js';
+
+let info: Promise<PortalFixtureInfo> | undefined;
+
+/** Where the real BFF listens, the portal tokens and the invoices seeded for each customer. */
+export function portal(): Promise<PortalFixtureInfo> {
+  info ??= fetch('/__portal/info').then((response) => response.json() as Promise<PortalFixtureInfo>);
+  return info;
+}
+
+export const shadow = (el: InvoiceList) => el.shadowRoot!;
+export const frame = (el: InvoiceList) => shadow(el).querySelector<HTMLElement>('[part~="frame"]')!;
+export const rows = (el: InvoiceList) => [...shadow(el).querySelectorAll<HTMLTableRowElement>('tr[data-row]')];
+export const numbers = (el: InvoiceList) => rows(el).map((row) => row.querySelector('th')!.textContent!.trim());
+export const statuses = (el: InvoiceList) => rows(el).map((row) => row.querySelector('.badge')!.classList[1]);
+export const footer = (el: InvoiceList) => shadow(el).querySelector('[part~="pagination"] p')?.textContent?.trim();
+export const announcement = (el: InvoiceList) => shadow(el).querySelector('[role="status"]')!.textContent!.trim();
+
+/** Waits until every requested render is done and the list is no longer fetching. */
+export async function settled(el: InvoiceList): Promise<void> {
+  while (!(await el.updateComplete));
+  await waitUntil(() => frame(el)?.getAttribute('aria-busy') === 'false', 'the list kept loading', { timeout: 15_000 });
+  while (!(await el.updateComplete));
+}
+
+/** How many list requests the page has made so far (the browser's own resource timing). */
+export const listRequests = () =>
+  performance.getEntriesByType('resource').filter((entry) => /\/bff\/invoices(\?|$)/.test(entry.name)).length;
+
+export const byIssueDateDesc = (a: SeededInvoice, b: SeededInvoice) => b.issue_date.localeCompare(a.issue_date) || b.id - a.id;
+export const cents = (amount: string) => Math.round(Number(amount) * 100);

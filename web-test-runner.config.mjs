@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { tsImport } from 'tsx/esm/api';
+
+/**
+ * Element tests run in real Chromium against the real BFF and service, which the fixture plugin starts
+ * with the test server and seeds through the typed client. The page reads the BFF's address, the
+ * portal tokens and the seeded invoices from `/__portal/info`.
+ */
+const chromePath =
+  process.env.CHROME_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
+if (!chromePath) {
+  throw new Error('No Chromium found. Install it (on Debian: apt-get install chromium) or set CHROME_PATH.');
+}
+
+function portalFixturePlugin() {
+  let fixture;
+  return {
+    name: 'portal-fixture',
+    async serverStart({ config }) {
+      const { startPortalFixture } = await tsImport('./test/elements/support/portal-fixture.ts', import.meta.url);
+      const origins = [`http://${config.hostname}:${config.port}`, `http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`];
+      fixture = await startPortalFixture({ pageOrigins: [...new Set(origins)] });
+    },
+    async serverStop() {
+      await fixture?.stop();
+    },
+    async serve(context) {
+      if (context.path === '/__portal/info') return { body: JSON.stringify(fixture.info), type: 'json' };
+      const paid = /^\/__portal\/mark-paid\/(\d+)$/.exec(context.path);
+      if (paid) {
+        await fixture.markPaid(Number(paid[1]));
+        return { body: '{}', type: 'json' };
+      }
+      return undefined;
+    },
+  };
+}
+
+export default {
+  files: ['test/elements/**/*.test.ts'],
+  nodeResolve: true,
+  hostname: '127.0.0.1',
+  rootDir: '.',
+  concurrency: 1,
+  browserStartTimeout: 60_000,
+  testsStartTimeout: 120_000,
+  testsFinishTimeout: 300_000,
+  testFramework: { config: { timeout: 20_000 } },
+  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }), portalFixturePlugin()],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: chromePath,
+        args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage'],
+      },
+    }),
+  ],
+};
