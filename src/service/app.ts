@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requireAccount } from './auth.js';
+import { idempotentPost } from './idempotency.js';
 import type { Database } from './db.js';
 import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
 import { isUniqueViolation } from './invoicing/invoices.js';
@@ -65,6 +66,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   for (const prefix of ACCOUNT_PATHS) {
     app.use(prefix, requireAccount);
     app.use(`${prefix}/*`, requireAccount);
+    app.use(prefix, idempotentPost);
+    app.use(`${prefix}/*`, idempotentPost);
   }
   mountInvoiceDocuments(app);
   mountInvoices(app);

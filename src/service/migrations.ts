@@ -120,12 +120,33 @@ export const migrations: Migration[] = [
       create index payments_token_idx on payments ((data->>'token'));
     `,
   },
+  {
+    version: 3,
+    name: 'idempotency keys',
+    sql: `
+      create table idempotency_keys (
+        account_id integer not null references accounts(id) on delete cascade,
+        key text not null,
+        fingerprint text not null,
+        status integer not null default 0,
+        content_type text,
+        body text,
+        created_at timestamptz not null default now(),
+        primary key (account_id, key)
+      );
+    `,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;
 
 /** Applies every migration newer than the database, under a lock so that many processes may start at once. */
 export async function migrate(db: Database): Promise<void> {
+  migrations.forEach((migration, index) => {
+    if (index > 0 && migration.version <= migrations[index - 1]!.version) {
+      throw new Error(`migration ${migration.version} (${migration.name}) is out of order`);
+    }
+  });
   await db.transaction(async (tx) => {
     if (db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(`create table if not exists schema_migrations (

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { ApiError, type ServiceEnv } from './http.js';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** How long a key is remembered. */
+const RETENTION = '24 hours';
+
+/**
+ * `Idempotency-Key` on a POST makes a retry safe: the first request with a key runs, every later
+ * one with the same key and the same body gets the first answer again, and one with another body
+ * is refused. A key still in flight answers 409, so concurrent duplicates never both run.
+ */
+export const idempotentPost: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  const key = c.req.header('idempotency-key');
+  const account = c.get('account') as ServiceEnv['Variables']['account'] | undefined;
+  if (c.req.method !== 'POST' || key === undefined || !account) return next();
+  if (!KEY_PATTERN.test(key)) throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  const db = c.get('db');
+  const fingerprint = createHash('sha256')
+    .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
+    .update(await c.req.text())
+    .digest('hex');
+  await db.query(`delete from idempotency_keys where account_id = $1 and created_at < now() - interval '${RETENTION}'`, [account.id]);
+  const claimed = await db.query(
+    `insert into idempotency_keys (account_id, key, fingerprint) values ($1, $2, $3)
+     on conflict (account_id, key) do nothing returning key`,
+    [account.id, key, fingerprint],
+  );
+  if (claimed.length === 0) {
+    const rows = await db.query<{ fingerprint: string; status: number; content_type: string | null; body: string | null }>(
+      `select fingerprint, status, content_type, body from idempotency_keys where account_id = $1 and key = $2`,
+      [account.id, key],
+    );
+    const stored = rows[0];
+    if (!stored) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
+    if (stored.fingerprint !== fingerprint) {
+      throw new ApiError(422, 'Validation failed', { idempotency_key: ['was used with a different request'] });
+    }
+    if (stored.status === 0) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
+    return c.body(stored.body ?? '', stored.status as 200, {
+      'content-type': stored.content_type ?? 'application/json',
+      'idempotent-replayed': 'true',
+    });
+  }
+  try {
+    await next();
+  } catch (error) {
+    await db.query(`delete from idempotency_keys where account_id = $1 and key = $2`, [account.id, key]);
+    throw error;
+  }
+  const response = c.res;
+  if (response.status >= 500 || c.error) {
+    await db.query(`delete from idempotency_keys where account_id = $1 and key = $2`, [account.id, key]);
+    return;
+  }
+  const body = await response.clone().text();
+  await db.query(`update idempotency_keys set status = $3, content_type = $4, body = $5 where account_id = $1 and key = $2`, [
+    account.id,
+    key,
+    response.status,
+    response.headers.get('content-type'),
+    body,
+  ]);
+};
