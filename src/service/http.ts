@@ -165,17 +165,31 @@ export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(error.body, error.status);
 }
 
-/** Turns zod issues into the reference's field map: `{"buyer_name":["can't be blank"]}`. */
-export function fieldsOf(error: z.ZodError, prefix = ''): Record<string, string[]> {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * Turns zod issues into the reference's field map: `{"buyer_name":["can't be blank"]}`. A field that
+ * was not sent (or sent as null) is blank; one of the wrong type says what it must be, in the
+ * schema's own words where it has them.
+ */
+export function fieldsOf(error: z.ZodError, input: unknown, prefix = ''): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'base';
-    const message =
-      issue.code === 'invalid_type' && issue.input === undefined
-        ? "can't be blank"
-        : issue.code === 'invalid_type'
-          ? `must be ${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`
-          : issue.message;
+    let message = issue.message;
+    if (issue.code === 'invalid_type') {
+      if (valueAt(input, issue.path) == null) message = "can't be blank";
+      else if (message.startsWith('Invalid input')) {
+        message = `must be ${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+      }
+    }
     (fields[path] ??= []).push(message);
   }
   return fields;
@@ -184,7 +198,7 @@ export function fieldsOf(error: z.ZodError, prefix = ''): Record<string, string[
 /** Validates `input` with `schema`, or throws 422 naming every bad field under `prefix`. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw invalid(fieldsOf(result.error, prefix));
+  if (!result.success) throw invalid(fieldsOf(result.error, input, prefix));
   return result.data;
 }
 
