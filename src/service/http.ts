@@ -154,6 +154,9 @@ export function respond(c: ServiceContext, value: unknown, options: { status?: 2
 
 export function errorResponse(c: Context, error: ApiError): Response {
   const format = (c.get('format') as Format | undefined) ?? formatOf(c);
+  // A 413 is answered before the body has been read: the connection ends with it, so no client
+  // sends its next request on a socket that still carries the rest of this body.
+  if (error.status === 413) c.header('connection', 'close');
   if (format === 'xml') {
     const message = error.fields
       ? Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [k.replace(/[^A-Za-z0-9_]/g, '_'), v.join('; ')]))
