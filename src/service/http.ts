@@ -134,10 +134,33 @@ async function readBody(c: Context): Promise<Record<string, unknown>> {
   return parsed as Record<string, unknown>;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL can store: a NUL character is refused naming its field (no text column or jsonb
+ * value can hold one), and a lone UTF-16 surrogate becomes U+FFFD.
+ */
+function storableText(value: unknown, path: string[]): unknown {
+  if (typeof value === 'string') {
+    // The wrapper key is not part of a field's name: `client.name` is reported as `name`.
+    if (value.includes('\u0000')) throw invalidField(path.slice(path.length > 1 ? 1 : 0).join('.'), 'must not contain NUL characters');
+    return value.replace(LONE_SURROGATE, '\uFFFD');
+  }
+  if (Array.isArray(value)) return value.map((item, index) => storableText(item, [...path, String(index)]));
+  if (typeof value === 'object' && value !== null && !(value instanceof Blob)) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, storableText(item, [...path, key])]));
+  }
+  return value;
+}
+
 /** Sets `format` and, for requests with a body, the parsed `body`. */
 export const parseRequest: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   c.set('format', formatOf(c));
-  c.set('body', c.req.method === 'GET' || c.req.method === 'HEAD' ? {} : await readBody(c));
+  for (const [key, values] of Object.entries(c.req.queries())) {
+    if (values.some((value) => value.includes('\u0000'))) throw invalidField(key, 'must not contain NUL characters');
+  }
+  const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? {} : await readBody(c);
+  c.set('body', storableText(body, []) as Record<string, unknown>);
   await next();
 };
 
