@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { decimal, isDecimalText, toPlain } from '../money.js';
+import { decimal, toPlain } from '../money.js';
 
 /**
  * Wire-level building blocks shared by every resource. Inputs accept what the hosted service
@@ -9,10 +9,20 @@ import { decimal, isDecimalText, toPlain } from '../money.js';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
+function readsAsDecimal(value: number | string): boolean {
+  try {
+    decimal(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A decimal sent as a number or text (`12`, `"12.50"`, `"59,00"`), normalized to plain text. */
 export const decimalInput = z
   .union([z.number(), z.string()])
-  .refine(isDecimalText, { message: 'is not a number' })
+  // Whatever `decimal` cannot read exactly (1e25 as a number, 31 digits) is refused here, not later.
+  .refine(readsAsDecimal, { message: 'is not a number' })
   .transform((value) => toPlain(decimal(value)));
 
 /** A decimal as the service answers it: `"58.32"`. */
