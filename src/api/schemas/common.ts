@@ -62,7 +62,8 @@ export const dateInput = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)')
-  .refine(isRealDate, { message: 'is not a valid date' });
+  // Only a date of the right shape is checked against the calendar, so one mistake gives one message.
+  .refine((text) => !/^\d{4}-\d{2}-\d{2}$/.test(text) || isRealDate(text), { message: 'is not a valid date' });
 
 export const optionalDate = z.preprocess(emptyToUndefined, dateInput.nullish());
 
