@@ -5,6 +5,10 @@ cd "$(dirname "$0")/.."
 
 bash scripts/ensure-tools.sh
 npx tsc -p .
+npm run build
+node --test test/elements/bundle-size.test.mjs
 npx vitest run
+# Elements in Chromium against a real BFF and service.
+npx wtr
 # The same service tests against a real PostgreSQL server, so the path that scales never rots.
 bash scripts/with-postgres.sh npx vitest run test/service

@@ -49,9 +49,9 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  *
  * @summary The session customer's invoices with filters, sorting, PDF download and pay actions.
  *
- * @fires invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
- * @fires invoice-download - The customer asked for a PDF. `detail.invoice`. Cancelable: cancel to handle the download yourself.
- * @fires invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout instead of following `payment_url`.
+ * @fires {InvoiceSelectEvent} invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
+ * @fires {InvoiceDownloadEvent} invoice-download - The customer asked for a PDF. `detail.invoice`. Cancelable: cancel to handle the download yourself.
+ * @fires {InvoicePayEvent} invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout instead of following `payment_url`.
  *
  * @csspart frame - The card around everything.
  * @csspart toolbar - The filters above the table.
