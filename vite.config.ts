@@ -18,7 +18,7 @@ const minifyCss = (text: string) =>
 const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
 /**
- * Strips the indentation and comments out of Lit's `css` and `html` template literals. Minifiers
+ * Strips the indentation and comments out of Lit's `css`, `html` and `svg` template literals. Minifiers
  * keep template text as written, and in elements that text is most of the bytes.
  */
 function minifyLitTemplates(): Plugin {
@@ -26,13 +26,13 @@ function minifyLitTemplates(): Plugin {
     name: 'invoicekit:minify-lit-templates',
     apply: 'build',
     transform(code, id) {
-      if (!/\/src\/elements\/.*\.ts$/.test(id) || !/\b(css|html)`/.test(code)) return null;
+      if (!/\/src\/elements\/.*\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return null;
       const edits: { start: number; end: number; text: string }[] = [];
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
         const n = node as Record<string, any>;
-        if (n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' && (n.tag.name === 'css' || n.tag.name === 'html')) {
+        if (n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' && (n.tag.name === 'css' || n.tag.name === 'html' || n.tag.name === 'svg')) {
           const minify = n.tag.name === 'css' ? minifyCss : minifyHtml;
           for (const quasi of n.quasi.quasis) {
             const raw: string = quasi.value.raw;

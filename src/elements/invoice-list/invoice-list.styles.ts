@@ -142,9 +142,15 @@ export const styles = css`
   }
   th,
   td {
-    padding: 0.875rem 1.25rem;
+    padding: 0.875rem 0.75rem;
     text-align: left;
     border-bottom: 1px solid var(--_border);
+  }
+  :is(th, td):first-child {
+    padding-left: 1.25rem;
+  }
+  :is(th, td):last-child {
+    padding-right: 1.25rem;
   }
   tr:last-child > * {
     border-bottom: 0;
@@ -158,7 +164,6 @@ export const styles = css`
     color: var(--_text-muted);
     font-size: 0.75rem;
     font-weight: 600;
-    white-space: nowrap;
   }
   .num {
     text-align: right;
@@ -172,19 +177,23 @@ export const styles = css`
     color: inherit;
     background: none;
     border: 0;
+    vertical-align: middle;
   }
   .num .sort {
     flex-direction: row-reverse;
   }
   .sort svg {
-    opacity: 0.4;
+    opacity: 0;
+    rotate: 90deg;
+  }
+  .sort:is(:hover, :focus-visible) svg {
+    opacity: 0.5;
   }
   .sort:is(.asc, .desc) {
     color: var(--_text);
   }
   .sort:is(.asc, .desc) svg {
     opacity: 1;
-    rotate: 90deg;
   }
   .sort.asc svg,
   .prev svg {
@@ -201,11 +210,9 @@ export const styles = css`
   }
   tbody th {
     font-weight: 600;
-    word-break: break-word;
+    white-space: nowrap;
   }
-  .issue,
-  .due,
-  .num {
+  td:is(.issue, .due, .num) {
     white-space: nowrap;
   }
   .due span,
@@ -215,6 +222,7 @@ export const styles = css`
   .hint {
     font-size: 0.75rem;
     color: var(--_text-muted);
+    white-space: normal;
   }
   .late {
     color: var(--_danger);
@@ -346,6 +354,8 @@ export const styles = css`
     text-align: center;
   }
   .state svg {
+    width: 1.5rem;
+    height: 1.5rem;
     box-sizing: content-box;
     padding: 0.8rem;
     margin-bottom: 0.5rem;
@@ -370,18 +380,27 @@ export const styles = css`
     margin-top: 0.75rem;
   }
 
-  @container invoice-list (max-width: 56rem) {
-    th,
-    td {
-      padding-inline: 0.75rem;
+  /* Narrower tables: icon-only actions (their names stay for assistive technology), then no issue date. */
+  @container invoice-list (max-width: 76rem) {
+    .action:not(.pay) .label {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
     }
-    .action:not(.pay) span:not(.visually-hidden) {
+  }
+  @container invoice-list (max-width: 66rem) {
+    .issue {
       display: none;
+    }
+    .sort-select {
+      display: flex;
     }
   }
 
   /* Narrow: every row becomes a card. */
-  @container invoice-list (max-width: 40rem) {
+  @container invoice-list (max-width: 56rem) {
     .toolbar {
       padding: 0.875rem 1rem;
     }
@@ -393,9 +412,6 @@ export const styles = css`
     }
     select {
       width: 100%;
-    }
-    .sort-select {
-      display: flex;
     }
     table,
     tbody,
@@ -428,12 +444,16 @@ export const styles = css`
       grid-area: number;
       align-self: center;
       font-size: 0.9375rem;
+      white-space: normal;
+      overflow-wrap: anywhere;
     }
     .status {
       grid-area: status;
+      text-align: right;
     }
     .issue {
       grid-area: issue;
+      display: block;
     }
     .due {
       grid-area: due;
@@ -461,8 +481,10 @@ export const styles = css`
       margin: 0;
       height: 2.25rem;
     }
-    .action span:not(.visually-hidden) {
-      display: inline !important;
+    .action .label {
+      position: static;
+      width: auto;
+      height: auto;
     }
     .skeleton td:nth-child(n + 5) {
       display: none;

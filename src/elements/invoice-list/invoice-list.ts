@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, svg, type PropertyDeclarations, type PropertyValues, type SVGTemplateResult } from 'lit';
 import { Task, TaskStatus } from '@lit/task';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { BffClient, BffError, LIST_STATUSES, type InvoiceListQuery, type InvoicePage, type ListStatus, type PortalInvoice } from '../shared/bff-client.js';
@@ -25,16 +25,15 @@ const SORTABLE = { issue_date: 'issueDate', payment_to: 'dueDate', price_gross: 
 type SortField = keyof typeof SORTABLE;
 const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as const;
 
-const icon = (path: TemplateResult) =>
+const icon = (path: SVGTemplateResult) =>
   html`<svg viewBox="0 0 20 20" aria-hidden="true">${path}</svg>`;
 const icons = {
-  search: icon(html`<circle cx="9" cy="9" r="5.5"/><path d="m13.5 13.5 3.5 3.5"/>`),
-  download: icon(html`<path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12"/>`),
-  open: icon(html`<path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11"/>`),
-  sort: icon(html`<path d="m7 8 3-3 3 3M7 12l3 3 3-3"/>`),
-  chevron: icon(html`<path d="m8 5 5 5-5 5"/>`),
-  alert: icon(html`<circle cx="10" cy="10" r="7"/><path d="M10 6.5v4m0 3v.01"/>`),
-  empty: icon(html`<path d="M5 2.5h6.5l3.5 3.5v11.5H5ZM11 2.5v4h4M8 11h4"/>`),
+  search: icon(svg`<circle cx="9" cy="9" r="5.5"/><path d="m13.5 13.5 3.5 3.5"/>`),
+  download: icon(svg`<path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12"/>`),
+  open: icon(svg`<path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11"/>`),
+  chevron: icon(svg`<path d="m8 5 5 5-5 5"/>`),
+  alert: icon(svg`<circle cx="10" cy="10" r="7"/><path d="M10 6.5v4m0 3v.01"/>`),
+  empty: icon(svg`<path d="M5 2.5h6.5l3.5 3.5v11.5H5ZM11 2.5v4h4M8 11h4"/>`),
 };
 
 /** `"0"`, `"0.00"` → true. */
@@ -377,12 +376,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     `;
   }
 
-  #sortHeader(field: SortField, numeric?: boolean) {
+  #sortHeader(field: SortField, className: string) {
     const [current, direction] = this.order.split('.');
     const on = current === field;
-    return html`<th scope="col" part="header-cell" class=${numeric ? 'num' : ''} aria-sort=${on ? `${direction}ending` : 'none'}>
+    return html`<th scope="col" part="header-cell" class=${className} aria-sort=${on ? `${direction}ending` : 'none'}>
       <button type="button" class="sort ${on ? direction : ''}" @click=${() => this.#sortBy(field)}>
-        ${this.msg.columns[SORTABLE[field]]}${on ? icons.chevron : icons.sort}
+        ${this.msg.columns[SORTABLE[field]]}${icons.chevron}
       </button>
     </th>`;
   }
@@ -401,7 +400,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           <thead>
             <tr>
               <th scope="col" part="header-cell">${m.columns.number}</th>
-              ${this.#sortHeader('issue_date')} ${this.#sortHeader('payment_to')} ${this.#sortHeader('price_gross', true)}
+              ${this.#sortHeader('issue_date', 'issue')} ${this.#sortHeader('payment_to', '')} ${this.#sortHeader('price_gross', 'num')}
               <th scope="col" part="header-cell" class="num">${m.columns.balance}</th>
               <th scope="col" part="header-cell">${m.columns.status}</th>
               <th scope="col" part="header-cell"><span class="visually-hidden">${m.columns.actions}</span></th>
@@ -477,13 +476,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       <td part="cell actions" class="actions">
         ${invoice.view_url
           ? html`<a part="action view-link" class="action" href=${invoice.view_url} target="_blank" rel="noopener" @click=${(e: Event) => this.#select(invoice, e)}
-              >${icons.open}<span>${m.open}</span>${context}</a
+              >${icons.open}<span class="label">${m.open}</span>${context}</a
             >`
           : html`<button type="button" part="action view-link" class="action" ?disabled=${busy} @click=${() => this.#select(invoice)}>
-              ${icons.open}<span>${m.open}</span>${context}
+              ${icons.open}<span class="label">${m.open}</span>${context}
             </button>`}
         <button type="button" part="action download-button" class="action" ?disabled=${busy} @click=${() => this.#download(invoice)}>
-          ${icons.download}<span>${m.download}</span>${context}
+          ${icons.download}<span class="label">${m.download}</span>${context}
         </button>
         ${owing && invoice.payment_url
           ? html`<a

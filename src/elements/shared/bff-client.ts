@@ -84,7 +84,7 @@ export class BffClient {
       prefixUrl: new URL(endpoint.replace(/\/*$/, '/'), document.baseURI).href,
       headers: portalToken ? { authorization: `Bearer ${portalToken}` } : {},
       timeout: 20_000,
-      retry: { limit: 1, methods: ['get'] },
+      retry: 1,
     });
   }
 

@@ -1,0 +1,23 @@
+import type { StorybookConfig } from '@storybook/web-components-vite';
+
+const config: StorybookConfig = {
+  stories: ['../stories/**/*.stories.ts'],
+  addons: ['@storybook/addon-docs'],
+  framework: { name: '@storybook/web-components-vite', options: {} },
+  core: { disableTelemetry: true },
+  async viteFinal(viteConfig) {
+    // The project's Vite config builds the library; Storybook builds an app from the same sources.
+    if (viteConfig.build) {
+      delete viteConfig.build.lib;
+      delete (viteConfig.build as Record<string, unknown>)['rolldownOptions'];
+    }
+    viteConfig.optimizeDeps = {
+      ...viteConfig.optimizeDeps,
+      // Otherwise the dev server can load Lit twice.
+      include: [...(viteConfig.optimizeDeps?.include ?? []), 'lit', 'lit/directive-helpers.js', '@lit/task', 'ky'],
+    };
+    return viteConfig;
+  },
+};
+
+export default config;

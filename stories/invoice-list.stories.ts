@@ -1,0 +1,108 @@
+import type { Meta, StoryObj } from '@storybook/web-components-vite';
+import { html } from 'lit';
+import { withActions } from 'storybook/actions/decorator';
+import '../src/elements/invoice-list/define.js';
+
+interface Args {
+  endpoint: string;
+  locale: string;
+  theme: 'light' | 'dark' | 'auto';
+  status: string;
+  period: string;
+  order: string;
+  'per-page': number;
+  paging: 'pages' | 'scroll';
+}
+
+/** Stories call a stand-in of the BFF (see stories/support): `/storybook-bff/<scenario>`. */
+const scenario = (name: string) => `/storybook-bff/${name}`;
+
+const meta: Meta<Args> = {
+  title: 'Elements/invoice-list',
+  component: 'invoice-list',
+  decorators: [withActions],
+  parameters: {
+    actions: { handles: ['invoice-select', 'invoice-download', 'invoice-pay'] },
+    docs: {
+      description: {
+        component:
+          'The session customer’s invoices, served by the BFF. Give it the BFF’s `endpoint` and the short-lived `portal-token` your backend minted for the signed-in customer. In these stories a stand-in answers for the BFF, and the events are cancelled and logged in the Actions panel instead of opening pages.',
+      },
+    },
+  },
+  args: {
+    endpoint: scenario('mixed'),
+    locale: 'en',
+    theme: 'light',
+    status: '',
+    period: 'all',
+    order: 'issue_date.desc',
+    'per-page': 10,
+    paging: 'pages',
+  },
+  argTypes: {
+    theme: { control: 'inline-radio', options: ['light', 'dark', 'auto'] },
+    locale: { control: 'inline-radio', options: ['en', 'en-GB', 'pl'] },
+    status: { control: 'select', options: ['', 'paid', 'partial', 'unpaid', 'overdue'] },
+    paging: { control: 'inline-radio', options: ['pages', 'scroll'] },
+  },
+  render: (args) => html`
+    <invoice-list
+      endpoint=${args.endpoint}
+      portal-token="storybook-portal-token"
+      locale=${args.locale}
+      theme=${args.theme}
+      status=${args.status}
+      period=${args.period}
+      order=${args.order}
+      per-page=${args['per-page']}
+      paging=${args.paging}
+      @invoice-select=${(e: Event) => e.preventDefault()}
+      @invoice-download=${(e: Event) => e.preventDefault()}
+      @invoice-pay=${(e: Event) => e.preventDefault()}
+    ></invoice-list>
+  `,
+};
+export default meta;
+
+type Story = StoryObj<Args>;
+
+/** Paid, partially paid, unpaid and overdue invoices side by side. */
+export const MixedStatuses: Story = {};
+
+export const Polish: Story = { args: { locale: 'pl' } };
+
+export const Dark: Story = {
+  args: { theme: 'dark' },
+  globals: { backgrounds: { value: 'dark' } },
+};
+
+/** Below 40rem of its own width the table becomes cards; nothing scrolls sideways at 320 px. */
+export const Narrow: Story = {
+  decorators: [(story) => html`<div style="width: 320px">${story()}</div>`],
+};
+
+export const NarrowPolishDark: Story = {
+  args: { locale: 'pl', theme: 'dark' },
+  globals: { backgrounds: { value: 'dark' } },
+  decorators: [(story) => html`<div style="width: 320px">${story()}</div>`],
+};
+
+export const Loading: Story = { args: { endpoint: scenario('loading') } };
+
+export const Empty: Story = { args: { endpoint: scenario('empty') } };
+
+export const FilteredToNothing: Story = { args: { status: 'overdue', period: 'this_month', endpoint: scenario('euro') } };
+
+export const ServiceError: Story = { args: { endpoint: scenario('error') } };
+
+export const ExpiredSession: Story = { args: { endpoint: scenario('expired'), locale: 'pl' } };
+
+export const OverdueFirst: Story = { args: { status: 'overdue', order: 'payment_to.asc' } };
+
+export const Euro: Story = { args: { endpoint: scenario('euro'), locale: 'en-GB' } };
+
+/** 10,000 invoices: rows load a hundred at a time and only the visible ones are in the DOM. */
+export const TenThousandRows: Story = {
+  args: { endpoint: scenario('many'), paging: 'scroll' },
+};
