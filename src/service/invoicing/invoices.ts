@@ -428,6 +428,9 @@ export function settlePaid(data: InvoiceData, paid: string, paidDate: string | n
   }
 }
 
+/** Fields every invoice has: an update may change them, never clear them. */
+const NOT_NULL_ON_UPDATE = new Set(['kind', 'issue_date', 'sell_date', 'currency', 'lang', 'income', 'show_discount', 'test', 'buyer_company']);
+
 /** Applies an update request: fields given replace, positions by `id`, `_destroy` or new. */
 export async function applyInvoiceUpdate(
   tx: Sql,
@@ -452,6 +455,10 @@ export async function applyInvoiceUpdate(
   for (const [key, value] of Object.entries(update)) {
     if (value === undefined || key === 'positions' || key === 'number' || key === 'oid_unique') continue;
     if (key === 'department_id' || key === 'client_id' || key === 'paid' || key === 'status') continue;
+    if (value === null && NOT_NULL_ON_UPDATE.has(key)) {
+      problems.add(key, "can't be blank");
+      continue;
+    }
     (next as unknown as Record<string, unknown>)[key] = value;
   }
   if (update.buyer_name !== undefined && !String(update.buyer_name ?? '').trim()) problems.add('buyer_name', "can't be blank");
