@@ -4,7 +4,7 @@ import type { Sql } from '../db.js';
 import { invalidField, type ServiceEnv } from '../http.js';
 import { randomToken } from '../passwords.js';
 import { type StoredRow, timestampText } from '../store.js';
-import { merge, mountCrud } from './crud.js';
+import { merge, mountCrud, refuseNulls } from './crud.js';
 
 export interface ClientData {
   name: string;
@@ -118,6 +118,7 @@ export function mountClients(app: Hono<ServiceEnv>): void {
     present: presentClient,
     create: async (_tx, _account, input) => newClientData(input),
     async update(_tx, _account, current, input) {
+      refuseNulls(input, ['name', 'kind']);
       const next = merge(current, { ...input, company: undefined });
       if (input.company !== undefined) next.company = companyFlag(input.company, current.company);
       if (!next.name || !String(next.name).trim()) throw invalidField('name', "can't be blank");

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { pageQuery } from '../../api/schemas/common.js';
 import type { Sql } from '../db.js';
-import { type Account, idParam, queryOf, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
+import { type Account, idParam, invalid, queryOf, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { deleteRow, Filters, insertRow, listRows, requireRow, type ResourceTable, type StoredRow, updateRow } from '../store.js';
 
 /**
@@ -104,4 +104,10 @@ export function merge<T extends object>(current: T, input: object): T {
   const result = { ...current } as Record<string, unknown>;
   for (const [key, value] of Object.entries(input)) if (value !== undefined) result[key] = value;
   return result as T;
+}
+
+/** Fields every record of a kind has: an update may change them, never clear them with null. */
+export function refuseNulls(input: object, fields: readonly string[]): void {
+  const blank = fields.filter((field) => (input as Record<string, unknown>)[field] === null);
+  if (blank.length > 0) throw invalid(Object.fromEntries(blank.map((field) => [field, ["can't be blank"]])));
 }

@@ -7,7 +7,7 @@ import { randomToken } from '../passwords.js';
 import { findRow, insertRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { buildNewInvoice, type InvoiceData, settlePaid } from '../invoicing/invoices.js';
 import { DEFAULT_CURRENCY, type ProductData } from './products.js';
-import { merge, mountCrud } from './crud.js';
+import { merge, mountCrud, refuseNulls } from './crud.js';
 
 /** Spec §2.5 fields of a `banking_payment`, in order. */
 const PAYMENT_FIELDS = [
@@ -159,6 +159,7 @@ export function mountPayments(app: Hono<ServiceEnv>): void {
     present: (row, c) => presentPayment(row, publicUrl(c)),
     create: (tx, account, input) => newPaymentData(tx, account, input),
     async update(tx, account, current, input) {
+      refuseNulls(input, ['name', 'price', 'quantity', 'currency', 'paid', 'kind', 'deleted', 'generate_invoice']);
       if (input.invoice_id != null && !(await findRow(tx, 'invoices', account.id, input.invoice_id))) {
         throw invalid({ invoice_id: ['does not exist'] });
       }

@@ -6,7 +6,7 @@ import { type Account, invalidField, queryOf, type ServiceContext, type ServiceE
 import { randomToken } from '../passwords.js';
 import { type StoredRow, timestampText } from '../store.js';
 import { derivePrices, normalizeTax } from '../invoicing/amounts.js';
-import { merge, mountCrud } from './crud.js';
+import { merge, mountCrud, refuseNulls } from './crud.js';
 
 export interface ProductData {
   name: string;
@@ -125,6 +125,7 @@ export function mountProducts(app: Hono<ServiceEnv>): void {
     presentAll: presentProducts,
     create: (tx, account, input) => newProductData(tx, account, input),
     async update(tx, account, current, input, c) {
+      refuseNulls(input, ['name', 'currency', 'service', 'token']);
       const id = Number(c.req.param('id'));
       if (input.token) await ensureFreeToken(tx, account.id, input.token, id);
       if (input.category_id !== undefined) await ensureCategory(tx, account.id, input.category_id);
