@@ -186,6 +186,27 @@ describe('wrong types and missing data', () => {
     expect((await http.get('/nothing-here.json')).body).toEqual(NOT_FOUND);
   });
 
+  it('refuses an update that clears with null a field every record has', async () => {
+    const invoice = await http.post('/invoices.json', { invoice: { buyer_name: 'Acme', positions: [line] } });
+    const payment = await http.post('/banking/payments.json', { banking_payment: { name: 'P', price: 10, invoice_id: invoice.body.id, paid: true } });
+    const product = await http.post('/products.json', { product: { name: 'P', price_net: 1 } });
+    const client = await http.post('/clients.json', { client: { name: 'C' } });
+    const cases: [string, string, Record<string, null>][] = [
+      [`/invoices/${invoice.body.id}.json`, 'invoice', { issue_date: null, kind: null, currency: null }],
+      [`/banking/payments/${payment.body.id}.json`, 'banking_payment', { price: null, paid: null, name: null }],
+      [`/products/${product.body.id}.json`, 'product', { currency: null, token: null }],
+      [`/clients/${client.body.id}.json`, 'client', { kind: null }],
+    ];
+    for (const [path, wrapper, fields] of cases) {
+      const reply = await http.put(path, { [wrapper]: fields });
+      expect([path, reply.status]).toEqual([path, 422]);
+      expect(reply.body).toEqual({ code: 'error', message: Object.fromEntries(Object.keys(fields).map((f) => [f, ["can't be blank"]])) });
+    }
+    expect((await http.get(`/banking/payment/${payment.body.id}.json`)).body).toEqual(payment.body);
+    expect((await http.get(`/products/${product.body.id}.json`)).body).toEqual(product.body);
+    expect((await http.get(`/invoices/${invoice.body.id}.json`)).body).toMatchObject({ paid: '10.0', status: 'paid', currency: 'PLN' });
+  });
+
   it('stays well-formed for the other resources too', async () => {
     const payment = await http.post('/banking/payments.json', { banking_payment: { price: 'ten', paid: 'maybe' } });
     expect(payment.status).toBe(422);
