@@ -361,6 +361,23 @@ describe('<invoice-list> against the real BFF', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('never scrolls sideways, in English or Polish, at any width from a phone to a desktop', async () => {
+    for (const locale of ['en', 'pl']) {
+      const wrapper = await fixture<HTMLDivElement>(
+        html`<div style="width: 1100px"><invoice-list endpoint=${bff} portal-token=${tokens.main} locale=${locale} per-page="10"></invoice-list></div>`,
+      );
+      const el = wrapper.querySelector('invoice-list')!;
+      await settled(el);
+      for (const width of [1300, 1100, 1000, 960, 900, 800, 600, 420, 320]) {
+        wrapper.style.width = `${width}px`;
+        await el.updateComplete;
+        const table = shadow(el).querySelector('table')!;
+        expect(table.getBoundingClientRect().width, `${locale} at ${width}px`).to.be.at.most(frame(el).clientWidth + 1);
+        expect(frame(el).scrollWidth, `${locale} at ${width}px`).to.be.at.most(frame(el).clientWidth + 1);
+      }
+    }
+  });
+
   it('renders only the visible rows of a long list and fetches the rest while scrolling', async () => {
     const scroll = [...invoices.scroll].sort(byIssueDateDesc);
     const el = await fixture<InvoiceList>(

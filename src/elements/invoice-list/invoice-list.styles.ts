@@ -131,6 +131,14 @@ export const styles = css`
     max-height: var(--invoice-list-max-height, 36rem);
     overflow-y: auto;
     overscroll-behavior: contain;
+    contain: content;
+  }
+  /* Fixed columns while scrolling: rows coming into view never resize them or relayout the table. */
+  .scrolling table {
+    table-layout: fixed;
+  }
+  .scrolling th:nth-child(7) {
+    width: 22%;
   }
   table {
     width: 100%;
