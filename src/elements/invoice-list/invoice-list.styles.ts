@@ -310,7 +310,11 @@ export const styles = css`
     height: 0.7rem;
     border-radius: 1rem;
     background: var(--_skeleton);
-    animation: pulse 1.4s ease-in-out infinite;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .bar {
+      animation: pulse 1.4s ease-in-out infinite;
+    }
   }
   td:nth-child(odd) .bar {
     width: 60%;

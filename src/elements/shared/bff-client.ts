@@ -54,7 +54,6 @@ export class BffError extends Error {
   readonly code: string;
   constructor(status: number, code: string, message: string) {
     super(message);
-    this.name = 'BffError';
     this.status = status;
     this.code = code;
   }
@@ -83,7 +82,6 @@ export class BffClient {
     this.http = ky.create({
       prefixUrl: new URL(endpoint.replace(/\/*$/, '/'), document.baseURI).href,
       headers: portalToken ? { authorization: `Bearer ${portalToken}` } : {},
-      timeout: 20_000,
       retry: 1,
     });
   }

@@ -3,7 +3,8 @@ import { css } from 'lit';
 /**
  * Design tokens. Pages theme every invoicekit element at once with the public `--ik-*` properties
  * (set them on any ancestor); the `theme` attribute picks the light or dark defaults behind them.
- * Elements read the private `--_*` names only; tints are mixed from the base colors, so a page that
+ * Motion is opt-in per element, under `prefers-reduced-motion: no-preference`. Elements read the
+ * private `--_*` names only; tints are mixed from the base colors, so a page that
  * changes one color gets a matching set.
  */
 const dark = css`
@@ -67,11 +68,5 @@ export const themeStyles = css`
   :is(a, button, input, select):focus-visible {
     outline: none;
     box-shadow: var(--_focus);
-  }
-  @media (prefers-reduced-motion: reduce) {
-    * {
-      animation: none !important;
-      transition: none !important;
-    }
   }
 `;
