@@ -162,6 +162,8 @@ async function parties(tx: Sql, account: Account, input: Partial<CreateInput>) {
     if (!(await findRow(tx, 'warehouses', account.id, warehouseId))) problems.warehouse_id = ['does not exist'];
   } else {
     warehouseId = await defaultWarehouseId(tx, account.id);
+    // An account whose warehouses were all deleted has no default to move stock in.
+    if (warehouseId == null) problems.warehouse_id = ["can't be blank"];
   }
   if (Object.keys(problems).length > 0) throw invalid(problems);
   return {
