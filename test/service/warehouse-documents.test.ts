@@ -144,4 +144,14 @@ describe('warehouse documents', () => {
     expect(quantity.body).toEqual({ code: 'error', message: { 'warehouse_actions.0.quantity': ['must be greater than 0'] } });
     expect(await stock(productId)).toBe('15.0');
   });
+
+  it('asks for a warehouse when the account has none left', async () => {
+    const { secondAccount } = await import('../helpers/http.js');
+    const bare = await secondAccount(service, 'no-warehouses');
+    const [only] = (await bare.get('/warehouses.json')).body;
+    expect((await bare.delete(`/warehouses/${only.id}.json`)).status).toBe(200);
+    const reply = await bare.post('/warehouse_documents.json', { warehouse_document: { kind: 'pz', warehouse_actions: [{ product_name: 'Crate', quantity: 1 }] } });
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual({ code: 'error', message: { warehouse_id: ["can't be blank"] } });
+  });
 });
