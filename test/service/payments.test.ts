@@ -86,6 +86,15 @@ describe('payments', () => {
     );
   });
 
+  it('adds up concurrent payments of one invoice exactly', async () => {
+    const invoice = await invoiceOf('100');
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => http.post('/banking/payments.json', { banking_payment: { name: `Part ${i}`, price: '10.00', invoice_id: invoice.id, paid: true, kind: 'api' } })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect((await http.get(`/invoices/${invoice.id}.json`)).body).toMatchObject({ paid: '100.0', status: 'paid' });
+  });
+
   it('marks the pending payment paid on update, which pays the invoice', async () => {
     const invoice = await invoiceOf('50');
     const pending = await http.post('/banking/payments.json', { banking_payment: { name: 'Card', price: 50, invoice_id: invoice.id, paid: false, kind: 'api' } });

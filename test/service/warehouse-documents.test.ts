@@ -104,6 +104,21 @@ describe('warehouse documents', () => {
     expect((await http.get(`/warehouse_documents/${wz.body.id}.json`)).body).toEqual(NOT_FOUND);
   });
 
+  it('moves stock exactly under concurrent documents', async () => {
+    const before = await stock(productId, main);
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        http.post('/warehouse_documents.json', {
+          warehouse_document: { kind: i % 2 ? 'wz' : 'pz', warehouse_id: main, issue_date: '2018-01-01', warehouse_actions: [{ product_id: productId, quantity: i % 2 ? '0.5' : '2' }] },
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(await stock(productId, main)).toBe(`${Number(before) + 6}.0`);
+    await Promise.all(replies.map((r) => http.delete(`/warehouse_documents/${r.body.id}.json`)));
+    expect(await stock(productId, main)).toBe(before);
+  });
+
   it('lists as a bare array and filters by kind and warehouse', async () => {
     const all = await http.get('/warehouse_documents.json', { page: 1, per_page: 25 });
     expect(all.body.map((d: { kind: string }) => d.kind)).toEqual(['pz', 'pz']);
