@@ -14,7 +14,7 @@ const kept: Record<string, unknown> = {};
 /** Kept records (compared at the end) and targets (the fuzzed updates go to these). */
 let ids: { client: number; product: number; invoice: number; warehouse: number; targetInvoice: number; targetClient: number; targetProduct: number; targetPayment: number; targetDocument: number; targetCategory: number };
 
-const LIMITS = { numRuns: 150, interruptAfterTimeLimit: 3_000 };
+const LIMITS = { numRuns: 150, interruptAfterTimeLimit: 2_000 };
 
 beforeAll(async () => {
   service = await startTestService();
