@@ -176,4 +176,36 @@ describe('invoices in XML', () => {
     expect(change.status).toBe(404);
     expect((await http.get(`/invoices/${mine.body.id}.xml`)).body.buyer_name).toBe('Client1 SA & Sons');
   });
+
+  it('every other resource goes round in XML too: create, read, list, update, delete', async () => {
+    const product = await http.postXml('/products.xml', '<product><name>XML product</name><price-net>10</price-net><tax>23</tax></product>');
+    expect(product.status, product.text).toBe(201);
+    const warehouseId = (await http.get('/warehouses.xml')).body[0].id;
+    const resources = [
+      { create: '/products.xml', read: '/products', list: 'products', item: 'product', body: '<product><name>Kept</name><price_net>5</price_net></product>', update: '<product><price-gross>12.30</price-gross></product>', expected: { price_gross: '12.3', price_net: '10.0' } },
+      { create: '/clients.xml', read: '/clients', list: 'clients', item: 'client', body: '<client><name>XML client</name><country></country></client>', update: '<client><country>PL</country></client>', expected: { country: 'PL' } },
+      { create: '/banking/payments.xml', read: '/banking/payments', list: 'banking_payments', item: 'banking_payment', body: '<banking_payment><name>XML payment</name><price>7</price><paid type="boolean">false</paid></banking_payment>', update: '<banking_payment><price type="decimal">8.5</price></banking_payment>', expected: { price: '8.5' } },
+      { create: '/categories.xml', read: '/categories', list: 'categories', item: 'category', body: '<category><name>XML category</name></category>', update: '<category><description>Described</description></category>', expected: { description: 'Described' } },
+      { create: '/warehouses.xml', read: '/warehouses', list: 'warehouses', item: 'warehouse', body: '<warehouse><name>XML warehouse</name><kind nil="true"/></warehouse>', update: '<warehouse><kind>external</kind></warehouse>', expected: { kind: 'external' } },
+      { create: '/warehouse_documents.xml', read: '/warehouse_documents', list: 'warehouse_documents', item: 'warehouse_document', body: `<warehouse_document><kind>pz</kind><warehouse_id>${warehouseId}</warehouse_id><warehouse_actions><warehouse_action><product_id>${product.body.id}</product_id><quantity>2</quantity><price_net>10</price_net></warehouse_action></warehouse_actions></warehouse_document>`, update: '<warehouse-document><issue-date>2019-05-05</issue-date></warehouse-document>', expected: { issue_date: '2019-05-05', value_net: '20.0' } },
+    ];
+    for (const resource of resources) {
+      const created = await http.postXml(resource.create, resource.body);
+      expect([resource.create, created.status]).toEqual([resource.create, 201]);
+      expect(created.text).toContain(`<${resource.item}>`);
+      const path = `${resource.read}/${created.body.id}`;
+      expect((await http.get(`${path}.xml`)).body).toEqual(created.body);
+      expect((await http.get(`${path}.json`)).body).toEqual(created.body);
+      const list = await http.get(`${resource.read}.xml`, { per_page: 100 });
+      expect(list.text).toMatch(new RegExp(`<${resource.list} type="array">\\s*<${resource.item}>`));
+      expect(list.body.map((r: { id: number }) => r.id)).toContain(created.body.id);
+      const target = resource.item === 'product' ? `/products/${product.body.id}` : path;
+      const updated = await http.putXml(`${target}.xml`, resource.update);
+      expect([target, updated.status]).toEqual([target, 200]);
+      expect(updated.body).toMatchObject(resource.expected);
+      const deleted = await http.delete(`${path}.xml`);
+      expect([path, deleted.status, deleted.body]).toEqual([path, 200, { code: 'success', message: expect.any(String) }]);
+      expect((await http.get(`${path}.xml`)).status).toBe(404);
+    }
+  });
 });
