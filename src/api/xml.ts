@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /**
  * The XML form of the interface, for the client. Requests are written with the wrapper key as the
@@ -27,13 +27,29 @@ const parser = new XMLParser({
 
 type XmlNode = Record<string, unknown>;
 
+export interface ReadXmlOptions {
+  /** Elements that are lists even without `type="array"` (a request may send one `<position>`). */
+  listFields?: ReadonlySet<string>;
+}
+
+/**
+ * Reads an XML document into its root element's (underscored) name and content. Refuses a DTD or
+ * entity declarations, and malformed documents, with a `SyntaxError` that says why.
+ */
+export function readXml(text: string, options: ReadXmlOptions = {}): { root: string; value: unknown } {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new SyntaxError('XML with a DTD or entity declarations is not accepted');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new SyntaxError(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  const document = parser.parse(text) as Record<string, XmlNode[]>;
+  const roots = Object.keys(document).filter((key) => !key.startsWith('?') && !key.startsWith('#'));
+  if (roots.length !== 1) throw new SyntaxError('malformed XML: expected one root element');
+  const root = underscored(roots[0]!);
+  return { root, value: convert(document[roots[0]!]![0], root, options.listFields) };
+}
+
 /** Reads an XML document and returns the content of its root element. */
 export function decodeXml(text: string): unknown {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new SyntaxError('XML with a DTD or entity declarations is not read');
-  const document = parser.parse(text) as Record<string, XmlNode[]>;
-  const root = Object.keys(document).find((key) => !key.startsWith('?') && !key.startsWith('#'));
-  if (root === undefined) throw new SyntaxError('XML without a root element');
-  return convert(document[root]![0]);
+  return readXml(text).value;
 }
 
 /** The name of the root element of an XML document (`invoices`, `error`, …). */
@@ -53,21 +69,22 @@ function decodeEntities(text: string): string {
 
 const underscored = (name: string) => name.replace(/-/g, '_');
 
-function convert(node: unknown): unknown {
+function convert(node: unknown, name = '', listFields?: ReadonlySet<string>): unknown {
   if (typeof node === 'string') return decodeEntities(node);
   if (typeof node !== 'object' || node === null) return '';
   const element = node as XmlNode;
   if (element['@nil'] === 'true') return null;
   const type = element['@type'];
   const children = Object.keys(element).filter((key) => !key.startsWith('@') && key !== '#text');
-  if (type === 'array') {
-    return children.flatMap((child) => (element[child] as unknown[]).map(convert));
+  if (type === 'array' || listFields?.has(name)) {
+    return children.flatMap((child) =>
+      (element[child] as unknown[]).map((item) => convert(item, underscored(child), listFields)),
+    );
   }
   if (children.length === 0) {
     const raw = element['#text'];
     const text = decodeEntities(Array.isArray(raw) ? raw.join('') : typeof raw === 'string' ? raw : '');
     if (type === 'integer' && /^-?\d+$/.test(text)) return Number(text);
-    if (type === 'float' && text !== '' && Number.isFinite(Number(text))) return Number(text);
     if (type === 'boolean') return text === 'true' || text === '1';
     // A typed empty hash is an object; an untyped empty element is empty text, as Rails reads it.
     if (type === 'hash') return {};
@@ -76,7 +93,8 @@ function convert(node: unknown): unknown {
   const result: Record<string, unknown> = {};
   for (const child of children) {
     const items = element[child] as unknown[];
-    result[underscored(child)] = items.length === 1 ? convert(items[0]) : items.map(convert);
+    const key = underscored(child);
+    result[key] = items.length === 1 ? convert(items[0], key, listFields) : items.map((item) => convert(item, key, listFields));
   }
   return result;
 }
@@ -89,29 +107,34 @@ const escapeText = (text: string) => text.replace(INVALID_XML_CHARS, '').replace
 /** The element name of one item of a list: `positions` → `position`, `categories` → `category`. */
 export function singularName(name: string): string {
   if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
-  if (name.endsWith('ses')) return name.slice(0, -2);
+  // `addresses`, `boxes`, `statuses` lose "es"; `warehouses` only its "s".
+  if (/(ss|x|ch|sh|tus)es$/.test(name)) return name.slice(0, -2);
   if (name.endsWith('s')) return name.slice(0, -1);
   return `${name}_item`;
 }
 
-function element(name: string, value: unknown): string {
+function element(name: string, value: unknown, indent: string | undefined): string {
+  const [open, inner, close] = indent === undefined ? ['', undefined, ''] : [indent, `${indent}  `, '\n'];
   if (value === undefined) return '';
-  if (value === null) return `<${name} nil="true"/>`;
+  if (value === null) return `${open}<${name} nil="true"/>`;
   if (Array.isArray(value)) {
+    if (value.length === 0) return `${open}<${name} type="array"/>`;
     const item = singularName(name);
-    return `<${name} type="array">${value.map((v) => element(item, v)).join('')}</${name}>`;
+    return `${open}<${name} type="array">${close}${value.map((v) => element(item, v, inner)).join(close)}${close}${open}</${name}>`;
   }
-  if (value instanceof Date) return `<${name} type="dateTime">${value.toISOString()}</${name}>`;
+  if (value instanceof Date) return `${open}<${name} type="dateTime">${value.toISOString()}</${name}>`;
   if (typeof value === 'object') {
-    return `<${name}>${Object.entries(value as Record<string, unknown>).map(([k, v]) => element(k, v)).join('')}</${name}>`;
+    const children = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (children.length === 0) return `${open}<${name}/>`;
+    return `${open}<${name}>${close}${children.map(([k, v]) => element(k, v, inner)).join(close)}${close}${open}</${name}>`;
   }
-  if (typeof value === 'number' && Number.isInteger(value)) return `<${name} type="integer">${value}</${name}>`;
-  if (typeof value === 'boolean') return `<${name} type="boolean">${value}</${name}>`;
+  if (typeof value === 'number' && Number.isInteger(value)) return `${open}<${name} type="integer">${value}</${name}>`;
+  if (typeof value === 'boolean') return `${open}<${name} type="boolean">${value}</${name}>`;
   // Other numbers go as text: the interface reads decimals from text, so nothing is rounded here.
-  return `<${name}>${escapeText(String(value))}</${name}>`;
+  return `${open}<${name}>${escapeText(String(value))}</${name}>`;
 }
 
-/** Writes `value` as an XML document whose root element is `root`. */
-export function encodeXml(root: string, value: unknown): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(root, value)}\n`;
+/** Writes `value` as an XML document whose root element is `root`; `pretty` indents it for people. */
+export function encodeXml(root: string, value: unknown, options: { pretty?: boolean } = {}): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(root, value, options.pretty ? '' : undefined)}\n`;
 }
