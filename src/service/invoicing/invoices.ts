@@ -463,15 +463,16 @@ export async function applyInvoiceUpdate(
   }
   if (update.buyer_name !== undefined && !String(update.buyer_name ?? '').trim()) problems.add('buyer_name', "can't be blank");
 
+  // Positions are priced in the invoice's (possibly new) currency and discount kind.
+  const ctx: PositionContext = {
+    tx,
+    account,
+    currency: next.currency,
+    discountKind: (next.discount_kind as PositionContext['discountKind']) ?? null,
+    problems,
+    lineIds: lineIdSource(tx),
+  };
   if (update.positions) {
-    const ctx: PositionContext = {
-      tx,
-      account,
-      currency: next.currency,
-      discountKind: (next.discount_kind as PositionContext['discountKind']) ?? null,
-      problems,
-      lineIds: lineIdSource(tx),
-    };
     const positions = [...current.positions];
     for (const [index, position] of update.positions.entries()) {
       if (position.id != null) {
@@ -495,14 +496,6 @@ export async function applyInvoiceUpdate(
     next.positions = positions;
   } else if (update.currency !== undefined || update.discount_kind !== undefined) {
     // A new currency or discount kind changes rounding: recompute every position.
-    const ctx: PositionContext = {
-      tx,
-      account,
-      currency: next.currency,
-      discountKind: (next.discount_kind as PositionContext['discountKind']) ?? null,
-      problems,
-      lineIds: lineIdSource(tx),
-    };
     const positions: StoredPosition[] = [];
     for (const [index, position] of current.positions.entries()) {
       const built = await buildPosition(ctx, {} as PositionValues, index, position);
