@@ -136,39 +136,6 @@ export const migrations: Migration[] = [
       );
     `,
   },
-  {
-    version: 4,
-    name: 'outbox and department logos',
-    sql: `
-      create table outbox_messages (
-        id serial primary key,
-        account_id integer not null references accounts(id) on delete cascade,
-        invoice_id integer,
-        recipients text not null,
-        cc text,
-        subject text not null,
-        text_body text not null,
-        html_body text,
-        transport text not null default 'outbox',
-        created_at timestamptz not null default now()
-      );
-      create index outbox_messages_account_idx on outbox_messages (account_id, id);
-      create table outbox_attachments (
-        id serial primary key,
-        message_id integer not null references outbox_messages(id) on delete cascade,
-        filename text not null,
-        content_type text not null,
-        content bytea not null
-      );
-      create table department_logos (
-        department_id integer primary key references departments(id) on delete cascade,
-        account_id integer not null references accounts(id) on delete cascade,
-        content_type text not null,
-        content bytea not null,
-        updated_at timestamptz not null default now()
-      );
-    `,
-  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;
