@@ -65,7 +65,10 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountIntegrations(app);
   for (const prefix of ACCOUNT_PATHS) {
     app.use(prefix, requireAccount);
-    app.use(`${prefix}/*`, requireAccount);
+    app.use(`${prefix}/*`, (c, next) =>
+      // The buyer's checkout page of a payment is public: its token is the capability.
+      prefix === '/banking' && routePath(c.req.raw).startsWith('/banking/payments/pay/') ? next() : requireAccount(c, next),
+    );
     app.use(prefix, idempotentPost);
     app.use(`${prefix}/*`, idempotentPost);
   }

@@ -1,7 +1,156 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
-import type { ServiceEnv } from './http.js';
+import { addUserInput, createAccountInput, loginInput } from '../api/schemas/account.js';
+import { accountByToken } from './auth.js';
+import { createAccount } from './accounts.js';
+import type { Sql } from './db.js';
+import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { timestampText } from './store.js';
 
-/** Integration operations of spec §4.8 on `{app_url}`: users, login, accounts. */
+/**
+ * Integration operations of spec §4.8 on `{app_url}` (the same server here): add a user, log in,
+ * create an account (with owner and company data), read the account. Each carries the
+ * provider's `integration_token`; a wrong or missing one is the reference's 401.
+ */
+interface UserRow {
+  id: number;
+  account_id: number;
+  login: string;
+  email: string;
+  password_hash: string;
+  data: { first_name?: string | null; last_name?: string | null };
+  created_at: Date;
+}
+
+function sameSecret(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string' || expected === '') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function requireIntegrationToken(c: ServiceContext): void {
+  const given = c.req.query('integration_token') ?? c.get('body').integration_token;
+  if (!sameSecret(given, c.get('config').integrationToken)) throw unauthorized();
+}
+
+async function ensureFreeLogin(tx: Sql, login: string, email: string): Promise<void> {
+  const taken = await tx.query(`select 1 from users where login = $1 or lower(email) = lower($2) limit 1`, [login, email]);
+  if (taken.length > 0) throw invalid({ 'user.login': ['has already been taken'] });
+}
+
+async function insertUser(
+  tx: Sql,
+  account: Account,
+  user: { login?: string | null; email: string; password: string; first_name?: string | null; last_name?: string | null },
+): Promise<UserRow> {
+  const login = user.login?.trim() || user.email;
+  await ensureFreeLogin(tx, login, user.email);
+  const rows = await tx.query<UserRow>(
+    `insert into users (account_id, login, email, password_hash, data) values ($1, $2, $3, $4, $5)
+     returning id, account_id, login, email, password_hash, data, created_at`,
+    [account.id, login, user.email, await hashPassword(user.password), JSON.stringify({ first_name: user.first_name ?? null, last_name: user.last_name ?? null })],
+  );
+  return rows[0]!;
+}
+
+/** A prefix made from an e-mail's local part: `anna.nowak@…` → `anna-nowak`. */
+function prefixFromEmail(email: string): string {
+  const local = email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return local.length >= 2 ? local.slice(0, 40) : `account-${local || 'new'}`;
+}
+
+function presentUser(user: UserRow, account: Account, publicUrl: string) {
+  return {
+    id: user.id,
+    login: user.login,
+    email: user.email,
+    first_name: user.data.first_name ?? null,
+    last_name: user.data.last_name ?? null,
+    prefix: account.prefix,
+    url: publicUrl,
+    created_at: timestampText(user.created_at),
+  };
+}
+
 export function mountIntegrations(app: Hono<ServiceEnv>): void {
-  void app;
+  const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
+
+  app.post('/users', async (c) => {
+    requireIntegrationToken(c);
+    const input = validate(addUserInput, c.get('body'));
+    const apiToken = c.get('body').api_token;
+    const { user, account } = await c.get('db').transaction(async (tx) => {
+      // With an api_token the user joins that account; without one the user gets an account of their own.
+      let owner: Account | undefined;
+      if (typeof apiToken === 'string' && apiToken) {
+        owner = await accountByToken(tx, apiToken);
+        if (!owner) throw unauthorized();
+      } else {
+        await ensureFreeLogin(tx, input.user.login?.trim() || input.user.email, input.user.email);
+        owner = await createAccount(tx, { prefix: prefixFromEmail(input.user.email) });
+      }
+      return { user: await insertUser(tx, owner, input.user), account: owner };
+    });
+    return respond(c, presentUser(user, account, publicUrl(c)), { status: 201, root: 'user' });
+  });
+
+  app.post('/login', async (c) => {
+    requireIntegrationToken(c);
+    const input = validate(loginInput, c.get('body'));
+    const rows = await c.get('db').query<UserRow & { prefix: string; api_token: string }>(
+      `select u.id, u.account_id, u.login, u.email, u.password_hash, u.data, u.created_at, a.prefix, a.api_token
+         from users u join accounts a on a.id = u.account_id
+        where u.login = $1 or lower(u.email) = lower($1) order by u.id limit 1`,
+      [input.login],
+    );
+    const user = rows[0];
+    // The same 401 for an unknown login and a wrong password: nothing tells which one exists.
+    if (!user || !(await verifyPassword(input.password, user.password_hash))) throw unauthorized();
+    return respond(
+      c,
+      {
+        login: user.login,
+        email: user.email,
+        prefix: user.prefix,
+        url: publicUrl(c),
+        first_name: user.data.first_name ?? null,
+        last_name: user.data.last_name ?? null,
+        api_token: user.api_token,
+      },
+      { root: 'user' },
+    );
+  });
+
+  app.post('/account', async (c) => {
+    requireIntegrationToken(c);
+    const input = validate(createAccountInput, c.get('body'));
+    if (input.api_token && !(await accountByToken(c.get('db'), input.api_token))) throw unauthorized();
+    const { account, user } = await c.get('db').transaction(async (tx) => {
+      if (input.user) await ensureFreeLogin(tx, input.user.login?.trim() || input.user.email, input.user.email);
+      const created = await createAccount(tx, {
+        prefix: input.account.prefix,
+        company: input.company ? { ...input.company, email: input.user?.email ?? null } : { name: input.account.prefix },
+      });
+      return { account: created, user: input.user ? await insertUser(tx, created, input.user) : undefined };
+    });
+    return respond(
+      c,
+      { prefix: account.prefix, api_token: account.api_token, url: publicUrl(c), login: user?.login ?? null, email: user?.email ?? null },
+      { status: 201, root: 'account' },
+    );
+  });
+
+  app.get('/account', async (c) => {
+    requireIntegrationToken(c);
+    const token = c.req.query('api_token');
+    const account = token ? await accountByToken(c.get('db'), token) : undefined;
+    if (!account) throw unauthorized();
+    return respond(
+      c,
+      { id: account.id, prefix: account.prefix, name: account.name, url: publicUrl(c), created_at: timestampText(account.created_at) },
+      { root: 'account' },
+    );
+  });
 }

@@ -1,7 +1,75 @@
 import type { Hono } from 'hono';
-import type { ServiceEnv } from '../http.js';
+import { departmentInput } from '../../api/schemas/account.js';
+import type { DepartmentData } from '../accounts.js';
+import type { Sql } from '../db.js';
+import { ApiError, idParam, invalidField, respond, type ServiceEnv, validate } from '../http.js';
+import { requireRow, updateRow } from '../store.js';
+import { merge } from './crud.js';
+import { presentDepartment } from './departments.js';
 
-/** `PUT /departments/<id>.json` with a multipart `department[logo]` (spec §4.9). */
+const MAX_LOGO_BYTES = 2 * 1024 * 1024;
+
+/** The image type by its first bytes, never by the file name or the declared type. */
+export function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | undefined {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return undefined;
+}
+
+/** The logo of a department, for its invoice PDFs and pages. */
+export async function departmentLogo(
+  sql: Sql,
+  accountId: number,
+  departmentId: number | null,
+): Promise<{ contentType: string; content: Uint8Array } | undefined> {
+  if (departmentId == null) return undefined;
+  const rows = await sql.query<{ content_type: string; content: Uint8Array }>(
+    `select content_type, content from department_logos where account_id = $1 and department_id = $2`,
+    [accountId, departmentId],
+  );
+  const row = rows[0];
+  return row ? { contentType: row.content_type, content: new Uint8Array(row.content) } : undefined;
+}
+
+/**
+ * `PUT /departments/<id>.json` as multipart with `api_token` and `department[logo]` (spec §4.9):
+ * a PNG or JPEG of at most 2 MiB. Other `department[...]` fields in the same form are applied too.
+ * `GET /departments/<id>/logo` serves the stored image to the account.
+ */
 export function mountDepartmentLogo(app: Hono<ServiceEnv>): void {
-  void app;
+  app.put('/departments/:id', async (c, next) => {
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) return next();
+    const id = idParam(c);
+    const account = c.get('account');
+    const form = (c.get('body').department ?? {}) as Record<string, unknown>;
+    const { logo, ...fields } = form;
+    if (!(logo instanceof Blob)) throw invalidField('department.logo', "can't be blank");
+    if (logo.size > MAX_LOGO_BYTES) throw new ApiError(413, 'The logo is larger than 2 MiB');
+    const content = new Uint8Array(await logo.arrayBuffer());
+    const contentType = imageType(content);
+    if (!contentType) throw invalidField('department.logo', 'must be a PNG or JPEG image');
+    const changes = validate(departmentInput, fields, 'department');
+    const row = await c.get('db').transaction(async (tx) => {
+      const current = await requireRow<DepartmentData>(tx, 'departments', account.id, id, { forUpdate: true });
+      await tx.query(
+        `insert into department_logos (department_id, account_id, content_type, content, updated_at) values ($1, $2, $3, $4, now())
+         on conflict (department_id) do update set content_type = excluded.content_type, content = excluded.content, updated_at = now()`,
+        [id, account.id, contentType, Buffer.from(content)],
+      );
+      const data = merge(current.data, { ...changes, name: changes.name || undefined });
+      data.logo = { content_type: contentType, size: content.length, updated_at: new Date().toISOString() };
+      return updateRow(tx, 'departments', account.id, id, data);
+    });
+    return respond(c, presentDepartment(row, c), { root: 'department' });
+  });
+
+  app.get('/departments/:id/logo', async (c) => {
+    const id = idParam(c);
+    const account = c.get('account');
+    await requireRow(c.get('db'), 'departments', account.id, id);
+    const logo = await departmentLogo(c.get('db'), account.id, id);
+    if (!logo) throw new ApiError(404, 'Not found');
+    return c.body(logo.content.buffer.slice(logo.content.byteOffset, logo.content.byteOffset + logo.content.byteLength) as ArrayBuffer, 200, { 'content-type': logo.contentType, 'cache-control': 'private, max-age=300' });
+  });
 }

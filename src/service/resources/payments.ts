@@ -88,7 +88,7 @@ async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData
 }
 
 /** What a paid payment does: pays its invoice, or issues one when asked. */
-async function settle(tx: Sql, account: Account, data: PaymentData): Promise<void> {
+export async function settle(tx: Sql, account: Account, data: PaymentData): Promise<void> {
   if (!data.paid) return;
   data.paid_date ??= todayText();
   if (data.invoice_id != null) await applyPaymentToInvoice(tx, account, data.invoice_id, data.price, data.paid_date);
@@ -101,7 +101,7 @@ async function unsettle(tx: Sql, account: Account, data: PaymentData): Promise<v
   }
 }
 
-async function newPaymentData(tx: Sql, account: Account, input: Record<string, unknown>): Promise<PaymentData> {
+export async function newPaymentData(tx: Sql, account: Account, input: Record<string, unknown>): Promise<PaymentData> {
   const problems: Record<string, string[]> = {};
   let product: ProductData | undefined;
   if (input.product_id != null) {
