@@ -24,7 +24,7 @@ const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 
 describe('department logo (spec §4.9)', () => {
   it('accepts a PNG, records it on the department and serves it back', async () => {
     const png = makePng(64, 32);
-    const response = await upload(new Blob([png], { type: 'image/png' }), 'logo.png', service.apiToken, departmentId, {
+    const response = await upload(new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png', service.apiToken, departmentId, {
       'department[name]': 'Demo Studio (Kraków branch)',
     });
     expect(response.status).toBe(200);
@@ -39,7 +39,7 @@ describe('department logo (spec §4.9)', () => {
   });
 
   it('accepts a JPEG whatever its name says', async () => {
-    const response = await upload(new Blob([JPEG]), 'photo.bin');
+    const response = await upload(new Blob([new Uint8Array(JPEG)]), 'photo.bin');
     expect(response.status).toBe(200);
     const served = await fetch(`${service.url}/departments/${departmentId}/logo?api_token=${service.apiToken}`);
     expect(served.headers.get('content-type')).toBe('image/jpeg');
@@ -54,7 +54,7 @@ describe('department logo (spec §4.9)', () => {
   it('refuses a 3 MiB image with 413', async () => {
     const big = makePng(1024, 1024, { noise: true });
     expect(big.length).toBeGreaterThan(3 * 1024 * 1024 - 1);
-    const response = await upload(new Blob([big], { type: 'image/png' }), 'big.png');
+    const response = await upload(new Blob([new Uint8Array(big)], { type: 'image/png' }), 'big.png');
     expect(response.status).toBe(413);
     expect(((await response.json()) as { code: string }).code).toBe('error');
   });
@@ -66,9 +66,9 @@ describe('department logo (spec §4.9)', () => {
     const missing = await fetch(`${service.url}/departments/${departmentId}.json`, { method: 'PUT', body: form });
     expect(missing.status).toBe(422);
     expect(await missing.json()).toEqual({ code: 'error', message: { 'department.logo': ["can't be blank"] } });
-    const wrongToken = await upload(new Blob([makePng(8, 8)]), 'logo.png', 'not-a-token');
+    const wrongToken = await upload(new Blob([new Uint8Array(makePng(8, 8))]), 'logo.png', 'not-a-token');
     expect(wrongToken.status).toBe(401);
-    const unknown = await upload(new Blob([makePng(8, 8)]), 'logo.png', service.apiToken, 999_999);
+    const unknown = await upload(new Blob([new Uint8Array(makePng(8, 8))]), 'logo.png', service.apiToken, 999_999);
     expect(unknown.status).toBe(404);
   });
 });

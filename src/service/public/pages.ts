@@ -1,7 +1,228 @@
 import type { Hono } from 'hono';
-import type { ServiceEnv } from '../http.js';
+import { compare, decimal, sub, toWire, ZERO } from '../../api/money.js';
+import type { Sql } from '../db.js';
+import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { newPaymentData, type PaymentData, settle } from '../resources/payments.js';
+import { insertRow, type StoredRow, todayText, updateRow } from '../store.js';
+import { html, type Html, page, PAGE_HEADERS } from './html.js';
 
-/** Public pages that need no api_token: invoice view, PDF and payment links, the outbox. */
+/**
+ * Public pages that need no api_token: the invoice view (`view_url`), its PDF, the page that pays
+ * an invoice (`payment_url`), and the checkout page of a payment created unpaid (the BFF's
+ * checkout). Each is reached only by an unguessable token, never by an id.
+ */
+type Lang = 'pl' | 'en';
+
+const TEXT = {
+  en: {
+    invoice: 'Invoice', seller: 'Seller', buyer: 'Buyer', issued: 'Issued', due: 'Due', item: 'Item', qty: 'Qty',
+    net: 'Net', tax: 'Tax', gross: 'Gross', total: 'Total', paid: 'Paid', toPay: 'To pay', pdf: 'Download PDF', pay: 'Pay now',
+    paidInFull: 'Paid', unpaid: 'Awaiting payment', taxNo: 'Tax no.', thanks: 'Thank you, your payment was received.',
+    payInvoice: 'Pay invoice', nothingDue: 'Nothing is left to pay on this invoice.', back: 'Back to the invoice',
+    checkout: 'Checkout', cancel: 'Cancel', paymentDone: 'Payment received. Thank you!', testProvider: 'Test payment provider of the embedded invoicing service: no money moves.',
+  },
+  pl: {
+    invoice: 'Faktura', seller: 'Sprzedawca', buyer: 'Nabywca', issued: 'Data wystawienia', due: 'Termin płatności', item: 'Nazwa', qty: 'Ilość',
+    net: 'Netto', tax: 'VAT', gross: 'Brutto', total: 'Razem', paid: 'Zapłacono', toPay: 'Do zapłaty', pdf: 'Pobierz PDF', pay: 'Zapłać',
+    paidInFull: 'Opłacona', unpaid: 'Oczekuje na płatność', taxNo: 'NIP', thanks: 'Dziękujemy, płatność została przyjęta.',
+    payInvoice: 'Zapłać fakturę', nothingDue: 'Ta faktura nie ma już nic do zapłaty.', back: 'Wróć do faktury',
+    checkout: 'Płatność', cancel: 'Anuluj', paymentDone: 'Płatność przyjęta. Dziękujemy!', testProvider: 'Testowy operator płatności wbudowanej usługi: żadne pieniądze nie są przesyłane.',
+  },
+} as const satisfies Record<Lang, Record<string, string>>;
+
+const langOf = (lang: string | null | undefined): Lang => (lang?.toLowerCase().startsWith('pl') ? 'pl' : 'en');
+const localeOf = (lang: Lang) => (lang === 'pl' ? 'pl-PL' : 'en-GB');
+
+/** Intl formats the decimal string itself, so the amount shown is exactly the stored one. */
+function money(amount: string, currency: string, lang: Lang): string {
+  return new Intl.NumberFormat(localeOf(lang), { style: 'currency', currency }).format(amount as unknown as number);
+}
+
+function outstanding(invoice: InvoiceData): string {
+  const left = sub(decimal(invoice.price_gross), decimal(invoice.paid));
+  return toWire(compare(left, ZERO) > 0 ? left : ZERO);
+}
+
+interface Found<Data> {
+  account: Account;
+  row: StoredRow<Data>;
+}
+
+async function byToken<Data>(sql: Sql, table: 'invoices' | 'payments', token: string, forUpdate = false): Promise<Found<Data>> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) throw notFound();
+  const rows = await sql.query<StoredRow<Data> & { account_id: number; prefix: string; api_token: string; name: string | null; account_created_at: Date }>(
+    `select r.id, r.data, r.created_at, r.updated_at, a.id as account_id, a.prefix, a.api_token, a.name, a.created_at as account_created_at
+       from ${table} r join accounts a on a.id = r.account_id
+      where r.data->>'token' = $1 limit 1${forUpdate ? ' for update of r' : ''}`,
+    [token],
+  );
+  const found = rows[0];
+  if (!found) throw notFound();
+  return {
+    account: { id: found.account_id, prefix: found.prefix, api_token: found.api_token, name: found.name, created_at: found.account_created_at },
+    row: { id: found.id, data: found.data, created_at: found.created_at, updated_at: found.updated_at },
+  };
+}
+
+function party(title: string, lines: (string | null)[]): Html {
+  const [name, ...rest] = lines;
+  return html`<div><h2>${title}</h2><strong>${name}</strong>${rest.filter(Boolean).map((line) => html`<br>${line}`)}</div>`;
+}
+
+function invoiceView(invoice: InvoiceData, token: string, notice?: string): Html {
+  const t = TEXT[langOf(invoice.lang)];
+  const lang = langOf(invoice.lang);
+  const left = outstanding(invoice);
+  const due = compare(decimal(left), ZERO) > 0;
+  const m = (amount: string) => money(amount, invoice.currency, lang);
+  const place = (street: string | null, postCode: string | null, city: string | null) =>
+    [street, [postCode, city].filter(Boolean).join(' ') || null];
+  return html`
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+    <article class="sheet">
+      <div class="row">
+        <div><span class="muted">${t.invoice}</span><h1>${invoice.number}</h1></div>
+        <span class="badge ${due ? 'due' : 'paid'}">${due ? t.unpaid : t.paidInFull}</span>
+      </div>
+      <p class="muted">${t.issued}: ${invoice.issue_date}${invoice.payment_to ? html` · ${t.due}: ${invoice.payment_to}` : ''}</p>
+      <div class="parties">
+        ${party(t.seller, [invoice.seller_name, ...place(invoice.seller_street, invoice.seller_post_code, invoice.seller_city), invoice.seller_tax_no ? `${t.taxNo} ${invoice.seller_tax_no}` : null])}
+        ${party(t.buyer, [invoice.buyer_name, ...place(invoice.buyer_street, invoice.buyer_post_code, invoice.buyer_city), invoice.buyer_tax_no ? `${t.taxNo} ${invoice.buyer_tax_no}` : null])}
+      </div>
+      <table>
+        <thead><tr><th>${t.item}</th><th class="num">${t.qty}</th><th class="num hide-narrow">${t.net}</th><th class="num hide-narrow">${t.tax}</th><th class="num">${t.gross}</th></tr></thead>
+        <tbody>${invoice.positions.map(
+          (p) => html`<tr><td>${p.name}</td><td class="num">${p.quantity.replace(/\.0$/, '')} ${p.quantity_unit ?? ''}</td>
+            <td class="num hide-narrow">${m(p.total_price_net)}</td><td class="num hide-narrow">${/^[a-z]/.test(p.tax) ? p.tax : `${p.tax}%`}</td>
+            <td class="num">${m(p.total_price_gross)}</td></tr>`,
+        )}</tbody>
+      </table>
+      <div class="totals">
+        <div><span>${t.net}</span><span>${m(invoice.price_net)}</span></div>
+        <div><span>${t.tax}</span><span>${m(invoice.price_tax)}</span></div>
+        <div><span>${t.total}</span><strong>${m(invoice.price_gross)}</strong></div>
+        ${compare(decimal(invoice.paid), ZERO) > 0 ? html`<div><span>${t.paid}</span><span>${m(invoice.paid)}</span></div>` : ''}
+        <div class="due"><span>${t.toPay}</span><span>${m(left)}</span></div>
+      </div>
+      <div class="actions">
+        ${due ? html`<a class="button primary" href="/invoice/payment/${token}">${t.pay}</a>` : ''}
+        <a class="button" href="/invoice/${token}.pdf" download>${t.pdf}</a>
+      </div>
+    </article>`;
+}
+
+function safeReturnUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sendPage(c: ServiceContext, title: string, lang: Lang, body: Html, status: 200 | 404 = 200) {
+  return c.body(page({ title, lang, body }), status, PAGE_HEADERS);
+}
+
 export function mountPublicPages(app: Hono<ServiceEnv>): void {
-  void app;
+  app.get('/invoice/:token', async (c) => {
+    const { row, account } = await byToken<InvoiceData>(c.get('db'), 'invoices', c.req.param('token'));
+    if (c.get('format') === 'pdf') {
+      const { invoicePdfResponse } = await import('../documents/routes.js');
+      return invoicePdfResponse(c, row, account.id);
+    }
+    const lang = langOf(row.data.lang);
+    const notice = c.req.query('paid') !== undefined ? TEXT[lang].thanks : undefined;
+    return sendPage(c, `${TEXT[lang].invoice} ${row.data.number}`, lang, invoiceView(row.data, c.req.param('token'), notice));
+  });
+
+  app.get('/invoice/payment/:token', async (c) => {
+    const token = c.req.param('token');
+    const { row } = await byToken<InvoiceData>(c.get('db'), 'invoices', token);
+    const lang = langOf(row.data.lang);
+    const t = TEXT[lang];
+    const left = outstanding(row.data);
+    const due = compare(decimal(left), ZERO) > 0;
+    return sendPage(
+      c,
+      `${t.payInvoice} ${row.data.number}`,
+      lang,
+      html`<article class="sheet">
+        <span class="muted">${t.payInvoice}</span><h1>${row.data.number}</h1>
+        <p class="muted">${row.data.seller_name}</p>
+        ${due
+          ? html`<p class="amount">${money(left, row.data.currency, lang)}</p>
+            <form method="post"><button class="button primary" type="submit">${t.pay}</button></form>
+            <p class="muted">${t.testProvider}</p>`
+          : html`<p>${t.nothingDue}</p>`}
+        <div class="actions"><a class="button" href="/invoice/${token}">${t.back}</a></div>
+      </article>`,
+    );
+  });
+
+  app.post('/invoice/payment/:token', async (c) => {
+    const token = c.req.param('token');
+    await c.get('db').transaction(async (tx) => {
+      const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
+      const left = outstanding(row.data);
+      if (compare(decimal(left), ZERO) <= 0) return;
+      // The same code path as `POST /banking/payments` with `paid: true`.
+      const data = await newPaymentData(tx, account, {
+        name: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
+        price: left,
+        invoice_id: row.id,
+        client_id: row.data.client_id,
+        currency: row.data.currency,
+        paid: true,
+        paid_date: todayText(),
+        kind: 'api',
+        provider: 'test',
+        email: row.data.buyer_email,
+      });
+      await insertRow(tx, 'payments', account.id, data);
+    });
+    return c.redirect(`/invoice/${token}?paid`, 303);
+  });
+
+  app.get('/banking/payments/pay/:token', async (c) => {
+    const token = c.req.param('token');
+    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const lang: Lang = 'en';
+    const t = TEXT[lang];
+    // Only the addresses stored with the payment by its (authenticated) creator: no open redirect.
+    const cancel = safeReturnUrl(row.data.cancel_url);
+    const payment = row.data;
+    return sendPage(
+      c,
+      `${t.checkout}: ${payment.name}`,
+      lang,
+      html`<article class="sheet">
+        <span class="muted">${t.checkout}</span><h1>${payment.name}</h1>
+        ${payment.description ? html`<p class="muted">${String(payment.description)}</p>` : ''}
+        <p class="amount">${money(payment.price, payment.currency, lang)}</p>
+        ${payment.paid
+          ? html`<p class="notice" role="status">${t.paymentDone}</p>`
+          : html`<form method="post"><div class="actions">
+              <button class="button primary" type="submit">${t.pay}</button>
+              ${cancel ? html`<a class="button" href="${cancel}">${t.cancel}</a>` : ''}
+            </div></form>
+            <p class="muted">${t.testProvider}</p>`}
+      </article>`,
+    );
+  });
+
+  app.post('/banking/payments/pay/:token', async (c) => {
+    const token = c.req.param('token');
+    const row = await c.get('db').transaction(async (tx) => {
+      const found = await byToken<PaymentData>(tx, 'payments', token, true);
+      if (found.row.data.paid) return found.row;
+      const data: PaymentData = { ...found.row.data, paid: true, paid_date: todayText(), provider: 'test', provider_status: 'paid' };
+      await settle(tx, found.account, data);
+      return updateRow(tx, 'payments', found.account.id, found.row.id, data);
+    });
+    const back = safeReturnUrl(row.data.return_url);
+    return c.redirect(back ?? `/banking/payments/pay/${token}`, 303);
+  });
 }

@@ -35,10 +35,9 @@ export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
 export function presentPayment(row: StoredRow<PaymentData>, publicUrl: string) {
   const payment: Record<string, unknown> = { id: row.id };
   for (const field of PAYMENT_FIELDS) payment[field] = row.data[field] ?? null;
-  const back = new URLSearchParams();
-  if (row.data.return_url) back.set('return_url', row.data.return_url);
-  if (row.data.cancel_url) back.set('cancel_url', row.data.cancel_url);
-  payment.payment_url = `${publicUrl}/banking/payments/pay/${row.data.token}${back.size > 0 ? `?${back}` : ''}`;
+  payment.payment_url = `${publicUrl}/banking/payments/pay/${row.data.token}`;
+  payment.return_url = row.data.return_url ?? null;
+  payment.cancel_url = row.data.cancel_url ?? null;
   payment.created_at = timestampText(row.created_at);
   payment.updated_at = timestampText(row.updated_at);
   return payment;
