@@ -51,13 +51,29 @@ function minifyLitTemplates(): Plugin {
 }
 
 /**
+ * The package's production modules ship without the development warnings: `DEV` becomes a constant
+ * `false` and the minifier drops what depends on it. Apps built from the sources (Storybook) keep them.
+ */
+function productionMode(): Plugin {
+  return {
+    name: 'invoicekit:production-mode',
+    apply: (config, env) => env.command === 'build' && env.mode !== 'development' && !!config.build?.lib,
+    load(id) {
+      return /\/src\/elements\/shared\/dev-mode\.ts$/.test(id) ? 'export const DEV = false;' : null;
+    },
+  };
+}
+
+/**
  * `vite build` writes the per-element modules for bundler users: Lit, @lit/task and ky stay bare
- * imports, so a page that already uses Lit loads it once. `vite build --mode standalone` writes
+ * imports, so a page that already uses Lit loads it once. `vite build --mode development` writes the
+ * same modules with the development warnings to `dist/dev/`, which the package's `development` export
+ * condition selects (as Lit's own development build is chosen). `vite build --mode standalone` writes
  * `dist/invoicekit.js`, one self-contained, minified module that registers every element, for a
  * `<script type="module">` tag.
  */
 export default defineConfig(({ mode }) => ({
-  plugins: [minifyLitTemplates()],
+  plugins: [minifyLitTemplates(), productionMode()],
   build:
     mode === 'standalone'
       ? {
@@ -67,6 +83,9 @@ export default defineConfig(({ mode }) => ({
           rolldownOptions: { output: { minify: true, inlineDynamicImports: true } },
         }
       : {
+          // `--mode development` writes the same modules with the development warnings kept, to `dist/dev/`.
+          outDir: mode === 'development' ? 'dist/dev' : 'dist',
+          emptyOutDir: mode !== 'development',
           target: 'es2022',
           minify: false,
           lib: { entry: elements, formats: ['es' as const], fileName: (_format: string, name: string) => `elements/${name}.js` },

@@ -22,6 +22,9 @@ export const styles = css`
     stroke-linecap: round;
     stroke-linejoin: round;
   }
+  p {
+    margin: 0;
+  }
   button,
   input,
   select,
@@ -33,12 +36,25 @@ export const styles = css`
     border-radius: var(--_radius-small);
     min-width: 0;
   }
+  /* Every button and action link shares one shape; the sort headers undo it below. */
+  button,
+  .action {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.3rem;
+    height: 2rem;
+    padding: 0 0.75rem;
+    font-weight: 500;
+    text-decoration: none;
+    vertical-align: middle;
+  }
   button,
   select,
   .chip input {
     cursor: pointer;
   }
-  :is(button, .action):not([disabled]):hover,
+  :where(button, .action):not([disabled]):hover,
   .chip:hover span {
     background: var(--_hover);
   }
@@ -89,7 +105,7 @@ export const styles = css`
   select {
     padding: 0 0.75rem;
   }
-  .sort-select {
+  [part='sort-select'] {
     display: none;
   }
   .statuses {
@@ -137,7 +153,7 @@ export const styles = css`
   .scrolling table {
     table-layout: fixed;
   }
-  .scrolling th:nth-child(7) {
+  .scrolling th:last-child {
     width: 22%;
   }
   table {
@@ -177,15 +193,14 @@ export const styles = css`
     text-align: right;
   }
   .sort {
-    display: inline-flex;
-    align-items: center;
     gap: 0.25rem;
+    height: auto;
     margin: -0.25rem -0.375rem;
     padding: 0.25rem 0.375rem;
     color: inherit;
     background: none;
     border: 0;
-    vertical-align: middle;
+    font-weight: inherit;
   }
   .num .sort {
     flex-direction: row-reverse;
@@ -203,8 +218,7 @@ export const styles = css`
   .sort:is(.asc, .desc) svg {
     opacity: 1;
   }
-  .sort.asc svg,
-  .prev svg {
+  .asc svg {
     rotate: -90deg;
   }
   .prev svg {
@@ -218,8 +232,8 @@ export const styles = css`
   }
   tbody th {
     font-weight: 600;
-    white-space: nowrap;
   }
+  tbody th,
   td:is(.issue, .due, .num) {
     white-space: nowrap;
   }
@@ -280,17 +294,9 @@ export const styles = css`
     padding-block: 0.5rem;
   }
   .action {
-    display: inline-flex;
-    align-items: center;
-    justify-content: center;
-    gap: 0.3rem;
-    height: 2rem;
     padding: 0 0.625rem;
     margin-left: 0.25rem;
     font-size: 0.8125rem;
-    font-weight: 500;
-    text-decoration: none;
-    vertical-align: middle;
   }
   .pay {
     min-width: 4rem;
@@ -311,13 +317,13 @@ export const styles = css`
     border-radius: 1rem;
     background: var(--_skeleton);
   }
+  td:nth-child(odd) .bar {
+    width: 60%;
+  }
   @media (prefers-reduced-motion: no-preference) {
     .bar {
       animation: pulse 1.4s ease-in-out infinite;
     }
-  }
-  td:nth-child(odd) .bar {
-    width: 60%;
   }
   @keyframes pulse {
     50% {
@@ -339,23 +345,11 @@ export const styles = css`
     border-top: 1px solid var(--_border);
     color: var(--_text-muted);
   }
-  .pagination p {
-    margin: 0;
-  }
   .pager {
     display: flex;
     align-items: center;
     gap: 0.5rem;
     white-space: nowrap;
-  }
-  .pager button,
-  .state button {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.25rem;
-    height: 2rem;
-    padding: 0 0.75rem;
-    font-weight: 500;
   }
 
   .state {
@@ -364,6 +358,7 @@ export const styles = css`
     gap: 0.375rem;
     padding: 3rem 1.5rem;
     text-align: center;
+    color: var(--_text-muted);
   }
   .state svg {
     width: 1.5rem;
@@ -379,11 +374,9 @@ export const styles = css`
     color: var(--_danger);
   }
   .state p {
-    margin: 0;
     max-width: 32rem;
-    color: var(--_text-muted);
   }
-  .state .title {
+  .title {
     font-size: 1rem;
     font-weight: 600;
     color: var(--_text);
@@ -392,8 +385,8 @@ export const styles = css`
     margin-top: 0.75rem;
   }
 
-  /* Narrower tables: icon-only actions (their names stay for assistive technology), then no issue date. */
-  @container invoice-list (max-width: 76rem) {
+  /* Mid widths: icon-only row actions, whose names stay for assistive technology. */
+  @container invoice-list (56rem < width <= 76rem) {
     .action:not(.pay) .label {
       position: absolute;
       width: 1px;
@@ -402,17 +395,20 @@ export const styles = css`
       clip: rect(0 0 0 0);
     }
   }
-  @container invoice-list (max-width: 66rem) {
+  /* Then no issue date column, and sorting from a dropdown (cards have no headers at all). */
+  @container invoice-list (56rem < width <= 66rem) {
     .issue {
       display: none;
     }
-    .sort-select {
+  }
+  @container invoice-list (width <= 66rem) {
+    [part='sort-select'] {
       display: flex;
     }
   }
 
   /* Narrow: every row becomes a card. */
-  @container invoice-list (max-width: 56rem) {
+  @container invoice-list (width <= 56rem) {
     .toolbar {
       padding: 0.875rem 1rem;
     }
@@ -445,7 +441,7 @@ export const styles = css`
       padding: 0;
       border: 0;
     }
-    .row > [data-label]::before {
+    [data-label]::before {
       content: attr(data-label);
       display: block;
       font-size: 0.6875rem;
@@ -465,7 +461,6 @@ export const styles = css`
     }
     .issue {
       grid-area: issue;
-      display: block;
     }
     .due {
       grid-area: due;
@@ -476,13 +471,6 @@ export const styles = css`
     .balance {
       grid-area: balance;
     }
-    .due span,
-    .balance span {
-      display: inline;
-    }
-    .hint {
-      display: block !important;
-    }
     .actions {
       grid-area: actions;
       display: flex;
@@ -492,11 +480,6 @@ export const styles = css`
       flex: 1;
       margin: 0;
       height: 2.25rem;
-    }
-    .action .label {
-      position: static;
-      width: auto;
-      height: auto;
     }
     .skeleton td:nth-child(n + 5) {
       display: none;

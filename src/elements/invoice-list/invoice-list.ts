@@ -1,7 +1,7 @@
-import { html, nothing, svg, type PropertyDeclarations, type PropertyValues, type SVGTemplateResult } from 'lit';
-import { Task, TaskStatus } from '@lit/task';
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { BffClient, BffError, LIST_STATUSES, type InvoiceListQuery, type InvoicePage, type ListStatus, type PortalInvoice } from '../shared/bff-client.js';
+import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
 import { themeStyles } from '../shared/theme.js';
@@ -21,19 +21,18 @@ const CHUNK = 100;
 /** Rows rendered beyond each edge of the visible window. */
 const OVERSCAN = 12;
 const STATUS_FILTERS = ['', 'unpaid', 'overdue', 'partial', 'paid'] as const;
-const SORTABLE = { issue_date: 'issueDate', payment_to: 'dueDate', price_gross: 'total' } as const;
-type SortField = keyof typeof SORTABLE;
+type SortField = 'issue_date' | 'payment_to' | 'price_gross';
 const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as const;
 
-const icon = (path: SVGTemplateResult) =>
-  html`<svg viewBox="0 0 20 20" aria-hidden="true">${path}</svg>`;
+/** One stroked 20×20 path per icon, drawn by a single template. */
+const icon = (path: string) => html`<svg viewBox="0 0 20 20" aria-hidden="true"><path d=${path} /></svg>`;
 const icons = {
-  search: icon(svg`<circle cx="9" cy="9" r="5.5"/><path d="m13.5 13.5 3.5 3.5"/>`),
-  download: icon(svg`<path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12"/>`),
-  open: icon(svg`<path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11"/>`),
-  chevron: icon(svg`<path d="m8 5 5 5-5 5"/>`),
-  alert: icon(svg`<circle cx="10" cy="10" r="7"/><path d="M10 6.5v4m0 3v.01"/>`),
-  empty: icon(svg`<path d="M5 2.5h6.5l3.5 3.5v11.5H5ZM11 2.5v4h4M8 11h4"/>`),
+  search: icon('M14.5 9a5.5 5.5 0 0 0-11 0 5.5 5.5 0 0 0 11 0m-1 4.5 3.5 3.5'),
+  download: icon('M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12'),
+  open: icon('M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11'),
+  chevron: icon('m8 5 5 5-5 5'),
+  alert: icon('M17 10a7 7 0 0 0-14 0 7 7 0 0 0 14 0m-7-3.5v4m0 3v.01'),
+  empty: icon('M5 2.5h6.5l3.5 3.5v11.5H5ZM11 2.5v4h4M8 11h4'),
 };
 
 /** `"0"`, `"0.00"` → true. */
@@ -97,6 +96,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     firstVisible: { state: true },
     rowHeight: { state: true },
     visibleRows: { state: true },
+    result: { state: true },
+    failure: { state: true },
+    loading: { state: true },
   };
   protected readonly catalogs = catalogs;
 
@@ -131,6 +133,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   private firstVisible = 0;
   private rowHeight = 57;
   private visibleRows = 12;
+  /** The last page the BFF answered; it stays on screen, dimmed, while the next one loads. */
+  private result?: InvoicePage;
+  /** Why the last load failed. */
+  private failure?: unknown;
+  private loading = false;
 
   #api?: BffClient;
   #query?: InvoiceListQuery;
@@ -141,57 +148,55 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #chunks = new Set<number>();
   #chunkLoads = new AbortController();
 
-  #list = new Task(this, {
-    task: async ([endpoint, portalToken, page, perPage, status, period, search, order], { signal }) => {
-      this.#chunkLoads.abort();
-      if (!portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      this.#api = new BffClient(endpoint, portalToken);
+  /** The arguments of the last load; a change starts the next one. */
+  #loaded = '';
+  /** Aborted when a newer load starts, so a stale answer never lands. */
+  #load = new AbortController();
+
+  /**
+   * Fetches the invoices again with the current filters, e.g. after the customer has paid one. The
+   * list stays on screen, dimmed, until the answer arrives; a newer load aborts an older one.
+   */
+  async reload(): Promise<void> {
+    this.#load.abort();
+    this.#chunkLoads.abort();
+    const { signal } = (this.#load = new AbortController());
+    const scroll = this.paging === 'scroll';
+    this.loading = true;
+    try {
+      if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
+      this.#api = new BffClient(this.endpoint, this.portalToken);
       const query = (this.#query = {
-        page,
-        per_page: perPage,
-        status: status || undefined,
-        period: period === 'all' ? undefined : period,
-        search: search || undefined,
-        order,
+        page: scroll ? 1 : this.page,
+        per_page: scroll ? CHUNK : this.perPage,
+        status: this.status || undefined,
+        period: this.period === 'all' ? undefined : this.period,
+        search: this.search.trim() || undefined,
+        order: this.order,
       });
       const result = await this.#api.listInvoices(query, signal);
-      if (this.paging === 'scroll') {
+      if (signal.aborted) return;
+      if (scroll) {
         this.#chunkLoads = new AbortController();
         this.#chunks = new Set([0]);
-        this.#rows = Array.from({ length: result.total }, (_, i) => result.invoices[i]);
+        this.#rows = Array.from({ length: result.total }, (_, i) => result.data[i]);
       }
-      return result;
-    },
-    args: () => {
-      const scroll = this.paging === 'scroll';
-      return [
-        this.endpoint,
-        this.portalToken,
-        scroll ? 1 : this.page,
-        scroll ? CHUNK : this.perPage,
-        this.status,
-        this.period,
-        this.search.trim(),
-        this.order,
-      ] as const;
-    },
-    onComplete: (result) => {
       const n = (value: number) => formatNumber(value, this.resolvedLocale);
-      const from = (result.page - 1) * result.perPage + 1;
+      const from = (result.page - 1) * result.per_page + 1;
       this.announcement = !result.total
         ? this.msg.noResults
-        : this.paging === 'scroll'
+        : scroll
           ? this.msg.count(n(result.total), result.total)
-          : this.msg.showing(n(from), n(from + result.invoices.length - 1), n(result.total));
-    },
-    onError: (error) => {
-      if ((error as Error).name !== 'AbortError') this.announcement = this.msg.errorTitle;
-    },
-  });
-
-  /** Fetches the invoices again with the current filters, e.g. after the customer has paid one. */
-  async reload(): Promise<void> {
-    await this.#list.run();
+          : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
+      this.result = result;
+      this.failure = undefined;
+    } catch (error) {
+      if (signal.aborted) return;
+      this.announcement = this.msg.errorTitle;
+      this.result = undefined;
+      this.failure = error;
+    }
+    this.loading = false;
   }
 
   override disconnectedCallback(): void {
@@ -207,7 +212,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.order = oneOf(this, 'order', this.order, LIST_ORDERS, 'issue_date.desc');
     this.paging = oneOf(this, 'paging', this.paging, PAGING_MODES, 'pages');
     if (!(Number.isInteger(this.perPage) && this.perPage > 0 && this.perPage <= 100)) {
-      warnInvalidAttribute(this.tagName, 'per-page', this.perPage, 'a whole number from 1 to 100', 25);
+      if (DEV) warnInvalidAttribute(this.tagName, 'per-page', this.perPage, 'a whole number from 1 to 100', 25);
       this.perPage = 25;
     }
     if (changed.has('search') && !this.#typing) this.draft = this.search;
@@ -216,6 +221,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       this.page = 1;
       this.firstVisible = 0;
       this.renderRoot.querySelector('.scrolling')?.scrollTo(0, 0);
+    }
+    const scroll = this.paging === 'scroll';
+    const load = [this.endpoint, this.portalToken, scroll || this.page, scroll || this.perPage, this.status, this.period, this.search.trim(), this.order].join('\n');
+    if (load !== this.#loaded) {
+      this.#loaded = load;
+      void this.reload();
     }
   }
 
@@ -235,7 +246,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const { signal } = this.#chunkLoads;
     try {
       const result = await this.#api!.listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK }, signal);
-      result.invoices.forEach((invoice, i) => (this.#rows[chunk * CHUNK + i] = invoice));
+      result.data.forEach((invoice, i) => (this.#rows[chunk * CHUNK + i] = invoice));
       this.requestUpdate();
     } catch {
       this.#chunks.delete(chunk);
@@ -315,14 +326,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   override render() {
     const m = this.msg;
-    const { status, value } = this.#list;
-    const stale = status === TaskStatus.PENDING && !!value;
-    const state = status === TaskStatus.ERROR ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
+    const value = this.result;
+    const stale = this.loading && !!value;
+    const state = this.failure && !this.loading ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
-      <section class="frame" part="frame" data-state=${state} aria-label=${m.title} aria-busy=${state === 'loading' || stale ? 'true' : 'false'}>
+      <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
         ${this.#toolbar()}
         ${state === 'error'
-          ? this.#error(this.#list.error)
+          ? this.#error(this.failure)
           : state === 'empty'
             ? this.#empty()
             : html`${this.#table(value, stale)}${value ? this.#footer(value) : nothing}`}
@@ -333,6 +344,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   #toolbar() {
     const m = this.msg;
+    const choice = <K extends 'period' | 'order'>(key: K, label: string, values: readonly InvoiceList[K][], names: Record<InvoiceList[K], string>) =>
+      html`<label class="select" part="${key === 'order' ? 'sort' : key}-select">
+        <span class="visually-hidden">${label}</span>
+        <select @change=${(e: Event) => this.#filter({ [key]: (e.target as HTMLSelectElement).value })}>
+          ${values.map((value) => html`<option value=${value} ?selected=${value === this[key]}>${names[value]}</option>`)}
+        </select>
+      </label>`;
     return html`
       <div class="toolbar" part="toolbar">
         <div class="toolbar-row">
@@ -348,21 +366,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               @keydown=${this.#onSearchKeydown}
             />
           </label>
-          <label class="select" part="period-select">
-            <span class="visually-hidden">${m.periodLabel}</span>
-            <select @change=${(e: Event) => this.#filter({ period: (e.target as HTMLSelectElement).value as ListPeriod })}>
-              ${LIST_PERIODS.map((p) => html`<option value=${p} ?selected=${p === this.period}>${m.period[p]}</option>`)}
-            </select>
-          </label>
-          <label class="select sort-select" part="sort-select">
-            <span class="visually-hidden">${m.sortLabel}</span>
-            <select @change=${(e: Event) => this.#filter({ order: (e.target as HTMLSelectElement).value as ListOrder })}>
-              ${LIST_ORDERS.map((o) => html`<option value=${o} ?selected=${o === this.order}>${m.order[o]}</option>`)}
-            </select>
-          </label>
+          ${choice('period', m.periodLabel, LIST_PERIODS, m.period)} ${choice('order', m.sortLabel, LIST_ORDERS, m.order)}
         </div>
         <fieldset class="statuses" part="status-filter">
-          <legend class="visually-hidden">${m.statusLabel}</legend>
+          <legend class="visually-hidden">${m.columns.status}</legend>
           ${STATUS_FILTERS.map(
             (s) =>
               html`<label class="chip"
@@ -376,34 +383,31 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     `;
   }
 
-  #sortHeader(field: SortField, className: string) {
+  /** A column header; the sortable ones hold a button that sorts by their field. */
+  #header(label: string | TemplateResult, className = '', field?: SortField) {
     const [current, direction] = this.order.split('.');
     const on = current === field;
-    return html`<th scope="col" part="header-cell" class=${className} aria-sort=${on ? `${direction}ending` : 'none'}>
-      <button type="button" class="sort ${on ? direction : ''}" @click=${() => this.#sortBy(field)}>
-        ${this.msg.columns[SORTABLE[field]]}${icons.chevron}
-      </button>
+    return html`<th scope="col" part="header-cell" class=${className} aria-sort=${field ? (on ? `${direction}ending` : 'none') : nothing}>
+      ${field
+        ? html`<button type="button" class="sort ${on ? direction : ''}" @click=${() => this.#sortBy(field)}>${label}${icons.chevron}</button>`
+        : label}
     </th>`;
   }
 
   #table(result: InvoicePage | undefined, stale: boolean) {
     const m = this.msg;
+    const columns = m.columns;
     const scroll = this.paging === 'scroll' && result;
     return html`
       <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#onScroll : undefined}>
-        <table
-          part="table"
-          class=${stale ? 'stale' : ''}
-          aria-rowcount=${scroll ? this.#rows.length + 1 : nothing}
-        >
+        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#rows.length + 1 : nothing}>
           <caption class="visually-hidden">${m.caption}</caption>
           <thead>
             <tr>
-              <th scope="col" part="header-cell">${m.columns.number}</th>
-              ${this.#sortHeader('issue_date', 'issue')} ${this.#sortHeader('payment_to', '')} ${this.#sortHeader('price_gross', 'num')}
-              <th scope="col" part="header-cell" class="num">${m.columns.balance}</th>
-              <th scope="col" part="header-cell">${m.columns.status}</th>
-              <th scope="col" part="header-cell"><span class="visually-hidden">${m.columns.actions}</span></th>
+              ${this.#header(columns.number)} ${this.#header(columns.issue_date, 'issue', 'issue_date')}
+              ${this.#header(columns.payment_to, '', 'payment_to')} ${this.#header(columns.price_gross, 'num', 'price_gross')}
+              ${this.#header(columns.balance, 'num')} ${this.#header(columns.status)}
+              ${this.#header(html`<span class="visually-hidden">${columns.actions}</span>`)}
             </tr>
           </thead>
           <tbody>
@@ -411,7 +415,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               ? Array.from({ length: Math.min(this.perPage, 6) }, () => this.#skeletonRow())
               : scroll
                 ? this.#window()
-                : result.invoices.map((invoice) => this.#row(invoice))}
+                : result.data.map((invoice) => this.#row(invoice))}
           </tbody>
         </table>
       </div>
@@ -442,47 +446,51 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   #row(invoice: PortalInvoice, index?: number) {
     const m = this.msg;
+    const columns = m.columns;
     const locale = this.resolvedLocale;
     const status: ListStatus = LIST_STATUSES.includes(invoice.status) ? invoice.status : 'unpaid';
     const money = (amount: string) => formatMoney(amount, invoice.currency, locale);
     const owing = !isZeroAmount(invoice.outstanding);
     const due = money(invoice.outstanding);
     const days = invoice.payment_to ? dayNumber(invoice.payment_to) - dayNumber(localToday()) : undefined;
-    const context = html`<span class="visually-hidden">, ${m.columns.number} ${invoice.number}</span>`;
     const busy = this.busy.includes(invoice.id);
+    // Each action names its invoice for assistive technology, which hears the actions out of the row.
+    const action = (name: string, icon: unknown, extra: unknown = nothing) =>
+      html`${icon}<span class="label">${name}</span>${extra}<span class="visually-hidden">, ${columns.number} ${invoice.number}</span>`;
+    const select = (e?: Event) => this.#select(invoice, e);
     return html`<tr
       class="row"
       part="row"
       data-row
       data-index=${index ?? nothing}
       aria-rowindex=${index === undefined ? nothing : index + 2}
-      @click=${(e: Event) => (e.target as Element).closest('a, button') || this.#select(invoice)}
+      @click=${(e: Event) => (e.target as Element).closest('a, button') || select()}
     >
       <th scope="row" part="cell number">${invoice.number}</th>
-      <td part="cell" class="issue" data-label=${m.columns.issueDate}>${formatDate(invoice.issue_date, locale)}</td>
-      <td part="cell" class="due" data-label=${m.columns.dueDate}>
+      <td part="cell" class="issue" data-label=${columns.issue_date}>${formatDate(invoice.issue_date, locale)}</td>
+      <td part="cell" class="due" data-label=${columns.payment_to}>
         <span>${formatDate(invoice.payment_to, locale) || '—'}</span>
         ${owing && days !== undefined
           ? html`<span class="hint ${days < 0 ? 'late' : ''}">${days < 0 ? m.daysLate(-days) : m.dueIn(days)}</span>`
           : nothing}
       </td>
-      <td part="cell" class="num total" data-label=${m.columns.total}>${money(invoice.price_gross)}</td>
-      <td part="cell" class="num balance" data-label=${m.columns.balance}>
+      <td part="cell" class="num total" data-label=${columns.price_gross}>${money(invoice.price_gross)}</td>
+      <td part="cell" class="num balance" data-label=${columns.balance}>
         ${owing
           ? html`<span class="owing">${due}</span><span class="hint">${isZeroAmount(invoice.paid) ? m.due : m.paidAmount(money(invoice.paid))}</span>`
-          : html`<span class="settled">${money(invoice.paid)}</span><span class="hint">${m.paidLabel}</span>`}
+          : html`<span class="settled">${money(invoice.paid)}</span><span class="hint">${m.paid}</span>`}
       </td>
       <td part="cell" class="status"><span class="badge ${status}" part="status-badge status-${status}">${m.status[status]}</span></td>
       <td part="cell actions" class="actions">
         ${invoice.view_url
-          ? html`<a part="action view-link" class="action" href=${invoice.view_url} target="_blank" rel="noopener" @click=${(e: Event) => this.#select(invoice, e)}
-              >${icons.open}<span class="label">${m.open}</span>${context}</a
+          ? html`<a part="action view-link" class="action" href=${invoice.view_url} target="_blank" rel="noopener" @click=${select}
+              >${action(m.open, icons.open)}</a
             >`
-          : html`<button type="button" part="action view-link" class="action" ?disabled=${busy} @click=${() => this.#select(invoice)}>
-              ${icons.open}<span class="label">${m.open}</span>${context}
+          : html`<button type="button" part="action view-link" class="action" ?disabled=${busy} @click=${() => select()}>
+              ${action(m.open, icons.open)}
             </button>`}
         <button type="button" part="action download-button" class="action" ?disabled=${busy} @click=${() => this.#download(invoice)}>
-          ${icons.download}<span class="label">${m.download}</span>${context}
+          ${action(m.download, icons.download)}
         </button>
         ${owing && invoice.payment_url
           ? html`<a
@@ -490,7 +498,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               class="action pay"
               href=${invoice.payment_url}
               @click=${(e: Event) => this.dispatchEvent(new InvoicePayEvent(invoice)) || e.preventDefault()}
-              ><span>${m.pay}</span><span class="visually-hidden"> ${due}</span>${context}</a
+              >${action(m.pay, nothing, html`<span class="visually-hidden"> ${due}</span>`)}</a
             >`
           : nothing}
       </td>
@@ -503,15 +511,15 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     if (this.paging === 'scroll') {
       return html`<div class="pagination" part="pagination"><p>${m.count(n(result.total), result.total)}</p></div>`;
     }
-    const pages = Math.ceil(result.total / result.perPage);
-    const from = (result.page - 1) * result.perPage + 1;
+    const pages = Math.ceil(result.total / result.per_page);
+    const from = (result.page - 1) * result.per_page + 1;
     const page = (to: number) => () => {
       this.page = to;
       this.scrollIntoView({ block: 'nearest' });
     };
     return html`
       <nav class="pagination" part="pagination" aria-label=${m.pagination}>
-        <p>${m.showing(n(from), n(from + result.invoices.length - 1), n(result.total))}</p>
+        <p>${m.showing(n(from), n(from + result.data.length - 1), n(result.total))}</p>
         ${pages > 1
           ? html`<div class="pager">
               <button type="button" part="page-button" class="prev" ?disabled=${this.page < 2} @click=${page(this.page - 1)}>
@@ -527,15 +535,22 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     `;
   }
 
+  /** The empty and error states: an icon, a title, a line of explanation and a way forward. */
+  #state(part: 'empty' | 'error', icon: TemplateResult, title: string, text: string, action: unknown) {
+    return html`<div class="state ${part}" part=${part} role=${part === 'error' ? 'alert' : nothing}>
+      ${icon}
+      <p class="title">${title}</p>
+      <p>${text}</p>
+      ${action}
+    </div>`;
+  }
+
   #empty() {
     const m = this.msg;
     const filtered = this.status || this.period !== 'all' || this.search.trim();
-    return html`<div class="state" part="empty">
-      ${icons.empty}
-      <p class="title">${filtered ? m.noMatchTitle : m.emptyTitle}</p>
-      <p>${filtered ? m.noMatchText : m.emptyText}</p>
-      ${filtered ? html`<button type="button" @click=${this.#clearFilters}>${m.clearFilters}</button>` : nothing}
-    </div>`;
+    return filtered
+      ? this.#state('empty', icons.empty, m.noMatchTitle, m.noMatchText, html`<button type="button" @click=${this.#clearFilters}>${m.clearFilters}</button>`)
+      : this.#state('empty', icons.empty, m.emptyTitle, m.emptyText, nothing);
   }
 
   #error(error: unknown) {
@@ -543,11 +558,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
     const noToken = code === 'no_token';
     const text = noToken ? m.errorNoToken : status === 401 ? m.errorSession : status === 429 ? m.errorBusy : status ? m.errorText : m.errorOffline;
-    return html`<div class="state error" part="error" role="alert">
-      ${icons.alert}
-      <p class="title">${m.errorTitle}</p>
-      <p>${text}</p>
-      ${noToken ? nothing : html`<button type="button" part="retry-button" @click=${this.reload}>${m.retry}</button>`}
-    </div>`;
+    return this.#state(
+      'error',
+      icons.alert,
+      m.errorTitle,
+      text,
+      noToken ? nothing : html`<button type="button" part="retry-button" @click=${this.reload}>${m.retry}</button>`,
+    );
   }
 }

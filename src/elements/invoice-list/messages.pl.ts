@@ -1,14 +1,11 @@
-import type { InvoiceListMessages } from './messages.js';
+import { plural, type InvoiceListMessages } from './messages.js';
 
-const rules = new Intl.PluralRules('pl');
-/** Polish has three plural forms: 1 faktura, 2 faktury, 5 faktur. */
-const plural = (count: number, one: string, few: string, many: string) =>
-  ({ one, few, many })[rules.select(count) as 'one' | 'few' | 'many'] ?? few;
+const forms = plural('pl');
+const days = (count: number) => `${count} ${forms(count, { one: 'dzień', other: 'dni' })}`;
 
 const pl: InvoiceListMessages = {
-  title: 'Faktury',
+  caption: 'Twoje faktury',
   searchPlaceholder: 'Szukaj po numerze',
-  statusLabel: 'Status',
   periodLabel: 'Okres',
   sortLabel: 'Sortuj',
   statusAll: 'Wszystkie',
@@ -30,19 +27,26 @@ const pl: InvoiceListMessages = {
     'price_gross.desc': 'Kwota, najwyższa',
     'price_gross.asc': 'Kwota, najniższa',
   },
-  columns: { number: 'Faktura', issueDate: 'Wystawiona', dueDate: 'Termin', total: 'Razem', balance: 'Zapłacono / do zapłaty', status: 'Status', actions: 'Akcje' },
-  caption: 'Twoje faktury',
+  columns: {
+    number: 'Faktura',
+    issue_date: 'Wystawiona',
+    payment_to: 'Termin',
+    price_gross: 'Razem',
+    balance: 'Zapłacono / do zapłaty',
+    status: 'Status',
+    actions: 'Akcje',
+  },
   due: 'do zapłaty',
-  paidLabel: 'zapłacono',
+  paid: 'zapłacono',
   paidAmount: (amount) => `zapłacono ${amount}`,
   download: 'PDF',
   open: 'Otwórz',
   pay: 'Zapłać',
   downloadFailed: (number) => `Nie udało się pobrać faktury ${number}. Spróbuj ponownie.`,
-  dueIn: (days) => (days === 0 ? 'termin dziś' : `za ${days} ${plural(days, 'dzień', 'dni', 'dni')}`),
-  daysLate: (days) => `${days} ${plural(days, 'dzień', 'dni', 'dni')} po terminie`,
+  dueIn: (count) => (count ? `za ${days(count)}` : 'termin dziś'),
+  daysLate: (count) => `${days(count)} po terminie`,
   showing: (from, to, total) => `Pozycje ${from}–${to} z ${total}`,
-  count: (total, count) => `${total} ${plural(count, 'faktura', 'faktury', 'faktur')}`,
+  count: (total, count) => `${total} ${forms(count, { one: 'faktura', few: 'faktury', other: 'faktur' })}`,
   noResults: 'Nie znaleziono faktur',
   previousPage: 'Poprzednia',
   nextPage: 'Następna',
@@ -55,10 +59,10 @@ const pl: InvoiceListMessages = {
   clearFilters: 'Wyczyść filtry',
   errorTitle: 'Nie udało się wczytać faktur',
   errorText: 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę.',
-  errorOffline: 'Brak połączenia z serwerem. Sprawdź połączenie i spróbuj ponownie.',
+  errorOffline: 'Brak połączenia z serwerem. Sprawdź połączenie.',
   errorSession: 'Sesja wygasła. Odśwież stronę, aby zalogować się ponownie.',
   errorNoToken: 'Strona nie przekazała tokenu portalu, więc nie można pokazać faktur.',
-  errorBusy: 'Zbyt wiele zapytań. Odczekaj chwilę i spróbuj ponownie.',
+  errorBusy: 'Zbyt wiele zapytań. Odczekaj chwilę.',
   retry: 'Spróbuj ponownie',
 };
 

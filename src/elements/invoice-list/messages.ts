@@ -1,9 +1,22 @@
 import type { Catalogs } from '../shared/i18n.js';
 
+/**
+ * Picks the word form for `count` by the language's plural rules: English has `one` and `other`,
+ * Polish `one`, `few` and `many` (1 faktura, 2 faktury, 5 faktur). Shared by every catalog, so the
+ * translations load it from here.
+ */
+export function plural(locale: string) {
+  const rules = new Intl.PluralRules(locale);
+  return (count: number, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }): string =>
+    forms[rules.select(count)] ?? forms.other;
+}
+
+const forms = plural('en');
+const days = (count: number) => `${count} ${forms(count, { one: 'day', other: 'days' })}`;
+
 export const en = {
-  title: 'Invoices',
+  caption: 'Your invoices',
   searchPlaceholder: 'Search by number',
-  statusLabel: 'Status',
   periodLabel: 'Period',
   sortLabel: 'Sort by',
   statusAll: 'All',
@@ -25,19 +38,27 @@ export const en = {
     'price_gross.desc': 'Amount, highest',
     'price_gross.asc': 'Amount, lowest',
   },
-  columns: { number: 'Invoice', issueDate: 'Issued', dueDate: 'Due', total: 'Total', balance: 'Paid / due', status: 'Status', actions: 'Actions' },
-  caption: 'Your invoices',
+  /** Column headers, by the field each column shows. */
+  columns: {
+    number: 'Invoice',
+    issue_date: 'Issued',
+    payment_to: 'Due',
+    price_gross: 'Total',
+    balance: 'Paid / due',
+    status: 'Status',
+    actions: 'Actions',
+  },
   due: 'due',
-  paidLabel: 'paid',
+  paid: 'paid',
   paidAmount: (amount: string) => `${amount} paid`,
   download: 'PDF',
   open: 'View',
   pay: 'Pay',
   downloadFailed: (number: string) => `Could not download invoice ${number}. Please try again.`,
-  dueIn: (days: number) => (days === 0 ? 'due today' : `in ${days} ${days === 1 ? 'day' : 'days'}`),
-  daysLate: (days: number) => `${days} ${days === 1 ? 'day' : 'days'} late`,
+  dueIn: (count: number) => (count ? `in ${days(count)}` : 'due today'),
+  daysLate: (count: number) => `${days(count)} late`,
   showing: (from: string, to: string, total: string) => `Showing ${from}–${to} of ${total}`,
-  count: (total: string, count: number) => `${total} ${count === 1 ? 'invoice' : 'invoices'}`,
+  count: (total: string, count: number) => `${total} ${forms(count, { one: 'invoice', other: 'invoices' })}`,
   noResults: 'No invoices found',
   previousPage: 'Previous',
   nextPage: 'Next',
@@ -50,10 +71,10 @@ export const en = {
   clearFilters: 'Clear filters',
   errorTitle: 'We couldn’t load your invoices',
   errorText: 'Something went wrong on our side. Please try again in a moment.',
-  errorOffline: 'We couldn’t reach the server. Check your connection and try again.',
+  errorOffline: 'We couldn’t reach the server. Check your connection.',
   errorSession: 'Your session has expired. Reload the page to sign in again.',
   errorNoToken: 'This page did not provide a portal token, so your invoices can’t be shown.',
-  errorBusy: 'Too many requests right now. Please wait a moment and try again.',
+  errorBusy: 'Too many requests right now. Please wait a moment.',
   retry: 'Try again',
 };
 

@@ -1,4 +1,5 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
+import { DEV } from './dev-mode.js';
 import { oneOf, warnInvalidAttribute } from './dev-warnings.js';
 import { canonicalLocale, catalogLanguage, loadCatalog, pageLocale, readyCatalog, type Catalogs, type Language } from './i18n.js';
 
@@ -36,7 +37,7 @@ export abstract class InvoiceKitElement<M> extends LitElement {
     if (this.locale) {
       const tag = canonicalLocale(this.locale);
       if (tag && catalogLanguage(tag)) return tag;
-      warnInvalidAttribute(this.tagName, 'locale', this.locale, 'a language tag with translations, such as "en", "en-GB" or "pl"', 'the page language');
+      if (DEV) warnInvalidAttribute(this.tagName, 'locale', this.locale, 'a language tag with translations, such as "en", "en-GB" or "pl"', 'the page language');
     }
     const tag = canonicalLocale(pageLocale(this));
     // Text and numbers stay in one language: a page language without translations formats as English too.

@@ -1,4 +1,4 @@
-import ky, { HTTPError, type KyInstance } from 'ky';
+import ky, { HTTPError, type KyInstance, type Options } from 'ky';
 
 export const LIST_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
@@ -34,16 +34,17 @@ export interface PdfLink {
 export interface InvoiceListQuery {
   page: number;
   per_page: number;
-  status?: ListStatus;
-  period?: string;
-  search?: string;
-  order?: string;
+  status?: ListStatus | undefined;
+  period?: string | undefined;
+  search?: string | undefined;
+  order?: string | undefined;
 }
 
+/** One page of the portal list, as the BFF sends it. */
 export interface InvoicePage {
-  invoices: PortalInvoice[];
+  data: PortalInvoice[];
   page: number;
-  perPage: number;
+  per_page: number;
   /** Invoices matching the query across all pages. */
   total: number;
 }
@@ -59,54 +60,46 @@ export class BffError extends Error {
   }
 }
 
-async function toBffError(error: unknown): Promise<unknown> {
-  if (error instanceof DOMException && error.name === 'AbortError') return error;
-  if (error instanceof HTTPError) {
-    const body = (await error.response.json().catch(() => undefined)) as
-      | { error?: { code?: string; message?: string } }
-      | undefined;
-    return new BffError(error.response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? error.message);
-  }
-  // A timeout or a network failure: the BFF was not reached.
-  return new BffError(0, 'network', String(error));
-}
-
 /**
  * The browser side of the BFF's portal routes. It sends only the short-lived portal token the host's
  * backend minted for this customer; the account's api_token never reaches a page.
  */
 export class BffClient {
-  private readonly http: KyInstance;
+  readonly #http: KyInstance;
 
   constructor(endpoint: string, portalToken: string) {
-    this.http = ky.create({
+    this.#http = ky.create({
       prefixUrl: new URL(endpoint.replace(/\/*$/, '/'), document.baseURI).href,
       headers: portalToken ? { authorization: `Bearer ${portalToken}` } : {},
       retry: 1,
     });
   }
 
-  async listInvoices(query: InvoiceListQuery, signal?: AbortSignal): Promise<InvoicePage> {
-    const searchParams: Record<string, string | number> = {};
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') searchParams[key] = value;
-    try {
-      const response = await this.http.get('invoices', { searchParams, signal });
-      const body = await response.json<{ data: PortalInvoice[]; page: number; per_page: number; total: number }>();
-      return { invoices: body.data, page: body.page, perPage: body.per_page, total: body.total };
-    } catch (error) {
-      throw await toBffError(error);
-    }
+  /** Unset filters are left out of the query string. */
+  listInvoices(query: InvoiceListQuery, signal?: AbortSignal): Promise<InvoicePage> {
+    return this.#get('invoices', { searchParams: { ...query }, signal });
   }
 
   /**
    * A link to one invoice's PDF that works without the token for a few minutes, so the browser can
    * open or save it natively (its own viewer, download bar and file name).
    */
-  async pdfLink(id: number, signal?: AbortSignal): Promise<PdfLink> {
+  pdfLink(id: number, signal?: AbortSignal): Promise<PdfLink> {
+    return this.#get(`invoices/${id}/pdf-link`, { signal });
+  }
+
+  /** A JSON GET whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
+  async #get<T>(path: string, options: Options): Promise<T> {
     try {
-      return await this.http.get(`invoices/${id}/pdf-link`, { signal }).json<PdfLink>();
+      return await this.#http.get(path, options).json<T>();
     } catch (error) {
-      throw await toBffError(error);
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      if (error instanceof HTTPError) {
+        const body = (await error.response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+        throw new BffError(error.response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? error.message);
+      }
+      // A timeout or a network failure: the BFF was not reached.
+      throw new BffError(0, 'network', String(error));
     }
   }
 }

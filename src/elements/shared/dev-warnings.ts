@@ -1,6 +1,10 @@
+import { DEV } from './dev-mode.js';
+
 const issued = new Set<string>();
 
 /**
+ * Call it under `if (DEV)`, so production builds drop the call and its text.
+ *
  * Tells the page author, once per element kind, attribute and value, that an attribute value was not
  * understood and what is used instead. A wrong attribute is a bug in the host page, so it is reported
  * rather than dropped silently; the console is the only place that does not disturb the customer.
@@ -30,6 +34,6 @@ export function oneOf<T extends string>(
 ): T {
   if (value == null || value === '') return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  warnInvalidAttribute(element.tagName, attribute, value, allowed.map((a) => `"${a}"`).join(', '), fallback);
+  if (DEV) warnInvalidAttribute(element.tagName, attribute, value, allowed.map((a) => `"${a}"`).join(', '), fallback);
   return fallback;
 }

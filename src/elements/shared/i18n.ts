@@ -13,23 +13,19 @@ export type Language = (typeof SUPPORTED_LANGUAGES)[number];
  */
 export type Catalogs<M> = { readonly en: M } & { readonly [L in Exclude<Language, 'en'>]: () => Promise<{ default: M }> };
 
-const loaded = new WeakMap<object, Partial<Record<Language, unknown>>>();
+/** Translations already loaded, by their loader. */
+const loaded = new WeakMap<object, unknown>();
 
 /** The catalog for `language` if it is ready, else `undefined`. */
 export function readyCatalog<M>(catalogs: Catalogs<M>, language: Language): M | undefined {
-  return language === 'en' ? catalogs.en : (loaded.get(catalogs)?.[language] as M | undefined);
+  return language === 'en' ? catalogs.en : (loaded.get(catalogs[language]) as M | undefined);
 }
 
 /** Loads a language's catalog; a failed load leaves English in place. */
 export async function loadCatalog<M>(catalogs: Catalogs<M>, language: Language): Promise<void> {
   if (readyCatalog(catalogs, language)) return;
-  const entry = loaded.get(catalogs) ?? {};
-  loaded.set(catalogs, entry);
-  try {
-    entry[language] = (await catalogs[language as Exclude<Language, 'en'>]()).default;
-  } catch {
-    entry[language] = catalogs.en;
-  }
+  const load = catalogs[language as Exclude<Language, 'en'>];
+  loaded.set(load, (await load().catch(() => undefined))?.default ?? catalogs.en);
 }
 
 /** The BCP 47 tag to format with, or `undefined` when the text is not a valid tag. */
