@@ -508,9 +508,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #footer(result: InvoicePage) {
     const m = this.msg;
     const n = (value: number) => formatNumber(value, this.resolvedLocale);
-    if (this.paging === 'scroll') {
-      return html`<div class="pagination" part="pagination"><p>${m.count(n(result.total), result.total)}</p></div>`;
-    }
+    if (this.paging === 'scroll') return html`<div class="pagination" part="pagination"><p>${m.count(n(result.total), result.total)}</p></div>`;
     const pages = Math.ceil(result.total / result.per_page);
     const from = (result.page - 1) * result.per_page + 1;
     const page = (to: number) => () => {

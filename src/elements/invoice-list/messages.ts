@@ -54,7 +54,7 @@ export const en = {
   download: 'PDF',
   open: 'View',
   pay: 'Pay',
-  downloadFailed: (number: string) => `Could not download invoice ${number}. Please try again.`,
+  downloadFailed: (number: string) => `Could not download invoice ${number}.`,
   dueIn: (count: number) => (count ? `in ${days(count)}` : 'due today'),
   daysLate: (count: number) => `${days(count)} late`,
   showing: (from: string, to: string, total: string) => `Showing ${from}–${to} of ${total}`,
@@ -70,11 +70,11 @@ export const en = {
   noMatchText: 'Try a different number, status or period.',
   clearFilters: 'Clear filters',
   errorTitle: 'We couldn’t load your invoices',
-  errorText: 'Something went wrong on our side. Please try again in a moment.',
+  errorText: 'Something went wrong on our side.',
   errorOffline: 'We couldn’t reach the server. Check your connection.',
   errorSession: 'Your session has expired. Reload the page to sign in again.',
-  errorNoToken: 'This page did not provide a portal token, so your invoices can’t be shown.',
-  errorBusy: 'Too many requests right now. Please wait a moment.',
+  errorNoToken: 'This page did not provide a portal token.',
+  errorBusy: 'Too many requests. Please wait a moment.',
   retry: 'Try again',
 };
 

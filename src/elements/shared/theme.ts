@@ -43,7 +43,7 @@ export const themeStyles = css`
     --_hover: color-mix(in srgb, var(--_text) 3%, transparent);
     --_skeleton: color-mix(in srgb, var(--_text) 7%, var(--_surface));
     color-scheme: light;
-    font: var(--ik-font-size, 0.875rem) / 1.45 var(--ik-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    font: var(--ik-font-size, 0.875rem) / 1.45 var(--ik-font-family, system-ui, sans-serif);
     color: var(--_text);
   }
   :host([theme='dark']) {
