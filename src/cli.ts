@@ -30,6 +30,7 @@ async function runService(argv: string[]): Promise<void> {
     apiToken: process.env.INVOICEKIT_API_TOKEN || undefined,
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
     publicUrl: values['public-url'],
+    smtpUrl: process.env.SMTP_URL || undefined,
     seed: values.seed,
     log: (entry) => console.error(JSON.stringify(entry)),
   });

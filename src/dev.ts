@@ -31,6 +31,7 @@ export async function runDev(argv: string[]): Promise<void> {
     databaseUrl: process.env.DATABASE_URL || undefined,
     apiToken: process.env.INVOICEKIT_API_TOKEN || undefined,
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
+    smtpUrl: process.env.SMTP_URL || undefined,
     seed: true,
   });
   console.log(`invoicing service listening on ${service.url}`);

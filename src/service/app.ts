@@ -25,6 +25,8 @@ export interface ServiceAppOptions {
   /** Public base URL for links; by default the origin each request arrived on. */
   publicUrl?: string | undefined;
   log?: (entry: Record<string, unknown>) => void;
+  /** Sends invoice e-mail through this SMTP server; without it, messages are kept in the outbox. */
+  smtpUrl?: string | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -72,7 +74,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     app.use(prefix, idempotentPost);
     app.use(`${prefix}/*`, idempotentPost);
   }
-  mountInvoiceDocuments(app);
+  mountInvoiceDocuments(app, { smtpUrl: options.smtpUrl });
   mountInvoices(app);
   mountProducts(app);
   mountClients(app);

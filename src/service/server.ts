@@ -18,6 +18,8 @@ export interface ServiceOptions {
   /** Adds sample products, clients, invoices and payments to a new demo account. */
   seed?: boolean;
   publicUrl?: string;
+  /** `smtp://…`: invoice e-mail goes through this server instead of the outbox. */
+  smtpUrl?: string | undefined;
   log?: (entry: Record<string, unknown>) => void;
 }
 
@@ -89,7 +91,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const { seedDemoAccount } = await import('./seed.js');
       await seedDemoAccount(db, DEMO_PREFIX);
     }
-    const app = createServiceApp({ db, integrationToken, publicUrl: options.publicUrl, log: options.log });
+    const app = createServiceApp({ db, integrationToken, publicUrl: options.publicUrl, smtpUrl: options.smtpUrl, log: options.log });
     const host = options.host ?? '127.0.0.1';
     const server = await new Promise<ServerType>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));

@@ -14,7 +14,7 @@ export interface TestService extends RunningService {
  * Starts the real service on 127.0.0.1 with an ephemeral port and a temp data dir. With
  * DATABASE_URL set it runs on that PostgreSQL server instead, in a schema of its own.
  */
-export async function startTestService(options: { seed?: boolean; apiToken?: string } = {}): Promise<TestService> {
+export async function startTestService(options: { seed?: boolean; apiToken?: string; smtpUrl?: string } = {}): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
   if (!process.env.DATABASE_URL) await cp(await templateDataDir(options.seed ?? false), dataDir, { recursive: true });
   let databaseUrl: string | undefined;
@@ -37,6 +37,7 @@ export async function startTestService(options: { seed?: boolean; apiToken?: str
     seed: options.seed ?? false,
     apiToken: options.apiToken ?? `test-${randomBytes(12).toString('hex')}`,
     integrationToken: `integration-${randomBytes(8).toString('hex')}`,
+    smtpUrl: options.smtpUrl,
   });
   return {
     ...service,

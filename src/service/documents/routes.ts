@@ -1,10 +1,167 @@
 import type { Hono } from 'hono';
-import type { ServiceEnv } from '../http.js';
+import { z } from 'zod';
+import { sendByEmailInput } from '../../api/schemas/invoice.js';
+import type { Sql } from '../db.js';
+import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { invoiceLinks } from '../resources/invoices.js';
+import { requireRow, type StoredRow, timestampText, updateRow } from '../store.js';
+import { toXml } from '../xml.js';
+import { invoiceEmail } from './email.js';
+import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
+import { mountOutbox } from './outbox.js';
+import { contentDisposition, pdfFileName, type PrintOption, renderInvoicePdf } from './pdf.js';
+
+export interface InvoiceDocumentsOptions {
+  /** `smtp://…` or `smtps://…`: send e-mail through this server instead of keeping it in the outbox. */
+  smtpUrl?: string | undefined;
+}
+
+/** The logo of the invoice's seller department, when it has one. */
+export async function departmentLogo(sql: Sql, accountId: number, departmentId: number | null): Promise<Uint8Array | null> {
+  if (departmentId == null) return null;
+  const rows = await sql.query<{ content: Uint8Array }>(
+    `select content from department_logos where account_id = $1 and department_id = $2`,
+    [accountId, departmentId],
+  );
+  return rows[0]?.content ?? null;
+}
+
+/** The PDF of a stored invoice, with its department's logo. */
+export async function renderInvoicePdfForRow(
+  sql: Sql,
+  accountId: number,
+  row: StoredRow<InvoiceData>,
+  printOption: PrintOption = 'original',
+): Promise<Buffer> {
+  const logo = await departmentLogo(sql, accountId, row.data.department_id);
+  return renderInvoicePdf(row.data, { printOption, logo });
+}
+
+const printOptionQuery = z.object({ print_option: z.enum(['original', 'copy']).optional() });
 
 /**
- * Invoice documents: `GET /invoices/<id>.pdf` and `POST /invoices/<id>/send_by_email`.
- * Mounted before the invoice resource routes, so a `.pdf` read lands here.
+ * Answers with the invoice's PDF, shown inline and named after its number. `print_option=copy`
+ * marks it as a copy. Also used by the public `/invoice/<token>.pdf` page.
  */
-export function mountInvoiceDocuments(app: Hono<ServiceEnv>): void {
-  void app;
+export async function invoicePdfResponse(c: ServiceContext, row: StoredRow<InvoiceData>, accountId: number): Promise<Response> {
+  const { print_option } = validate(printOptionQuery, { print_option: c.req.query('print_option') });
+  const pdf = await renderInvoicePdfForRow(c.get('db'), accountId, row, print_option);
+  return c.body(new Uint8Array(pdf), 200, {
+    'content-type': 'application/pdf',
+    'content-disposition': contentDisposition('inline', pdfFileName(row.data)),
+    'content-length': String(pdf.length),
+    'cache-control': 'private, no-store',
+    'x-content-type-options': 'nosniff',
+  });
+}
+
+/** One address, as a mail header or envelope can carry it: no spaces, brackets or line breaks. */
+const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*$/u;
+const MAX_RECIPIENTS = 20;
+
+/** `a@x.pl, b@y.pl; c@z.pl` as a list; a bad address is named in a 422 on `field`. */
+function addressList(value: string | null | undefined, field: string): string[] {
+  const addresses = (value ?? '')
+    .split(/[,;]/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const bad = addresses.filter((address) => address.length > 254 || !EMAIL.test(address));
+  if (bad.length > 0) throw invalidField(field, `is not a valid e-mail address: ${bad.join(', ')}`);
+  return addresses;
+}
+
+function displayName(name: string | null): string {
+  return (name ?? '').replace(/[\r\n"\\<>]+/g, ' ').trim();
+}
+
+function mailbox(name: string | null, address: string): string {
+  const shown = displayName(name);
+  return shown ? `"${shown}" <${address}>` : address;
+}
+
+/** The sender: the configured address in the seller's name, else the seller's own address. */
+function senderOf(invoice: InvoiceData, mailer: Mailer, publicUrl: string): { from: string; replyTo: string | null } {
+  const sellerEmail = invoice.seller_email && EMAIL.test(invoice.seller_email) ? invoice.seller_email : null;
+  if (mailer.from) return { from: mailbox(invoice.seller_name, mailer.from), replyTo: sellerEmail };
+  if (sellerEmail) return { from: mailbox(invoice.seller_name, sellerEmail), replyTo: null };
+  return { from: mailbox(invoice.seller_name, `no-reply@${new URL(publicUrl).hostname}`), replyTo: null };
+}
+
+function deliveryFailure(c: ServiceContext, error: MailDeliveryError): Response {
+  if (error.rejectedRecipients) throw invalid({ email: [`the mail server refused the recipients: ${error.message}`] });
+  const body = { code: 'error', message: `The e-mail could not be sent: ${error.message}` };
+  if (c.get('format') === 'xml') return c.body(toXml('error', body), 502, { 'content-type': 'application/xml; charset=utf-8' });
+  return c.json(body, 502);
+}
+
+/**
+ * Invoice documents: `GET /invoices/<id>.pdf`, `POST /invoices/<id>/send_by_email` and the outbox
+ * pages. Mounted before the invoice resource routes, so a `.pdf` read lands here.
+ */
+export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDocumentsOptions = {}): void {
+  const mailer = createMailer(options.smtpUrl);
+
+  app.get('/invoices/:id', async (c, next) => {
+    if (c.get('format') !== 'pdf') return next();
+    const account = c.get('account');
+    const row = await requireRow<InvoiceData>(c.get('db'), 'invoices', account.id, idParam(c));
+    return invoicePdfResponse(c, row, account.id);
+  });
+
+  app.post('/invoices/:id/send_by_email', async (c) => {
+    const id = idParam(c);
+    const account = c.get('account');
+    const db = c.get('db');
+    const { publicUrl } = c.get('config');
+    const input = validate(sendByEmailInput, { ...c.get('body'), ...c.req.query() });
+    const row = await requireRow<InvoiceData>(db, 'invoices', account.id, id);
+    const invoice = row.data;
+
+    const to = input.email_to?.trim() ? addressList(input.email_to, 'email_to') : addressList(invoice.buyer_email, 'buyer_email');
+    const cc = addressList(input.email_cc, 'email_cc').filter((address) => !to.includes(address));
+    if (to.length === 0) {
+      throw invalid({ email: ["there is no address to send the invoice to: the buyer has no e-mail and no email_to was given"] });
+    }
+    if (to.length + cc.length > MAX_RECIPIENTS) throw invalidField('email_to', `must name at most ${MAX_RECIPIENTS} addresses with email_cc`);
+
+    const attachPdf = input.email_pdf ?? true;
+    const content = invoiceEmail(invoice, invoiceLinks(publicUrl, invoice.token), { pdfAttached: attachPdf });
+    const pdf = attachPdf ? await renderInvoicePdfForRow(db, account.id, row, input.print_option ?? 'original') : null;
+    const message = {
+      accountId: account.id,
+      invoiceId: id,
+      ...senderOf(invoice, mailer, publicUrl),
+      to,
+      cc,
+      ...content,
+      attachments: pdf ? [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }] : [],
+    };
+
+    const markSent = async (tx: Sql) => {
+      const current = await requireRow<InvoiceData>(tx, 'invoices', account.id, id, { forUpdate: true });
+      const data = { ...current.data, sent_time: timestampText(new Date()) };
+      if (data.status !== 'paid' && data.status !== 'partial') data.status = 'sent';
+      await updateRow(tx, 'invoices', account.id, id, data);
+    };
+    try {
+      if (mailer.transport === 'smtp') {
+        await mailer.send(db, message);
+        await db.transaction(markSent);
+      } else {
+        // The stored message and the invoice's new status commit together.
+        await db.transaction(async (tx) => {
+          await mailer.send(tx, message);
+          await markSent(tx);
+        });
+      }
+    } catch (error) {
+      if (error instanceof MailDeliveryError) return deliveryFailure(c, error);
+      throw error;
+    }
+    const recipients = [...to, ...cc].join(', ');
+    return respond(c, { status: 'ok', message: `Invoice ${invoice.number} was sent to ${recipients}` }, { root: 'result' });
+  });
+
+  mountOutbox(app, mailer);
 }

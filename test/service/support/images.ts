@@ -13,7 +13,7 @@ function chunk(type: string, data: Buffer): Buffer {
  * A real RGB PNG drawn pixel by pixel: a blue-to-teal badge. `noise` fills the pixels with
  * incompressible bytes, to make an image of a given size on disk.
  */
-export function makePng(width: number, height: number, options: { noise?: boolean } = {}): Buffer {
+export function makePng(width: number, height: number, options: { noise?: boolean } = {}): Buffer<ArrayBuffer> {
   const rows: Buffer[] = [];
   let seed = 0x2545f491;
   const random = () => {
@@ -45,10 +45,12 @@ export function makePng(width: number, height: number, options: { noise?: boolea
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 2; // colour type: RGB
-  return Buffer.concat([
+  const png = Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
     chunk('IDAT', deflateSync(Buffer.concat(rows), { level: options.noise ? 0 : 9 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+  // Backed by a plain ArrayBuffer, so it can go straight into a Blob or fetch body.
+  return Buffer.from(png);
 }

@@ -1,0 +1,75 @@
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { documentTitle, formatMoney, labelsFor } from './labels.js';
+import { amountDue, isSettled } from './summary.js';
+
+export interface InvoiceEmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}
+
+/** A header value on one line: no CR/LF can reach a mail header, whatever the invoice holds. */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n\t]+/g, ' ').trim();
+}
+
+/**
+ * The message that carries an invoice to its buyer, in the invoice's `lang`: who sends what, the
+ * amount due and its date, the link to the invoice's page and, while something is due, to paying it.
+ */
+export function invoiceEmail(
+  invoice: InvoiceData,
+  links: { view_url: string; payment_url: string },
+  options: { pdfAttached: boolean },
+): InvoiceEmailContent {
+  const labels = labelsFor(invoice.lang);
+  const title = documentTitle(labels, invoice.kind);
+  const seller = oneLine(invoice.seller_name ?? '') || '—';
+  const settled = isSettled(invoice);
+  const due = labels.emailDue(formatMoney(amountDue(invoice), invoice.currency, labels), invoice.payment_to);
+  const status = settled ? labels.nothingDue : due;
+  const contact = [invoice.seller_email, invoice.seller_phone].filter((v): v is string => Boolean(v));
+
+  const text = [
+    labels.emailGreeting,
+    '',
+    labels.emailIntro(title, invoice.number, seller),
+    status,
+    '',
+    `${labels.emailView}: ${links.view_url}`,
+    ...(settled ? [] : [`${labels.emailPay}: ${links.payment_url}`]),
+    ...(options.pdfAttached ? ['', labels.emailAttached] : []),
+    '',
+    '-- ',
+    seller,
+    ...contact,
+  ].join('\n');
+
+  const button = (href: string, label: string, primary: boolean) =>
+    `<a href="${escapeHtml(href)}" style="display:inline-block;margin:0 8px 8px 0;padding:10px 18px;border-radius:6px;font-weight:600;text-decoration:none;${
+      primary ? 'background:#1d4ed8;color:#ffffff' : 'background:#eef2f7;color:#1f2933'
+    }">${escapeHtml(label)}</a>`;
+  const html = `<!doctype html>
+<html lang="${escapeHtml(labels.locale.slice(0, 2))}">
+<head><meta charset="utf-8"><title>${escapeHtml(labels.emailSubject(title, invoice.number, seller))}</title></head>
+<body style="margin:0;padding:24px;background:#f4f6f9;font-family:Helvetica,Arial,sans-serif;color:#1f2933">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #d5dae1;border-radius:8px;padding:28px">
+<p style="margin:0 0 6px;font-size:12px;letter-spacing:.06em;text-transform:uppercase;color:#6b7683">${escapeHtml(seller)}</p>
+<h1 style="margin:0 0 18px;font-size:20px">${escapeHtml(title)} ${escapeHtml(labels.number)} ${escapeHtml(invoice.number)}</h1>
+<p style="margin:0 0 12px">${escapeHtml(labels.emailGreeting)}</p>
+<p style="margin:0 0 12px">${escapeHtml(labels.emailIntro(title, invoice.number, seller))}</p>
+<p style="margin:0 0 20px;font-weight:600">${escapeHtml(status)}</p>
+<p style="margin:0 0 12px">${button(links.view_url, labels.emailView, settled)}${settled ? '' : button(links.payment_url, labels.emailPay, true)}</p>
+${options.pdfAttached ? `<p style="margin:0 0 12px;color:#6b7683;font-size:13px">${escapeHtml(labels.emailAttached)}</p>` : ''}
+<hr style="border:none;border-top:1px solid #d5dae1;margin:20px 0 12px">
+<p style="margin:0;color:#6b7683;font-size:13px">${[seller, ...contact].map(escapeHtml).join('<br>')}</p>
+</div>
+</body>
+</html>`;
+
+  return { subject: oneLine(labels.emailSubject(title, invoice.number, seller)), text, html };
+}
