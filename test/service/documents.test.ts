@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -310,6 +311,43 @@ describe('GET /outbox', () => {
 
     expect((await fetch(`${service.url}/outbox/not-a-real-token-at-all`)).status).toBe(404);
     expect((await fetch(`${service.url}/outbox/${entries[0]!.token}/attachments/999999`)).status).toBe(404);
+  });
+});
+
+describe('the outbox in Chromium', () => {
+  it('opens a message from the list and shows its body and attachment as the buyer would see them', async () => {
+    const invoice = await createInvoice({ lang: 'en', buyer_email: 'reader@zazolc.example' });
+    expect((await sendByEmail(invoice.id)).status).toBe(200);
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(`${service.url}/outbox`);
+      expect(await page.title()).toBe('Outbox');
+      const row = page.locator('tbody tr').first();
+      expect(await row.locator('td.to').innerText()).toBe('reader@zazolc.example');
+      await row.getByRole('link', { name: `VAT invoice ${invoice.number} from Demo Studio Sp. z o.o.` }).click();
+      await page.waitForURL(/\/outbox\/[A-Za-z0-9_-]+$/);
+      expect(await page.getByRole('heading', { level: 2 }).innerText()).toBe(`VAT invoice ${invoice.number} from Demo Studio Sp. z o.o.`);
+      const body = page.frameLocator('iframe[title="The message as the buyer sees it"]');
+      await expect.poll(() => body.getByRole('heading', { level: 1 }).innerText()).toBe(`VAT invoice No. ${invoice.number}`);
+      expect(await body.getByRole('link', { name: 'View the invoice' }).getAttribute('href')).toBe(invoice.view_url);
+      expect(await body.getByRole('link', { name: 'Pay online' }).getAttribute('href')).toBe(invoice.payment_url);
+      const download = page.getByRole('link', { name: /^VAT-invoice-.+\.pdf$/ });
+      const pdf = await page.request.get(new URL((await download.getAttribute('href'))!, page.url()).toString());
+      expect(pdf.headers()['content-type']).toBe('application/pdf');
+      expect(await pdfText(await pdf.body())).toContain(BUYER);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });
 

@@ -207,7 +207,7 @@ const en: DocumentLabels = {
   amountDue: 'Amount due',
   emailSubject: (title, number, seller) => `${title} ${number} from ${seller}`,
   emailGreeting: 'Hello,',
-  emailIntro: (title, number, seller) => `${seller} has sent you ${title.toLowerCase()} No. ${number}.`,
+  emailIntro: (title, number, seller) => `${seller} has sent you ${title} No. ${number}.`,
   emailView: 'View the invoice',
   emailPay: 'Pay online',
   emailAttached: 'The document is attached as a PDF.',

@@ -68,11 +68,10 @@ const STYLES = `
   th { font-size: 12px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); background: #fafbfc; font-weight: 600; }
   tr:last-child td { border-bottom: none; }
   td.date { white-space: nowrap; color: var(--muted); font-variant-numeric: tabular-nums; }
-  td.to { overflow-wrap: anywhere; }
+  td.to { overflow-wrap: break-word; }
   td.subject a { font-weight: 600; text-decoration: none; }
   td.subject a:hover { text-decoration: underline; }
   td.files { white-space: nowrap; color: var(--muted); }
-  .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   .empty { padding: 32px; text-align: center; color: var(--muted); }
   nav.pages { display: flex; justify-content: space-between; margin-top: 16px; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 6px 16px; margin: 0; padding: 18px 20px; }
@@ -95,6 +94,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <style>${STYLES}</style>
 </head>
@@ -176,7 +176,7 @@ export function mountOutbox(app: Hono<ServiceEnv>, mailer: Mailer): void {
       shown.length === 0
         ? `<div class="empty">No messages yet. Send an invoice by e-mail and it appears here.</div>`
         : `<table>
-<thead><tr><th scope="col">Date</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col"><span aria-hidden="true">📎</span><span class="sr">Attachments</span></th></tr></thead>
+<thead><tr><th scope="col">Date</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Files</th></tr></thead>
 <tbody>
 ${shown
   .map((row) => {

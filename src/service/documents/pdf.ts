@@ -182,14 +182,14 @@ function drawParties(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top
 
 function positionColumns(labels: DocumentLabels): Column[] {
   return [
-    { key: 'no', label: labels.no, width: 22, align: 'center' },
-    { key: 'name', label: labels.item, width: 149, align: 'left' },
+    { key: 'no', label: labels.no, width: 28, align: 'center' },
+    { key: 'name', label: labels.item, width: 137, align: 'left' },
     { key: 'quantity', label: labels.quantity, width: 40, align: 'right' },
     { key: 'unit', label: labels.unit, width: 34, align: 'center' },
     { key: 'price_net', label: labels.netPrice, width: 58, align: 'right' },
     { key: 'tax', label: labels.taxRate, width: 36, align: 'right' },
     { key: 'net', label: labels.net, width: 58, align: 'right' },
-    { key: 'tax_amount', label: labels.tax, width: 55, align: 'right' },
+    { key: 'tax_amount', label: labels.tax, width: 61, align: 'right' },
     { key: 'gross', label: labels.gross, width: 59.28, align: 'right' },
   ];
 }
