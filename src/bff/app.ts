@@ -718,14 +718,12 @@ export function createBff(options: BffOptions): BffApp {
     }
     const filename = `invoice-${invoice.number.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
     const disposition = c.req.query('download') !== undefined ? 'attachment' : 'inline';
-    return new Response(pdf as BodyInit, {
-      status: 200,
-      headers: {
-        'Content-Type': 'application/pdf',
-        'Content-Length': String(pdf.byteLength),
-        'Content-Disposition': `${disposition}; filename="${filename}"`,
-        'Cache-Control': 'private, no-store',
-      },
+    // Through the context, so the CORS headers set before this handler reach the answer.
+    return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Length': String(pdf.byteLength),
+      'Content-Disposition': `${disposition}; filename="${filename}"`,
+      'Cache-Control': 'private, no-store',
     });
   });
 
