@@ -65,7 +65,7 @@ function productionMode(): Plugin {
 }
 
 /**
- * `vite build` writes the per-element modules for bundler users: Lit, @lit/task and ky stay bare
+ * `vite build` writes the per-element modules for bundler users: Lit stays bare
  * imports, so a page that already uses Lit loads it once. `vite build --mode development` writes the
  * same modules with the development warnings to `dist/dev/`, which the package's `development` export
  * condition selects (as Lit's own development build is chosen). `vite build --mode standalone` writes

@@ -14,7 +14,7 @@ const config: StorybookConfig = {
     viteConfig.optimizeDeps = {
       ...viteConfig.optimizeDeps,
       // Otherwise the dev server can load Lit twice.
-      include: [...(viteConfig.optimizeDeps?.include ?? []), 'lit', 'lit/directive-helpers.js', '@lit/task', 'ky'],
+      include: [...(viteConfig.optimizeDeps?.include ?? []), 'lit', 'lit/directive-helpers.js'],
     };
     return viteConfig;
   },

@@ -56,7 +56,7 @@ export async function runDev(argv: string[]): Promise<void> {
     appType: 'mpa',
     logLevel: 'warn',
     server: { middlewareMode: true, hmr: false },
-    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directive-helpers.js', '@lit/task', 'ky'] },
+    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directive-helpers.js'] },
   });
 
   /** The shop's own backend: who is signed in is the host's business; the BFF only trusts the token. */
