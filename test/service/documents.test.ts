@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -202,7 +202,7 @@ describe('POST /invoices/<id>/send_by_email', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       status: 'ok',
-      message: `Invoice ${invoice.number} was sent to ksiegowosc@zazolc.example, biuro@zazolc.example`,
+      message: `Invoice ${invoice.number} was sent to ksiegowosc@zazolc.example, biuro@zazolc.example (kept in the outbox: no SMTP server is configured)`,
     });
 
     const updated = await getInvoice(invoice.id);
@@ -396,7 +396,10 @@ describe('send_by_email through SMTP', () => {
     const invoice = await createInvoice({ lang: 'en' }, smtpService);
     const response = await sendByEmail(invoice.id, { email_cc: 'accounts@zazolc.example' }, 'json', smtpService);
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { status: string }).status).toBe('ok');
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      message: `Invoice ${invoice.number} was sent to ksiegowosc@zazolc.example, accounts@zazolc.example`,
+    });
     expect(received).toHaveLength(1);
     const mail = received[0]!;
     expect(mail.from).toBe('invoices@invoicekit.example');
@@ -422,5 +425,24 @@ describe('send_by_email through SMTP', () => {
     expect(body.code).toBe('error');
     expect(body.message.email[0]).toContain('No such user');
     expect((await getInvoice(invoice.id, smtpService)).status).toBe('issued');
+  });
+
+  it('answers 502 when the SMTP server cannot be reached, and leaves the invoice as it was', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const unreachable = await startTestService({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    try {
+      const invoice = await createInvoice({}, unreachable);
+      const response = await sendByEmail(invoice.id, {}, 'json', unreachable);
+      expect(response.status).toBe(502);
+      const body = (await response.json()) as { code: string; message: string };
+      expect(body.code).toBe('error');
+      expect(body.message).toBe('The e-mail could not be sent: the mail server could not be reached');
+      expect((await getInvoice(invoice.id, unreachable)).status).toBe('issued');
+    } finally {
+      await unreachable.stop();
+    }
   });
 });

@@ -62,7 +62,9 @@ export function createMailer(smtpUrl?: string): Mailer {
   const url = new URL(smtpUrl);
   const from = url.searchParams.get('from');
   url.searchParams.delete('from');
-  const transporter = nodemailer.createTransport(url.toString());
+  // A request waits for the mail server, so a silent one must not hold it for minutes; the URL's
+  // own query (`?connectionTimeout=…`) still wins over these.
+  const transporter = nodemailer.createTransport({ url: url.toString(), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   return {
     transport: 'smtp',
     from,
@@ -79,13 +81,20 @@ export function createMailer(smtpUrl?: string): Mailer {
           attachments: message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
         });
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        const text = (error as { response?: unknown }).response ?? (error instanceof Error ? error.message : String(error));
-        throw new MailDeliveryError(String(text), code === 'EENVELOPE');
+        throw new MailDeliveryError(deliveryProblem(error), (error as { code?: unknown }).code === 'EENVELOPE');
       }
       return { transport: 'smtp', token: null };
     },
   };
+}
+
+/** What went wrong, in words that name no host, port or credential of the mail server. */
+function deliveryProblem(error: unknown): string {
+  const { code, response } = error as { code?: unknown; response?: unknown };
+  if (typeof response === 'string' && response) return response;
+  if (code === 'EAUTH') return 'the mail server refused the login';
+  if (code === 'ETIMEDOUT') return 'the mail server did not answer in time';
+  return 'the mail server could not be reached';
 }
 
 async function storeInOutbox(sql: Sql, message: MailMessage): Promise<MailReceipt> {

@@ -160,7 +160,8 @@ export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDoc
       throw error;
     }
     const recipients = [...to, ...cc].join(', ');
-    return respond(c, { status: 'ok', message: `Invoice ${invoice.number} was sent to ${recipients}` }, { root: 'result' });
+    const where = mailer.transport === 'outbox' ? ' (kept in the outbox: no SMTP server is configured)' : '';
+    return respond(c, { status: 'ok', message: `Invoice ${invoice.number} was sent to ${recipients}${where}` }, { root: 'result' });
   });
 
   mountOutbox(app, mailer);
