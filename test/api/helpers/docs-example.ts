@@ -10,11 +10,12 @@ const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 /**
- * The first example of docs/typed-client.md, run exactly as written against the real service. The
- * package name resolves through a throwaway node_modules entry that points at this checkout.
+ * The example of the README's "Typed client" section, run exactly as written against the real
+ * service; docs/typed-client.md opens with the same example. The package name resolves through a
+ * throwaway node_modules entry that points at this checkout.
  */
 export function defineDocsExample(running: () => TestService): void {
-describe('docs/typed-client.md', () => {
+describe('the typed client example of the README', () => {
   let service: TestService;
   let dir: string;
   beforeAll(async () => {
@@ -31,8 +32,11 @@ describe('docs/typed-client.md', () => {
   });
 
   it('runs the example as written', async () => {
-    const markdown = await readFile(join(ROOT, 'docs/typed-client.md'), 'utf8');
-    const example = /```ts\n([\s\S]*?)```/.exec(markdown)![1]!;
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Typed client'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const docs = await readFile(join(ROOT, 'docs/typed-client.md'), 'utf8');
+    expect(/```ts\n([\s\S]*?)```/.exec(docs)![1]).toBe(example);
     expect(example).toContain("from 'invoicekit/api'");
     await writeFile(join(dir, 'example.ts'), example);
     const { stdout } = await run(join(ROOT, 'node_modules/.bin/tsx'), ['example.ts'], {
