@@ -1,15 +1,12 @@
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { documentTitle, formatMoney, labelsFor } from './labels.js';
 import { amountDue, isSettled } from './summary.js';
+import { escapeHtml } from '../public/html.js';
 
 export interface InvoiceEmailContent {
   subject: string;
   text: string;
   html: string;
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 }
 
 /** A header value on one line: no CR/LF can reach a mail header, whatever the invoice holds. */

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { type ServiceContext, type ServiceEnv, splitExtension, validate } from '../http.js';
 import { timestampText } from '../store.js';
-import { escapeHtml } from './email.js';
+import { escapeHtml } from '../public/html.js';
 import type { Mailer } from './mailer.js';
 import { contentDisposition } from './pdf.js';
 
