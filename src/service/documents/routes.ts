@@ -5,7 +5,8 @@ import type { Sql } from '../db.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { invoiceLinks } from '../resources/invoices.js';
-import { requireRow, type StoredRow, timestampText, updateRow } from '../store.js';
+import { departmentLogo } from '../resources/department-logo.js';
+import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { toXml } from '../xml.js';
 import { invoiceEmail } from './email.js';
 import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
@@ -17,15 +18,9 @@ export interface InvoiceDocumentsOptions {
   smtpUrl?: string | undefined;
 }
 
-/** The logo of the invoice's seller department, when it has one. */
-export async function departmentLogo(sql: Sql, accountId: number, departmentId: number | null): Promise<Uint8Array | null> {
-  if (departmentId == null) return null;
-  const rows = await sql.query<{ content: Uint8Array }>(
-    `select content from department_logos where account_id = $1 and department_id = $2`,
-    [accountId, departmentId],
-  );
-  return rows[0]?.content ?? null;
-}
+/** Recently rendered PDFs, by everything that can change one: rendering costs far more than a lookup. */
+const renderedPdfs = new Map<string, Buffer>();
+const RENDERED_PDFS_KEPT = 64;
 
 /** The PDF of a stored invoice, with its department's logo. */
 export async function renderInvoicePdfForRow(
@@ -35,7 +30,17 @@ export async function renderInvoicePdfForRow(
   printOption: PrintOption = 'original',
 ): Promise<Buffer> {
   const logo = await departmentLogo(sql, accountId, row.data.department_id);
-  return renderInvoicePdf(row.data, { printOption, logo });
+  const key = [accountId, row.id, timestampText(row.updated_at), logo?.updatedAt.toISOString() ?? '-', printOption, todayText()].join('|');
+  const kept = renderedPdfs.get(key);
+  if (kept) {
+    renderedPdfs.delete(key);
+    renderedPdfs.set(key, kept);
+    return kept;
+  }
+  const pdf = await renderInvoicePdf(row.data, { printOption, logo: logo?.content ?? null });
+  renderedPdfs.set(key, pdf);
+  if (renderedPdfs.size > RENDERED_PDFS_KEPT) renderedPdfs.delete(renderedPdfs.keys().next().value!);
+  return pdf;
 }
 
 const printOptionQuery = z.object({ print_option: z.enum(['original', 'copy']).optional() });
