@@ -215,13 +215,21 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
 
   app.post('/banking/payments/pay/:token', async (c) => {
     const token = c.req.param('token');
-    const row = await c.get('db').transaction(async (tx) => {
+    const { row, issued, account } = await c.get('db').transaction(async (tx) => {
       const found = await byToken<PaymentData>(tx, 'payments', token, true);
-      if (found.row.data.paid) return found.row;
+      if (found.row.data.paid) return { row: found.row, issued: false, account: found.account };
       const data: PaymentData = { ...found.row.data, paid: true, paid_date: todayText(), provider: 'test', provider_status: 'paid' };
       await settle(tx, found.account, data);
-      return updateRow(tx, 'payments', found.account.id, found.row.id, data);
+      const updated = await updateRow(tx, 'payments', found.account.id, found.row.id, data);
+      return { row: updated, issued: data.generate_invoice && data.invoice_id != null && found.row.data.invoice_id == null, account: found.account };
     });
+    if (issued && row.data.email) {
+      // As the hosted service does after a paid order: the new invoice goes to the buyer by e-mail,
+      // through the same operation as `send_by_email` (SMTP, or the outbox).
+      const send = new URL(`/invoices/${row.data.invoice_id}/send_by_email.json`, c.req.url);
+      send.searchParams.set('api_token', account.api_token);
+      await app.request(send.toString(), { method: 'POST', headers: { accept: 'application/json' } });
+    }
     const back = safeReturnUrl(row.data.return_url);
     return c.redirect(back ?? `/banking/payments/pay/${token}`, 303);
   });
