@@ -66,6 +66,10 @@ export async function runDev(argv: string[]): Promise<void> {
       response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       response.end(JSON.stringify(body));
     };
+    if (url.pathname === '/demo-api/config') {
+      send(200, { serviceUrl: service.url });
+      return;
+    }
     if (url.pathname === '/demo-api/customers') {
       const customers = await client.clients.list({ per_page: 100 });
       send(200, customers.filter((c) => c.external_id).map((c) => ({ id: c.external_id, name: c.name, email: c.email })));

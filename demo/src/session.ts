@@ -1,3 +1,5 @@
+import './nav.js';
+
 /**
  * The demo's stand-in for a shop's own sign-in: pick a customer, and the demo server (the shop's
  * backend) mints a short-lived portal token for them. A real host does this after its own login.
