@@ -83,24 +83,45 @@ function formatOf(c: Context): Format {
   return /xml/.test(accept) || (!/json/.test(accept) && /xml/.test(type)) ? 'xml' : 'json';
 }
 
-/** Fields of a form body such as `department[logo]` become nested objects. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Blob);
+
+/** Objects keyed `0`, `1`, … (from `positions[0][name]` or `positions[][name]`) become arrays. */
+function indexedToArrays(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(indexedToArrays);
+  if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length > 0 && keys.every((key) => /^\d{1,4}$/.test(key))) {
+    return keys.sort((a, b) => Number(a) - Number(b)).map((key) => indexedToArrays(value[key]));
+  }
+  return Object.fromEntries(keys.map((key) => [key, indexedToArrays(value[key])]));
+}
+
+/**
+ * Fields of a form body, named as Rails forms name them, become nested values:
+ * `department[logo]` an object, `invoice[positions][][name]` (repeated) or
+ * `invoice[positions][0][name]` an array of objects.
+ */
 function nestFormFields(fields: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    const parts = key.replace(/\]/g, '').split('[').filter(Boolean);
-    let target = result;
-    parts.forEach((part, index) => {
-      if (index === parts.length - 1) {
-        target[part] = value;
-      } else {
-        const next = target[part];
-        target = (typeof next === 'object' && next !== null && !Array.isArray(next) && !(next instanceof Blob)
-          ? next
-          : (target[part] = {})) as Record<string, unknown>;
-      }
+  for (const [key, raw] of Object.entries(fields)) {
+    const parts = key.replace(/\]/g, '').split('[');
+    if (parts[0] === '' || parts.length > 12) continue;
+    const values = Array.isArray(raw) && parts.includes('') ? raw : [raw];
+    values.forEach((value, index) => {
+      let target = result;
+      const path = parts.map((part) => (part === '' ? String(index) : part));
+      path.forEach((part, depth) => {
+        if (depth === path.length - 1) {
+          target[part] = Array.isArray(value) ? value.at(-1) : value;
+        } else {
+          const next = target[part];
+          target = (isPlainObject(next) ? next : (target[part] = {})) as Record<string, unknown>;
+        }
+      });
     });
   }
-  return result;
+  return indexedToArrays(result) as Record<string, unknown>;
 }
 
 async function readBody(c: Context): Promise<Record<string, unknown>> {
