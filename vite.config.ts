@@ -31,6 +31,8 @@ function minifyLitTemplates(): Plugin {
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
+        // An ESTree node from the parser: its shape is checked field by field below.
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
         const n = node as Record<string, any>;
         if (n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' && (n.tag.name === 'css' || n.tag.name === 'html' || n.tag.name === 'svg')) {
           const minify = n.tag.name === 'css' ? minifyCss : minifyHtml;

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/ensure-tools.sh
 npx tsc -p .
+npx eslint .
 npm run build
 node --test test/elements/bundle-size.test.mjs
 npx vitest run

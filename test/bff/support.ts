@@ -80,6 +80,8 @@ export async function startTestBff(service: Service, options: Partial<StartBffOp
   return { ...bff, logs, base: `${bff.url}/bff` };
 }
 
+// Tests read answers loosely on purpose; each assertion states the shape it expects.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function json(response: Response): Promise<any> {
   const text = await response.text();
   return text ? JSON.parse(text) : undefined;

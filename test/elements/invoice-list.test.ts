@@ -328,7 +328,7 @@ describe('<invoice-list> against the real BFF', () => {
     const el = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${tokens.main} locale="pl"></invoice-list>`);
     await settled(el);
     expect(footer(el)).to.equal('Pozycje 1–25 z 60');
-    expect(sortButton(el, 'Wystawiona')).to.exist;
+    expect(sortButton(el, 'Wystawiona')).to.be.instanceOf(HTMLButtonElement);
     expect(rows(el)[0]!.querySelector('.total')!.textContent!.trim()).to.equal(money(main[0]!.price_gross, 'PLN', 'pl'));
     expect(rows(el)[0]!.querySelector('.total')!.textContent!.trim()).to.match(/^\d[\d\s\u00a0]*,\d\d\s?zł$/);
     await expect(el).to.be.accessible();
