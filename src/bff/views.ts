@@ -11,16 +11,8 @@ import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
 export const CUSTOMER_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 
-export interface PublicProduct {
-  token: string;
-  name: string;
-  description: string | null;
-  price_net: string;
-  price_gross: string;
-  tax: string;
-  currency: string;
-  quantity_unit: string | null;
-}
+/** What anyone may see of a product: its schema's public fields, nothing more. */
+export type PublicProduct = Pick<Product, 'token' | 'name' | 'description' | 'price_net' | 'price_gross' | 'tax' | 'currency' | 'quantity_unit'>;
 
 export function publicProduct(product: Product): PublicProduct {
   return {
