@@ -98,7 +98,7 @@ export interface BffOptions {
   clientIp?: (request: Request, env: unknown) => string | undefined;
   /** How many proxies in front of the BFF append to `X-Forwarded-For`. Default 0 (ignore the header). */
   trustProxy?: number;
-  /** How many invoices of one client the portal list reads at most. Default 5000. */
+  /** How many invoices of one client the portal list reads at most. Default 20,000. */
   maxInvoicesPerClient?: number;
 }
 
@@ -296,7 +296,7 @@ export function createBff(options: BffOptions): BffApp {
   const idempotency = options.idempotencyStore ?? new MemoryIdempotencyStore();
   const productCache = new TtlCache<Product | null>(options.productCacheMs ?? 30_000);
   const pdfLinkTtl = Math.min(options.pdfLinkTtlSeconds ?? 300, 3600);
-  const maxInvoices = options.maxInvoicesPerClient ?? 5000;
+  const maxInvoices = options.maxInvoicesPerClient ?? 20_000;
   const checkout = { generateInvoice: true, maxQuantity: 1000, ...options.checkout };
   const signup = options.signup === true ? {} : options.signup || undefined;
   const secrets = [options.apiToken ?? '', typeof options.portalSecret === 'string' ? options.portalSecret : ''];
@@ -380,7 +380,29 @@ export function createBff(options: BffOptions): BffApp {
     return invoice;
   }
 
+  /**
+   * A customer with thousands of invoices scrolls through them a page at a time; reading them all
+   * from the service for every page would be slow, so large lists are kept for a few seconds.
+   * Small lists, where a fresh status right after paying matters most, are always read anew.
+   */
+  const largeLists = new Map<string, { until: number; invoices: Promise<Invoice[]> }>();
+  const LARGE_LIST = 500;
+  const LARGE_LIST_MS = 10_000;
+
   async function ownInvoices(c: Context<Env>, clientId: number, query: z.output<typeof invoiceListQuery>): Promise<Invoice[]> {
+    const key = `${clientId}|${query.period ?? 'all'}|${query.status === 'paid' ? 'paid' : ''}`;
+    const kept = largeLists.get(key);
+    if (kept && kept.until > Date.now()) return kept.invoices;
+    const reading = readOwnInvoices(c, clientId, query);
+    const invoices = await reading;
+    if (invoices.length >= LARGE_LIST) {
+      for (const [k, entry] of largeLists) if (entry.until <= Date.now()) largeLists.delete(k);
+      largeLists.set(key, { until: Date.now() + LARGE_LIST_MS, invoices: reading });
+    }
+    return invoices;
+  }
+
+  async function readOwnInvoices(c: Context<Env>, clientId: number, query: z.output<typeof invoiceListQuery>): Promise<Invoice[]> {
     const all: Invoice[] = [];
     for (let page = 1; all.length < maxInvoices; page += 1) {
       const batch = await service(c, 'invoices.list', (signal) =>
