@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { type ServiceContext, type ServiceEnv, splitExtension, validate } from '../http.js';
 import { timestampText } from '../store.js';
-import { escapeHtml } from '../public/html.js';
+import { escapeHtml, Html, page as documentPage } from '../public/html.js';
 import type { Mailer } from './mailer.js';
 import { contentDisposition } from './pdf.js';
 
@@ -88,22 +88,7 @@ const STYLES = `
 `;
 
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-<style>${STYLES}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`;
+  return documentPage({ title, lang: 'en', body: new Html(body), style: STYLES });
 }
 
 function html(c: ServiceContext, markup: string, status: 200 | 404 = 200): Response {

@@ -58,7 +58,8 @@ const PAGE_STYLE = `
   @media (max-width: 34rem) { .hide-narrow { display: none; } th, td { padding: 0.5rem 0.3rem; } }
 `;
 
-export function page(options: { title: string; lang: string; body: Html }): string {
+/** A whole HTML document; `style` replaces the default look (the outbox has its own). */
+export function page(options: { title: string; lang: string; body: Html; style?: string }): string {
   return html`<!doctype html>
 <html lang="${options.lang}">
 <head>
@@ -66,8 +67,9 @@ export function page(options: { title: string; lang: string; body: Html }): stri
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${options.title}</title>
-<style>${new Html(PAGE_STYLE)}</style>
+<style>${new Html(options.style ?? PAGE_STYLE)}</style>
 </head>
 <body><main>${options.body}</main></body>
 </html>`.text;
