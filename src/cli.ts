@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 
 /**
  * The `invoicekit` command:
- *   invoicekit service [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--seed]
+ *   invoicekit service [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--seed] [--public-url URL]
+ *                      [--trusted-hosts host,host] [--test-payments]
  *   invoicekit bff [--port 8788] [--service URL]
  *   invoicekit dev     the demo: service, BFF and demo pages together
  */
@@ -16,7 +17,9 @@ async function runService(argv: string[]): Promise<void> {
       port: { type: 'string', default: '8787' },
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string', default: './.invoicekit/data' },
-      'public-url': { type: 'string' },
+      'public-url': { type: 'string', default: process.env.INVOICEKIT_PUBLIC_URL || undefined },
+      'trusted-hosts': { type: 'string', default: process.env.INVOICEKIT_TRUSTED_HOSTS || undefined },
+      'test-payments': { type: 'boolean', default: /^(1|true|yes|on)$/i.test(process.env.INVOICEKIT_TEST_PAYMENTS ?? '') },
       seed: { type: 'boolean', default: false },
     },
     allowPositionals: false,
@@ -30,7 +33,9 @@ async function runService(argv: string[]): Promise<void> {
     apiToken: process.env.INVOICEKIT_API_TOKEN || undefined,
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
     publicUrl: values['public-url'],
+    trustedHosts: values['trusted-hosts']?.split(',').map((host) => host.trim()).filter(Boolean),
     smtpUrl: process.env.SMTP_URL || undefined,
+    testPayments: values['test-payments'],
     seed: values.seed,
     log: (entry) => console.error(JSON.stringify(entry)),
   });

@@ -32,9 +32,24 @@ export async function runDev(argv: string[]): Promise<void> {
     apiToken: process.env.INVOICEKIT_API_TOKEN || undefined,
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
     smtpUrl: process.env.SMTP_URL || undefined,
+    // The demo shop is paid through the test provider's Pay page.
+    testPayments: true,
     seed: true,
   });
   console.log(`invoicing service listening on ${service.url}`);
+
+  /** A short-lived link to the demo account's outbox (none with SMTP), made with its api_token. */
+  async function outboxLink(): Promise<string | null> {
+    const response = await fetch(`${service.url}/outbox/links.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.apiToken}`, accept: 'application/json' },
+    });
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`the outbox link could not be made: ${response.status}`);
+    return ((await response.json()) as { url: string }).url;
+  }
+  const firstLink = await outboxLink();
+  if (firstLink) console.log(`outbox of the demo account (link valid for 15 minutes): ${firstLink}`);
 
   const portalSecret = process.env.INVOICEKIT_PORTAL_SECRET || randomBytes(32).toString('base64url');
   const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
@@ -67,7 +82,8 @@ export async function runDev(argv: string[]): Promise<void> {
       response.end(JSON.stringify(body));
     };
     if (url.pathname === '/demo-api/config') {
-      send(200, { serviceUrl: service.url });
+      // Each page load gets a fresh outbox link for the demo account only, never the api_token.
+      send(200, { serviceUrl: service.url, outboxUrl: await outboxLink() });
       return;
     }
     if (url.pathname === '/demo-api/customers') {

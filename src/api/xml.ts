@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { RESERVED_KEYS } from './json-input.js';
 
 /**
  * The XML form of the interface, for the client. Requests are written with the wrapper key as the
@@ -94,6 +95,8 @@ function convert(node: unknown, name = '', listFields?: ReadonlySet<string>): un
   for (const child of children) {
     const items = element[child] as unknown[];
     const key = underscored(child);
+    // `<__proto__>` or `<constructor>` would write the object's prototype instead of a field.
+    if (RESERVED_KEYS.has(key)) throw new SyntaxError(`The element name "${child}" is not allowed`);
     result[key] = items.length === 1 ? convert(items[0], key, listFields) : items.map((item) => convert(item, key, listFields));
   }
   return result;

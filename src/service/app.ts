@@ -1,7 +1,10 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { randomBytes } from 'node:crypto';
 import { requireAccount } from './auth.js';
+import { createOutboxAccess } from './documents/outbox-access.js';
+import { createLoginGuard, type LoginFailureStore, MemoryLoginFailureStore, SqlLoginFailureStore } from './login-guard.js';
 import { idempotentPost } from './idempotency.js';
 import type { Database } from './db.js';
 import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
@@ -22,11 +25,25 @@ import { mountWarehouseDocuments } from './resources/warehouse-documents.js';
 export interface ServiceAppOptions {
   db: Database;
   integrationToken: string;
-  /** Public base URL for links; by default the origin each request arrived on. */
-  publicUrl?: string | undefined;
+  /**
+   * Public base URL for links in answers, pages and e-mail (`https://invoices.example.com`). A
+   * function is read per request (the listening address, known once the server listens).
+   */
+  publicUrl: string | (() => string);
+  /**
+   * Hosts (`shop.example:8443`) whose `Host` header may name the links' origin; any other `Host`
+   * gets `publicUrl`. Empty by default: links never follow an untrusted `Host`.
+   */
+  trustedHosts?: readonly string[] | undefined;
   log?: (entry: Record<string, unknown>) => void;
   /** Sends invoice e-mail through this SMTP server; without it, messages are kept in the outbox. */
   smtpUrl?: string | undefined;
+  /** Turns on the test payment provider (Pay and Decline pages that record payments). Default off. */
+  testPayments?: boolean | undefined;
+  /** Signs outbox links and sessions. Default: a random secret for this process. */
+  signingSecret?: string | undefined;
+  /** Where failed logins are counted. Default: in memory, or the database on PostgreSQL. */
+  loginFailures?: LoginFailureStore | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -43,13 +60,29 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>({ getPath: routePath });
   const log = options.log ?? (() => undefined);
 
+  const loginGuard = createLoginGuard(
+    options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
+  );
+  const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
+  const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
+  /** The configured address, or the request's own origin when its `Host` is one of the trusted hosts. */
+  const publicUrlOf = (request: Request) => {
+    const url = new URL(request.url);
+    if (trustedHosts.has(url.host.toLowerCase())) return url.origin;
+    return configuredUrl().replace(/\/+$/, '');
+  };
+
   app.use('*', async (c, next) => {
     c.set('db', options.db);
     c.set('config', {
-      publicUrl: (options.publicUrl ?? new URL(c.req.url).origin).replace(/\/$/, ''),
+      publicUrl: publicUrlOf(c.req.raw),
       integrationToken: options.integrationToken,
+      loginGuard,
+      testPayments: options.testPayments ?? false,
     });
     await next();
+    // Every answer, pages, files and errors included, is taken only as the type it declares.
+    c.res.headers.set('x-content-type-options', 'nosniff');
   });
 
   const tooLarge = (limit: number) =>
@@ -74,7 +107,10 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     app.use(prefix, idempotentPost);
     app.use(`${prefix}/*`, idempotentPost);
   }
-  mountInvoiceDocuments(app, { smtpUrl: options.smtpUrl });
+  mountInvoiceDocuments(app, {
+    smtpUrl: options.smtpUrl,
+    outboxAccess: createOutboxAccess(options.signingSecret ?? randomBytes(32).toString('base64url')),
+  });
   mountInvoices(app);
   mountProducts(app);
   mountClients(app);

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Sql } from './db.js';
-import { type Account, type ServiceEnv, unauthorized } from './http.js';
-import { verifyPassword } from './passwords.js';
+import { type Account, ApiError, type ServiceContext, type ServiceEnv, unauthorized } from './http.js';
+import { clientAddress } from './login-guard.js';
+import { HashingBusyError, verifyPassword } from './passwords.js';
 
 const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
 
@@ -10,56 +11,101 @@ export async function accountByToken(sql: Sql, token: string): Promise<Account |
   return rows[0];
 }
 
-export async function accountByLogin(sql: Sql, login: string, password: string): Promise<Account | undefined> {
-  const rows = await sql.query<Account & { password_hash: string }>(
-    `select a.id, a.prefix, a.api_token, a.name, a.created_at, u.password_hash
-       from users u join accounts a on a.id = u.account_id
-      where u.login = $1 or lower(u.email) = lower($1)
-      order by u.id limit 1`,
-    [login],
-  );
-  const row = rows[0];
-  if (!row || !(await verifyPassword(password, row.password_hash))) return undefined;
+interface LoginRow {
+  password_hash: string;
+}
+
+/**
+ * Checks `login:password` under the failed-login limits. An unknown login costs one scrypt like a
+ * known one (against a dummy hash), so neither the answer nor its timing tells which logins exist.
+ */
+export async function checkLogin<Row extends LoginRow>(
+  c: ServiceContext,
+  login: string,
+  password: string,
+  find: (login: string) => Promise<Row | undefined>,
+): Promise<Row | undefined> {
+  const guard = c.get('config').loginGuard;
+  try {
+    return await guard.attempt(login, clientAddress(c), async () => {
+      const row = await find(login);
+      return (await verifyPassword(password, row?.password_hash)) ? row : undefined;
+    });
+  } catch (error) {
+    if (error instanceof HashingBusyError) throw new ApiError(503, error.message, undefined, { 'retry-after': '1' });
+    throw error;
+  }
+}
+
+async function accountByLogin(c: ServiceContext, login: string, password: string): Promise<Account | undefined> {
+  const row = await checkLogin(c, login, password, async (name) => {
+    const rows = await c.get('db').query<Account & LoginRow>(
+      `select a.id, a.prefix, a.api_token, a.name, a.created_at, u.password_hash
+         from users u join accounts a on a.id = u.account_id
+        where u.login = $1 or lower(u.email) = lower($1)
+        order by u.id limit 1`,
+      [name],
+    );
+    return rows[0];
+  });
+  if (!row) return undefined;
   const { password_hash: _ignored, ...account } = row;
   return account;
 }
 
-function tokenFromHeader(header: string | undefined): { token?: string; login?: string; password?: string } {
-  if (!header) return {};
+export type Credentials =
+  | { kind: 'token'; token: string }
+  | { kind: 'login'; login: string; password: string }
+  | { kind: 'none' };
+
+function fromAuthorization(header: string | undefined): Credentials {
+  if (!header) return { kind: 'none' };
   const [scheme, value = ''] = header.trim().split(/\s+/, 2);
   switch (scheme?.toLowerCase()) {
     case 'bearer':
-      return { token: value };
+      return { kind: 'token', token: value };
     case 'token':
-      return { token: value.replace(/^token="?|"$/g, '') };
+      return { kind: 'token', token: value.replace(/^token="?|"$/g, '') };
     case 'basic': {
-      let decoded = '';
-      try {
-        decoded = Buffer.from(value, 'base64').toString('utf8');
-      } catch {
-        return {};
-      }
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
-      return colon > 0 ? { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) } : {};
+      return colon > 0 ? { kind: 'login', login: decoded.slice(0, colon), password: decoded.slice(colon + 1) } : { kind: 'token', token: '' };
     }
     default:
-      return {};
+      return { kind: 'token', token: '' };
   }
 }
 
 /**
- * Resolves the account of an account-level request (spec §5): `api_token` in the query, at the top
- * of a JSON or form body, as `Authorization: Bearer` (XML), or Basic `login:password` (XML creation).
- * Any failure is the reference's 401.
+ * Where an account's credentials are taken from, one order for every route, the first present one
+ * winning (a present but wrong one is a 401, never a fall-through to the next):
+ *  1. `api_token` in the query string;
+ *  2. `api_token` at the top level of the body (JSON, XML, form or multipart), as the body's own field;
+ *  3. `Authorization: Bearer <token>` (or `Token token="…"`);
+ *  4. `Authorization: Basic <login:password>`.
  */
-export const requireAccount: MiddlewareHandler<ServiceEnv> = async (c, next) => {
-  const db = c.get('db');
+export function credentialsOf(c: ServiceContext): Credentials {
+  const query = c.req.query('api_token');
+  if (query !== undefined) return { kind: 'token', token: query };
   const body = c.get('body');
-  const header = tokenFromHeader(c.req.header('authorization'));
-  const token = c.req.query('api_token') ?? (typeof body.api_token === 'string' ? body.api_token : undefined) ?? header.token;
-  let account: Account | undefined;
-  if (token) account = await accountByToken(db, token);
-  else if (header.login && header.password !== undefined) account = await accountByLogin(db, header.login, header.password);
+  if (Object.hasOwn(body, 'api_token')) {
+    const value = body.api_token;
+    return { kind: 'token', token: typeof value === 'string' ? value : '' };
+  }
+  return fromAuthorization(c.req.header('authorization'));
+}
+
+/** The account the request's credentials belong to, or undefined when there are none or they are wrong. */
+export async function accountOf(c: ServiceContext): Promise<Account | undefined> {
+  const credentials = credentialsOf(c);
+  if (credentials.kind === 'token') return credentials.token ? accountByToken(c.get('db'), credentials.token) : undefined;
+  if (credentials.kind === 'login') return accountByLogin(c, credentials.login, credentials.password);
+  return undefined;
+}
+
+/** Resolves the account of an account-level request (spec §5); any failure is the reference's 401. */
+export const requireAccount: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  const account = await accountOf(c);
   if (!account) throw unauthorized();
   c.set('account', account);
   await next();

@@ -1,6 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Database } from './db.js';
+import type { LoginGuard } from './login-guard.js';
+import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../api/json-input.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 
 /** The representation chosen by the path extension (spec §1 rule 2). */
@@ -15,9 +17,16 @@ export interface Account {
 }
 
 export interface ServiceConfig {
-  /** Public base URL of this service, used in `view_url`, `payment_url` and integration answers. */
+  /**
+   * Public base URL of this service, used in `view_url`, `payment_url`, e-mail and integration
+   * answers. It comes from configuration (or a configured trusted host), never from an untrusted `Host`.
+   */
   publicUrl: string;
   integrationToken: string;
+  /** Limits failed logins and checks passwords off the event loop. */
+  loginGuard: LoginGuard;
+  /** The test payment provider (Pay and Decline pages that record payments); off unless configured. */
+  testPayments: boolean;
 }
 
 export interface ServiceEnv {
@@ -34,14 +43,17 @@ export type ServiceContext = Context<ServiceEnv>;
 
 /** An error with the reference's body: `{"code":"error","message":…}`. */
 export class ApiError extends Error {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
   readonly fields: Record<string, string[]> | undefined;
+  /** Headers the answer carries, such as `Retry-After`. */
+  readonly headers: Record<string, string> | undefined;
 
-  constructor(status: ApiError['status'], message: string, fields?: Record<string, string[]>) {
+  constructor(status: ApiError['status'], message: string, fields?: Record<string, string[]>, headers?: Record<string, string>) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.fields = fields;
+    this.headers = headers;
   }
 
   get body(): { code: 'error'; message: string | Record<string, string[]> } {
@@ -94,18 +106,24 @@ function indexedToArrays(value: unknown): unknown {
   if (keys.length > 0 && keys.every((key) => /^\d{1,4}$/.test(key))) {
     return keys.sort((a, b) => Number(a) - Number(b)).map((key) => indexedToArrays(value[key]));
   }
-  return Object.fromEntries(keys.map((key) => [key, indexedToArrays(value[key])]));
+  const result: Record<string, unknown> = Object.create(null);
+  for (const key of keys) result[key] = indexedToArrays(value[key]);
+  return result;
 }
 
 /**
  * Fields of a form body, named as Rails forms name them, become nested values:
  * `department[logo]` an object, `invoice[positions][][name]` (repeated) or
- * `invoice[positions][0][name]` an array of objects.
+ * `invoice[positions][0][name]` an array of objects. Every object is built without a prototype and
+ * a reserved name (`__proto__[x]`, `a[constructor][prototype]`) is refused before anything is
+ * assigned, so no field name can reach `Object.prototype`.
  */
-function nestFormFields(fields: Record<string, unknown>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+export function nestFormFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = Object.create(null);
   for (const [key, raw] of Object.entries(fields)) {
     const parts = key.replace(/\]/g, '').split('[');
+    const reserved = parts.find((part) => RESERVED_KEYS.has(part));
+    if (reserved !== undefined) throw reservedKeyError(reserved);
     if (parts[0] === '' || parts.length > 12) continue;
     const values = Array.isArray(raw) && parts.includes('') ? raw : [raw];
     values.forEach((value, index) => {
@@ -115,8 +133,8 @@ function nestFormFields(fields: Record<string, unknown>): Record<string, unknown
         if (depth === path.length - 1) {
           target[part] = Array.isArray(value) ? value.at(-1) : value;
         } else {
-          const next = target[part];
-          target = (isPlainObject(next) ? next : (target[part] = {})) as Record<string, unknown>;
+          const next = Object.hasOwn(target, part) ? target[part] : undefined;
+          target = (isPlainObject(next) ? next : (target[part] = Object.create(null))) as Record<string, unknown>;
         }
       });
     });
@@ -124,14 +142,39 @@ function nestFormFields(fields: Record<string, unknown>): Record<string, unknown
   return indexedToArrays(result) as Record<string, unknown>;
 }
 
+/**
+ * The body in any format (form, multipart, JSON, XML), read so that it cannot reach a prototype:
+ * reserved field names and bodies nested deeper than `MAX_BODY_DEPTH` are a 400.
+ */
 async function readBody(c: Context): Promise<Record<string, unknown>> {
+  try {
+    const body = await parseBodyOf(c);
+    assertPlainInput(body);
+    return body;
+  } catch (error) {
+    if (error instanceof UnsafeInputError) throw new ApiError(400, error.reason === 'syntax' ? 'The request body is not valid JSON' : error.message);
+    throw error;
+  }
+}
+
+async function parseBodyOf(c: Context): Promise<Record<string, unknown>> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data') || type.startsWith('application/x-www-form-urlencoded')) {
+    let form: FormData;
     try {
-      return nestFormFields(await c.req.parseBody({ all: true }));
+      form = await c.req.formData();
     } catch {
       throw new ApiError(400, 'The form body could not be read');
     }
+    // Repeated names (and names ending in `[]`) collect every value, in order.
+    const fields: Record<string, unknown> = Object.create(null);
+    form.forEach((value, key) => {
+      const seen = fields[key];
+      if (Array.isArray(seen)) seen.push(value);
+      else if (seen !== undefined) fields[key] = [seen, value];
+      else fields[key] = key.endsWith('[]') ? [value] : value;
+    });
+    return nestFormFields(fields);
   }
   const text = await c.req.text();
   if (text.trim() === '') return {};
@@ -143,12 +186,7 @@ async function readBody(c: Context): Promise<Record<string, unknown>> {
       throw new ApiError(400, error instanceof XmlInputError ? error.message : 'malformed XML');
     }
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'The request body is not valid JSON');
-  }
+  const parsed = parseJsonInput(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ApiError(400, 'The request body must be a JSON object');
   }
@@ -201,6 +239,7 @@ export function errorResponse(c: Context, error: ApiError): Response {
   // A 413 is answered before the body has been read: the connection ends with it, so no client
   // sends its next request on a socket that still carries the rest of this body.
   if (error.status === 413) c.header('connection', 'close');
+  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   if (format === 'xml') {
     const message = error.fields
       ? Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [k.replace(/[^A-Za-z0-9_]/g, '_'), v.join('; ')]))
@@ -252,7 +291,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, prefix 
 /** The resource object of a body: `body.invoice`, or the body itself when a client sent it bare. */
 export function wrapped(c: ServiceContext, key: string): unknown {
   const body = c.get('body');
-  const value = body[key];
+  const value = Object.hasOwn(body, key) ? body[key] : undefined;
   if (value === undefined) throw invalidField(key, "can't be blank");
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidField(key, 'must be an object');
   return value;

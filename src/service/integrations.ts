@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { addUserInput, createAccountInput, loginInput } from '../api/schemas/account.js';
-import { accountByToken } from './auth.js';
+import { accountByToken, checkLogin } from './auth.js';
 import { createAccount } from './accounts.js';
 import type { Sql } from './db.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword } from './passwords.js';
 import { timestampText } from './store.js';
 
 /**
@@ -30,8 +30,10 @@ function sameSecret(given: unknown, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The integration token, from the same places in the same order as an api_token: query, then body. */
 function requireIntegrationToken(c: ServiceContext): void {
-  const given = c.req.query('integration_token') ?? c.get('body').integration_token;
+  const body = c.get('body');
+  const given = c.req.query('integration_token') ?? (Object.hasOwn(body, 'integration_token') ? body.integration_token : undefined);
   if (!sameSecret(given, c.get('config').integrationToken)) throw unauthorized();
 }
 
@@ -80,7 +82,8 @@ export function mountIntegrations(app: Hono<ServiceEnv>): void {
   app.post('/users', async (c) => {
     requireIntegrationToken(c);
     const input = validate(addUserInput, c.get('body'));
-    const apiToken = c.get('body').api_token;
+    const body = c.get('body');
+    const apiToken = Object.hasOwn(body, 'api_token') ? body.api_token : undefined;
     const { user, account } = await c.get('db').transaction(async (tx) => {
       // With an api_token the user joins that account; without one the user gets an account of their own.
       let owner: Account | undefined;
@@ -99,15 +102,18 @@ export function mountIntegrations(app: Hono<ServiceEnv>): void {
   app.post('/login', async (c) => {
     requireIntegrationToken(c);
     const input = validate(loginInput, c.get('body'));
-    const rows = await c.get('db').query<UserRow & { prefix: string; api_token: string }>(
-      `select u.id, u.account_id, u.login, u.email, u.password_hash, u.data, u.created_at, a.prefix, a.api_token
-         from users u join accounts a on a.id = u.account_id
-        where u.login = $1 or lower(u.email) = lower($1) order by u.id limit 1`,
-      [input.login],
-    );
-    const user = rows[0];
-    // The same 401 for an unknown login and a wrong password: nothing tells which one exists.
-    if (!user || !(await verifyPassword(input.password, user.password_hash))) throw unauthorized();
+    // The same 401, after the same work, for an unknown login and a wrong password: nothing tells
+    // which one exists. Failures count against the login and the address.
+    const user = await checkLogin(c, input.login, input.password, async (login) => {
+      const rows = await c.get('db').query<UserRow & { prefix: string; api_token: string }>(
+        `select u.id, u.account_id, u.login, u.email, u.password_hash, u.data, u.created_at, a.prefix, a.api_token
+           from users u join accounts a on a.id = u.account_id
+          where u.login = $1 or lower(u.email) = lower($1) order by u.id limit 1`,
+        [login],
+      );
+      return rows[0];
+    });
+    if (!user) throw unauthorized();
     return respond(
       c,
       {

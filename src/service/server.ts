@@ -17,9 +17,14 @@ export interface ServiceOptions {
   integrationToken?: string;
   /** Adds sample products, clients, invoices and payments to a new demo account. */
   seed?: boolean;
-  publicUrl?: string;
+  /** The address links in answers, pages and e-mail use. Default: the address the service listens on. */
+  publicUrl?: string | undefined;
+  /** Hosts whose `Host` header may name the links' origin instead (see `ServiceAppOptions`). */
+  trustedHosts?: readonly string[] | undefined;
   /** `smtp://…`: invoice e-mail goes through this server instead of the outbox. */
   smtpUrl?: string | undefined;
+  /** Turns on the test payment provider (`--test-payments`). Off by default; `npm start` and tests turn it on. */
+  testPayments?: boolean | undefined;
   log?: (entry: Record<string, unknown>) => void;
 }
 
@@ -91,7 +96,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const { seedDemoAccount } = await import('./seed.js');
       await seedDemoAccount(db, DEMO_PREFIX);
     }
-    const app = createServiceApp({ db, integrationToken, publicUrl: options.publicUrl, smtpUrl: options.smtpUrl, log: options.log });
+    const signingSecret = await setting(db, 'signing_secret', undefined, () => randomToken(32));
+    let listening = '';
+    const app = createServiceApp({
+      db,
+      integrationToken,
+      publicUrl: options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : () => listening,
+      trustedHosts: options.trustedHosts,
+      smtpUrl: options.smtpUrl,
+      testPayments: options.testPayments,
+      signingSecret,
+      log: options.log,
+    });
     const host = options.host ?? '127.0.0.1';
     const server = await new Promise<ServerType>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
@@ -99,6 +115,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    listening = url;
     return {
       url,
       prefix: DEMO_PREFIX,

@@ -14,7 +14,9 @@ export interface TestService extends RunningService {
  * Starts the real service on 127.0.0.1 with an ephemeral port and a temp data dir. With
  * DATABASE_URL set it runs on that PostgreSQL server instead, in a schema of its own.
  */
-export async function startTestService(options: { seed?: boolean; apiToken?: string; smtpUrl?: string } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } = {},
+): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
   if (!process.env.DATABASE_URL) await cp(await templateDataDir(options.seed ?? false), dataDir, { recursive: true });
   let databaseUrl: string | undefined;
@@ -38,6 +40,10 @@ export async function startTestService(options: { seed?: boolean; apiToken?: str
     apiToken: options.apiToken ?? `test-${randomBytes(12).toString('hex')}`,
     integrationToken: `integration-${randomBytes(8).toString('hex')}`,
     smtpUrl: options.smtpUrl,
+    // Tests pay through the test provider, as `npm start` does; production leaves it off.
+    testPayments: options.testPayments ?? true,
+    publicUrl: options.publicUrl,
+    trustedHosts: options.trustedHosts,
   });
   return {
     ...service,

@@ -185,8 +185,13 @@ interface OutboxMessage extends Omit<OutboxEntry, 'attachments'> {
   attachments: { id: number; filename: string; content_type: string; size: number; url: string }[];
 }
 
+/** The outbox is the account's own: read with its api_token. */
+function outboxFetch(path: string, target = service): Promise<Response> {
+  return fetch(`${target.url}${path}`, { headers: { authorization: `Bearer ${target.apiToken}` } });
+}
+
 async function outbox(): Promise<OutboxEntry[]> {
-  return (await (await fetch(`${service.url}/outbox.json`)).json()) as OutboxEntry[];
+  return (await (await outboxFetch('/outbox.json')).json()) as OutboxEntry[];
 }
 
 function sendByEmail(id: number, query: Record<string, string> = {}, format = 'json', target = service) {
@@ -217,7 +222,7 @@ describe('POST /invoices/<id>/send_by_email', () => {
       subject: `Faktura VAT ${invoice.number} od Demo Studio Sp. z o.o.`,
       attachments: 1,
     });
-    const message = (await (await fetch(`${service.url}/outbox/${entry.token}.json`)).json()) as OutboxMessage;
+    const message = (await (await outboxFetch(`/outbox/${entry.token}.json`)).json()) as OutboxMessage;
     expect(message.text_body).toContain(invoice.view_url);
     expect(message.text_body).toContain(invoice.payment_url);
     expect(message.text_body).toContain('Kwota do zapłaty: 2992,88\u00a0zł');
@@ -226,7 +231,7 @@ describe('POST /invoices/<id>/send_by_email', () => {
       { id: expect.any(Number), filename: `Faktura-VAT-${invoice.number.replace(/\//g, '-')}.pdf`, content_type: 'application/pdf', size: expect.any(Number), url: expect.any(String) },
     ]);
 
-    const attachment = await fetch(`${service.url}/outbox/${message.attachments[0]!.url}`);
+    const attachment = await outboxFetch(`/outbox/${message.attachments[0]!.url}`);
     expect(attachment.status).toBe(200);
     expect(attachment.headers.get('content-type')).toBe('application/pdf');
     const pdf = new Uint8Array(await attachment.arrayBuffer());
@@ -284,7 +289,7 @@ describe('GET /outbox', () => {
     const invoice = await createInvoice({ seller_name: hostile, buyer_email: 'kupiec@zazolc.example' });
     expect((await sendByEmail(invoice.id)).status).toBe(200);
 
-    const list = await fetch(`${service.url}/outbox`);
+    const list = await outboxFetch('/outbox');
     expect(list.status).toBe(200);
     expect(list.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(list.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -297,20 +302,20 @@ describe('GET /outbox', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(html.indexOf(entries[0]!.token)).toBeLessThan(html.indexOf(entries[1]!.token));
 
-    const page = await fetch(`${service.url}/outbox/${entries[0]!.token}`);
+    const page = await outboxFetch(`/outbox/${entries[0]!.token}`);
     expect(page.status).toBe(200);
     const pageHtml = await page.text();
     expect(pageHtml).not.toContain('<script>');
     expect(pageHtml).toContain('kupiec@zazolc.example');
     expect(pageHtml).toMatch(/href="[^"]+\/attachments\/\d+">Faktura-VAT-/);
-    const body = await fetch(`${service.url}/outbox/${entries[0]!.token}/body`);
+    const body = await outboxFetch(`/outbox/${entries[0]!.token}/body`);
     expect(body.headers.get('content-security-policy')).toMatch(/^sandbox /);
     const bodyHtml = await body.text();
     expect(bodyHtml).not.toContain('<script>');
     expect(bodyHtml).toContain(`href="${invoice.view_url}"`);
 
-    expect((await fetch(`${service.url}/outbox/not-a-real-token-at-all`)).status).toBe(404);
-    expect((await fetch(`${service.url}/outbox/${entries[0]!.token}/attachments/999999`)).status).toBe(404);
+    expect((await outboxFetch('/outbox/not-a-real-token-at-all')).status).toBe(404);
+    expect((await outboxFetch(`/outbox/${entries[0]!.token}/attachments/999999`)).status).toBe(404);
   });
 });
 
@@ -329,7 +334,11 @@ describe('the outbox in Chromium', () => {
         if (message.type() === 'error') problems.push(message.text());
       });
       page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(`${service.url}/outbox`);
+      // The way `npm start` opens it: a signed link for the account, kept as a session cookie.
+      const link = await fetch(`${service.url}/outbox/links.json`, { method: 'POST', headers: { authorization: `Bearer ${service.apiToken}` } });
+      expect(link.status).toBe(201);
+      await page.goto(((await link.json()) as { url: string }).url);
+      expect(new URL(page.url()).search).toBe('');
       expect(await page.title()).toBe('Outbox');
       const row = page.locator('tbody tr').first();
       expect(await row.locator('td.to').innerText()).toBe('reader@zazolc.example');
@@ -413,8 +422,8 @@ describe('send_by_email through SMTP', () => {
     // The attachment is the PDF itself: base64 of "%PDF-".
     expect(mail.raw).toContain('JVBERi0');
     expect((await getInvoice(invoice.id, smtpService)).status).toBe('sent');
-    // Mail sent over SMTP is not copied into the public outbox.
-    expect(await (await fetch(`${smtpService.url}/outbox.json`)).json()).toEqual([]);
+    // With SMTP there is no outbox at all.
+    expect((await outboxFetch('/outbox.json', smtpService)).status).toBe(404);
   });
 
   it('answers 422 when the server refuses the recipient, and leaves the invoice as it was', async () => {

@@ -115,13 +115,13 @@ describe('checkout page of a payment created unpaid', () => {
     const invoice = await api('GET', `/invoices/${after.invoice_id}.json`);
     expect(invoice).toMatchObject({ kind: 'vat', buyer_name: 'Ada Ltd', buyer_email: 'ada@example.com', price_gross: '179.8', status: 'paid' });
     // The issued invoice goes to the buyer by e-mail, with its PDF.
-    const outbox = (await (await fetch(`${service.url}/outbox.json`)).json()) as { subject: string; to: string[]; invoice_id: number; attachments: number }[];
+    const outbox = (await (await fetch(`${service.url}/outbox.json?api_token=${service.apiToken}`)).json()) as { subject: string; to: string[]; invoice_id: number; attachments: number }[];
     const mail = outbox.find((m) => m.to.includes('ada@example.com'));
     expect(mail?.subject).toContain(invoice.number);
     expect(mail).toMatchObject({ invoice_id: invoice.id, attachments: 1 });
     // Paying again changes nothing and sends nothing more.
     await fetch(payment.payment_url, { method: 'POST', redirect: 'manual' });
-    const again = (await (await fetch(`${service.url}/outbox.json`)).json()) as { to: string[] }[];
+    const again = (await (await fetch(`${service.url}/outbox.json?api_token=${service.apiToken}`)).json()) as { to: string[] }[];
     expect(again.filter((m) => m.to.includes('ada@example.com'))).toHaveLength(1);
   });
 });

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { type ServiceContext, type ServiceEnv, splitExtension, validate } from '../http.js';
+import { accountOf } from '../auth.js';
+import { type Account, type ServiceContext, type ServiceEnv, splitExtension, unauthorized, validate } from '../http.js';
+import { type OutboxAccess, outboxSessionCookie, OUTBOX_LINK_TTL_SECONDS } from './outbox-access.js';
 import { timestampText } from '../store.js';
 import { escapeHtml, Html, page as documentPage } from '../public/html.js';
 import type { Mailer } from './mailer.js';
@@ -91,7 +93,7 @@ function page(title: string, body: string): string {
   return documentPage({ title, lang: 'en', body: new Html(body), style: STYLES });
 }
 
-function html(c: ServiceContext, markup: string, status: 200 | 404 = 200): Response {
+function html(c: ServiceContext, markup: string, status: 200 | 401 | 404 = 200): Response {
   return c.body(markup, status, {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': PAGE_POLICY,
@@ -108,15 +110,30 @@ function notFoundPage(c: ServiceContext): Response {
 
 const TOKEN = /^[A-Za-z0-9_-]{8,64}$/;
 
-async function findMessage(c: ServiceContext, token: string): Promise<MessageRow | undefined> {
+async function findMessage(c: ServiceContext, account: Account, token: string): Promise<MessageRow | undefined> {
   if (!TOKEN.test(token)) return undefined;
   const rows = await c.get('db').query<MessageRow>(
     `select m.id, m.token, m.invoice_id, m.sender, m.reply_to, m.recipients, m.subject, m.text_body, m.html_body, m.created_at,
             (select count(*)::integer from outbox_attachments a where a.message_id = m.id) as attachments
-       from outbox_messages m where m.token = $1`,
-    [token],
+       from outbox_messages m where m.token = $1 and m.account_id = $2`,
+    [token, account.id],
   );
   return rows[0];
+}
+
+function signInPage(c: ServiceContext): Response {
+  if (wantsJson(c)) return c.json(unauthorized().body, 401);
+  return html(
+    c,
+    page(
+      'Outbox: sign in',
+      `<h1>The outbox is private</h1>
+<p class="note">It shows an account's e-mail only to that account. Open it from a link made for the account
+(<code>POST /outbox/links.json</code> with the account's api_token answers one; <code>npm start</code> prints one for the demo account),
+or send the api_token with the request.</p>`,
+    ),
+    401,
+  );
 }
 
 function presentMessage(row: MessageRow, attachments?: AttachmentRow[]) {
@@ -138,16 +155,48 @@ function presentMessage(row: MessageRow, attachments?: AttachmentRow[]) {
 /**
  * `GET /outbox`: the messages the service would have sent when no SMTP server is configured, newest
  * first, each opening with its body and attachments, so a demo shows what a buyer would receive.
- * The message tokens are random, so a message is reachable only through this list.
+ * It exists only without SMTP (a development tool) and shows an account's messages only to that
+ * account: its api_token (the usual places, in the usual order), or a short-lived signed link made
+ * with it (`POST /outbox/links`), which the browser then keeps as a cookie for this path only.
  */
-export function mountOutbox(app: Hono<ServiceEnv>, mailer: Mailer): void {
+export function mountOutbox(app: Hono<ServiceEnv>, mailer: Mailer, access: OutboxAccess): void {
+  /** The account whose outbox this request may read, or a sign-in answer. */
+  async function reader(c: ServiceContext): Promise<Account | Response> {
+    const key = c.req.query('key');
+    if (key !== undefined) {
+      const account = await access.verifyLink(c.get('db'), key);
+      if (!account) return signInPage(c);
+      if (wantsJson(c)) return account;
+      // The key leaves the address bar (and the history) at once; the session cookie carries on.
+      const clean = new URL(c.req.url);
+      clean.searchParams.delete('key');
+      c.header('set-cookie', outboxSessionCookie(await access.sessionFor(account), clean.protocol === 'https:'));
+      c.header('referrer-policy', 'no-referrer');
+      c.header('cache-control', 'no-store');
+      return c.redirect(`${clean.pathname}${clean.search}`, 303);
+    }
+    const session = await access.verifySession(c.get('db'), c.req.header('cookie'));
+    if (session) return session;
+    return (await accountOf(c)) ?? signInPage(c);
+  }
+
+  app.post('/outbox/links', async (c) => {
+    const account = await accountOf(c);
+    if (!account) throw unauthorized();
+    const key = await access.linkFor(account);
+    const url = new URL(`/outbox?key=${encodeURIComponent(key)}`, c.get('config').publicUrl).toString();
+    return c.json({ url, expires_at: new Date(Date.now() + OUTBOX_LINK_TTL_SECONDS * 1000).toISOString() }, 201);
+  });
+
   app.get('/outbox', async (c) => {
+    const account = await reader(c);
+    if (account instanceof Response) return account;
     const { page: pageNumber } = validate(pageQuery, c.req.query());
     const rows = await c.get('db').query<MessageRow>(
       `select m.id, m.token, m.invoice_id, m.sender, m.reply_to, m.recipients, m.subject, '' as text_body, null as html_body, m.created_at,
               (select count(*)::integer from outbox_attachments a where a.message_id = m.id) as attachments
-         from outbox_messages m order by m.created_at desc, m.id desc limit $1 offset $2`,
-      [PER_PAGE + 1, (pageNumber - 1) * PER_PAGE],
+         from outbox_messages m where m.account_id = $3 order by m.created_at desc, m.id desc limit $1 offset $2`,
+      [PER_PAGE + 1, (pageNumber - 1) * PER_PAGE, account.id],
     );
     const more = rows.length > PER_PAGE;
     const shown = rows.slice(0, PER_PAGE);
@@ -192,7 +241,9 @@ ${pager}`),
   });
 
   app.get('/outbox/:token', async (c) => {
-    const row = await findMessage(c, c.req.param('token'));
+    const account = await reader(c);
+    if (account instanceof Response) return account;
+    const row = await findMessage(c, account, c.req.param('token'));
     if (!row) return notFoundPage(c);
     const attachments = await c.get('db').query<AttachmentRow>(
       `select id, filename, content_type, octet_length(content)::integer as size from outbox_attachments where message_id = $1 order by id`,
@@ -233,7 +284,9 @@ ${body}`),
   });
 
   app.get('/outbox/:token/body', async (c) => {
-    const row = await findMessage(c, c.req.param('token'));
+    const account = await reader(c);
+    if (account instanceof Response) return account;
+    const row = await findMessage(c, account, c.req.param('token'));
     if (!row?.html_body) return notFoundPage(c);
     return c.body(row.html_body, 200, {
       'content-type': 'text/html; charset=utf-8',
@@ -245,13 +298,15 @@ ${body}`),
   });
 
   app.get('/outbox/:token/attachments/:id', async (c) => {
+    const account = await reader(c);
+    if (account instanceof Response) return account;
     const token = c.req.param('token');
     const id = c.req.param('id');
     if (!TOKEN.test(token) || !/^\d{1,9}$/.test(id)) return notFoundPage(c);
     const rows = await c.get('db').query<{ filename: string; content_type: string; content: Uint8Array }>(
       `select a.filename, a.content_type, a.content from outbox_attachments a join outbox_messages m on m.id = a.message_id
-        where m.token = $1 and a.id = $2`,
-      [token, Number(id)],
+        where m.token = $1 and a.id = $2 and m.account_id = $3`,
+      [token, Number(id), account.id],
     );
     const attachment = rows[0];
     if (!attachment) return notFoundPage(c);

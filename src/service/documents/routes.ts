@@ -11,11 +11,14 @@ import { toXml } from '../xml.js';
 import { invoiceEmail } from './email.js';
 import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
 import { mountOutbox } from './outbox.js';
+import type { OutboxAccess } from './outbox-access.js';
 import { contentDisposition, pdfFileName, type PrintOption, renderInvoicePdf } from './pdf.js';
 
 export interface InvoiceDocumentsOptions {
   /** `smtp://…` or `smtps://…`: send e-mail through this server instead of keeping it in the outbox. */
   smtpUrl?: string | undefined;
+  /** Signs outbox links and sessions; the outbox exists only without SMTP. */
+  outboxAccess: OutboxAccess;
 }
 
 /** Recently rendered PDFs, by everything that can change one: rendering costs far more than a lookup. */
@@ -104,7 +107,7 @@ function deliveryFailure(c: ServiceContext, error: MailDeliveryError): Response 
  * Invoice documents: `GET /invoices/<id>.pdf`, `POST /invoices/<id>/send_by_email` and the outbox
  * pages. Mounted before the invoice resource routes, so a `.pdf` read lands here.
  */
-export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDocumentsOptions = {}): void {
+export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDocumentsOptions): void {
   const mailer = createMailer(options.smtpUrl);
 
   app.get('/invoices/:id', async (c, next) => {
@@ -169,5 +172,6 @@ export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDoc
     return respond(c, { status: 'ok', message: `Invoice ${invoice.number} was sent to ${recipients}${where}` }, { root: 'result' });
   });
 
-  mountOutbox(app, mailer);
+  // With a real mail server there is no outbox at all: real mail to real buyers is never kept here.
+  if (mailer.transport === 'outbox') mountOutbox(app, mailer, options.outboxAccess);
 }

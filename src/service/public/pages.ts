@@ -5,6 +5,7 @@ import { type Account, notFound, type ServiceContext, type ServiceEnv } from '..
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData, settle } from '../resources/payments.js';
 import { insertRow, type StoredRow, todayText, updateRow } from '../store.js';
+import { testPaymentsEnabled } from '../payment-provider.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 
 /**
@@ -21,6 +22,7 @@ const TEXT = {
     paidInFull: 'Paid', unpaid: 'Awaiting payment', taxNo: 'Tax no.', thanks: 'Thank you, your payment was received.',
     payInvoice: 'Pay invoice', nothingDue: 'Nothing is left to pay on this invoice.', back: 'Back to the invoice',
     checkout: 'Checkout', cancel: 'Cancel', paymentDone: 'Payment received. Thank you!', testProvider: 'Test payment provider of the embedded invoicing service: no money moves.',
+    notAvailable: 'Online payment is not available. Please pay by bank transfer using the details on the invoice.',
   },
   pl: {
     invoice: 'Faktura', seller: 'Sprzedawca', buyer: 'Nabywca', issued: 'Data wystawienia', due: 'Termin płatności', item: 'Nazwa', qty: 'Ilość',
@@ -28,6 +30,7 @@ const TEXT = {
     paidInFull: 'Opłacona', unpaid: 'Oczekuje na płatność', taxNo: 'NIP', thanks: 'Dziękujemy, płatność została przyjęta.',
     payInvoice: 'Zapłać fakturę', nothingDue: 'Ta faktura nie ma już nic do zapłaty.', back: 'Wróć do faktury',
     checkout: 'Płatność', cancel: 'Anuluj', paymentDone: 'Płatność przyjęta. Dziękujemy!', testProvider: 'Testowy operator płatności wbudowanej usługi: żadne pieniądze nie są przesyłane.',
+    notAvailable: 'Płatność online nie jest dostępna. Prosimy o przelew na rachunek podany na fakturze.',
   },
 } as const satisfies Record<Lang, Record<string, string>>;
 
@@ -70,7 +73,7 @@ function party(title: string, lines: (string | null)[]): Html {
   return html`<div><h2>${title}</h2><strong>${name}</strong>${rest.filter(Boolean).map((line) => html`<br>${line}`)}</div>`;
 }
 
-function invoiceView(invoice: InvoiceData, token: string, notice?: string): Html {
+function invoiceView(invoice: InvoiceData, token: string, payable: boolean, notice?: string): Html {
   const t = TEXT[langOf(invoice.lang)];
   const lang = langOf(invoice.lang);
   const left = outstanding(invoice);
@@ -106,7 +109,7 @@ function invoiceView(invoice: InvoiceData, token: string, notice?: string): Html
         <div class="due"><span>${t.toPay}</span><span>${m(left)}</span></div>
       </div>
       <div class="actions">
-        ${due ? html`<a class="button primary" href="/invoice/payment/${token}">${t.pay}</a>` : ''}
+        ${due && payable ? html`<a class="button primary" href="/invoice/payment/${token}">${t.pay}</a>` : ''}
         <a class="button" href="/invoice/${token}.pdf" download>${t.pdf}</a>
       </div>
     </article>`;
@@ -122,7 +125,7 @@ function safeReturnUrl(value: unknown): string | undefined {
   }
 }
 
-function sendPage(c: ServiceContext, title: string, lang: Lang, body: Html, status: 200 | 404 = 200) {
+function sendPage(c: ServiceContext, title: string, lang: Lang, body: Html, status: 200 | 403 | 404 = 200) {
   return c.body(page({ title, lang, body }), status, PAGE_HEADERS);
 }
 
@@ -135,16 +138,17 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     }
     const lang = langOf(row.data.lang);
     const notice = c.req.query('paid') !== undefined ? TEXT[lang].thanks : undefined;
-    return sendPage(c, `${TEXT[lang].invoice} ${row.data.number}`, lang, invoiceView(row.data, c.req.param('token'), notice));
+    return sendPage(c, `${TEXT[lang].invoice} ${row.data.number}`, lang, invoiceView(row.data, c.req.param('token'), testPaymentsEnabled(c), notice));
   });
 
-  app.get('/invoice/payment/:token', async (c) => {
-    const token = c.req.param('token');
+  async function invoicePaymentPage(c: ServiceContext, status: 200 | 403 = 200) {
+    const token = c.req.param('token')!;
     const { row } = await byToken<InvoiceData>(c.get('db'), 'invoices', token);
     const lang = langOf(row.data.lang);
     const t = TEXT[lang];
     const left = outstanding(row.data);
     const due = compare(decimal(left), ZERO) > 0;
+    const payable = testPaymentsEnabled(c);
     return sendPage(
       c,
       `${t.payInvoice} ${row.data.number}`,
@@ -152,17 +156,24 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
       html`<article class="sheet">
         <span class="muted">${t.payInvoice}</span><h1>${row.data.number}</h1>
         <p class="muted">${row.data.seller_name}</p>
-        ${due
-          ? html`<p class="amount">${money(left, row.data.currency, lang)}</p>
+        ${!due
+          ? html`<p>${t.nothingDue}</p>`
+          : payable
+            ? html`<p class="amount">${money(left, row.data.currency, lang)}</p>
             <form method="post"><button class="button primary" type="submit">${t.pay}</button></form>
             <p class="muted">${t.testProvider}</p>`
-          : html`<p>${t.nothingDue}</p>`}
+            : html`<p class="amount">${money(left, row.data.currency, lang)}</p>
+            <p class="notice" role="status">${t.notAvailable}</p>`}
         <div class="actions"><a class="button" href="/invoice/${token}">${t.back}</a></div>
       </article>`,
+      status,
     );
-  });
+  }
+
+  app.get('/invoice/payment/:token', (c) => invoicePaymentPage(c));
 
   app.post('/invoice/payment/:token', async (c) => {
+    if (!testPaymentsEnabled(c)) return invoicePaymentPage(c, 403);
     const token = c.req.param('token');
     await c.get('db').transaction(async (tx) => {
       const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
@@ -186,9 +197,10 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     return c.redirect(`/invoice/${token}?paid`, 303);
   });
 
-  app.get('/banking/payments/pay/:token', async (c) => {
-    const token = c.req.param('token');
+  async function checkoutPage(c: ServiceContext, status: 200 | 403 = 200) {
+    const token = c.req.param('token')!;
     const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const payable = testPaymentsEnabled(c);
     const lang: Lang = 'en';
     const t = TEXT[lang];
     // Only the addresses stored with the payment by its (authenticated) creator: no open redirect.
@@ -204,16 +216,23 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
         <p class="amount">${money(payment.price, payment.currency, lang)}</p>
         ${payment.paid
           ? html`<p class="notice" role="status">${t.paymentDone}</p>`
-          : html`<form method="post"><div class="actions">
+          : payable
+            ? html`<form method="post"><div class="actions">
               <button class="button primary" type="submit">${t.pay}</button>
               ${cancel ? html`<a class="button" href="${cancel}">${t.cancel}</a>` : ''}
             </div></form>
-            <p class="muted">${t.testProvider}</p>`}
+            <p class="muted">${t.testProvider}</p>`
+            : html`<p class="notice" role="status">${t.notAvailable}</p>
+            ${cancel ? html`<div class="actions"><a class="button" href="${cancel}">${t.cancel}</a></div>` : ''}`}
       </article>`,
+      status,
     );
-  });
+  }
+
+  app.get('/banking/payments/pay/:token', (c) => checkoutPage(c));
 
   app.post('/banking/payments/pay/:token', async (c) => {
+    if (!testPaymentsEnabled(c)) return checkoutPage(c, 403);
     const token = c.req.param('token');
     const { row, issued, account } = await c.get('db').transaction(async (tx) => {
       const found = await byToken<PaymentData>(tx, 'payments', token, true);
