@@ -2,6 +2,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { createInvoicingClient } from '../api/client.js';
+import { parseJsonInput, UnsafeInputError } from '../api/json-input.js';
 import { compare, decimal, mul, roundMoney, toPlain, add, ZERO, type Decimal } from '../api/money.js';
 import type { Invoice } from '../api/schemas/invoice.js';
 import { PERIODS } from '../api/schemas/invoice.js';
@@ -186,7 +187,8 @@ const invoiceListQuery = z.object({
 });
 
 function fieldErrors(error: z.ZodError): FieldErrors {
-  const fields: FieldErrors = {};
+  // Keyed by names the caller chose: no prototype, so `__proto__` or `constructor` is just a name.
+  const fields: FieldErrors = Object.create(null);
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
@@ -214,11 +216,11 @@ async function readJson(c: Context): Promise<unknown> {
   if (!/^application\/json\b/i.test(type)) {
     throw new BffError(415, ERROR_CODES.unsupportedMediaType, 'Send the body as application/json.');
   }
-  const raw = await c.req.text();
   try {
-    return JSON.parse(raw);
-  } catch {
-    throw new BffError(400, ERROR_CODES.badRequest, 'The body is not valid JSON.');
+    return parseJsonInput(await c.req.text());
+  } catch (error) {
+    const reason = error instanceof UnsafeInputError ? error.reason : 'syntax';
+    throw new BffError(400, ERROR_CODES.badRequest, reason === 'syntax' ? 'The body is not valid JSON.' : `${(error as Error).message}.`);
   }
 }
 
@@ -766,7 +768,8 @@ export function createBff(options: BffOptions): BffApp {
     const record = await service(
       c,
       'clients.update',
-      (signal) => client.clients.update(clientId, changes, { signal }),
+      // The customer's own word: the service never matches other buyers' invoices by it.
+      (signal) => client.clients.update(clientId, { ...changes, self_service: true }, { signal }),
       CUSTOMER_CLIENT_FIELDS,
     );
     c.header('Cache-Control', 'private, no-store');
@@ -781,7 +784,7 @@ export function createBff(options: BffOptions): BffApp {
       const created = await service(
         c,
         'clients.create',
-        (signal) => client.clients.create({ ...input, name, kind: 'buyer' }, { signal }),
+        (signal) => client.clients.create({ ...input, name, kind: 'buyer', self_service: true }, { signal }),
         CUSTOMER_CLIENT_FIELDS,
       );
       await signup.onCreated?.({ id: created.id, email: created.email, name: created.name });

@@ -136,6 +136,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'failed login counts shared by every process',
+    sql: `
+      create table login_failures (
+        key text primary key,
+        count integer not null,
+        reset_at timestamptz not null
+      );
+    `,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

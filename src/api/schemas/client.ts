@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { optionalText, pageQuery } from './common.js';
+import { booleanInput, optionalText, pageQuery } from './common.js';
 
 export const CLIENT_KINDS = ['buyer', 'seller', 'both'] as const;
 
@@ -21,6 +21,12 @@ const clientFields = {
   kind: z.enum(CLIENT_KINDS).nullish(),
   external_id: optionalText(200),
   note: optionalText(10000),
+  /**
+   * The change is the customer's own, made through a portal: the record is then never found by
+   * name, tax number or e-mail when an invoice names no client_id. Sent by the BFF; the hosted
+   * service ignores it.
+   */
+  self_service: booleanInput.optional(),
 };
 
 export const clientCreateInput = z.object(clientFields);

@@ -291,10 +291,24 @@ export interface InvoiceDefaults {
 }
 
 /**
+ * How an invoice without `client_id` finds its client (docs/decisions/buyer-matching.md):
+ * `match` — the account's own API call: an existing client with the buyer's tax number, e-mail or
+ * name (the hosted service's rule), else a new one; `new-client` — an anonymous buyer (checkout):
+ * always a client record of its own, never an existing one.
+ */
+export type BuyerMatching = 'match' | 'new-client';
+
+/**
  * Builds a new invoice from a create request (reference "Invoice" rules): seller from the
  * department, buyer from or into a client, amounts per position, dates and the number.
  */
-export async function buildNewInvoice(tx: Sql, account: Account, input: CreateInput, now = new Date()): Promise<InvoiceData> {
+export async function buildNewInvoice(
+  tx: Sql,
+  account: Account,
+  input: CreateInput,
+  now = new Date(),
+  matching: BuyerMatching = 'match',
+): Promise<InvoiceData> {
   const problems = new Problems();
   const today = todayText(now);
   let positionsInput = input.positions ?? [];
@@ -342,7 +356,9 @@ export async function buildNewInvoice(tx: Sql, account: Account, input: CreateIn
   problems.throwIfAny();
 
   if (!client) {
-    client = await matchClient(tx, account.id, { name: buyer.buyer_name, tax_no: buyer.buyer_tax_no, email: buyer.buyer_email });
+    if (matching === 'match') {
+      client = await matchClient(tx, account.id, { name: buyer.buyer_name, tax_no: buyer.buyer_tax_no, email: buyer.buyer_email });
+    }
     client ??= await insertRow(
       tx,
       'clients',

@@ -25,6 +25,12 @@ export interface ClientData {
   external_id: string | null;
   note: string | null;
   token: string;
+  /**
+   * True once the customer has created or changed this record themselves (through a portal, the
+   * BFF sends `self_service: true`): its name, tax number and e-mail are then the customer's claim,
+   * so no invoice ever finds it by them; only an explicit `client_id` attaches one.
+   */
+  self_service?: boolean;
 }
 
 const TEXT_FIELDS = [
@@ -48,6 +54,7 @@ export function newClientData(input: Record<string, unknown>): ClientData {
   data.company = companyFlag(input.company, !personName || Boolean(input.tax_no));
   data.kind = (input.kind as string | null | undefined) ?? 'buyer';
   data.token = randomToken(12);
+  data.self_service = input.self_service === true;
   return data;
 }
 
@@ -78,7 +85,11 @@ export function presentClient(row: StoredRow<ClientData>) {
   };
 }
 
-/** An existing client that is the buyer: same tax number, else same e-mail, else same name. */
+/**
+ * An existing client that is the buyer: same tax number, else same e-mail, else same name; only
+ * among records the account keeps itself (not `self_service` ones). Used only for the account's own
+ * API calls, never for an anonymous checkout (docs/decisions/buyer-matching.md).
+ */
 export async function matchClient(
   sql: Sql,
   accountId: number,
@@ -92,7 +103,8 @@ export async function matchClient(
   for (const [condition, value] of tries) {
     if (!value || !value.trim()) continue;
     const rows = await sql.query<StoredRow<ClientData>>(
-      `select id, data, created_at, updated_at from clients where account_id = $1 and ${condition} order by id limit 1`,
+      `select id, data, created_at, updated_at from clients
+        where account_id = $1 and ${condition} and coalesce(data->>'self_service', 'false') <> 'true' order by id limit 1`,
       [accountId, value.trim()],
     );
     if (rows[0]) return rows[0];
@@ -119,8 +131,9 @@ export function mountClients(app: Hono<ServiceEnv>): void {
     create: async (_tx, _account, input) => newClientData(input),
     async update(_tx, _account, current, input) {
       refuseNulls(input, ['name', 'kind']);
-      const next = merge(current, { ...input, company: undefined });
+      const next = merge(current, { ...input, company: undefined, self_service: undefined });
       if (input.company !== undefined) next.company = companyFlag(input.company, current.company);
+      if (input.self_service != null) next.self_service = input.self_service === true;
       if (!next.name || !String(next.name).trim()) throw invalidField('name', "can't be blank");
       return next;
     },

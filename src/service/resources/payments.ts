@@ -53,7 +53,11 @@ export async function applyPaymentToInvoice(tx: Sql, account: Account, invoiceId
   await updateRow(tx, 'invoices', account.id, invoiceId, data);
 }
 
-/** A `vat` invoice for the buyer data on a paid payment (`generate_invoice: true`). */
+/**
+ * A `vat` invoice for the buyer data on a paid payment (`generate_invoice: true`). The buyer of a
+ * checkout is whoever typed the form: the invoice joins the payment's own `client_id` when its
+ * creator gave one, and otherwise a new client record, never one found by tax number or e-mail.
+ */
 async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData): Promise<number> {
   const person = [payment.first_name, payment.last_name].filter(Boolean).join(' ');
   const data = await buildNewInvoice(tx, account, {
@@ -80,7 +84,7 @@ async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData
         total_price_gross: payment.price,
       },
     ],
-  });
+  }, new Date(), 'new-client');
   settlePaid(data, data.price_gross, payment.paid_date ?? todayText());
   const row = await insertRow(tx, 'invoices', account.id, data);
   return row.id;
