@@ -12,6 +12,7 @@ import {
   labelsFor,
   paymentMethodText,
 } from './labels.js';
+import { isDrawableLogo } from './image-size.js';
 import { amountDue, vatSummary } from './summary.js';
 
 export type PrintOption = 'original' | 'copy';
@@ -87,7 +88,8 @@ export function renderInvoicePdf(invoice: InvoiceData, options: InvoicePdfOption
 function drawHeader(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, title: string, options: InvoicePdfOptions): number {
   const top = PAGE.margin;
   let logoBottom = top;
-  if (options.logo && options.logo.length > 0) {
+  // A logo stored before sizes were checked is left out rather than decoded at any size.
+  if (options.logo && options.logo.length > 0 && isDrawableLogo(options.logo)) {
     try {
       doc.image(Buffer.from(options.logo), PAGE.margin, top, { fit: [170, 64] });
       logoBottom = top + 64;

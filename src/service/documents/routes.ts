@@ -12,7 +12,8 @@ import { invoiceEmail } from './email.js';
 import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
 import { mountOutbox } from './outbox.js';
 import type { OutboxAccess } from './outbox-access.js';
-import { contentDisposition, pdfFileName, type PrintOption, renderInvoicePdf } from './pdf.js';
+import { contentDisposition, pdfFileName, type PrintOption } from './pdf.js';
+import { renderInvoicePdfInPool } from './pdf-pool.js';
 
 export interface InvoiceDocumentsOptions {
   /** `smtp://…` or `smtps://…`: send e-mail through this server instead of keeping it in the outbox. */
@@ -40,7 +41,7 @@ export async function renderInvoicePdfForRow(
     renderedPdfs.set(key, kept);
     return kept;
   }
-  const pdf = await renderInvoicePdf(row.data, { printOption, logo: logo?.content ?? null });
+  const pdf = await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null });
   renderedPdfs.set(key, pdf);
   if (renderedPdfs.size > RENDERED_PDFS_KEPT) renderedPdfs.delete(renderedPdfs.keys().next().value!);
   return pdf;

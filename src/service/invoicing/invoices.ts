@@ -120,6 +120,13 @@ const PLAIN_FIELDS = [
   'payment_type', 'place', 'lang', 'oid', 'from_invoice_id', 'invoice_id', 'product_id', 'warehouse_id', 'description',
 ] as const;
 
+/**
+ * Most positions one invoice may have (docs/security.md). Every position is stored, summed and
+ * drawn in the PDF; beyond this an invoice is refused with 422 rather than slowing everyone down.
+ */
+export const MAX_POSITIONS = 1000;
+const tooManyPositions = () => invalid({ positions: [`must have at most ${MAX_POSITIONS} positions`] });
+
 /** Collects field errors so that one answer names every bad field. */
 class Problems {
   readonly fields: Record<string, string[]> = {};
@@ -316,6 +323,7 @@ export async function buildNewInvoice(
   const shortcut = input.product_id != null && positionsInput.length === 0;
   if (shortcut) positionsInput = [{ product_id: input.product_id, quantity: '1' }];
   if (positionsInput.length === 0) problems.add('positions', "can't be blank");
+  if (positionsInput.length > MAX_POSITIONS) throw tooManyPositions();
 
   const found = await resolveDepartment(tx, account, input.department_id, problems);
   // A seller named in the request that is not the default department is another entity: none of
@@ -489,6 +497,7 @@ export async function applyInvoiceUpdate(
     lineIds: lineIdSource(tx),
   };
   if (update.positions) {
+    if (update.positions.length > MAX_POSITIONS) throw tooManyPositions();
     const positions = [...current.positions];
     for (const [index, position] of update.positions.entries()) {
       if (position.id != null) {
@@ -509,6 +518,7 @@ export async function applyInvoiceUpdate(
       }
     }
     if (positions.length === 0) problems.add('positions', "can't be blank");
+    if (positions.length > MAX_POSITIONS) throw tooManyPositions();
     next.positions = positions;
   } else if (update.currency !== undefined || update.discount_kind !== undefined) {
     // A new currency or discount kind changes rounding: recompute every position.

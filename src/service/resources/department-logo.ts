@@ -4,6 +4,7 @@ import type { DepartmentData } from '../accounts.js';
 import type { Sql } from '../db.js';
 import { ApiError, idParam, invalidField, respond, type ServiceEnv, validate } from '../http.js';
 import { requireRow, updateRow } from '../store.js';
+import { imageSize, MAX_LOGO_PIXELS, MAX_LOGO_SIDE } from '../documents/image-size.js';
 import { merge } from './crud.js';
 import { presentDepartment } from './departments.js';
 
@@ -49,6 +50,12 @@ export function mountDepartmentLogo(app: Hono<ServiceEnv>): void {
     const content = new Uint8Array(await logo.arrayBuffer());
     const contentType = imageType(content);
     if (!contentType) throw invalidField('department.logo', 'must be a PNG or JPEG image');
+    // Checked by what it decodes to, not by its file size: a small PNG can unpack to gigabytes.
+    const size = imageSize(content);
+    if (!size || size.width === 0 || size.height === 0) throw invalidField('department.logo', 'is not a readable PNG or JPEG image');
+    if (size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE || size.width * size.height > MAX_LOGO_PIXELS) {
+      throw invalidField('department.logo', `is ${size.width} × ${size.height} pixels: at most ${MAX_LOGO_SIDE} × ${MAX_LOGO_SIDE} are accepted`);
+    }
     const changes = validate(departmentInput, fields, 'department');
     const row = await c.get('db').transaction(async (tx) => {
       const current = await requireRow<DepartmentData>(tx, 'departments', account.id, id, { forUpdate: true });
