@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Database } from './db.js';
 import type { LoginGuard } from './login-guard.js';
+import { MAX_ID } from '../api/schemas/common.js';
 import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../api/json-input.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 
@@ -305,6 +306,7 @@ export function queryOf(c: ServiceContext): Record<string, string> {
 export function idParam(c: ServiceContext, name = 'id'): number {
   const raw = c.req.param(name) ?? '';
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+  // Ids are 32-bit in storage: a larger one names no record.
+  if (!Number.isSafeInteger(id) || id <= 0 || id > MAX_ID) throw notFound();
   return id;
 }

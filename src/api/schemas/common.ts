@@ -18,11 +18,31 @@ function readsAsDecimal(value: number | string): boolean {
   }
 }
 
+/**
+ * Precision of every decimal the interface accepts (amounts, prices, quantities, rates): at most
+ * 13 digits before the decimal point and 8 after it. Anything larger fits no real invoice, and
+ * products and sums of such values stay well within what storage and formatting handle exactly.
+ */
+export const DECIMAL_LIMITS = { integerDigits: 13, fractionDigits: 8 } as const;
+
+function digitsOf(value: number | string): { integer: number; fraction: number } {
+  const [integer = '', fraction = ''] = toPlain(decimal(value)).replace(/^-/, '').split('.');
+  return { integer: integer.replace(/^0+(?=\d)/, '').length, fraction: fraction.replace(/0+$/, '').length };
+}
+
 /** A decimal sent as a number or text (`12`, `"12.50"`, `"59,00"`), normalized to plain text. */
 export const decimalInput = z
   .union([z.number(), z.string()])
   // Whatever `decimal` cannot read exactly (1e25 as a number, 31 digits) is refused here, not later.
-  .refine(readsAsDecimal, { message: 'is not a number' })
+  .refine(readsAsDecimal, { message: 'is not a number', abort: true })
+  .refine((value) => digitsOf(value).integer <= DECIMAL_LIMITS.integerDigits, {
+    message: `is too large (at most ${DECIMAL_LIMITS.integerDigits} digits before the decimal point)`,
+    abort: true,
+  })
+  .refine((value) => digitsOf(value).fraction <= DECIMAL_LIMITS.fractionDigits, {
+    message: `has too many decimal places (at most ${DECIMAL_LIMITS.fractionDigits})`,
+    abort: true,
+  })
   .transform((value) => toPlain(decimal(value)));
 
 /** A decimal as the service answers it: `"58.32"`. */
@@ -43,13 +63,20 @@ export const booleanInput = z.preprocess((value) => {
   return value;
 }, z.boolean({ message: 'must be true or false' }));
 
+/** Ids are 32-bit in storage: a larger one names no record (404 in a path, 422 in a field or filter). */
+export const MAX_ID = 2_147_483_647;
+
 /** An integer id sent as a number or numeric text. */
 export const idInput = z.preprocess((value) => {
   if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value);
   return value;
-}, z.number({ message: 'must be an id' }).int('must be an id').positive('must be an id').max(Number.MAX_SAFE_INTEGER));
+}, z.number({ message: 'must be an id' }).int('must be an id').positive('must be an id').max(MAX_ID, `must be an id (at most ${MAX_ID})`));
 
 export const optionalId = z.preprocess(emptyToUndefined, idInput.nullish());
+
+/** The years a date may fall in; dates derived from others (a payment date) must too. */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 9999;
 
 function isRealDate(text: string): boolean {
   const [y, m, d] = text.split('-').map(Number) as [number, number, number];
@@ -63,7 +90,10 @@ export const dateInput = z
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)')
   // Only a date of the right shape is checked against the calendar, so one mistake gives one message.
-  .refine((text) => !/^\d{4}-\d{2}-\d{2}$/.test(text) || isRealDate(text), { message: 'is not a valid date' });
+  .refine((text) => !/^\d{4}-\d{2}-\d{2}$/.test(text) || isRealDate(text), { message: 'is not a valid date', abort: true })
+  .refine((text) => !/^\d{4}/.test(text) || (Number(text.slice(0, 4)) >= MIN_YEAR && Number(text.slice(0, 4)) <= MAX_YEAR), {
+    message: `must be in the years ${MIN_YEAR} to ${MAX_YEAR}`,
+  });
 
 export const optionalDate = z.preprocess(emptyToUndefined, dateInput.nullish());
 
@@ -96,7 +126,8 @@ export type SuccessBody = z.infer<typeof successBody>;
 
 /** `page` from 1 and `per_page` up to 100 (larger values are clamped, as the hosted service does). */
 export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).catch(1).default(1),
+  // Clamped, so that no page number makes an offset storage cannot take.
+  page: z.coerce.number().int().min(1).catch(1).default(1).transform((n) => Math.min(n, 1_000_000)),
   per_page: z.coerce
     .number()
     .int()

@@ -1,3 +1,4 @@
+import { DECIMAL_LIMITS } from '../../api/schemas/common.js';
 import {
   add,
   compare,
@@ -53,12 +54,14 @@ export interface Totals {
 
 export class AmountError extends Error {}
 
+
 /** The rate of a tax value: a percentage, or 0 for the codes `zw`, `np` and `disabled`. */
 export function taxRate(tax: string): Decimal {
   return /^[a-z]+$/i.test(tax) ? ZERO : decimal(tax);
 }
 
 const WORKING_SCALE = 10;
+const MAX_LINE_TOTAL = decimal(`${'9'.repeat(DECIMAL_LIMITS.integerDigits)}.99`);
 
 export function computeLine(line: PricedLine, currency: string, discountKind: DiscountKind | null): LineAmounts {
   const digits = minorUnits(currency);
@@ -105,6 +108,10 @@ export function computeLine(line: PricedLine, currency: string, discountKind: Di
   } else {
     totalNet = round(sub(listTotal, discountAmount), digits);
     totalGross = add(totalNet, round(div(mul(totalNet, rate), HUNDRED, WORKING_SCALE), digits));
+  }
+  // A position's total (quantity × price) is bounded like any amount, so sums stay exact and printable.
+  if (compare(totalGross, MAX_LINE_TOTAL) > 0 || compare(totalGross, sub(ZERO, MAX_LINE_TOTAL)) < 0) {
+    throw new AmountError(`is too large: a position's total may have at most ${DECIMAL_LIMITS.integerDigits} digits before the decimal point`);
   }
   const unitGross = basis === 'gross' ? round(unitList, digits) : round(mul(unitList, factor), digits);
   const unitNet = basis === 'net' ? round(unitList, digits) : round(div(unitList, factor, WORKING_SCALE), digits);

@@ -1,4 +1,5 @@
 import { decimal, div, toPlain, toWire } from '../../api/money.js';
+import { MAX_YEAR } from '../../api/schemas/common.js';
 import type { InvoiceStatus, invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import { type DepartmentData, defaultDepartment } from '../accounts.js';
@@ -240,7 +241,14 @@ function lineIdSource(tx: Sql): () => Promise<number> {
 
 function paymentDue(issueDate: string, kind: number | string | null, given: string | null | undefined): string | null {
   if (kind === 'off') return null;
-  if (typeof kind === 'number') return addDays(issueDate, kind);
+  if (typeof kind === 'number') {
+    const due = addDays(issueDate, kind);
+    // A derived date stays within the supported years, like any date given.
+    if (!/^\d{4}-/.test(due) || Number(due.slice(0, 4)) > MAX_YEAR) {
+      throw invalid({ payment_to_kind: [`makes the payment date fall after the year ${MAX_YEAR}`] });
+    }
+    return due;
+  }
   return given ?? null;
 }
 

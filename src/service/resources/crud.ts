@@ -31,6 +31,26 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   beforeDelete?(tx: Sql, account: Account, row: StoredRow<Data>): Promise<void>;
   /** Extra routes beside the five, e.g. singular read paths. */
   readPaths?: string[];
+  /** Fields that name another record of the account (`category_id: 'categories'`): checked to exist, else 422. */
+  references?: Readonly<Record<string, ResourceTable>>;
+}
+
+/** A referenced id must name a record of the same account: a dangling one is a 422 naming its field. */
+export async function requireReferences(
+  tx: Sql,
+  accountId: number,
+  input: unknown,
+  references: Readonly<Record<string, ResourceTable>> | undefined,
+): Promise<void> {
+  if (!references || typeof input !== 'object' || input === null) return;
+  const missing: Record<string, string[]> = {};
+  for (const [field, table] of Object.entries(references)) {
+    const id = (input as Record<string, unknown>)[field];
+    if (typeof id !== 'number') continue;
+    const rows = await tx.query(`select 1 from ${table} where account_id = $1 and id = $2`, [accountId, id]);
+    if (rows.length === 0) missing[field] = ['does not exist'];
+  }
+  if (Object.keys(missing).length > 0) throw invalid(missing);
 }
 
 export function mountCrud<Data extends object, C extends z.ZodType, U extends z.ZodType>(
@@ -70,6 +90,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
     const input = validate(resource.createSchema, wrapped(c, resource.wrapper));
     const account = c.get('account');
     const row = await c.get('db').transaction(async (tx) => {
+      await requireReferences(tx, account.id, input, resource.references);
       const data = await resource.create(tx, account, input, c);
       return insertRow(tx, table, account.id, data);
     });
@@ -82,6 +103,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
     const input = validate(resource.updateSchema, wrapped(c, resource.wrapper));
     const row = await c.get('db').transaction(async (tx) => {
       const current = await requireRow<Data>(tx, table, account.id, id, { forUpdate: true });
+      await requireReferences(tx, account.id, input, resource.references);
       return updateRow(tx, table, account.id, id, await resource.update(tx, account, current.data, input, c));
     });
     return respond(c, await presentOne(row, c), { root: resource.wrapper });

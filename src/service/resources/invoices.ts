@@ -102,6 +102,7 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
 
   mountCrud<InvoiceData, typeof invoiceCreateInput, typeof invoiceUpdateInput>(app, {
     table: 'invoices',
+    references: { from_invoice_id: 'invoices', invoice_id: 'invoices', warehouse_id: 'warehouses', product_id: 'products' },
     path: '/invoices',
     wrapper: 'invoice',
     listRoot: 'invoices',

@@ -146,6 +146,7 @@ export function mountPayments(app: Hono<ServiceEnv>): void {
   const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
   mountCrud<PaymentData, typeof paymentCreateInput, typeof paymentUpdateInput>(app, {
     table: 'payments',
+    references: { client_id: 'clients', department_id: 'departments' },
     path: '/banking/payments',
     // JSON reads use the singular path; XML reads the plural one (spec §4.5). Both answer either way.
     readPaths: ['/banking/payment'],
