@@ -32,7 +32,8 @@ export async function checkLogin<Row extends LoginRow>(
       return (await verifyPassword(password, row?.password_hash)) ? row : undefined;
     });
   } catch (error) {
-    if (error instanceof HashingBusyError) throw new ApiError(503, error.message, undefined, { 'retry-after': '1' });
+    // Answered at once rather than queued: a flood of logins waits on nobody's CPU.
+    if (error instanceof HashingBusyError) throw new ApiError(429, error.message, undefined, { 'retry-after': '1' });
     throw error;
   }
 }
