@@ -126,7 +126,7 @@ const PLAIN_FIELDS = [
  * drawn in the PDF; beyond this an invoice is refused with 422 rather than slowing everyone down.
  */
 export const MAX_POSITIONS = 1000;
-const tooManyPositions = () => invalid({ positions: [`must have at most ${MAX_POSITIONS} positions`] });
+const tooManyPositions = () => invalid({ positions: [`has too many positions (maximum is ${MAX_POSITIONS})`] });
 
 /** Collects field errors so that one answer names every bad field. */
 class Problems {
