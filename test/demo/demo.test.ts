@@ -66,8 +66,15 @@ describe('the demo', () => {
     await page.getByRole('button', { name: 'Pay now' }).click();
     await page.waitForURL(/shop\.html\?paid=1/);
     await expect.poll(() => page.locator('#status').textContent()).toContain('Thank you');
-    const outbox = (await (await fetch(`${serviceUrl}/outbox.json`)).json()) as { to: string[]; attachments: number }[];
-    expect(outbox.find((m) => m.to.includes('shopper@example.com'))?.attachments).toBe(1);
+    // One click on the demo's Outbox link opens the demo account's outbox, where the invoice landed.
+    await page.waitForFunction(() => (document.querySelector<HTMLAnchorElement>('#outbox-link')?.href ?? '').includes('key='));
+    await page.click('#outbox-link');
+    await page.waitForURL(/\/outbox$/);
+    const row = page.locator('tbody tr', { hasText: 'shopper@example.com' });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator('td.files').innerText()).toBe('1 file');
+    // Nobody else reads it: without the link's session the outbox is closed.
+    expect((await fetch(`${serviceUrl}/outbox.json`)).status).toBe(401);
     expect(errors).toEqual([]);
     // The browser never saw the account's api_token.
     expect(await page.content()).not.toMatch(/api_token/);
