@@ -88,7 +88,9 @@ describe('finding 1: a body cannot reach a prototype', () => {
     expect(json.body).toEqual({ code: 'error', message: 'The field name "__proto__" is not allowed' });
     const xml = await demo.postXml('/clients.xml', '<client><name>x</name><constructor><prototype><api_token>stolen</api_token></prototype></constructor></client>');
     expect(xml.status).toBe(400);
-    expect(xml.body).toEqual({ code: 'error', message: 'The element name "constructor" is not allowed' });
+    expect(xml.body).toEqual({ code: 'error', message: expect.stringMatching(/"constructor"/) });
+    const prototype = await demo.postXml('/clients.xml', '<client><name>x</name><prototype><api_token>stolen</api_token></prototype></client>');
+    expect(prototype.body).toEqual({ code: 'error', message: expect.stringMatching(/"prototype"/) });
     const proto = await demo.postXml('/clients.xml', '<client><name>x</name><__proto__><api_token>stolen</api_token></__proto__></client>');
     expect(proto.status).toBe(400);
     expect(proto.body.code).toBe('error');
