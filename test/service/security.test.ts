@@ -389,7 +389,7 @@ describe('finding 5: failed logins are limited, and cost the same for known and 
 describe('the test payment provider is off unless configured', () => {
   let production: TestService;
   beforeAll(async () => {
-    production = await startTestService({ testPayments: false, publicUrl: 'https://invoices.shop.example' });
+    production = await startTestService({ testPayments: false, publicUrl: 'https://invoices.shop.example', trustedHosts: ['billing.shop.example'] });
   }, 60_000);
   afterAll(async () => {
     await production?.stop();
@@ -411,5 +411,24 @@ describe('the test payment provider is off unless configured', () => {
     expect((await account.get('/banking/payments.json')).body).toEqual([]);
     const view = await (await fetch(`${production.url}/invoice/${token}`)).text();
     expect(view).not.toContain('/invoice/payment/');
+  });
+
+  it('names a trusted host in links when a request arrives on it, and the configured address otherwise', async () => {
+    const read = (host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const url = new URL(`/invoices.json?api_token=${production.apiToken}`, production.url);
+        httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers: { host } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve(body));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const [trusted] = JSON.parse(await read('billing.shop.example')) as { view_url: string }[];
+    expect(trusted!.view_url.startsWith('http://billing.shop.example/invoice/')).toBe(true);
+    const [untrusted] = JSON.parse(await read('evil.example')) as { view_url: string }[];
+    expect(untrusted!.view_url.startsWith('https://invoices.shop.example/invoice/')).toBe(true);
   });
 });
