@@ -81,7 +81,7 @@ function fromAuthorization(header: string | undefined): Credentials {
  * Where an account's credentials are taken from, one order for every route, the first present one
  * winning (a present but wrong one is a 401, never a fall-through to the next):
  *  1. `api_token` in the query string;
- *  2. `api_token` at the top level of the body (JSON, XML, form or multipart), as the body's own field;
+ *  2. `api_token` at the top level of a JSON, form or multipart body, as the body's own field;
  *  3. `Authorization: Bearer <token>` (or `Token token="…"`);
  *  4. `Authorization: Basic <login:password>`.
  */
