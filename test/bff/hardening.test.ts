@@ -144,7 +144,7 @@ describe('a failing service', () => {
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ error: { code: 'service_error', message: 'The invoicing service could not complete the request.' } });
       expect((await fetch(`${broken.base}/products/${PRODUCT_TOKEN}`)).status).toBe(200);
-      const failure = broken.logs.find((line) => line.msg === 'service call failed');
+      const failure = broken.logs.find((line) => line.msg === 'service call failed' && line.call === 'invoices.list');
       expect(failure).toMatchObject({ level: 'error', call: 'invoices.list', error: 'ServerError', upstream_status: 500 });
       expect(JSON.stringify(broken.logs)).not.toContain(service.apiToken);
     } finally {

@@ -8,7 +8,7 @@ import { requireSession } from '../middleware.js';
 import { issuePdfLinkToken, PortalTokenError, verifyPdfLinkToken } from '../portal-token.js';
 import { portalList, PORTAL_ORDER_FIELDS } from '../portal-list.js';
 import { intParam, validate } from '../validation.js';
-import { CUSTOMER_STATUSES, customerInvoice } from '../views.js';
+import { customerInvoice, PORTAL_LIST_FILTERS } from '../views.js';
 
 const ID_PATTERN = /^[1-9]\d{0,14}$/;
 const LIST_PERIODS = PERIODS.filter((p) => p !== 'more') as [string, ...string[]];
@@ -17,7 +17,7 @@ export const invoiceListQuery = z.object({
   page: intParam('page', 1, 100_000, 1),
   per_page: intParam('per_page', 1, 100, 25),
   period: z.enum(LIST_PERIODS, { message: `must be one of ${LIST_PERIODS.join(', ')}` }).optional(),
-  status: z.enum(CUSTOMER_STATUSES, { message: `must be one of ${CUSTOMER_STATUSES.join(', ')}` }).optional(),
+  status: z.enum(PORTAL_LIST_FILTERS, { message: `must be one of ${PORTAL_LIST_FILTERS.join(', ')}` }).optional(),
   search: z.string().trim().max(100, 'is too long (maximum is 100 characters)').optional(),
   order: z
     .string()
@@ -26,8 +26,8 @@ export const invoiceListQuery = z.object({
       `must be one of ${PORTAL_ORDER_FIELDS.join(', ')}, optionally with .asc or .desc`,
     )
     .optional(),
+  totals: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional().transform((value) => value !== 'false' && value !== '0'),
 });
-export type PortalListQuery = z.output<typeof invoiceListQuery>;
 
 /** The portal's invoice routes: the session client's list, one invoice, and its PDF. */
 export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
@@ -54,7 +54,7 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
     const query = validate(invoiceListQuery, c.req.query());
     const page = await listPage(c, c.get('session').clientId, query);
     c.header('Cache-Control', 'private, no-store');
-    c.header('X-Total-Count', String(page.total));
+    if (page.total !== undefined) c.header('X-Total-Count', String(page.total));
     return c.json(page);
   });
 
