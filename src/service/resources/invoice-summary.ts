@@ -2,7 +2,6 @@ import type { Hono } from 'hono';
 import { minorUnits, decimal, toFixed } from '../../api/money.js';
 import { invoiceListQuery } from '../../api/schemas/invoice.js';
 import { queryOf, respond, type ServiceEnv, validate } from '../http.js';
-import { AMOUNT_DUE, IS_OUTSTANDING, isOverdue } from '../invoicing/payment-state.js';
 import { Filters, todayText } from '../store.js';
 import { invoiceListFilters } from './invoices.js';
 
@@ -28,13 +27,20 @@ export function mountInvoiceSummary(app: Hono<ServiceEnv>): void {
     invoiceListFilters(query, filters);
     const todayParam = `$${filters.params.length + 2}`;
     const where = ['account_id = $1', ...filters.where].join(' and ');
+    // Each document is unpacked once per row (`jsonb_to_record`), not once per field and aggregate.
     const rows = await c.get('db').query<SummaryRow>(
-      `select data->>'currency' as currency, count(*)::int as count,
-              coalesce(sum(${AMOUNT_DUE}) filter (where ${IS_OUTSTANDING}), 0)::text as outstanding,
-              (count(*) filter (where ${IS_OUTSTANDING}))::int as outstanding_count,
-              coalesce(sum(${AMOUNT_DUE}) filter (where ${isOverdue(todayParam)}), 0)::text as overdue,
-              (count(*) filter (where ${isOverdue(todayParam)}))::int as overdue_count
-         from invoices where ${where}
+      `select currency, count(*)::int as count,
+              coalesce(sum(due) filter (where outstanding), 0)::text as outstanding,
+              (count(*) filter (where outstanding))::int as outstanding_count,
+              coalesce(sum(due) filter (where outstanding and payment_to < ${todayParam}), 0)::text as overdue,
+              (count(*) filter (where outstanding and payment_to < ${todayParam}))::int as overdue_count
+         from (select r.currency, r.payment_to,
+                      r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) as due,
+                      r.status in ('issued', 'sent', 'partial') and coalesce(r.cancelled, 'false') <> 'true'
+                        and r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) > 0 as outstanding
+                 from invoices,
+                      jsonb_to_record(data) as r(currency text, payment_to text, price_gross numeric, paid text, status text, cancelled text)
+                where ${where}) as each_invoice
         group by 1 order by 1`,
       [c.get('account').id, ...filters.params, today],
     );
