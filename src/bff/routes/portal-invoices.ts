@@ -50,7 +50,7 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
   const listPage = portalList(bff);
   const routes = new Hono<Env>();
 
-  routes.get('/invoices', requireSession(bff, 'invoices:read'), async (c) => {
+  routes.get('/invoices', requireSession(bff, 'invoices:read', 'list'), async (c) => {
     const query = validate(invoiceListQuery, c.req.query());
     const page = await listPage(c, c.get('session').clientId, query);
     c.header('Cache-Control', 'private, no-store');
