@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import { withActions } from 'storybook/actions/decorator';
 import '../src/elements/invoice-list/define.js';
 
@@ -12,6 +12,7 @@ interface Args {
   order: string;
   'per-page': number;
   paging: 'pages' | 'scroll';
+  'return-url': string;
 }
 
 /** Stories call a stand-in of the BFF (see stories/support): `/storybook-bff/<scenario>`. */
@@ -39,11 +40,12 @@ const meta: Meta<Args> = {
     order: 'issue_date.desc',
     'per-page': 10,
     paging: 'pages',
+    'return-url': '',
   },
   argTypes: {
     theme: { control: 'inline-radio', options: ['light', 'dark', 'auto'] },
     locale: { control: 'inline-radio', options: ['en', 'en-GB', 'pl'] },
-    status: { control: 'select', options: ['', 'paid', 'partial', 'unpaid', 'overdue'] },
+    status: { control: 'select', options: ['', 'outstanding', 'overdue', 'paid', 'partial', 'unpaid'] },
     paging: { control: 'inline-radio', options: ['pages', 'scroll'] },
   },
   render: (args) => html`
@@ -57,6 +59,7 @@ const meta: Meta<Args> = {
       order=${args.order}
       per-page=${args['per-page']}
       paging=${args.paging}
+      return-url=${args['return-url'] || nothing}
       @invoice-select=${(e: Event) => e.preventDefault()}
       @invoice-download=${(e: Event) => e.preventDefault()}
       @invoice-pay=${(e: Event) => e.preventDefault()}
@@ -99,6 +102,14 @@ export const ServiceError: Story = { args: { endpoint: scenario('error') } };
 export const ExpiredSession: Story = { args: { endpoint: scenario('expired'), locale: 'pl' } };
 
 export const OverdueFirst: Story = { args: { status: 'overdue', order: 'payment_to.asc' } };
+
+/** Everything with money still due: unpaid, partly paid and overdue alike, with what the customer owes above. */
+export const Outstanding: Story = { args: { status: 'outstanding' } };
+
+/** At a desktop width every column shows, with labelled actions. */
+export const Wide: Story = {
+  decorators: [(story) => html`<div style="width: 1100px">${story()}</div>`],
+};
 
 export const Euro: Story = { args: { endpoint: scenario('euro'), locale: 'en-GB' } };
 

@@ -6,6 +6,7 @@ import { checkoutRoutes } from './routes/checkout.js';
 import { healthRoutes } from './routes/health.js';
 import { portalClientRoutes } from './routes/portal-client.js';
 import { portalInvoiceRoutes } from './routes/portal-invoices.js';
+import { portalPaymentRoutes } from './routes/portal-payment.js';
 import { productLookup, productRoutes } from './routes/products.js';
 import { signupRoutes } from './routes/signup.js';
 
@@ -34,6 +35,7 @@ export function createBff(options: BffOptions): BffApp {
   routes.route('/', productRoutes(bff, findProduct));
   routes.route('/', checkoutRoutes(bff, findProduct));
   routes.route('/', portalInvoiceRoutes(bff));
+  routes.route('/', portalPaymentRoutes(bff));
   routes.route('/', portalClientRoutes(bff));
   if (bff.signup) routes.route('/', signupRoutes(bff, bff.signup));
 

@@ -38,6 +38,7 @@ export interface RateLimits {
   store?: RateLimitStore;
   ip?: RateLimitRule;
   token?: RateLimitRule;
+  list?: RateLimitRule;
   create?: RateLimitRule;
 }
 
@@ -157,6 +158,7 @@ function rateLimits(option: RateLimitOptions | false | undefined): RateLimits {
     store: option?.store ?? new MemoryRateLimitStore(),
     ip: pick(option?.ip, DEFAULT_RATE_LIMITS.ip),
     token: pick(option?.token, DEFAULT_RATE_LIMITS.token),
+    list: pick(option?.list, DEFAULT_RATE_LIMITS.list),
     create: pick(option?.create, DEFAULT_RATE_LIMITS.create),
   };
 }

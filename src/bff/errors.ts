@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   notFound: 'not_found',
   methodNotAllowed: 'method_not_allowed',
   conflict: 'idempotency_key_in_use',
+  nothingToPay: 'nothing_to_pay',
   idempotencyMismatch: 'idempotency_key_reused',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',

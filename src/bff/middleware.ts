@@ -72,8 +72,11 @@ export function limitBody(bff: Bff): MiddlewareHandler<Env> {
   });
 }
 
-/** Admits a request carrying a valid portal token with `scope`, and counts it against the token's limit. */
-export function requireSession(bff: Bff, scope: PortalScope): MiddlewareHandler<Env> {
+/**
+ * Admits a request carrying a valid portal token with `scope`, and counts it against the token
+ * subject's limit (`limit`: `token`, or `list` for pages of the portal list).
+ */
+export function requireSession(bff: Bff, scope: PortalScope, limit: 'token' | 'list' = 'token'): MiddlewareHandler<Env> {
   return async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header);
@@ -100,7 +103,7 @@ export function requireSession(bff: Bff, scope: PortalScope): MiddlewareHandler<
       });
     }
     c.set('session', session);
-    await bff.enforce(c, bff.limits.token, `token:${session.clientId}`);
+    await bff.enforce(c, bff.limits[limit], `${limit}:${session.clientId}`);
     await next();
   };
 }

@@ -9,7 +9,8 @@ export type InvoicingClient = ReturnType<typeof createInvoicingClient>;
 
 /** The part of the typed client the BFF uses; any object of this shape will do (a client with hooks, say). */
 export interface BffServiceClient {
-  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'>;
+  /** `summary` is optional: without it the portal list reads whole lists (see docs/bff.md). */
+  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> & Partial<Pick<InvoicingClient['invoices'], 'summary'>>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
   payments: Pick<InvoicingClient['payments'], 'create'>;
@@ -76,6 +77,9 @@ export interface BffOptions {
   clientIp?: (request: Request, env: unknown) => string | undefined;
   /** How many proxies in front of the BFF append to `X-Forwarded-For`. Default 0 (ignore the header). */
   trustProxy?: number;
-  /** How many invoices of one client the portal list reads at most. Default 20,000. */
+  /**
+   * With a service that lacks the list summary (the hosted one), how many invoices of one client
+   * the portal list reads at most. Default 20,000.
+   */
   maxInvoicesPerClient?: number;
 }

@@ -1,104 +1,147 @@
-import type { Invoice } from '../api/schemas/invoice.js';
-import type { PERIODS } from '../api/schemas/invoice.js';
-import { add, compare, decimal, toPlain, ZERO, type Decimal } from '../api/money.js';
+import type { Invoice, InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext } from './context.js';
-import type { PortalListQuery } from './routes/portal-invoices.js';
-import { customerInvoice, customerStatus, outstandingOf, type CustomerInvoice } from './views.js';
+import { BffError } from './errors.js';
+import { readWholeList } from './portal-list-fallback.js';
+import { customerInvoice, type CustomerInvoice, type PortalListFilter } from './views.js';
 
 export const PORTAL_ORDER_FIELDS = ['issue_date', 'payment_to', 'price_gross'] as const;
-const SERVICE_PAGE_SIZE = 100;
-const LARGE_LIST = 500;
-const LARGE_LIST_MS = 10_000;
+/** How long a service without the list extensions is taken at its word before it is asked again. */
+const PROBE_AGAIN_MS = 10 * 60_000;
+
+export interface PortalListQuery {
+  page: number;
+  per_page: number;
+  period?: string | undefined;
+  status?: PortalListFilter | undefined;
+  search?: string | undefined;
+  order?: string | undefined;
+  /** False for the following pages of a list already counted: no count, no totals. */
+  totals: boolean;
+}
+
+export interface CustomerTotals {
+  currency: string;
+  /** Still to pay, exact, in the currency's minor unit. */
+  outstanding: string;
+  outstanding_count: number;
+  /** The part of `outstanding` due before today. */
+  overdue: string;
+  overdue_count: number;
+}
 
 export interface PortalListPage {
   data: CustomerInvoice[];
   page: number;
   per_page: number;
-  total: number;
-  total_pages: number;
-  totals: { currency: string; outstanding: string; overdue: string }[];
+  total?: number;
+  total_pages?: number;
+  /** What the customer owes per currency, over all their invoices, whatever the filters. */
+  totals?: CustomerTotals[];
 }
 
-/** Answers one page of a customer's invoices, with what they owe per currency. */
-export function portalList(bff: Bff): (c: BffContext, clientId: number, query: PortalListQuery) => Promise<PortalListPage> {
-  const maxInvoices = bff.options.maxInvoicesPerClient ?? 20_000;
-  /**
-   * A customer with thousands of invoices scrolls through them a page at a time; reading them all
-   * from the service for every page would be slow, so large lists are kept for a few seconds.
-   * Small lists, where a fresh status right after paying matters most, are always read anew.
-   */
-  const largeLists = new Map<string, { until: number; invoices: Promise<Invoice[]> }>();
+/** A page of the list and what the counts need, however the service gave them. */
+export interface ListRead {
+  invoices: Invoice[];
+  total?: number;
+  totals?: CustomerTotals[];
+}
 
-  async function ownInvoices(c: BffContext, clientId: number, query: PortalListQuery): Promise<Invoice[]> {
-    const key = `${clientId}|${query.period ?? 'all'}|${query.status === 'paid' ? 'paid' : ''}`;
-    const kept = largeLists.get(key);
-    if (kept && kept.until > Date.now()) return kept.invoices;
-    const reading = readOwnInvoices(c, clientId, query);
-    const invoices = await reading;
-    if (invoices.length >= LARGE_LIST) {
-      for (const [k, entry] of largeLists) if (entry.until <= Date.now()) largeLists.delete(k);
-      largeLists.set(key, { until: Date.now() + LARGE_LIST_MS, invoices: reading });
+/**
+ * Answers one page of a customer's invoices. Filters, order and paging go to the service, which
+ * reads one page; the count and the customer's totals come from its summary (`GET
+ * /invoices/summary`), one aggregate query each. A service without these extensions (the hosted
+ * one answers 404) gets the bounded whole-list read of `portal-list-fallback.ts` instead.
+ * Identical reads that arrive together share one call to the service.
+ */
+export function portalList(bff: Bff): (c: BffContext, clientId: number, query: PortalListQuery) => Promise<PortalListPage> {
+  const inFlight = new Map<string, Promise<unknown>>();
+  let extensionsMissingSince = 0;
+
+  /** Runs `read` once for all concurrent callers asking for the same `key`. */
+  function shared<T>(key: string, read: () => Promise<T>): Promise<T> {
+    let reading = inFlight.get(key) as Promise<T> | undefined;
+    if (!reading) {
+      reading = read().finally(() => inFlight.delete(key));
+      inFlight.set(key, reading);
     }
-    return invoices;
+    return reading;
   }
 
-  async function readOwnInvoices(c: BffContext, clientId: number, query: PortalListQuery): Promise<Invoice[]> {
-    const all: Invoice[] = [];
-    for (let page = 1; all.length < maxInvoices; page += 1) {
-      const batch = await bff.service(c, 'invoices.list', (signal) =>
-        bff.client.invoices.list(
-          {
-            client_id: clientId,
-            page,
-            per_page: SERVICE_PAGE_SIZE,
-            period: (query.period ?? 'all') as (typeof PERIODS)[number],
-            ...(query.status === 'paid' ? { status: 'paid' as const } : {}),
-          },
-          { signal },
-        ),
-      );
-      // The filter is asked of the service and checked again on every record.
-      for (const invoice of batch) if (invoice.client_id === clientId && invoice.status !== 'rejected') all.push(invoice);
-      if (batch.length < SERVICE_PAGE_SIZE) return all;
+  function serviceQuery(clientId: number, query: PortalListQuery, today: string): InvoiceListQuery {
+    const order = query.order ?? 'issue_date.desc';
+    return {
+      client_id: clientId,
+      period: (query.period ?? 'all') as InvoiceListQuery['period'],
+      status: query.status ?? 'active',
+      today,
+      ...(query.search ? { number: query.search } : {}),
+      // The service's default order is issue_date.desc, the one its index serves best.
+      ...(order === 'issue_date.desc' ? {} : { order: order as InvoiceListQuery['order'] }),
+    };
+  }
+
+  function summary(c: BffContext, clientId: number, query: InvoiceListQuery): Promise<InvoiceSummary> {
+    const { invoices } = bff.client;
+    if (!invoices.summary) throw new BffError(404, 'not_found', 'The service has no summary.');
+    return shared(`summary:${clientId}:${JSON.stringify(query)}`, () =>
+      bff.service(c, 'invoices.summary', (signal) => invoices.summary!(query, { signal })),
+    );
+  }
+
+  async function readPage(c: BffContext, clientId: number, query: PortalListQuery, today: string): Promise<ListRead> {
+    const filters = serviceQuery(clientId, query, today);
+    const customerWide = serviceQuery(clientId, { page: 1, per_page: 1, totals: true }, today);
+    const counted = query.totals ? summary(c, clientId, filters) : undefined;
+    const owed = query.totals ? summary(c, clientId, { ...customerWide, order: undefined }) : undefined;
+    const pageQuery = { ...filters, page: query.page, per_page: query.per_page };
+    const page = shared(`page:${clientId}:${JSON.stringify(pageQuery)}`, () =>
+      bff.service(c, 'invoices.list', (signal) => bff.client.invoices.list(pageQuery, { signal })),
+    );
+    const [invoices, count, totals] = await Promise.all([page, counted, owed]);
+    const foreign = invoices.filter((invoice) => invoice.client_id !== clientId);
+    if (foreign.length) {
+      // The service ignored a filter: never show the records, and say so.
+      bff.emit({ level: 'error', msg: 'service list ignored its filter', request_id: c.get('requestId'), client_id: clientId });
+      throw new BffError(502, 'service_error', 'The invoicing service could not complete the request.');
     }
-    bff.emit({ level: 'warn', msg: 'portal list truncated', request_id: c.get('requestId'), client_id: clientId, limit: maxInvoices });
-    return all;
+    return {
+      invoices,
+      total: count?.count,
+      totals: totals?.currencies.map((each) => ({
+        currency: each.currency,
+        outstanding: each.outstanding,
+        outstanding_count: each.outstanding_count,
+        overdue: each.overdue,
+        overdue_count: each.overdue_count,
+      })),
+    };
   }
 
   return async (c, clientId, query) => {
     const today = todayIn(bff.timeZone);
-    const search = query.search?.toLowerCase();
-    const [field, direction] = (query.order ?? 'issue_date.desc').split('.') as [(typeof PORTAL_ORDER_FIELDS)[number], string?];
-    const sign = direction === 'desc' ? -1 : 1;
-
-    const matching = (await ownInvoices(c, clientId, query))
-      .filter((invoice) => !query.status || customerStatus(invoice, today) === query.status)
-      .filter((invoice) => !search || invoice.number.toLowerCase().includes(search))
-      .sort((a, b) => sign * compareBy(field, a, b) || sign * (a.id - b.id));
-
-    const totals = new Map<string, { outstanding: Decimal; overdue: Decimal }>();
-    for (const invoice of matching) {
-      const entry = totals.get(invoice.currency) ?? { outstanding: ZERO, overdue: ZERO };
-      const left = decimal(outstandingOf(invoice));
-      entry.outstanding = add(entry.outstanding, left);
-      if (customerStatus(invoice, today) === 'overdue') entry.overdue = add(entry.overdue, left);
-      totals.set(invoice.currency, entry);
+    let read: ListRead | undefined;
+    if (!bff.client.invoices.summary) extensionsMissingSince = Date.now();
+    if (Date.now() - extensionsMissingSince >= PROBE_AGAIN_MS) {
+      try {
+        read = await readPage(c, clientId, query, today);
+      } catch (error) {
+        if (!(error instanceof BffError && error.status === 404)) throw error;
+        extensionsMissingSince = Date.now();
+        bff.emit({ level: 'warn', msg: 'service lacks the list summary: reading whole lists', request_id: c.get('requestId') });
+      }
     }
-    const start = (query.page - 1) * query.per_page;
-    return {
-      data: matching.slice(start, start + query.per_page).map((invoice) => customerInvoice(invoice, today, bff.basePath)),
+    read ??= await readWholeList(bff, c, clientId, query, today);
+    const page: PortalListPage = {
+      data: read.invoices.map((invoice) => customerInvoice(invoice, today, bff.basePath)),
       page: query.page,
       per_page: query.per_page,
-      total: matching.length,
-      total_pages: Math.ceil(matching.length / query.per_page),
-      totals: [...totals].map(([currency, sums]) => ({ currency, outstanding: toPlain(sums.outstanding), overdue: toPlain(sums.overdue) })),
     };
+    if (query.totals) {
+      page.total = read.total ?? 0;
+      page.total_pages = Math.ceil(page.total / query.per_page);
+      page.totals = read.totals ?? [];
+    }
+    return page;
   };
 }
 
-function compareBy(field: (typeof PORTAL_ORDER_FIELDS)[number], a: Invoice, b: Invoice): number {
-  if (field === 'price_gross') return compare(decimal(a.price_gross), decimal(b.price_gross));
-  const x = (field === 'payment_to' ? a.payment_to : a.issue_date) ?? '';
-  const y = (field === 'payment_to' ? b.payment_to : b.issue_date) ?? '';
-  return x < y ? -1 : x > y ? 1 : 0;
-}

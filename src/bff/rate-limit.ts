@@ -23,8 +23,14 @@ export interface RateLimitRule {
 export interface RateLimitOptions {
   /** Every request, per client IP. Default 300 a minute. */
   ip?: RateLimitRule | false;
-  /** Portal requests, per portal token subject. Default 120 a minute. */
+  /** Portal requests, per portal token subject, except list pages. Default 120 a minute. */
   token?: RateLimitRule | false;
+  /**
+   * Pages of the portal list (`GET /invoices`), per portal token subject. Default 600 a minute: a
+   * page costs the service one indexed read, and a customer scrolling through thousands of
+   * invoices asks for one page of 100 where the scroll rests.
+   */
+  list?: RateLimitRule | false;
   /** Checkout and sign-up, per client IP. Default 20 a minute. */
   create?: RateLimitRule | false;
   store?: RateLimitStore;
@@ -33,6 +39,7 @@ export interface RateLimitOptions {
 export const DEFAULT_RATE_LIMITS = {
   ip: { limit: 300, windowMs: 60_000 },
   token: { limit: 120, windowMs: 60_000 },
+  list: { limit: 600, windowMs: 60_000 },
   create: { limit: 20, windowMs: 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
 

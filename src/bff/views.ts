@@ -11,6 +11,49 @@ import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
 export const CUSTOMER_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 
+/**
+ * The portal list's filters: a customer status, or `outstanding`, everything with money still due
+ * (unpaid, partly paid and overdue alike). `partial` and `unpaid` select by what has been paid, so
+ * they include overdue invoices too; each invoice still shows the one status that describes it best.
+ */
+export const PORTAL_LIST_FILTERS = ['outstanding', ...CUSTOMER_STATUSES] as const;
+export type PortalListFilter = (typeof PORTAL_LIST_FILTERS)[number];
+
+type PaymentFields = Pick<Invoice, 'status' | 'price_gross' | 'paid' | 'payment_to'> & { cancelled?: unknown };
+
+/** Shown to the customer at all: not rejected or cancelled. */
+export function isActive(invoice: PaymentFields): boolean {
+  return invoice.status !== 'rejected' && invoice.status !== 'cancelled' && invoice.cancelled !== true;
+}
+
+/** Money still due: issued, sent or partly paid, not cancelled, less paid than its total. */
+export function isOutstanding(invoice: PaymentFields): boolean {
+  return (
+    ['issued', 'sent', 'partial'].includes(invoice.status) &&
+    invoice.cancelled !== true &&
+    compare(decimal(invoice.paid), decimal(invoice.price_gross)) < 0
+  );
+}
+
+/** The same selection as the service's `status` filter extensions, for a service without them. */
+export function matchesFilter(invoice: PaymentFields, filter: PortalListFilter | undefined, today: string): boolean {
+  if (!isActive(invoice)) return false;
+  switch (filter) {
+    case undefined:
+      return true;
+    case 'paid':
+      return invoice.status === 'paid';
+    case 'partial':
+      return invoice.status === 'partial';
+    case 'outstanding':
+      return isOutstanding(invoice);
+    case 'unpaid':
+      return isOutstanding(invoice) && compare(decimal(invoice.paid), ZERO) === 0;
+    case 'overdue':
+      return isOutstanding(invoice) && !!invoice.payment_to && invoice.payment_to < today;
+  }
+}
+
 /** What anyone may see of a product: its schema's public fields, nothing more. */
 export type PublicProduct = Pick<Product, 'token' | 'name' | 'description' | 'price_net' | 'price_gross' | 'tax' | 'currency' | 'quantity_unit'>;
 

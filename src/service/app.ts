@@ -17,6 +17,7 @@ import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCatalog } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
 import { mountDepartments } from './resources/departments.js';
+import { mountInvoiceSummary } from './resources/invoice-summary.js';
 import { mountInvoices } from './resources/invoices.js';
 import { mountPayments } from './resources/payments.js';
 import { mountProducts } from './resources/products.js';
@@ -107,6 +108,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     app.use(prefix, idempotentPost);
     app.use(`${prefix}/*`, idempotentPost);
   }
+  mountInvoiceSummary(app);
   mountInvoiceDocuments(app, {
     smtpUrl: options.smtpUrl,
     outboxAccess: createOutboxAccess(options.signingSecret ?? randomBytes(32).toString('base64url')),

@@ -14,6 +14,7 @@ type Ext = 'json' | 'xml';
 const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   Invoice: [schemas.invoice, 'output'],
   InvoiceList: [schemas.invoiceList, 'output'],
+  InvoiceSummary: [schemas.invoiceSummary, 'output'],
   InvoiceCreateInput: [schemas.invoiceCreateInput, 'input'],
   InvoiceUpdateInput: [schemas.invoiceUpdateInput, 'input'],
   SendByEmailResult: [schemas.sendByEmailResult, 'output'],
@@ -119,6 +120,7 @@ const OPERATIONS: OperationSpec[] = [
     id: 'getInvoicePdf', tag: 'Invoices', summary: 'The invoice as a PDF document', method: 'get', path: '/invoices/{id}', formats: [],
     query: z.object({ print_option: z.enum(['original', 'copy']).optional() }), response: 'pdf', notFound: true,
   },
+  { id: 'getInvoiceSummary', tag: 'Invoices', summary: 'Count and amounts due of the invoices a list query selects, per currency (extension of this service)', method: 'get', path: '/invoices/summary', query: schemas.invoiceListQuery, response: 'InvoiceSummary' },
   { id: 'sendInvoiceByEmail', tag: 'Invoices', summary: 'Send the invoice to the buyer by e-mail', method: 'post', path: '/invoices/{id}/send_by_email', query: schemas.sendByEmailInput, response: 'SendByEmailResult', notFound: true },
   { id: 'changeInvoiceStatus', tag: 'Invoices', summary: 'Change the status of an invoice', method: 'post', path: '/invoices/{id}/change_status', query: schemas.changeStatusInput, response: 'Invoice', notFound: true },
   ...crud('Products', '/products', 'product', { one: 'Product', list: 'ProductList', create: 'ProductCreateInput', update: 'ProductUpdateInput', query: schemas.productListQuery }, ['list', 'create', 'update', 'delete']),

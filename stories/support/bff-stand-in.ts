@@ -87,6 +87,34 @@ function inPeriod(date: string, period: string | null): boolean {
   return time >= from && time <= to;
 }
 
+const owes = (invoice: StandInInvoice) => invoice.status !== 'paid';
+/** The BFF's filters: `outstanding` is everything with money due; `partial` and `unpaid` go by what was paid. */
+const FILTERS: Record<string, (invoice: StandInInvoice) => boolean> = {
+  outstanding: owes,
+  overdue: (invoice) => invoice.status === 'overdue',
+  paid: (invoice) => invoice.status === 'paid',
+  partial: (invoice) => owes(invoice) && Number(invoice.paid) > 0,
+  unpaid: (invoice) => owes(invoice) && Number(invoice.paid) === 0,
+};
+
+/** What the customer owes per currency, as the BFF's `totals` (amounts in cents, then as decimal text). */
+function totalsOf(invoices: StandInInvoice[]) {
+  const sums = new Map<string, { outstanding: number; outstanding_count: number; overdue: number; overdue_count: number }>();
+  for (const invoice of invoices) {
+    const entry = sums.get(invoice.currency) ?? { outstanding: 0, outstanding_count: 0, overdue: 0, overdue_count: 0 };
+    sums.set(invoice.currency, entry);
+    if (!owes(invoice)) continue;
+    const left = Math.round(Number(invoice.outstanding) * 100);
+    entry.outstanding += left;
+    entry.outstanding_count += 1;
+    if (invoice.status === 'overdue') {
+      entry.overdue += left;
+      entry.overdue_count += 1;
+    }
+  }
+  return [...sums].map(([currency, each]) => ({ currency, ...each, outstanding: centsText(each.outstanding), overdue: centsText(each.overdue) }));
+}
+
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -98,6 +126,8 @@ function answer(scenario: string, route: string, query: URLSearchParams, signal?
   if (scenario === 'expired') return json({ error: { code: 'token_expired', message: 'The portal token has expired.' } }, 401);
   const pdfLink = /^invoices\/(\d+)\/pdf-link$/.exec(route);
   if (pdfLink) return json({ url: `https://invoices.invoicekit.example/pdf/${pdfLink[1]}?link=storybook`, expires_at: new Date(Date.now() + 300_000).toISOString() });
+  const payment = /^invoices\/(\d+)\/payment$/.exec(route);
+  if (payment) return json({ redirectUrl: `https://pay.invoicekit.example/checkout/${payment[1]}`, amount: '0', currency: 'PLN' }, 201);
   if (route !== 'invoices') return json({ error: { code: 'not_found', message: 'Not found.' } }, 404);
 
   if (!cache.has(scenario)) cache.set(scenario, (datasets[scenario] ?? datasets['mixed']!)());
@@ -106,7 +136,7 @@ function answer(scenario: string, route: string, query: URLSearchParams, signal?
   const sign = direction === 'asc' ? 1 : -1;
   const matching = cache
     .get(scenario)!
-    .filter((invoice) => !query.get('status') || invoice.status === query.get('status'))
+    .filter((invoice) => FILTERS[query.get('status') ?? '']?.(invoice) ?? true)
     .filter((invoice) => !search || invoice.number.toLowerCase().includes(search))
     .filter((invoice) => inPeriod(invoice.issue_date, query.get('period')))
     .sort((a, b) =>
@@ -114,12 +144,15 @@ function answer(scenario: string, route: string, query: URLSearchParams, signal?
     );
   const page = Number(query.get('page') ?? 1);
   const perPage = Number(query.get('per_page') ?? 25);
+  const data = matching.slice((page - 1) * perPage, page * perPage);
+  if (query.get('totals') === 'false') return json({ data, page, per_page: perPage });
   return json({
-    data: matching.slice((page - 1) * perPage, page * perPage),
+    data,
     page,
     per_page: perPage,
     total: matching.length,
     total_pages: Math.ceil(matching.length / perPage),
+    totals: totalsOf(cache.get(scenario)!),
   });
 }
 

@@ -12,6 +12,7 @@ let api: Api;
 let bff: TestBff;
 let clientId: number;
 let token: string;
+let invoiceId: number;
 
 const servers: Server[] = [];
 async function listen(server: Server): Promise<string> {
@@ -24,7 +25,7 @@ beforeAll(async () => {
   ({ service, api } = await startService());
   await api.products.create({ name: 'Sticker', price_net: '5', tax: '23', currency: 'EUR', token: PRODUCT_TOKEN });
   clientId = (await api.clients.create({ name: 'Delta SA', email: 'delta@example.com' })).id;
-  await api.invoices.create({ client_id: clientId, positions: [{ name: 'Work', tax: '23', quantity: '1', total_price_gross: '10' }] });
+  invoiceId = (await api.invoices.create({ client_id: clientId, positions: [{ name: 'Work', tax: '23', quantity: '1', total_price_gross: '10' }] })).id;
   token = await issuePortalToken({ clientId }, PORTAL_SECRET);
   bff = await startTestBff(service);
 }, 60_000);
@@ -90,22 +91,29 @@ describe('headers and errors', () => {
     expect((await fetch(`${bff.url}/elsewhere`)).status).toBe(404);
   });
 
-  it('limits requests per IP and per token with 429 and Retry-After', async () => {
-    const limited = await startTestBff(service, { rateLimit: { ip: { limit: 5, windowMs: 60_000 }, token: { limit: 2, windowMs: 30_000 } } });
+  it('limits requests per IP, per token and list pages per token with 429 and Retry-After', async () => {
+    const limited = await startTestBff(service, {
+      rateLimit: { ip: { limit: 9, windowMs: 60_000 }, token: { limit: 2, windowMs: 30_000 }, list: { limit: 3, windowMs: 30_000 } },
+    });
     try {
       const other = await issuePortalToken({ clientId: clientId + 1000 }, PORTAL_SECRET);
       const statuses = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${limited.base}/invoices`, { headers: bearer(token) })).status);
+      for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${limited.base}/client`, { headers: bearer(token) })).status);
       expect(statuses).toEqual([200, 200, 429]);
-      const byToken = await fetch(`${limited.base}/client`, { headers: bearer(token) });
+      const byToken = await fetch(`${limited.base}/invoices/${invoiceId}`, { headers: bearer(token) });
       expect(byToken.status).toBe(429);
       expect(Number(byToken.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(byToken.headers.get('retry-after'))).toBeLessThanOrEqual(30);
-      expect((await fetch(`${limited.base}/invoices`, { headers: bearer(other) })).status).toBe(200);
+      // List pages have a budget of their own, so browsing the rest of the portal never eats into scrolling.
+      const pages = [];
+      for (let i = 0; i < 4; i += 1) pages.push((await fetch(`${limited.base}/invoices?totals=false`, { headers: bearer(token) })).status);
+      expect(pages).toEqual([200, 200, 200, 429]);
+      expect((await fetch(`${limited.base}/invoices?totals=false`, { headers: bearer(other) })).status, 'another token has its own budget').toBe(200);
       const byIp = await fetch(`${limited.base}/health`);
       expect(byIp.status).toBe(429);
       expect(Number(byIp.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect((await json(byIp)).error).toEqual({ code: 'rate_limited', message: 'Too many requests. Try again later.' });
+      expect((await fetch(`${limited.base}/client`, { headers: bearer(other) })).status, 'over the IP limit whatever the token').toBe(429);
     } finally {
       await limited.close();
     }
@@ -144,8 +152,9 @@ describe('a failing service', () => {
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ error: { code: 'service_error', message: 'The invoicing service could not complete the request.' } });
       expect((await fetch(`${broken.base}/products/${PRODUCT_TOKEN}`)).status).toBe(200);
+      // The page and the summary are asked for together; whichever fails first is the one logged in time.
       const failure = broken.logs.find((line) => line.msg === 'service call failed');
-      expect(failure).toMatchObject({ level: 'error', call: 'invoices.list', error: 'ServerError', upstream_status: 500 });
+      expect(failure).toMatchObject({ level: 'error', call: expect.stringMatching(/^invoices\.(list|summary)$/), error: 'ServerError', upstream_status: 500 });
       expect(JSON.stringify(broken.logs)).not.toContain(service.apiToken);
     } finally {
       await broken.close();

@@ -65,14 +65,27 @@ describe('GET /bff/invoices', () => {
     expect(byNumber['ALPHA-002']).toMatchObject({ status: 'partial', outstanding: '210.5' });
     expect(byNumber['ALPHA-003']).toMatchObject({ status: 'unpaid', outstanding: '75' });
     expect(byNumber['ALPHA-004']).toMatchObject({ status: 'overdue', outstanding: '999.99', payment_to: '2020-02-01' });
-    expect(body.totals).toEqual([{ currency: 'PLN', outstanding: '1285.49', overdue: '999.99' }]);
+    expect(body.totals).toEqual([{ currency: 'PLN', outstanding: '1285.49', outstanding_count: 3, overdue: '999.99', overdue_count: 1 }]);
   });
 
-  it('filters by customer status', async () => {
+  it('filters by customer status; outstanding is everything with money due, overdue and partly paid included', async () => {
     expect(await numbers('?status=paid')).toEqual(['ALPHA-001']);
     expect(await numbers('?status=partial')).toEqual(['ALPHA-002']);
-    expect(await numbers('?status=unpaid')).toEqual(['ALPHA-003']);
+    expect(await numbers('?status=unpaid')).toEqual(['ALPHA-003', 'ALPHA-004']);
     expect(await numbers('?status=overdue')).toEqual(['ALPHA-004']);
+    expect(await numbers('?status=outstanding')).toEqual(['ALPHA-003', 'ALPHA-002', 'ALPHA-004']);
+  });
+
+  it('keeps the customer’s totals whatever the filters, and counts what the filters select', async () => {
+    const body = await json(await get('/invoices?status=paid', tokenA));
+    expect(body).toMatchObject({ total: 1, total_pages: 1 });
+    expect(body.totals).toEqual([{ currency: 'PLN', outstanding: '1285.49', outstanding_count: 3, overdue: '999.99', overdue_count: 1 }]);
+    const next = await get('/invoices?status=outstanding&page=2&per_page=2&totals=false', tokenA);
+    expect(next.headers.get('x-total-count')).toBeNull();
+    const page = await json(next);
+    expect(page.data.map((i: { number: string }) => i.number)).toEqual(['ALPHA-004']);
+    expect(page).not.toHaveProperty('totals');
+    expect(page).not.toHaveProperty('total');
   });
 
   it('searches by number, never into another client’s invoices', async () => {
@@ -96,7 +109,7 @@ describe('GET /bff/invoices', () => {
   });
 
   it('refuses bad queries with 422 and the field', async () => {
-    for (const [query, field] of [['per_page=500', 'per_page'], ['page=0', 'page'], ['status=issued', 'status'], ['order=buyer_name', 'order'], ['period=someday', 'period']]) {
+    for (const [query, field] of [['per_page=500', 'per_page'], ['page=0', 'page'], ['status=issued', 'status'], ['totals=maybe', 'totals'], ['order=buyer_name', 'order'], ['period=someday', 'period']]) {
       const response = await get(`/invoices?${query}`, tokenA);
       expect(response.status, query).toBe(422);
       const body = await json(response);

@@ -19,6 +19,8 @@ import {
   statuses,
 } from './support/portal.js';
 
+// Request counts come from resource timing, whose buffer holds only 250 entries by default.
+performance.setResourceTimingBufferSize(10_000);
 const { bff, tokens, invoices, today } = await portal();
 const main = [...invoices.main].sort(byIssueDateDesc);
 
@@ -63,8 +65,15 @@ describe('<invoice-list> against the real BFF', () => {
     for (const [i, row] of rows(el).entries()) {
       const invoice = firstPage[i]!;
       const outstanding = cents(invoice.price_gross) - cents(invoice.paid);
-      const balance = row.querySelector('.balance span')!.textContent!.trim();
-      expect(balance).to.equal(outstanding > 0 ? money((outstanding / 100).toFixed(2)) : money(invoice.paid));
+      const balance = row.querySelector('[part~="balance"]')!.textContent!.replace(/[ \t\n\r]+/g, ' ').trim();
+      const due = money((outstanding / 100).toFixed(2));
+      const expected =
+        outstanding <= 0
+          ? `Paid ${money(invoice.paid)}`
+          : cents(invoice.paid) > 0
+            ? `Due ${due}Paid ${money(invoice.paid)} of ${money(invoice.price_gross)}`
+            : `Due ${due}`;
+      expect(balance, invoice.number).to.equal(expected);
       expect(Boolean(row.querySelector('[part~="pay-link"]')), invoice.number).to.equal(invoice.status !== 'paid');
     }
     await expect(el).to.be.accessible();
@@ -98,18 +107,61 @@ describe('<invoice-list> against the real BFF', () => {
     expect(numbers(el)).to.deep.equal(main.slice(25, 50).map((i) => i.number));
   });
 
-  for (const status of ['paid', 'partial', 'unpaid', 'overdue'] as const) {
-    it(`filters by status: ${status}`, async () => {
+  const owes = (i: SeededInvoice) => cents(i.paid) < cents(i.price_gross);
+  const filters = {
+    outstanding: (i: SeededInvoice) => owes(i),
+    overdue: (i: SeededInvoice) => i.status === 'overdue',
+    paid: (i: SeededInvoice) => i.status === 'paid',
+    partial: (i: SeededInvoice) => owes(i) && cents(i.paid) > 0,
+    unpaid: (i: SeededInvoice) => owes(i) && cents(i.paid) === 0,
+  };
+  for (const [status, label] of [['outstanding', 'Outstanding'], ['overdue', 'Overdue'], ['paid', 'Paid']] as const) {
+    it(`filters by status from its chips: ${status}`, async () => {
       const el = await list();
-      const label = { paid: 'Paid', partial: 'Partially paid', unpaid: 'Unpaid', overdue: 'Overdue' }[status];
       chip(el, label).click();
       await settled(el);
-      const expected = main.filter((i) => i.status === status);
+      const expected = main.filter(filters[status]);
       expect(expected.length, `the seed has ${status} invoices`).to.be.greaterThan(0);
       expect(numbers(el)).to.deep.equal(expected.slice(0, 25).map((i) => i.number));
       expect(footer(el)).to.equal(`Showing 1–${Math.min(25, expected.length)} of ${expected.length}`);
     });
   }
+
+  it('shows overdue and partly paid invoices under Outstanding', async () => {
+    const el = await list(tokens.main, html``);
+    chip(el, 'Outstanding').click();
+    await settled(el);
+    el.perPage = 100;
+    await settled(el);
+    expect(new Set(statuses(el))).to.deep.equal(new Set(['overdue', 'partial', 'unpaid']));
+    expect(numbers(el)).to.deep.equal(main.filter(filters.outstanding).map((i) => i.number));
+  });
+
+  for (const status of ['partial', 'unpaid'] as const) {
+    it(`filters by the status attribute: ${status}`, async () => {
+      const el = await list(tokens.main, html``);
+      el.status = status;
+      await settled(el);
+      const expected = main.filter(filters[status]);
+      expect(expected.length).to.be.greaterThan(0);
+      expect(numbers(el)).to.deep.equal(expected.slice(0, 25).map((i) => i.number));
+    });
+  }
+
+  it('shows what the customer owes in total, with the overdue part, whatever the filter', async () => {
+    const el = await list();
+    const sum = (list: SeededInvoice[]) => (list.reduce((n, i) => n + cents(i.price_gross) - cents(i.paid), 0) / 100).toFixed(2);
+    const outstanding = main.filter(filters.outstanding);
+    const overdue = main.filter(filters.overdue);
+    const text = () => shadow(el).querySelector('[part~="totals"]')!.textContent!.replace(/[ \t\n\r]+/g, ' ').trim();
+    expect(text()).to.equal(`You owe ${money(sum(outstanding))} on ${outstanding.length} invoices · ${money(sum(overdue))} overdue`);
+    chip(el, 'Paid').click();
+    await settled(el);
+    expect(text()).to.equal(`You owe ${money(sum(outstanding))} on ${outstanding.length} invoices · ${money(sum(overdue))} overdue`);
+    const yen = await list(tokens.yen);
+    expect(shadow(yen).querySelector('[part~="totals"]')!.textContent!.replace(/[ \t\n\r]+/g, ' ').trim()).to.equal('You owe ¥1,500 on 1 invoice');
+    await expect(el).to.be.accessible();
+  });
 
   it('filters by period', async () => {
     const el = await list();
@@ -293,6 +345,66 @@ describe('<invoice-list> against the real BFF', () => {
     expect(location.href).not.to.equal(pay.href);
   });
 
+  it('pays on the service’s page and comes back to the host page, or falls back to payment_url', async () => {
+    const clicked: string[] = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      clicked.push(this.href);
+    };
+    try {
+      const el = await list();
+      const target = main.find((i) => i.status === 'overdue')!;
+      const row = () => rows(el).find((r) => r.querySelector('th')!.textContent!.trim() === target.number)!;
+      const event = oneEvent(el, 'invoice-pay') as Promise<InvoicePayEvent>;
+      const press = () => row().querySelector('[part~="pay-link"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
+      press();
+      expect((await event).defaultPrevented, 'the host did not take over').to.equal(false);
+      await waitUntil(() => clicked.length === 1, 'the element never went to pay');
+      expect(clicked[0]).to.match(/\/banking\/payments\/pay\/[^/]+$/);
+
+      // A return address the BFF does not allow: the invoice's own payment page, and a word why.
+      el.returnUrl = 'https://evil.example/after-paying';
+      await el.updateComplete;
+      press();
+      await waitUntil(() => clicked.length === 2, 'no fallback to payment_url');
+      expect(clicked[1]).to.equal(row().querySelector<HTMLAnchorElement>('[part~="pay-link"]')!.href);
+      expect(announcement(el)).to.equal(`Could not start paying invoice ${target.number}.`);
+    } finally {
+      HTMLAnchorElement.prototype.click = click;
+    }
+  });
+
+  it('uses the space it is given: Issued and labelled actions at desktop widths', async () => {
+    for (const width of [1056, 1280]) {
+      const wrapper = await fixture<HTMLDivElement>(html`<div style="display: flex; width: ${width}px"><invoice-list endpoint=${bff} portal-token=${tokens.main} locale="en"></invoice-list></div>`);
+      const el = wrapper.querySelector('invoice-list')!;
+      await settled(el);
+      expect(el.getBoundingClientRect().width, `${width}px`).to.equal(width);
+      expect(getComputedStyle(shadow(el).querySelector('th.issue')!).display, `${width}px`).not.to.equal('none');
+      const label = rows(el)[0]!.querySelector('[part~="view-link"] .label')!;
+      expect(label.getBoundingClientRect().width, `${width}px`).to.be.greaterThan(10);
+      expect(frame(el).scrollWidth).to.be.at.most(frame(el).clientWidth + 1);
+    }
+  });
+
+  it('logs no false warnings: removing per-page goes back to 25 silently', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    try {
+      const el = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${tokens.main} locale="en" per-page="10"></invoice-list>`);
+      await settled(el);
+      expect(numbers(el)).to.have.length(10);
+      el.removeAttribute('per-page');
+      await settled(el);
+      expect(el.perPage).to.equal(25);
+      expect(numbers(el)).to.have.length(25);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).to.deep.equal([]);
+  });
+
   it('opens the invoice’s page from a row click when the host does not take over', async () => {
     const el = await list();
     const opened: string[] = [];
@@ -320,8 +432,8 @@ describe('<invoice-list> against the real BFF', () => {
     chip(el, 'All').focus();
     await sendKeys({ press: 'ArrowRight' });
     await settled(el);
-    expect(chip(el, 'Unpaid').checked).to.equal(true);
-    expect(statuses(el).every((s) => s === 'unpaid')).to.equal(true);
+    expect(chip(el, 'Outstanding').checked).to.equal(true);
+    expect(statuses(el).every((s) => s !== 'paid')).to.equal(true);
   });
 
   it('speaks Polish with locale="pl", and follows the page’s lang by default', async () => {
@@ -397,6 +509,38 @@ describe('<invoice-list> against the real BFF', () => {
     expect(last.getAttribute('aria-rowindex')).to.equal(String(scroll.length + 1));
     expect(rows(el).length).to.be.lessThan(60);
     await expect(el).to.be.accessible();
+  });
+
+  it('scrolls with fixed row heights, a steady scrollbar, few requests and no warnings', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    try {
+      const el = await fixture<InvoiceList>(
+        html`<invoice-list endpoint=${bff} portal-token=${tokens.scroll} locale="en" paging="scroll" style="--invoice-list-max-height: 480px; --invoice-list-row-height: 80px"></invoice-list>`,
+      );
+      await settled(el);
+      const scroller = shadow(el).querySelector<HTMLElement>('.scrolling')!;
+      await waitUntil(() => rows(el)[0]!.getBoundingClientRect().height === 80, 'the row height from CSS was not used');
+      const height = scroller.scrollHeight;
+      const before = listRequests();
+      // A quick scroll through every row, a few steps per frame, then a rest at the end.
+      for (let step = 1; step <= 24; step++) {
+        scroller.scrollTop = (height * step) / 24;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
+      const scroll = [...invoices.scroll].sort(byIssueDateDesc);
+      await waitUntil(() => numbers(el).includes(scroll.at(-1)!.number), 'the last rows never arrived', { timeout: 10_000 });
+      await settled(el);
+      expect(scroller.scrollHeight, 'the scrollbar kept its length while rows loaded').to.equal(height);
+      expect(listRequests() - before, 'rows are fetched where the scroll rests, not for every chunk passed').to.be.at.most(2);
+      const later = performance.getEntriesByType('resource').filter((e) => /\/bff\/invoices\?/.test(e.name)).slice(-1)[0]!;
+      expect(later.name).to.contain('totals=false');
+      for (const row of shadow(el).querySelectorAll<HTMLElement>('tr[data-index]')) expect(row.getBoundingClientRect().height).to.equal(80);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings.filter((w) => /update|invoice-list/i.test(w))).to.deep.equal([]);
   });
 
   it('follows the theme attribute', async () => {

@@ -2,11 +2,13 @@ import { successBody, type SuccessBody } from '../schemas/common.js';
 import {
   invoice,
   invoiceList,
+  invoiceSummary,
   sendByEmailResult,
   type Invoice,
   type InvoiceCreateInput,
   type InvoiceListQuery,
   type InvoiceStatus,
+  type InvoiceSummary,
   type InvoiceUpdateInput,
   type SendByEmailResult,
 } from '../schemas/invoice.js';
@@ -31,6 +33,11 @@ export interface InvoicesApi {
   list(query?: InvoiceListQuery, options?: CallOptions): Promise<Invoice[]>;
   /** Every invoice matching `query`, page by page: `for await (const invoice of invoices.iterate({ period: 'all' }))`. */
   iterate(query?: InvoiceListQuery, options?: CallOptions): AsyncIterable<Invoice>;
+  /**
+   * How many invoices match `query` and what is due and overdue on them per currency
+   * (`GET /invoices/summary`, an extension of our service; the hosted service answers 404).
+   */
+  summary(query?: InvoiceListQuery, options?: CallOptions): Promise<InvoiceSummary>;
   /** One invoice with its positions. */
   get(id: Id, options?: CallOptions): Promise<Invoice>;
   /** The invoice as a PDF document. */
@@ -61,6 +68,8 @@ export function invoicesApi(transport: Transport): InvoicesApi {
   return {
     list,
     iterate,
+    summary: async (query = {}, options) =>
+      transport.request({ method: 'GET', path: 'invoices/summary', query: toQuery(query) }, invoiceSummary, options),
     get: async (id, options) => transport.request({ method: 'GET', path: `invoices/${idSegment(id)}` }, invoice, options),
     pdf: async (id, options = {}) =>
       transport.bytes(

@@ -126,6 +126,15 @@ export const PERIODS = [
 ] as const;
 export type Period = (typeof PERIODS)[number];
 
+/**
+ * Extensions of the list's `status` filter (our service; the hosted one knows only the stored
+ * statuses): `outstanding` is every invoice with money still due (issued, sent or partly paid, not
+ * rejected or cancelled), `overdue` those of them due before `today`, `unpaid` those with nothing
+ * paid yet, `active` every invoice that is not rejected or cancelled.
+ */
+export const INVOICE_PAYMENT_FILTERS = ['outstanding', 'overdue', 'unpaid', 'active'] as const;
+export type InvoicePaymentFilter = (typeof INVOICE_PAYMENT_FILTERS)[number];
+
 export const INVOICE_ORDER_FIELDS = ['number', 'issue_date', 'payment_to', 'price_gross', 'buyer_name', 'updated_at'] as const;
 
 /** Query of `GET /invoices`. */
@@ -139,7 +148,9 @@ export const invoiceListQuery = pageQuery.extend({
   from_invoice_id: optionalId,
   number: z.string().optional(),
   kind: z.enum(INVOICE_KINDS).optional(),
-  status: z.enum(INVOICE_STATUSES).optional(),
+  status: z.enum([...INVOICE_STATUSES, ...INVOICE_PAYMENT_FILTERS]).optional(),
+  /** The day `overdue` is judged by (an extension); default the service's date in UTC. */
+  today: optionalDate,
   include_positions: booleanInput.optional(),
   order: z
     .string()
@@ -214,6 +225,27 @@ export const invoice = z.looseObject({
 export type Invoice = z.infer<typeof invoice>;
 
 export const invoiceList = z.array(invoice);
+
+/** `GET /invoices/summary` (an extension of our service): what the list's filters select, per currency. */
+export const invoiceSummary = z.object({
+  /** Invoices matching the filters. */
+  count: z.number().int(),
+  /** The day `overdue` was judged by. */
+  today: z.string(),
+  currencies: z.array(
+    z.object({
+      currency: z.string(),
+      count: z.number().int(),
+      /** Still to pay on the matching invoices, exact, in the currency's minor unit. */
+      outstanding: decimalString,
+      outstanding_count: z.number().int(),
+      /** The part of `outstanding` due before `today`. */
+      overdue: decimalString,
+      overdue_count: z.number().int(),
+    }),
+  ),
+});
+export type InvoiceSummary = z.infer<typeof invoiceSummary>;
 
 /** Query of `POST /invoices/<id>/send_by_email`. */
 export const sendByEmailInput = z.object({

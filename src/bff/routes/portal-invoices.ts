@@ -8,7 +8,7 @@ import { requireSession } from '../middleware.js';
 import { issuePdfLinkToken, PortalTokenError, verifyPdfLinkToken } from '../portal-token.js';
 import { portalList, PORTAL_ORDER_FIELDS } from '../portal-list.js';
 import { intParam, validate } from '../validation.js';
-import { CUSTOMER_STATUSES, customerInvoice } from '../views.js';
+import { customerInvoice, isActive, PORTAL_LIST_FILTERS } from '../views.js';
 
 const ID_PATTERN = /^[1-9]\d{0,14}$/;
 const LIST_PERIODS = PERIODS.filter((p) => p !== 'more') as [string, ...string[]];
@@ -17,7 +17,7 @@ export const invoiceListQuery = z.object({
   page: intParam('page', 1, 100_000, 1),
   per_page: intParam('per_page', 1, 100, 25),
   period: z.enum(LIST_PERIODS, { message: `must be one of ${LIST_PERIODS.join(', ')}` }).optional(),
-  status: z.enum(CUSTOMER_STATUSES, { message: `must be one of ${CUSTOMER_STATUSES.join(', ')}` }).optional(),
+  status: z.enum(PORTAL_LIST_FILTERS, { message: `must be one of ${PORTAL_LIST_FILTERS.join(', ')}` }).optional(),
   search: z.string().trim().max(100, 'is too long (maximum is 100 characters)').optional(),
   order: z
     .string()
@@ -26,8 +26,22 @@ export const invoiceListQuery = z.object({
       `must be one of ${PORTAL_ORDER_FIELDS.join(', ')}, optionally with .asc or .desc`,
     )
     .optional(),
+  totals: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional().transform((value) => value !== 'false' && value !== '0'),
 });
-export type PortalListQuery = z.output<typeof invoiceListQuery>;
+
+/** The session client's invoice `idText`; another client's, a rejected one and a missing one all answer 404 alike. */
+export async function ownInvoice(bff: Bff, c: BffContext, clientId: number, idText: string): Promise<Invoice> {
+  if (!ID_PATTERN.test(idText)) throw notFound('invoice');
+  let invoice: Invoice;
+  try {
+    invoice = await bff.service(c, 'invoices.get', (signal) => bff.client.invoices.get(Number(idText), { signal }));
+  } catch (error) {
+    if (error instanceof BffError && error.status === 404) throw notFound('invoice');
+    throw error;
+  }
+  if (invoice.client_id !== clientId || !isActive(invoice)) throw notFound('invoice');
+  return invoice;
+}
 
 /** The portal's invoice routes: the session client's list, one invoice, and its PDF. */
 export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
@@ -36,37 +50,23 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
   const listPage = portalList(bff);
   const routes = new Hono<Env>();
 
-  async function ownInvoice(c: BffContext, clientId: number, idText: string): Promise<Invoice> {
-    if (!ID_PATTERN.test(idText)) throw notFound('invoice');
-    let invoice: Invoice;
-    try {
-      invoice = await bff.service(c, 'invoices.get', (signal) => bff.client.invoices.get(Number(idText), { signal }));
-    } catch (error) {
-      if (error instanceof BffError && error.status === 404) throw notFound('invoice');
-      throw error;
-    }
-    // Another client's invoice answers exactly like a missing one.
-    if (invoice.client_id !== clientId || invoice.status === 'rejected') throw notFound('invoice');
-    return invoice;
-  }
-
-  routes.get('/invoices', requireSession(bff, 'invoices:read'), async (c) => {
+  routes.get('/invoices', requireSession(bff, 'invoices:read', 'list'), async (c) => {
     const query = validate(invoiceListQuery, c.req.query());
     const page = await listPage(c, c.get('session').clientId, query);
     c.header('Cache-Control', 'private, no-store');
-    c.header('X-Total-Count', String(page.total));
+    if (page.total !== undefined) c.header('X-Total-Count', String(page.total));
     return c.json(page);
   });
 
   routes.get('/invoices/:id', requireSession(bff, 'invoices:read'), async (c) => {
-    const invoice = await ownInvoice(c, c.get('session').clientId, c.req.param('id'));
+    const invoice = await ownInvoice(bff, c, c.get('session').clientId, c.req.param('id'));
     c.header('Cache-Control', 'private, no-store');
     return c.json(customerInvoice(invoice, todayIn(timeZone), basePath, true));
   });
 
   routes.get('/invoices/:id/pdf-link', requireSession(bff, 'invoices:read'), async (c) => {
     const session = c.get('session');
-    const invoice = await ownInvoice(c, session.clientId, c.req.param('id'));
+    const invoice = await ownInvoice(bff, c, session.clientId, c.req.param('id'));
     const link = await issuePdfLinkToken(session.clientId, invoice.id, pdfLinkTtl, bff.secretKey);
     const path = `${basePath}/invoices/${invoice.id}/pdf?link=${encodeURIComponent(link)}`;
     c.header('Cache-Control', 'private, no-store');
@@ -92,7 +92,7 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
       await next();
     },
     async (c) => {
-      const invoice = await ownInvoice(c, c.get('session').clientId, c.req.param('id'));
+      const invoice = await ownInvoice(bff, c, c.get('session').clientId, c.req.param('id'));
       const pdf = await bff.service(c, 'invoices.pdf', (signal) => bff.client.invoices.pdf(invoice.id, { signal }));
       if (!isPdf(pdf)) {
         bff.emit({ level: 'error', msg: 'service answered something else than a PDF', request_id: c.get('requestId'), call: 'invoices.pdf' });

@@ -1,9 +1,13 @@
 import { css } from 'lit';
 
 export const styles = css`
+  /* As wide as its container gives it, also as a flex or grid item (size containment would shrink it). */
   :host {
     display: block;
+    inline-size: 100%;
+    box-sizing: border-box;
     container: invoice-list / inline-size;
+    --_row-height: var(--invoice-list-row-height, 4.5rem);
   }
   .frame {
     background: var(--_surface);
@@ -143,18 +147,57 @@ export const styles = css`
     box-shadow: var(--_focus);
   }
 
+  .owed {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    gap: 0.25rem 1rem;
+    padding: 0.75rem 1.25rem;
+    border-bottom: 1px solid var(--_border);
+    background: var(--_surface-sunken);
+    color: var(--_text-muted);
+  }
+  .owed strong {
+    color: var(--_text);
+    font-size: 1.0625rem;
+  }
+
   .scrolling {
+    position: relative;
     max-height: var(--invoice-list-max-height, 36rem);
     overflow-y: auto;
     overscroll-behavior: contain;
     contain: content;
   }
-  /* Fixed columns while scrolling: rows coming into view never resize them or relayout the table. */
+  /* The row height comes from CSS, read once through this probe: rows never change height as they load. */
+  .probe {
+    position: absolute;
+    width: 1px;
+    height: var(--_row-height);
+    visibility: hidden;
+    pointer-events: none;
+  }
+  /* Fixed columns and rows while scrolling: rows coming into view never resize them or relayout the table. */
   .scrolling table {
     table-layout: fixed;
   }
-  .scrolling th:last-child {
-    width: 22%;
+  .scrolling :is(.row, .skeleton) {
+    height: var(--_row-height);
+    box-sizing: border-box;
+  }
+  .scrolling :is(.row, .skeleton) > * {
+    padding-block: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+  .scrolling .status > *,
+  .scrolling .hint {
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+  .scrolling th.actions {
+    width: 15rem;
   }
   table {
     width: 100%;
@@ -238,8 +281,12 @@ export const styles = css`
     white-space: nowrap;
   }
   .due span,
-  .balance span {
+  .balance,
+  .balance > * {
     display: block;
+  }
+  .balance {
+    margin-top: 0.25rem;
   }
   .hint {
     font-size: 0.75rem;
@@ -254,8 +301,8 @@ export const styles = css`
   .owing {
     font-weight: 600;
   }
-  .settled {
-    color: var(--_text-muted);
+  .owing {
+    font-size: 0.8125rem;
   }
   .badge {
     display: inline-flex;
@@ -385,8 +432,8 @@ export const styles = css`
     margin-top: 0.75rem;
   }
 
-  /* Mid widths: icon-only row actions, whose names stay for assistive technology. */
-  @container invoice-list (56rem < width <= 76rem) {
+  /* Mid widths: icon-only View and PDF, whose names stay for assistive technology. */
+  @container invoice-list (44rem < width <= 60rem) {
     .action:not(.pay) .label {
       position: absolute;
       width: 1px;
@@ -394,21 +441,27 @@ export const styles = css`
       overflow: hidden;
       clip: rect(0 0 0 0);
     }
+    .scrolling th.actions {
+      width: 10rem;
+    }
   }
   /* Then no issue date column, and sorting from a dropdown (cards have no headers at all). */
-  @container invoice-list (56rem < width <= 66rem) {
+  @container invoice-list (44rem < width <= 50rem) {
     .issue {
       display: none;
     }
   }
-  @container invoice-list (width <= 66rem) {
+  @container invoice-list (width <= 50rem) {
     [part='sort-select'] {
       display: flex;
     }
   }
 
   /* Narrow: every row becomes a card. */
-  @container invoice-list (width <= 56rem) {
+  @container invoice-list (width <= 44rem) {
+    .scrolling {
+      --_row-height: var(--invoice-list-row-height, 12rem);
+    }
     .toolbar {
       padding: 0.875rem 1rem;
     }
@@ -432,7 +485,7 @@ export const styles = css`
     }
     .row {
       display: grid;
-      grid-template: 'number status' 'issue total' 'due balance' 'actions actions' / minmax(0, 1fr) auto;
+      grid-template: 'number total' 'issue due' 'status status' 'actions actions' / minmax(0, 1fr) minmax(0, 1fr);
       gap: 0.625rem 1rem;
       padding: 1rem;
       border-bottom: 1px solid var(--_border);
@@ -457,7 +510,9 @@ export const styles = css`
     }
     .status {
       grid-area: status;
-      text-align: right;
+    }
+    .status::before {
+      display: none;
     }
     .issue {
       grid-area: issue;
@@ -467,9 +522,7 @@ export const styles = css`
     }
     .total {
       grid-area: total;
-    }
-    .balance {
-      grid-area: balance;
+      text-align: right;
     }
     .actions {
       grid-area: actions;
@@ -481,7 +534,7 @@ export const styles = css`
       margin: 0;
       height: 2.25rem;
     }
-    .skeleton td:nth-child(n + 5) {
+    .skeleton td:nth-child(n + 4) {
       display: none;
     }
     .pagination {

@@ -1,6 +1,17 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
-import { BffClient, BffError, LIST_STATUSES, type InvoiceListQuery, type InvoicePage, type ListStatus, type PortalInvoice } from '../shared/bff-client.js';
+import {
+  BffClient,
+  BffError,
+  LIST_FILTERS,
+  LIST_STATUSES,
+  type CustomerTotals,
+  type InvoiceListQuery,
+  type InvoicePage,
+  type ListFilter,
+  type ListStatus,
+  type PortalInvoice,
+} from '../shared/bff-client.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
@@ -19,8 +30,14 @@ export type PagingMode = (typeof PAGING_MODES)[number];
 /** Rows fetched at a time while scrolling: the BFF's largest page. */
 const CHUNK = 100;
 /** Rows rendered beyond each edge of the visible window. */
-const OVERSCAN = 12;
-const STATUS_FILTERS = ['', 'unpaid', 'overdue', 'partial', 'paid'] as const;
+const OVERSCAN = 10;
+/** The rendered window moves in steps of this many rows, so scrolling renders only when it must. */
+const STEP = 10;
+/** While scrolling, rows are fetched once the window has rested this long (ms), or at the latest after `CHUNK_MAX_WAIT`. */
+const CHUNK_QUIET = 150;
+const CHUNK_MAX_WAIT = 600;
+/** The choices offered; the `status` attribute also takes `partial` and `unpaid`. */
+const STATUS_FILTERS = ['', 'outstanding', 'overdue', 'paid'] as const;
 type SortField = 'issue_date' | 'payment_to' | 'price_gross';
 const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as const;
 
@@ -49,10 +66,11 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  *
  * @fires {InvoiceSelectEvent} invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
  * @fires {InvoiceDownloadEvent} invoice-download - The customer asked for a PDF. `detail.invoice`. Cancelable: cancel to handle the download yourself.
- * @fires {InvoicePayEvent} invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout instead of following `payment_url`.
+ * @fires {InvoicePayEvent} invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout; otherwise the customer pays on the service's page and comes back to `return-url`.
  *
  * @csspart frame - The card around everything.
  * @csspart toolbar - The filters above the table.
+ * @csspart totals - What the customer owes, per currency, with the overdue part.
  * @csspart search - The search field.
  * @csspart status-filter - The group of status choices.
  * @csspart period-select - The period dropdown.
@@ -63,6 +81,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  * @csspart cell - A cell of an invoice row.
  * @csspart number - The invoice number.
  * @csspart status-badge - The status badge; also `status-paid`, `status-partial`, `status-unpaid`, `status-overdue`.
+ * @csspart balance - What is due and what has been paid, under the badge.
  * @csspart actions - The cell of row actions.
  * @csspart action - Each row action; also `view-link`, `download-button`, `pay-link`.
  * @csspart skeleton - A placeholder row shown while loading.
@@ -73,6 +92,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  * @csspart page-button - The previous and next page buttons.
  *
  * @cssprop --invoice-list-max-height - Height of the scrolling area when `paging="scroll"` (default 36rem).
+ * @cssprop --invoice-list-row-height - Height of every row when `paging="scroll"` (default 4.5rem; cards 12rem): rows never change height as they load, so the scrollbar never jumps.
  * @cssprop --invoice-list-row-hover - Background of a row under the pointer.
  * @cssprop --invoice-list-header-background - Background of the column headers.
  * @cssprop --ik-color-accent - Accent color shared by every invoicekit element; also `--ik-color-surface`, `--ik-color-surface-sunken`, `--ik-color-text`, `--ik-color-text-muted`, `--ik-color-border`, `--ik-color-accent-text`, `--ik-color-success`, `--ik-color-warning`, `--ik-color-danger`, `--ik-color-info`, `--ik-shadow`, `--ik-radius`, `--ik-radius-small`, `--ik-font-family`, `--ik-font-size`.
@@ -89,13 +109,15 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     order: {},
     perPage: { attribute: 'per-page', type: Number },
     paging: {},
+    returnUrl: { attribute: 'return-url' },
     page: { state: true },
     draft: { state: true },
     announcement: { state: true },
     busy: { state: true },
-    firstVisible: { state: true },
+    windowStart: { state: true },
     rowHeight: { state: true },
     visibleRows: { state: true },
+    totals: { state: true },
     result: { state: true },
     failure: { state: true },
     loading: { state: true },
@@ -108,8 +130,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** The short-lived portal token your backend minted for this customer (never an api_token). */
   portalToken = '';
 
-  /** Status filter: `paid`, `partial`, `unpaid`, `overdue`, or empty for all. The customer can change it. */
-  status: ListStatus | '' = '';
+  /**
+   * Status filter: `outstanding` (everything with money still due, overdue and partly paid included),
+   * `overdue`, `paid`, `partial`, `unpaid`, or empty for all. The customer can change it.
+   */
+  status: ListFilter | '' = '';
 
   /** Period filter: `all`, `this_month`, `last_month`, `last_30_days`, `this_year`, `last_year`, `last_12_months`. */
   period: ListPeriod = 'all';
@@ -126,13 +151,23 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** `pages` shows one page at a time; `scroll` loads while scrolling and renders only the visible rows. */
   paging: PagingMode = 'pages';
 
+  /**
+   * Where the customer comes back to after paying; default this page. The BFF accepts only its
+   * allowed origins.
+   */
+  returnUrl = '';
+
   private page = 1;
   private draft = '';
   private announcement = '';
   private busy: readonly number[] = [];
-  private firstVisible = 0;
-  private rowHeight = 57;
+  /** Scroll mode: the first row of the rendered window, a multiple of `STEP`. */
+  private windowStart = 0;
+  /** Scroll mode: the row height from CSS (`--invoice-list-row-height`), read by a ResizeObserver. */
+  private rowHeight = 72;
   private visibleRows = 12;
+  /** What the customer owes, from the first page's answer. */
+  private totals?: CustomerTotals[];
   /** The last page the BFF answered; it stays on screen, dimmed, while the next one loads. */
   private result?: InvoicePage;
   /** Why the last load failed. */
@@ -147,6 +182,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #rows: (PortalInvoice | undefined)[] = [];
   #chunks = new Set<number>();
   #chunkLoads = new AbortController();
+  #chunkTimer?: ReturnType<typeof setTimeout>;
+  #chunkWaitSince = 0;
+  #sizes?: ResizeObserver;
+  #observed?: Element;
 
   /** The arguments of the last load; a change starts the next one. */
   #loaded = '';
@@ -189,6 +228,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           ? this.msg.count(n(result.total), result.total)
           : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
       this.result = result;
+      this.totals = result.totals;
       this.failure = undefined;
     } catch (error) {
       if (signal.aborted) return;
@@ -202,24 +242,28 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#searchTimer);
+    clearTimeout(this.#chunkTimer);
     this.#chunkLoads.abort();
+    this.#sizes?.disconnect();
+    this.#observed = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    this.status = oneOf(this, 'status', this.status, LIST_STATUSES, '' as ListStatus);
+    this.status = oneOf(this, 'status', this.status, LIST_FILTERS, '' as ListFilter);
     this.period = oneOf(this, 'period', this.period, LIST_PERIODS, 'all');
     this.order = oneOf(this, 'order', this.order, LIST_ORDERS, 'issue_date.desc');
     this.paging = oneOf(this, 'paging', this.paging, PAGING_MODES, 'pages');
+    // A removed attribute (null) means the default, silently; only a value that is there and wrong is worth a warning.
     if (!(Number.isInteger(this.perPage) && this.perPage > 0 && this.perPage <= 100)) {
-      if (DEV) warnInvalidAttribute(this.tagName, 'per-page', this.perPage, 'a whole number from 1 to 100', 25);
+      if (DEV && this.perPage != null) warnInvalidAttribute(this.tagName, 'per-page', this.perPage, 'a whole number from 1 to 100', 25);
       this.perPage = 25;
     }
     if (changed.has('search') && !this.#typing) this.draft = this.search;
     this.#typing = false;
     if (this.hasUpdated && FILTERS.some((key) => changed.has(key))) {
       this.page = 1;
-      this.firstVisible = 0;
+      this.windowStart = 0;
       this.renderRoot.querySelector('.scrolling')?.scrollTo(0, 0);
     }
     const scroll = this.paging === 'scroll';
@@ -231,13 +275,48 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   /**
-   * Rows are as tall as the layout makes them (cards are taller than table rows), so the window
-   * measures them after rendering; the one extra render this costs is the point of it.
+   * Scroll mode reads sizes without forcing a layout: a ResizeObserver reports the scroller's height
+   * and the row height CSS sets (`--invoice-list-row-height`, on a hidden probe), whenever they change.
    */
   protected override updated(): void {
-    const [a, b] = this.renderRoot.querySelectorAll('tr[data-index]');
-    const height = b ? b.getBoundingClientRect().top - a!.getBoundingClientRect().top : 0;
-    if (height > 8 && Math.abs(height - this.rowHeight) > 0.5) this.rowHeight = height;
+    const scroller = this.renderRoot.querySelector('.scrolling');
+    if (!scroller || scroller === this.#observed) return;
+    this.#sizes ??= new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const height = entry.borderBoxSize[0]?.blockSize ?? entry.contentRect.height;
+        if ((entry.target as HTMLElement).classList.contains('probe')) {
+          if (height > 8) this.rowHeight = height;
+        } else this.visibleRows = Math.ceil(height / this.rowHeight) + 1;
+      }
+    });
+    this.#sizes.disconnect();
+    this.#sizes.observe(scroller);
+    this.#sizes.observe(scroller.querySelector('.probe')!);
+    this.#observed = scroller;
+  }
+
+  /**
+   * Fetches the chunks the rendered window lacks once scrolling rests (or at the latest every
+   * `CHUNK_MAX_WAIT` ms), so a fast scroll across thousands of rows costs a few requests, not one per chunk.
+   */
+  #queueChunks(): void {
+    clearTimeout(this.#chunkTimer);
+    const now = Date.now();
+    this.#chunkWaitSince ||= now;
+    const wait = Math.max(0, Math.min(CHUNK_QUIET, this.#chunkWaitSince + CHUNK_MAX_WAIT - now));
+    this.#chunkTimer = setTimeout(() => {
+      this.#chunkWaitSince = 0;
+      const [start, end] = this.#range();
+      for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
+        if (this.#rows.slice(chunk * CHUNK, Math.min(end, (chunk + 1) * CHUNK)).includes(undefined)) void this.#loadChunk(chunk);
+      }
+    }, wait);
+  }
+
+  /** The rows the window renders: the visible ones, rounded out to `STEP`, plus the overscan. */
+  #range(): [number, number] {
+    const total = this.#rows.length;
+    return [Math.max(0, this.windowStart - OVERSCAN), Math.min(total, this.windowStart + this.visibleRows + STEP + OVERSCAN)];
   }
 
   async #loadChunk(chunk: number): Promise<void> {
@@ -245,7 +324,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.#chunks.add(chunk);
     const { signal } = this.#chunkLoads;
     try {
-      const result = await this.#api!.listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK }, signal);
+      const result = await this.#api!.listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal);
       result.data.forEach((invoice, i) => (this.#rows[chunk * CHUNK + i] = invoice));
       this.requestUpdate();
     } catch {
@@ -316,12 +395,32 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     }
   }
 
+  /** Re-renders only when the window moves by a `STEP`; in between, the overscan covers the view. */
   #onScroll(event: Event): void {
-    const scroller = event.currentTarget as HTMLElement;
-    const first = Math.floor(scroller.scrollTop / this.rowHeight);
-    this.visibleRows = Math.ceil(scroller.clientHeight / this.rowHeight);
-    // Re-render every few rows, not every pixel: the overscan hides the difference.
-    if (Math.abs(first - this.firstVisible) > 2 || !first) this.firstVisible = first;
+    const first = Math.floor((event.currentTarget as HTMLElement).scrollTop / this.rowHeight);
+    const start = first - (first % STEP);
+    if (start !== this.windowStart) this.windowStart = start;
+  }
+
+  /** Sends the customer to pay and back to this page, unless the host takes over. */
+  async #pay(invoice: PortalInvoice, event: Event): Promise<void> {
+    if (!this.dispatchEvent(new InvoicePayEvent(invoice))) return event.preventDefault();
+    event.preventDefault();
+    this.busy = [...this.busy, invoice.id];
+    let target = invoice.payment_url;
+    try {
+      target = (await this.#api!.payment(invoice.id, this.returnUrl || location.href)).redirectUrl ?? target;
+    } catch {
+      // The invoice's own payment page still takes the payment; only the way back is lost.
+      this.announcement = this.msg.payFailed(invoice.number);
+    } finally {
+      this.busy = this.busy.filter((id) => id !== invoice.id);
+    }
+    if (!target) return;
+    // A link's own navigation, as a click on `payment_url` would have made.
+    const anchor = document.createElement('a');
+    anchor.href = target;
+    anchor.click();
   }
 
   override render() {
@@ -331,7 +430,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const state = this.failure && !this.loading ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
       <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
-        ${this.#toolbar()}
+        ${this.#toolbar()} ${state === 'ready' && this.totals ? this.#totals(this.totals) : nothing}
         ${state === 'error'
           ? this.#error(this.failure)
           : state === 'empty'
@@ -383,6 +482,26 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     `;
   }
 
+  /** What the customer owes per currency, from the BFF's totals of all their invoices. */
+  #totals(totals: CustomerTotals[]) {
+    const m = this.msg;
+    const owing = totals.filter((each) => !isZeroAmount(each.outstanding));
+    const money = (amount: string, currency: string) => formatMoney(amount, currency, this.resolvedLocale);
+    return html`<p class="owed" part="totals">
+      ${owing.length
+        ? html`<span>${m.owed}</span>
+            ${owing.map(
+              (each) =>
+                html`<span class="sum"
+                  ><strong>${money(each.outstanding, each.currency)}</strong> ${m.owedOn(each.outstanding_count)}${!isZeroAmount(each.overdue)
+                    ? html` · <span class="late">${m.overdueAmount(money(each.overdue, each.currency))}</span>`
+                    : nothing}</span
+                >`,
+            )}`
+        : m.nothingOwed}
+    </p>`;
+  }
+
   /** A column header; the sortable ones hold a button that sorts by their field. */
   #header(label: string | TemplateResult, className = '', field?: SortField) {
     const [current, direction] = this.order.split('.');
@@ -400,14 +519,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const scroll = this.paging === 'scroll' && result;
     return html`
       <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#onScroll : undefined}>
+        ${scroll ? html`<div class="probe" aria-hidden="true"></div>` : nothing}
         <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#rows.length + 1 : nothing}>
           <caption class="visually-hidden">${m.caption}</caption>
           <thead>
             <tr>
               ${this.#header(columns.number)} ${this.#header(columns.issue_date, 'issue', 'issue_date')}
               ${this.#header(columns.payment_to, '', 'payment_to')} ${this.#header(columns.price_gross, 'num', 'price_gross')}
-              ${this.#header(columns.balance, 'num')} ${this.#header(columns.status)}
-              ${this.#header(html`<span class="visually-hidden">${columns.actions}</span>`)}
+              ${this.#header(columns.status, 'status')} ${this.#header(html`<span class="visually-hidden">${columns.actions}</span>`, 'actions')}
             </tr>
           </thead>
           <tbody>
@@ -422,25 +541,26 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     `;
   }
 
-  /** Only the rows in view (plus a margin) exist in the DOM; spacers keep the scrollbar true. */
+  /** Only the rows in view (plus a margin) exist in the DOM; spacers of fixed row heights keep the scrollbar true. */
   #window() {
     const total = this.#rows.length;
-    const start = Math.max(0, this.firstVisible - OVERSCAN);
-    const end = Math.min(total, this.firstVisible + this.visibleRows + OVERSCAN);
+    const [start, end] = this.#range();
     const rows = [];
+    let missing = false;
     for (let i = start; i < end; i++) {
       const invoice = this.#rows[i];
-      if (!invoice) void Promise.resolve(Math.floor(i / CHUNK)).then((chunk) => this.#loadChunk(chunk));
+      missing ||= !invoice;
       rows.push(invoice ? this.#row(invoice, i) : this.#skeletonRow(i));
     }
+    if (missing) this.#queueChunks();
     const spacer = (count: number) =>
-      count ? html`<tr class="spacer" aria-hidden="true"><td colspan="7" .style=${`height:${count * this.rowHeight}px`}></td></tr>` : nothing;
+      count ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${count * this.rowHeight}px`}></td></tr>` : nothing;
     return html`${spacer(start)}${rows}${spacer(total - end)}`;
   }
 
   #skeletonRow(index?: number) {
     return html`<tr class="skeleton" part="skeleton" data-index=${index ?? nothing} aria-hidden="true">
-      ${Array.from({ length: 7 }, () => html`<td><span class="bar"></span></td>`)}
+      ${Array.from({ length: 6 }, () => html`<td><span class="bar"></span></td>`)}
     </tr>`;
   }
 
@@ -475,12 +595,16 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           : nothing}
       </td>
       <td part="cell" class="num total" data-label=${columns.price_gross}>${money(invoice.price_gross)}</td>
-      <td part="cell" class="num balance" data-label=${columns.balance}>
-        ${owing
-          ? html`<span class="owing">${due}</span><span class="hint">${isZeroAmount(invoice.paid) ? m.due : m.paidAmount(money(invoice.paid))}</span>`
-          : html`<span class="settled">${money(invoice.paid)}</span><span class="hint">${m.paid}</span>`}
+      <td part="cell" class="status" data-label=${columns.status}>
+        <span class="badge ${status}" part="status-badge status-${status}">${m.status[status]}</span>
+        <span class="balance" part="balance"
+          >${owing
+            ? html`<strong class="owing">${m.dueAmount(due)}</strong>${isZeroAmount(invoice.paid)
+                  ? nothing
+                  : html`<span class="hint">${m.paidOf(money(invoice.paid), money(invoice.price_gross))}</span>`}`
+            : html`<span class="hint">${m.paidInFull(money(invoice.paid))}</span>`}</span
+        >
       </td>
-      <td part="cell" class="status"><span class="badge ${status}" part="status-badge status-${status}">${m.status[status]}</span></td>
       <td part="cell actions" class="actions">
         ${invoice.view_url
           ? html`<a part="action view-link" class="action" href=${invoice.view_url} target="_blank" rel="noopener" @click=${select}
@@ -497,7 +621,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               part="action pay-link"
               class="action pay"
               href=${invoice.payment_url}
-              @click=${(e: Event) => this.dispatchEvent(new InvoicePayEvent(invoice)) || e.preventDefault()}
+              aria-disabled=${busy ? 'true' : nothing}
+              @click=${(e: Event) => this.#pay(invoice, e)}
               >${action(m.pay, nothing, html`<span class="visually-hidden"> ${due}</span>`)}</a
             >`
           : nothing}

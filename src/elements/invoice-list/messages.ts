@@ -6,9 +6,10 @@ import type { Catalogs } from '../shared/i18n.js';
  * translations load it from here.
  */
 export function plural(locale: string) {
-  const rules = new Intl.PluralRules(locale);
+  // Made on first use, not when the module loads: nothing on the way to the first paint needs it.
+  let rules: Intl.PluralRules | undefined;
   return (count: number, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }): string =>
-    forms[rules.select(count)] ?? forms.other;
+    forms[(rules ??= new Intl.PluralRules(locale)).select(count)] ?? forms.other;
 }
 
 const forms = plural('en');
@@ -20,7 +21,7 @@ export const en = {
   periodLabel: 'Period',
   sortLabel: 'Sort by',
   statusAll: 'All',
-  status: { paid: 'Paid', partial: 'Partially paid', unpaid: 'Unpaid', overdue: 'Overdue' },
+  status: { outstanding: 'Outstanding', paid: 'Paid', partial: 'Partially paid', unpaid: 'Unpaid', overdue: 'Overdue' },
   period: {
     all: 'All time',
     this_month: 'This month',
@@ -44,13 +45,17 @@ export const en = {
     issue_date: 'Issued',
     payment_to: 'Due',
     price_gross: 'Total',
-    balance: 'Paid / due',
     status: 'Status',
     actions: 'Actions',
   },
-  due: 'due',
-  paid: 'paid',
-  paidAmount: (amount: string) => `${amount} paid`,
+  dueAmount: (amount: string) => `Due ${amount}`,
+  paidOf: (paid: string, total: string) => `Paid ${paid} of ${total}`,
+  paidInFull: (amount: string) => `Paid ${amount}`,
+  owed: 'You owe',
+  owedOn: (count: number) => `on ${count} ${forms(count, { one: 'invoice', other: 'invoices' })}`,
+  overdueAmount: (amount: string) => `${amount} overdue`,
+  nothingOwed: 'Nothing to pay. Thank you!',
+  payFailed: (number: string) => `Could not start paying invoice ${number}.`,
   download: 'PDF',
   open: 'View',
   pay: 'Pay',

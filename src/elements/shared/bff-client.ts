@@ -1,5 +1,9 @@
+/** The status an invoice shows. */
 export const LIST_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
+/** What the list can be filtered by: a status, or `outstanding`, everything with money still due. */
+export const LIST_FILTERS = ['outstanding', ...LIST_STATUSES] as const;
+export type ListFilter = (typeof LIST_FILTERS)[number];
 
 /**
  * An invoice as the BFF's portal list shows it to a customer (the fields the element reads; the BFF
@@ -32,10 +36,21 @@ export interface PdfLink {
 export interface InvoiceListQuery {
   page: number;
   per_page: number;
-  status?: ListStatus | undefined;
+  status?: ListFilter | undefined;
   period?: string | undefined;
   search?: string | undefined;
   order?: string | undefined;
+  /** `false` for the following pages of a list already counted: the BFF skips the count and totals. */
+  totals?: boolean | undefined;
+}
+
+/** What the customer owes in one currency, over all their invoices. */
+export interface CustomerTotals {
+  currency: string;
+  outstanding: string;
+  outstanding_count: number;
+  overdue: string;
+  overdue_count: number;
 }
 
 /** One page of the portal list, as the BFF sends it. */
@@ -43,8 +58,9 @@ export interface InvoicePage {
   data: PortalInvoice[];
   page: number;
   per_page: number;
-  /** Invoices matching the query across all pages. */
+  /** Invoices matching the query across all pages (absent when `totals` was `false`). */
   total: number;
+  totals?: CustomerTotals[];
 }
 
 /** A failure the element can explain: `status` 0 means the BFF could not be reached. */
@@ -109,28 +125,33 @@ export class BffClient {
     return this.#get(`invoices/${id}/pdf-link`, signal);
   }
 
-  /** A JSON GET whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
-  async #get<T>(path: string, signal?: AbortSignal, retried = false): Promise<T> {
+  /** Where the customer pays what is left on an invoice and returns from (`returnUrl`, an allowed page). */
+  payment(id: number, returnUrl: string): Promise<{ redirectUrl: string | null }> {
+    return this.#get(`invoices/${id}/payment`, undefined, false, JSON.stringify({ returnUrl }));
+  }
+
+  /** A JSON request (a POST when it has a body) whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
+  async #get<T>(path: string, signal?: AbortSignal, retried = false, body?: string): Promise<T> {
     let response: Response;
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
     try {
       response = await fetch(this.#base + path, {
-        headers: this.#headers,
+        ...(body ? { method: 'POST', body, headers: { ...this.#headers, 'content-type': 'application/json' } } : { headers: this.#headers }),
         signal: signal ? either(signal, timeout) : timeout,
       });
     } catch (error) {
       if (signal?.aborted) throw error;
       // A timeout or a network failure: the BFF was not reached.
-      if (!retried) return this.#get(path, signal, true);
+      if (!retried) return this.#get(path, signal, true, body);
       throw new BffError(0, 'network', String(error));
     }
     if (response.ok) return (await response.json()) as T;
     if (!retried && RETRY_STATUSES.has(response.status)) {
       const after = Number(response.headers.get('retry-after'));
       await pause(Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 500, 3000), signal);
-      return this.#get(path, signal, true);
+      return this.#get(path, signal, true, body);
     }
-    const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-    throw new BffError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? response.statusText);
+    const answer = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+    throw new BffError(response.status, answer?.error?.code ?? 'http_error', answer?.error?.message ?? response.statusText);
   }
 }

@@ -2,9 +2,10 @@ import type { Hono } from 'hono';
 import { changeStatusInput, invoiceCreateInput, invoiceListQuery, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { Period } from '../../api/schemas/invoice.js';
 import { idParam, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
-import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
+import { type Filters, requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { applyInvoiceUpdate, applyStatus, buildNewInvoice, type InvoiceData, type StoredPosition } from '../invoicing/invoices.js';
 import { addDays } from '../invoicing/numbering.js';
+import { addStatusFilter } from '../invoicing/payment-state.js';
 import { mountCrud } from './crud.js';
 
 export function presentPosition(position: StoredPosition, invoiceId: number) {
@@ -97,6 +98,22 @@ const ORDER_COLUMNS: Record<string, string> = {
   updated_at: 'updated_at',
 };
 
+/** The list's filters, shared by the list and its summary (`GET /invoices/summary`). */
+export function invoiceListFilters(query: Record<string, unknown>, f: Filters): void {
+  const q = query as ReturnType<typeof invoiceListQuery.parse>;
+  const today = q.today ?? todayText();
+  const [from, to] = periodRange(q.period ?? 'all', today, q.date_from, q.date_to);
+  if (from) f.add((p) => `data->>'issue_date' >= ${p}`, from);
+  if (to) f.add((p) => `data->>'issue_date' <= ${p}`, to);
+  if (q.client_id) f.add((p) => `(data->>'client_id')::integer = ${p}`, q.client_id);
+  if (q.oid) f.add((p) => `data->>'oid' = ${p}`, q.oid);
+  if (q.invoice_id) f.add((p) => `(data->>'invoice_id')::integer = ${p}`, q.invoice_id);
+  if (q.from_invoice_id) f.add((p) => `(data->>'from_invoice_id')::integer = ${p}`, q.from_invoice_id);
+  if (q.number) f.add((p) => `data->>'number' ilike ${p}`, `%${q.number.replace(/[%_\\]/g, '\\$&')}%`);
+  if (q.kind) f.add((p) => `data->>'kind' = ${p}`, q.kind);
+  if (q.status) addStatusFilter(f, q.status, today);
+}
+
 export function mountInvoices(app: Hono<ServiceEnv>): void {
   const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
 
@@ -110,19 +127,7 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     updateSchema: invoiceUpdateInput,
     listQuery: invoiceListQuery,
     order: (query) => (typeof query.order === 'string' ? orderClause(query.order) : `data->>'issue_date' desc, id desc`),
-    filters(query, f) {
-      const q = query as ReturnType<typeof invoiceListQuery.parse>;
-      const [from, to] = periodRange(q.period ?? 'all', todayText(), q.date_from, q.date_to);
-      if (from) f.add((p) => `data->>'issue_date' >= ${p}`, from);
-      if (to) f.add((p) => `data->>'issue_date' <= ${p}`, to);
-      if (q.client_id) f.add((p) => `(data->>'client_id')::integer = ${p}`, q.client_id);
-      if (q.oid) f.add((p) => `data->>'oid' = ${p}`, q.oid);
-      if (q.invoice_id) f.add((p) => `(data->>'invoice_id')::integer = ${p}`, q.invoice_id);
-      if (q.from_invoice_id) f.add((p) => `(data->>'from_invoice_id')::integer = ${p}`, q.from_invoice_id);
-      if (q.number) f.add((p) => `data->>'number' ilike ${p}`, `%${q.number.replace(/[%_\\]/g, '\\$&')}%`);
-      if (q.kind) f.add((p) => `data->>'kind' = ${p}`, q.kind);
-      if (q.status) f.add((p) => `data->>'status' = ${p}`, q.status);
-    },
+    filters: invoiceListFilters,
     present(row, c) {
       const listing = c.req.method === 'GET' && c.req.param('id') === undefined;
       const withPositions = !listing || ['true', '1', 'yes'].includes(String(c.req.query('include_positions')).toLowerCase());

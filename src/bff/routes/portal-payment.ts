@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { compare, decimal, sub, toPlain, ZERO } from '../../api/money.js';
+import { originOf, type Bff, type Env } from '../context.js';
+import { BffError, ERROR_CODES } from '../errors.js';
+import { fingerprintOf } from '../idempotency.js';
+import { requireSession } from '../middleware.js';
+import type { InvoicingClient } from '../options.js';
+import { readJson, validate, webUrl } from '../validation.js';
+import { ownInvoice } from './portal-invoices.js';
+
+const payInput = z.strictObject({ returnUrl: webUrl, cancelUrl: webUrl.optional() });
+
+/**
+ * `POST /invoices/:id/payment`: where the customer pays what is left on their invoice and comes
+ * back from. The BFF checks `returnUrl` against the allowed origins and creates an unpaid payment
+ * for the invoice in the service with it; the service's checkout page then sends the customer
+ * only to the address its authenticated creator stored, so there is no open redirect. A retry for
+ * the same invoice, amount and address gets the same payment. A service that ignores `return_url`
+ * (the hosted one) still takes the payment; the invoice's own `payment_url` is the last resort.
+ */
+export function portalPaymentRoutes(bff: Bff): Hono<Env> {
+  const routes = new Hono<Env>();
+  routes.post('/invoices/:id/payment', requireSession(bff, 'invoices:read'), async (c) => {
+    const input = validate(payInput, await readJson(c));
+    const ownOrigin = new URL(c.req.url).origin;
+    const allowed = (url: string | undefined) => !url || bff.returnOrigins.has(originOf(url) ?? '') || originOf(url) === ownOrigin;
+    const fields: Record<string, string[]> = {};
+    if (!allowed(input.returnUrl)) fields.returnUrl = ['must point to an allowed origin'];
+    if (!allowed(input.cancelUrl)) fields.cancelUrl = ['must point to an allowed origin'];
+    if (Object.keys(fields).length) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields });
+
+    const clientId = c.get('session').clientId;
+    const invoice = await ownInvoice(bff, c, clientId, c.req.param('id'));
+    const left = sub(decimal(invoice.price_gross), decimal(invoice.paid));
+    if (invoice.status === 'paid' || compare(left, ZERO) <= 0) {
+      throw new BffError(409, ERROR_CODES.nothingToPay, 'Nothing is left to pay on this invoice.');
+    }
+    await bff.enforce(c, bff.limits.create, `create:${c.get('clientIp')}`);
+    const amount = toPlain(left);
+    const key = `bff-invoice-payment-${(await fingerprintOf([invoice.id, amount, input.returnUrl, input.cancelUrl ?? ''])).slice(0, 40)}`;
+    const paymentInput = {
+      name: `${invoice.number}`,
+      price: amount,
+      quantity: 1,
+      currency: invoice.currency,
+      invoice_id: invoice.id,
+      client_id: clientId,
+      kind: 'api',
+      paid: false,
+      generate_invoice: false,
+      email: (invoice as Record<string, unknown>)['buyer_email'] ?? null,
+      return_url: input.returnUrl,
+      cancel_url: input.cancelUrl ?? input.returnUrl,
+    };
+    const payment = await bff.service(
+      c,
+      'payments.create',
+      (signal) =>
+        bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], { signal, idempotencyKey: key }),
+      [],
+    );
+    const paymentUrl = (payment as Record<string, unknown>)['payment_url'];
+    const redirectUrl = typeof paymentUrl === 'string' && originOf(paymentUrl) ? paymentUrl : invoice.payment_url;
+    c.header('Cache-Control', 'private, no-store');
+    return c.json({ redirectUrl, amount, currency: invoice.currency }, 201);
+  });
+  return routes;
+}

@@ -1,0 +1,148 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issuePortalToken } from '../../src/bff/index.js';
+import { bearer, json, startService, startTestBff, type Api, type Service, type TestBff } from './support.js';
+
+/**
+ * The portal list against a real service, seen through a proxy that records every request the BFF
+ * makes and can hide the service's list extensions, as the hosted service lacks them.
+ */
+let service: Service;
+let api: Api;
+let proxy: Server;
+let proxyUrl: string;
+let hideExtensions = false;
+let holdListMs = 0;
+const requests: string[] = [];
+let clientId: number;
+let token: string;
+let bff: TestBff;
+let plain: TestBff;
+
+const INVOICES = 230;
+
+beforeAll(async () => {
+  ({ service, api } = await startService());
+  clientId = (await api.clients.create({ name: 'Many Invoices Ltd', email: 'many@example.com' })).id;
+  const other = (await api.clients.create({ name: 'Someone Else' })).id;
+  // Every 4th invoice paid, every 5th partly paid, every 3rd due in the past; one rejected, one in EUR.
+  const specs = Array.from({ length: INVOICES }, (_, i) => {
+    const day = String((i % 28) + 1).padStart(2, '0');
+    const month = String((i % 12) + 1).padStart(2, '0');
+    return {
+      client_id: i === 7 ? other : clientId,
+      number: `M-${String(i).padStart(4, '0')}`,
+      issue_date: `2025-${month}-${day}`,
+      payment_to_kind: 'other_date' as const,
+      payment_to: i % 3 === 0 ? '2020-01-01' : '2099-01-01',
+      currency: i === 11 ? 'EUR' : 'PLN',
+      positions: [{ name: 'Work', tax: '23', quantity: '1', total_price_gross: `${10 + i}.50` }],
+      ...(i % 4 === 0 ? { status: 'paid' as const } : i % 5 === 0 ? { status: 'partial' as const, paid: '5.25' } : {}),
+      ...(i === 13 ? { status: 'rejected' as const } : {}),
+    };
+  });
+  for (let i = 0; i < specs.length; i += 10) await Promise.all(specs.slice(i, i + 10).map((spec) => api.invoices.create(spec)));
+
+  proxy = createServer(async (req, res) => {
+    const url = req.url ?? '';
+    requests.push(url.replace(/api_token=[^&]*&?/, ''));
+    if (hideExtensions && (url.startsWith('/invoices/summary') || /[?&]status=(active|outstanding|overdue|unpaid)\b/.test(url))) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"code":"error","message":"Not found"}');
+      return;
+    }
+    if (holdListMs && url.startsWith('/invoices.json')) await new Promise((resolve) => setTimeout(resolve, holdListMs));
+    const upstream = await fetch(`${service.url}${url}`, { method: req.method });
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  token = await issuePortalToken({ clientId, ttlSeconds: 600 }, 'portal-secret-for-tests-0123456789abcdef');
+  bff = await startTestBff(service, { serviceUrl: proxyUrl, rateLimit: false });
+  plain = await startTestBff(service, { serviceUrl: proxyUrl, rateLimit: false });
+}, 120_000);
+
+afterAll(async () => {
+  await bff?.close();
+  await plain?.close();
+  proxy?.closeAllConnections();
+  proxy?.close();
+  await service?.stop();
+});
+
+async function list(target: TestBff, query: string) {
+  requests.length = 0;
+  const response = await fetch(`${target.base}/invoices${query}`, { headers: bearer(token) });
+  expect(response.status).toBe(200);
+  return { body: await json(response), calls: [...requests] };
+}
+
+const listCalls = (calls: string[]) => calls.filter((url) => url.startsWith('/invoices.json'));
+const summaryCalls = (calls: string[]) => calls.filter((url) => url.startsWith('/invoices/summary.json'));
+
+describe('the portal list, pushed down to the service', () => {
+  it('reads one service page of the size shown, and one summary for the count and the totals', async () => {
+    const { body, calls } = await list(bff, '?per_page=25&page=3');
+    expect(body.data).toHaveLength(25);
+    expect(body).toMatchObject({ page: 3, per_page: 25, total: INVOICES - 2, total_pages: 10 });
+    expect(listCalls(calls)).toHaveLength(1);
+    expect(listCalls(calls)[0]).toMatch(/[?&]per_page=25\b/);
+    expect(listCalls(calls)[0]).toMatch(/[?&]page=3\b/);
+    expect(listCalls(calls)[0]).toMatch(new RegExp(`[?&]client_id=${clientId}\\b`));
+    expect(summaryCalls(calls)).toHaveLength(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('filters outstanding invoices in the service, overdue and partly paid included, with exact totals', async () => {
+    const { body, calls } = await list(bff, '?status=outstanding&per_page=100&order=price_gross.asc');
+    expect(listCalls(calls)).toHaveLength(1);
+    expect(listCalls(calls)[0]).toMatch(/status=outstanding/);
+    const statuses = new Set(body.data.map((invoice: { status: string }) => invoice.status));
+    expect([...statuses].sort()).toEqual(['overdue', 'partial', 'unpaid']);
+    expect(body.data.every((invoice: { outstanding: string }) => invoice.outstanding !== '0')).toBe(true);
+    const pln = body.totals.find((each: { currency: string }) => each.currency === 'PLN');
+    expect(pln.outstanding_count).toBe(body.total - 1); // the EUR one is outstanding too
+    expect(pln.outstanding).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it('asks nothing but the page when the totals are not wanted (the following pages of a scroll)', async () => {
+    const { body, calls } = await list(bff, '?per_page=100&page=2&totals=false');
+    expect(body.data).toHaveLength(100);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('shares one service read between identical requests that arrive together', async () => {
+    holdListMs = 400;
+    try {
+      requests.length = 0;
+      const answers = await Promise.all(Array.from({ length: 5 }, () => fetch(`${bff.base}/invoices?per_page=10&totals=false`, { headers: bearer(token) })));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(listCalls(requests)).toHaveLength(1);
+    } finally {
+      holdListMs = 0;
+    }
+  });
+});
+
+describe('the portal list on a service without the extensions', () => {
+  it('falls back to reading the whole list, with the same answers', async () => {
+    const queries = ['?per_page=25&page=2', '?status=outstanding&order=price_gross.desc', '?status=overdue&per_page=7&page=3', '?status=paid&search=M-00', '?status=unpaid&order=payment_to.asc', '?period=last_year'];
+    const pushed = [];
+    for (const query of queries) pushed.push((await list(bff, query)).body);
+    hideExtensions = true;
+    try {
+      for (const [i, query] of queries.entries()) {
+        const { body, calls } = await list(plain, query);
+        expect(body, query).toEqual(pushed[i]);
+        // The documented cost: one call per 100 invoices, summaries not asked again after the first 404.
+        if (i > 0) expect(summaryCalls(calls), query).toHaveLength(0);
+      }
+      const { calls } = await list(plain, '?per_page=5&period=all&search=M-01');
+      expect(listCalls(calls).length).toBeLessThanOrEqual(Math.ceil(INVOICES / 100));
+    } finally {
+      hideExtensions = false;
+    }
+  });
+});
