@@ -1,10 +1,16 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { parseSync, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-/** Every element's registration entry, built alone as `dist/elements/<tag-name>.js`. */
-const elements = {
-  'invoice-list': 'src/elements/invoice-list/define.ts',
-};
+/**
+ * Every element's registration entry, built alone as `dist/elements/<tag-name>.js`: each folder of
+ * `src/elements/` with a `define.ts` is an element, so a new element needs no change here.
+ */
+const elements = Object.fromEntries(
+  readdirSync('src/elements', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(`src/elements/${entry.name}/define.ts`))
+    .map((entry) => [entry.name, `src/elements/${entry.name}/define.ts`]),
+);
 
 const minifyCss = (text: string) =>
   text

@@ -7,6 +7,7 @@ import type { Invoice } from '../api/schemas/invoice.js';
 import { PERIODS } from '../api/schemas/invoice.js';
 import type { Product } from '../api/schemas/product.js';
 import { BffError, ERROR_CODES, fromServiceError, notFound, type FieldErrors } from './errors.js';
+import { MemoryCacheStore } from './cache.js';
 import { fingerprintOf, MemoryIdempotencyStore, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import { jsonLineLogger, redactingLogger, type BffLogEntry, type BffLogger } from './logger.js';
 import {
@@ -21,6 +22,8 @@ import {
   type PortalSession,
 } from './portal-token.js';
 import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
+import { healthRoutes } from './routes/health.js';
+import type { BffStores } from './stores/types.js';
 import {
   CUSTOMER_CLIENT_FIELDS,
   CUSTOMER_STATUSES,
@@ -74,8 +77,15 @@ export interface BffOptions {
   basePath?: string;
   /** Limits per IP, per portal token and for creating things; `false` turns them off. */
   rateLimit?: RateLimitOptions | false;
-  /** Remembers checkout answers per `Idempotency-Key`. Default: in memory. */
+  /** Remembers checkout answers per `Idempotency-Key`. Default: `stores.idempotency`, else in memory. */
   idempotencyStore?: IdempotencyStore;
+  /**
+   * Idempotency keys, rate-limit counters and the product cache, shared by every BFF process that is
+   * given the same stores (`redisStores`, `postgresStores`, `storesFromEnv`). Default: this process's memory.
+   */
+  stores?: BffStores;
+  /** Once this returns true, `/readyz` answers 503 so a load balancer stops sending work (shutdown). */
+  draining?: () => boolean;
   /** Largest request body. Default 16 KiB. */
   bodyLimitBytes?: number;
   /** How long one call to the service may take before the BFF answers 504. Default 10 s. */
@@ -245,36 +255,6 @@ function socketAddress(env: unknown): string | undefined {
   return incoming?.socket?.remoteAddress;
 }
 
-class TtlCache<V> {
-  readonly #entries = new Map<string, { value: V; expiresAt: number }>();
-  readonly #ttlMs: number;
-  readonly #max: number;
-  constructor(ttlMs: number, max = 10_000) {
-    this.#ttlMs = ttlMs;
-    this.#max = max;
-  }
-  get(key: string): V | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      this.#entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
-  }
-  set(key: string, value: V): void {
-    if (this.#ttlMs <= 0) return;
-    if (this.#entries.size >= this.#max) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(key, { value, expiresAt: Date.now() + this.#ttlMs });
-  }
-  delete(key: string): void {
-    this.#entries.delete(key);
-  }
-}
-
 /**
  * The backend-for-frontend: a Hono app, that is a standard `fetch(Request)` handler, holding the
  * api_token and answering the elements through narrow routes. Nothing here needs Node, so it runs
@@ -293,15 +273,16 @@ export function createBff(options: BffOptions): BffApp {
   const timeoutMs = options.serviceTimeoutMs ?? 10_000;
   const timeZone = options.timeZone ?? 'UTC';
   todayIn(timeZone);
-  const idempotency = options.idempotencyStore ?? new MemoryIdempotencyStore();
-  const productCache = new TtlCache<Product | null>(options.productCacheMs ?? 30_000);
+  const idempotency = options.idempotencyStore ?? options.stores?.idempotency ?? new MemoryIdempotencyStore();
+  const cache = options.stores?.cache ?? new MemoryCacheStore();
+  const productCacheMs = options.productCacheMs ?? 30_000;
   const pdfLinkTtl = Math.min(options.pdfLinkTtlSeconds ?? 300, 3600);
   const maxInvoices = options.maxInvoicesPerClient ?? 20_000;
   const checkout = { generateInvoice: true, maxQuantity: 1000, ...options.checkout };
   const signup = options.signup === true ? {} : options.signup || undefined;
   const secrets = [options.apiToken ?? '', typeof options.portalSecret === 'string' ? options.portalSecret : ''];
   const log: BffLogger = options.logger === false ? () => {} : redactingLogger(options.logger ?? jsonLineLogger, secrets);
-  const limits = rateLimits(options.rateLimit);
+  const limits = rateLimits(options.rateLimit, options.stores?.rateLimit);
 
   const emit = (entry: Omit<BffLogEntry, 'time'>) => {
     try {
@@ -339,7 +320,8 @@ export function createBff(options: BffOptions): BffApp {
   }
 
   async function productByToken(c: Context<Env>, token: string, fresh: boolean): Promise<Product | undefined> {
-    const cached = productCache.get(token);
+    const cacheKey = `product:${token}`;
+    const cached = await cache.get<Product | null>(cacheKey);
     if (cached === null && !fresh) return undefined;
     if (cached) {
       if (!fresh) return cached;
@@ -349,7 +331,7 @@ export function createBff(options: BffOptions): BffApp {
       } catch (error) {
         if (!(error instanceof BffError && error.status === 404)) throw error;
       }
-      productCache.delete(token);
+      await cache.delete(cacheKey);
     }
     // `token` is a hint our service honours; the hosted one ignores it, so every page is checked here.
     for (let page = 1; page <= 200; page += 1) {
@@ -357,12 +339,12 @@ export function createBff(options: BffOptions): BffApp {
       const batch = await service(c, 'products.list', (signal) => client.products.list(query, { signal }));
       const match = batch.find((product) => product.token === token);
       if (match) {
-        productCache.set(token, match);
+        await cache.set(cacheKey, match, productCacheMs);
         return match;
       }
       if (batch.length < SERVICE_PAGE_SIZE) break;
     }
-    productCache.set(token, null);
+    await cache.set(cacheKey, null, productCacheMs);
     return undefined;
   }
 
@@ -529,6 +511,9 @@ export function createBff(options: BffOptions): BffApp {
   );
 
   routes.get('/health', (c) => c.json({ status: 'ok' }));
+  const health = healthRoutes<Env>({ stores: options.stores ?? { kind: 'memory', ping: async () => undefined }, draining: options.draining });
+  routes.route('/', health);
+  if (basePath) app.route('/', health);
 
   routes.get('/products/:token', async (c) => {
     const token = c.req.param('token');
@@ -847,7 +832,7 @@ function normalizeBasePath(path: string): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-function rateLimits(option: RateLimitOptions | false | undefined): {
+function rateLimits(option: RateLimitOptions | false | undefined, shared: RateLimitStore | undefined): {
   store?: RateLimitStore;
   ip?: RateLimitRule;
   token?: RateLimitRule;
@@ -856,7 +841,7 @@ function rateLimits(option: RateLimitOptions | false | undefined): {
   if (option === false) return {};
   const pick = (rule: RateLimitRule | false | undefined, fallback: RateLimitRule) => (rule === false ? undefined : rule ?? fallback);
   return {
-    store: option?.store ?? new MemoryRateLimitStore(),
+    store: option?.store ?? shared ?? new MemoryRateLimitStore(),
     ip: pick(option?.ip, DEFAULT_RATE_LIMITS.ip),
     token: pick(option?.token, DEFAULT_RATE_LIMITS.token),
     create: pick(option?.create, DEFAULT_RATE_LIMITS.create),
