@@ -1,32 +1,36 @@
 /**
- * Short-lived answers the BFF may reuse (a product looked up by its token). The in-memory store suits
- * one process; several BFF processes share one (Redis, PostgreSQL) so a change is seen by all at once
- * and the service is asked once per entry, not once per process.
+ * Short-lived answers of the service the BFF keeps (a product looked up by token, a customer's
+ * list). The in-memory store suits one process; several BFF processes share a store (Redis SET with
+ * PX, say) through the same three methods. Values are plain JSON.
  */
 export interface CacheStore {
-  /** The value set under `key`, or `undefined` when there is none or it has expired. */
-  get<T>(key: string): Promise<T | undefined>;
-  /** Keeps `value` (anything JSON can hold, `null` included) for `ttlMs`. */
+  get(key: string): Promise<unknown>;
+  /** Keeps `value` for `ttlMs`; a `ttlMs` of 0 or less keeps nothing. */
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
+}
+
+export interface MemoryCacheStoreOptions {
+  /** Upper bound on kept entries; the oldest go first. Default 10,000. */
+  maxEntries?: number;
 }
 
 export class MemoryCacheStore implements CacheStore {
   readonly #entries = new Map<string, { value: unknown; expiresAt: number }>();
   readonly #maxEntries: number;
 
-  constructor(options: { maxEntries?: number } = {}) {
+  constructor(options: MemoryCacheStoreOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
+  async get(key: string): Promise<unknown> {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
       this.#entries.delete(key);
       return undefined;
     }
-    return entry.value as T;
+    return entry.value;
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {

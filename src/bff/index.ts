@@ -12,13 +12,13 @@ export {
   type PortalSession,
   type PortalTokenRequest,
 } from './portal-token.js';
+export { MemoryCacheStore, type CacheStore, type MemoryCacheStoreOptions } from './cache.js';
 export { MemoryIdempotencyStore, type IdempotencyClaim, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
 export { MemoryRateLimitStore, DEFAULT_RATE_LIMITS, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 export { BffError, ERROR_CODES, type ErrorBody, type ErrorCode } from './errors.js';
 export { jsonLineLogger, type BffLogEntry, type BffLogger } from './logger.js';
 export { CUSTOMER_STATUSES, type CustomerClient, type CustomerInvoice, type CustomerPosition, type CustomerStatus, type PublicProduct } from './views.js';
 export { startBff, type RunningBff, type StartBffOptions } from './node.js';
-export { MemoryCacheStore, type CacheStore } from './cache.js';
 export {
   memoryStores,
   redisStores,
