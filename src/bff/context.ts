@@ -6,7 +6,7 @@ import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency.js'
 import { jsonLineLogger, redactingLogger, type BffLogEntry, type BffLogger } from './logger.js';
 import type { BffOptions, BffServiceClient, CheckoutOptions, SignupOptions } from './options.js';
 import { portalSecretKey, type PortalSession } from './portal-token.js';
-import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
+import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitHit, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 
 export type Env = { Variables: { session: PortalSession; requestId: string; clientIp: string } };
 /** The Hono app `createBff` returns; `app.fetch(request, env?)` is all a host needs. */
@@ -104,7 +104,15 @@ export function resolveBff(options: BffOptions): Bff {
 
     async enforce(c, rule, key) {
       if (!rule || !limits.store) return;
-      const hit = await limits.store.hit(key, rule.windowMs);
+      let hit: RateLimitHit;
+      try {
+        hit = await limits.store.hit(key, rule.windowMs);
+      } catch (error) {
+        // A shared store that is down must not take the BFF down with it (nor its health checks):
+        // the request goes through unlimited, and the failure is logged for the operator.
+        emit({ level: 'error', msg: 'rate limit store failed', request_id: c.get('requestId'), error: error instanceof Error ? error.name : typeof error });
+        return;
+      }
       const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - Date.now()) / 1000));
       c.header('RateLimit-Limit', String(rule.limit));
       c.header('RateLimit-Remaining', String(Math.max(0, rule.limit - hit.count)));

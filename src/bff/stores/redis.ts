@@ -56,7 +56,8 @@ export async function redisStores(options: RedisStoreOptions): Promise<BffStores
   else {
     if (!options.url) throw new TypeError('redisStores needs `url` or `client`.');
     const { createClient } = await importRedis();
-    const client = createClient({ url: options.url });
+    // Commands fail at once while Redis is unreachable instead of queueing: requests must not hang.
+    const client = createClient({ url: options.url, disableOfflineQueue: true });
     client.on('error', (error: unknown) => options.onError?.(error));
     await client.connect();
     redis = { sendCommand: (args) => client.sendCommand(args) };
