@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -69,7 +69,7 @@ describe('the published packages, installed from their tarballs', () => {
     if (work) await rm(work, { recursive: true, force: true, maxRetries: 5 });
   });
 
-  it('installs the elements for at most 1.5 times what lit alone installs', () => {
+  it.concurrent('installs the elements for at most 1.5 times what lit alone installs', async ({ expect }) => {
     expect(sizes.elements).toBeGreaterThan(sizes.lit!);
     expect(sizes.elements! / sizes.lit!).toBeLessThanOrEqual(1.5);
     // A page never pays for the service's database or PDF engine, nor a backend for the elements.
@@ -80,7 +80,7 @@ describe('the published packages, installed from their tarballs', () => {
     expect(existsSync(join(projects.bff, 'node_modules/lit'))).toBe(false);
   });
 
-  it('runs the README typed client example with plain node against `npx invoicekit service`', async () => {
+  it.concurrent('runs the README typed client example with plain node against `npx invoicekit service`', async ({ expect }) => {
     const example = await readmeExample('## Typed client');
     expect(example).toContain("from 'invoicekit/api'");
     await writeFile(join(projects.service, 'example.mjs'), toJavaScript(example));
@@ -103,9 +103,9 @@ describe('the published packages, installed from their tarballs', () => {
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ id: made.id, number, price_gross: '60.23', buyer_name: 'Client1 SA' });
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
-  });
+  }, 120_000);
 
-  it('mounts the BFF in Express as the README shows, and answers a portal request', async () => {
+  it.concurrent('mounts the BFF in Express as the README shows, and answers a portal request', async ({ expect }) => {
     const { createInvoicingClient } = (await import(join(projects.service, 'node_modules/invoicekit/dist/lib/api/index.js'))) as typeof import('../../src/api/index.js');
     const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
     const buyer = await client.clients.create({ name: 'Portal Buyer Sp. z o.o.', email: 'buyer@example.com', tax_no: '5252445767' });
@@ -144,7 +144,7 @@ describe('the published packages, installed from their tarballs', () => {
     expect((await fetch(`${started.url}/bff/readyz`)).status).toBe(200);
   }, 120_000);
 
-  it('builds a Vite page that imports one element', async () => {
+  it.concurrent('builds a Vite page that imports one element', async ({ expect }) => {
     const page = join(projects.elements, 'page');
     await mkdir(page);
     await writeFile(join(page, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script><invoice-list endpoint="/bff"></invoice-list>');
@@ -159,9 +159,9 @@ describe('the published packages, installed from their tarballs', () => {
     expect(code).toContain('invoice-pay');
     // Lit came from the page's own node_modules, once.
     expect(code.match(/lit-html/g)?.length ?? 0).toBeLessThanOrEqual(2);
-  });
+  }, 120_000);
 
-  it('type-checks a TypeScript file that uses the client, the BFF and an element’s events', async () => {
+  it.concurrent('type-checks a TypeScript file that uses the client, the BFF and an element’s events', async ({ expect }) => {
     await symlink(join(projects.bff, 'node_modules/@invoicekit/bff'), join(projects.elements, 'node_modules/@invoicekit/bff'), 'dir');
     const dir = projects.elements;
     await writeFile(
@@ -208,7 +208,7 @@ list.addEventListener('invoice-select', (event) => event.detail.paymentUrl);
     expect(result.stdout).toBe('');
   }, 120_000);
 
-  it('runs `npx invoicekit bff` and `npx invoicekit dev` from the installed package', async () => {
+  it.concurrent('runs `npx invoicekit bff` and `npx invoicekit dev` from the installed package', async ({ expect }) => {
     const bff = await startCommand(projects.service, ['invoicekit', 'bff', '--port', '0', '--service', service.url], {
       INVOICEKIT_API_TOKEN: service.apiToken,
       INVOICEKIT_PORTAL_SECRET: 'a-portal-secret-of-at-least-32-characters',
