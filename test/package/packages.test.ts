@@ -42,7 +42,9 @@ describe('the published packages, installed from their tarballs', () => {
       const dir = join(work, name);
       await mkdir(dir);
       await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `try-${name}`, private: true, type: 'module' }));
-      await run('npm', ['install', ...NPM_FLAGS, ...specs], { cwd: dir, timeout: 240_000 });
+      const { stderr } = await run('npm', ['install', ...NPM_FLAGS, '--loglevel=warn', ...specs], { cwd: dir, timeout: 240_000 });
+      // A user's install of our packages warns of no unsupported engine either.
+      if (stderr.includes('EBADENGINE')) throw new Error(`npm install ${name} warned:\n${stderr}`);
       projects[name] = dir;
       sizes[name] = await apparentSize(join(dir, 'node_modules'));
     };
