@@ -3,9 +3,9 @@
 // the element's own event class. Add `import '@invoicekit/elements/svelte'` once, or list
 // "@invoicekit/elements/svelte" in tsconfig's `types`.
 import type { HTMLAttributes } from 'svelte/elements';
-import type { ElementEvent, ElementProperties, InvoicekitElements } from './dist/lib/frameworks/elements.js';
+import type { ElementProperties, InvoicekitElements } from './dist/lib/frameworks/elements.js';
 
-type SvelteListeners<T extends string> = { [K in T as `on${K}` | `on:${K}`]?: (event: ElementEvent<K>) => void };
+type SvelteListeners<T> = { [K in keyof T & string as `on${K}` | `on:${K}`]?: (event: T[K]) => void };
 type SvelteElement<N extends keyof InvoicekitElements> = HTMLAttributes<InvoicekitElements[N]['element']> &
   ElementProperties<InvoicekitElements[N]['element']> &
   SvelteListeners<InvoicekitElements[N]['events']>;

@@ -3,9 +3,9 @@
 // "@invoicekit/elements/vue" in tsconfig's `types`. Vue must also know they are custom elements:
 // `compilerOptions.isCustomElement: (tag) => tag.includes('-')` (see docs/cms.md).
 import type { DefineComponent } from 'vue';
-import type { ElementEvent, ElementProperties, InvoicekitElements, PascalEventName } from './dist/lib/frameworks/elements.js';
+import type { ElementProperties, InvoicekitElements, PascalEventName } from './dist/lib/frameworks/elements.js';
 
-type VueListeners<T extends string> = { [K in T as `on${PascalEventName<K>}`]?: (event: ElementEvent<K>) => void };
+type VueListeners<T> = { [K in keyof T & string as `on${PascalEventName<K>}`]?: (event: T[K]) => void };
 type VueElement<N extends keyof InvoicekitElements> = DefineComponent<
   ElementProperties<InvoicekitElements[N]['element']> & VueListeners<InvoicekitElements[N]['events']>
 >;

@@ -1,11 +1,12 @@
+import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceSelectEvent } from '../elements/invoice-list/events.js';
 import type { InvoiceList } from '../elements/invoice-list/invoice-list.js';
 
 /**
- * Every invoicekit element by tag name: its class and the events it fires. The Vue and Svelte
- * template typings are derived from this map, so a new element is one line here.
+ * Every invoicekit element by tag name: its class and the events it fires, by type. The Vue and
+ * Svelte template typings are derived from this map, so a new element is one line here.
  */
 export interface InvoicekitElements {
-  'invoice-list': { element: InvoiceList; events: 'invoice-select' | 'invoice-download' | 'invoice-pay' };
+  'invoice-list': { element: InvoiceList; events: { 'invoice-select': InvoiceSelectEvent; 'invoice-download': InvoiceDownloadEvent; 'invoice-pay': InvoicePayEvent } };
 }
 
 type Fn = (...args: never[]) => unknown;
@@ -17,6 +18,3 @@ export type ElementProperties<E> = Partial<{
 
 /** `invoice-select` → `InvoiceSelect`. */
 export type PascalEventName<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${PascalEventName<Tail>}` : Capitalize<S>;
-
-/** The event object a listener of `type` receives. */
-export type ElementEvent<T extends string> = T extends keyof GlobalEventHandlersEventMap ? GlobalEventHandlersEventMap[T] : Event;

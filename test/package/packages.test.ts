@@ -165,12 +165,19 @@ describe('the published packages, installed from their tarballs', () => {
 
   it.concurrent('type-checks a TypeScript file that uses the client, the BFF and an element’s events', async ({ expect }) => {
     await symlink(join(projects.bff, 'node_modules/@invoicekit/bff'), join(projects.elements, 'node_modules/@invoicekit/bff'), 'dir');
+    // React and @lit/react are the React user's own dependencies (optional peers of the elements).
+    for (const name of ['react', '@lit/react', '@types/react']) {
+      await mkdir(join(projects.elements, 'node_modules', name, '..'), { recursive: true });
+      await symlink(join(ROOT, 'node_modules', name), join(projects.elements, 'node_modules', name), 'dir').catch(() => undefined);
+    }
     const dir = projects.elements;
     await writeFile(
       join(dir, 'check.ts'),
       `import { createInvoicingClient, money, ValidationError } from '@invoicekit/bff/api';
 import { createBff, issuePortalToken, redisStores, type BffOptions } from '@invoicekit/bff';
 import { InvoicePayEvent, type InvoiceList } from '@invoicekit/elements/invoice-list.js';
+import { InvoiceList as InvoiceListReact } from '@invoicekit/elements/react';
+import { createElement } from 'react';
 
 const client = createInvoicingClient({ baseUrl: 'https://acme.example.com', apiToken: 'secret' });
 export async function totals(): Promise<string> {
@@ -195,6 +202,14 @@ list.addEventListener('invoice-pay', (event) => {
 });
 // @ts-expect-error the event carries no such field
 list.addEventListener('invoice-select', (event) => event.detail.paymentUrl);
+
+export const portal = createElement(InvoiceListReact, {
+  endpoint: '/bff',
+  portalToken: 'token',
+  onInvoicePay: (event) => console.log(event.detail.paymentUrl, event.detail.invoice.number),
+});
+// @ts-expect-error endpoint is text
+export const wrong = createElement(InvoiceListReact, { endpoint: 5 });
 `,
     );
     await writeFile(
