@@ -1,10 +1,18 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { parseSync, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-/** Every element's registration entry, built alone as `dist/elements/<tag-name>.js`. */
-const elements = {
-  'invoice-list': 'src/elements/invoice-list/define.ts',
-};
+/**
+ * Every element's registration entry, built alone as `dist/elements/<tag-name>.js`: each folder of
+ * `src/elements/` with a `define.ts` is an element, so a new element needs no change here.
+ */
+const elements = Object.fromEntries(
+  readdirSync('src/elements', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(`src/elements/${entry.name}/define.ts`))
+    .map((entry) => [entry.name, `src/elements/${entry.name}/define.ts`]),
+);
+
+const FRAMEWORK_REACT = 'framework-react';
 
 const minifyCss = (text: string) =>
   text
@@ -81,6 +89,7 @@ export default defineConfig(({ mode }) => ({
       ? {
           emptyOutDir: false,
           target: 'es2022',
+          sourcemap: true,
           lib: { entry: 'src/elements/index.ts', formats: ['es' as const], fileName: () => 'invoicekit.js' },
           rolldownOptions: { output: { minify: true, inlineDynamicImports: true } },
         }
@@ -90,9 +99,15 @@ export default defineConfig(({ mode }) => ({
           emptyOutDir: mode !== 'development',
           target: 'es2022',
           minify: false,
-          lib: { entry: elements, formats: ['es' as const], fileName: (_format: string, name: string) => `elements/${name}.js` },
+          sourcemap: true,
+          // The React wrapper is built with the elements, so it shares their modules instead of copying them.
+          lib: {
+            entry: { ...elements, [FRAMEWORK_REACT]: 'src/frameworks/react.ts' },
+            formats: ['es' as const],
+            fileName: (_format: string, name: string) => (name === FRAMEWORK_REACT ? 'frameworks/react.js' : `elements/${name}.js`),
+          },
           rolldownOptions: {
-            external: [/^lit($|\/)/, /^@lit\//, /^ky($|\/)/],
+            external: [/^lit($|\/)/, /^@lit\//, /^ky($|\/)/, /^react($|\/)/],
             output: { chunkFileNames: 'elements/shared/[name]-[hash].js' },
           },
         },

@@ -11,5 +11,6 @@ node --test test/elements/bundle-size.test.mjs
 npx vitest run
 # Elements in Chromium against a real BFF and service.
 npx wtr
-# The same service tests against a real PostgreSQL server, so the path that scales never rots.
-bash scripts/with-postgres.sh npx vitest run test/service
+# The same service tests against a real PostgreSQL server, so the path that scales never rots; the
+# BFF's shared stores on it; and the production shape: four services and two BFFs on PostgreSQL and Redis.
+bash scripts/with-postgres.sh npx vitest run test/service test/bff/stores.test.ts test/scale

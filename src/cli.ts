@@ -1,10 +1,11 @@
-#!/usr/bin/env -S npx tsx
+#!/usr/bin/env node
 import { parseArgs } from 'node:util';
 
 /**
  * The `invoicekit` command:
  *   invoicekit service [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--seed] [--public-url URL]
- *                      [--trusted-hosts host,host] [--test-payments]
+ *                      [--trusted-hosts host,host] [--test-payments] [--skip-migrations] [--quiet]
+ *   invoicekit migrate [--data-dir DIR]   applies the database migrations and exits (DATABASE_URL or PGlite)
  *   invoicekit bff [--port 8788] [--service URL]
  *   invoicekit dev     the demo: service, BFF and demo pages together
  */
@@ -21,6 +22,8 @@ async function runService(argv: string[]): Promise<void> {
       'trusted-hosts': { type: 'string', default: process.env.INVOICEKIT_TRUSTED_HOSTS || undefined },
       'test-payments': { type: 'boolean', default: /^(1|true|yes|on)$/i.test(process.env.INVOICEKIT_TEST_PAYMENTS ?? '') },
       seed: { type: 'boolean', default: false },
+      'skip-migrations': { type: 'boolean', default: process.env.INVOICEKIT_MIGRATE === 'false' },
+      'quiet': { type: 'boolean', default: false },
     },
     allowPositionals: false,
   });
@@ -37,20 +40,41 @@ async function runService(argv: string[]): Promise<void> {
     smtpUrl: process.env.SMTP_URL || undefined,
     testPayments: values['test-payments'],
     seed: values.seed,
+    migrate: !values['skip-migrations'],
     log: (entry) => console.error(JSON.stringify(entry)),
+    logRequests: !values.quiet,
   });
   if (!process.env.INVOICEKIT_API_TOKEN) console.log(`demo account api token: ${service.apiToken}`);
   if (!process.env.INVOICEKIT_INTEGRATION_TOKEN) console.log(`integration token: ${service.integrationToken}`);
   console.log(`invoicing service listening on ${service.url}`);
-  onShutdown(() => service.close());
+  onShutdown((signal) => {
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'draining', signal }));
+    return service.close({ graceMs: SHUTDOWN_GRACE_MS });
+  });
 }
 
-function onShutdown(close: () => Promise<void>): void {
+async function runMigrate(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string', default: './.invoicekit/data' } } });
+  const { openDatabase } = await import('./service/db.js');
+  const { migrate, migrations } = await import('./service/migrations.js');
+  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: values['data-dir'] });
+  try {
+    await migrate(db);
+    console.log(`database is at migration ${migrations.at(-1)?.version ?? 0}`);
+  } finally {
+    await db.close();
+  }
+}
+
+/** How long requests in progress may take to finish after SIGTERM (`INVOICEKIT_SHUTDOWN_GRACE_MS`). */
+const SHUTDOWN_GRACE_MS = Number(process.env.INVOICEKIT_SHUTDOWN_GRACE_MS ?? 10_000);
+
+function onShutdown(close: (signal: string) => Promise<void>): void {
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
     closing = true;
-    close()
+    close(signal)
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         console.error(`shutdown after ${signal} failed: ${String(error)}`);
@@ -65,6 +89,8 @@ async function main(): Promise<void> {
   switch (command) {
     case 'service':
       return runService(rest);
+    case 'migrate':
+      return runMigrate(rest);
     case 'bff': {
       const { runBff } = await import('./bff/cli.js');
       await runBff(rest);
@@ -75,7 +101,7 @@ async function main(): Promise<void> {
       return runDev(rest);
     }
     default:
-      console.error(`unknown command "${command}": use service, bff or dev`);
+      console.error(`unknown command "${command}": use service, migrate, bff or dev`);
       process.exit(2);
   }
 }

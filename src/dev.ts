@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getRequestListener } from '@hono/node-server';
@@ -64,15 +66,7 @@ export async function runDev(argv: string[]): Promise<void> {
   });
   const bffListener = getRequestListener(bff.fetch);
 
-  const { createServer: createVite } = await import('vite');
-  const vite = await createVite({
-    root: fileURLToPath(new URL('../demo', import.meta.url)),
-    configFile: false,
-    appType: 'mpa',
-    logLevel: 'warn',
-    server: { middlewareMode: true, hmr: false },
-    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directive-helpers.js'] },
-  });
+  const demo = await demoPages();
 
   /** The shop's own backend: who is signed in is the host's business; the BFF only trusts the token. */
   async function session(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -112,7 +106,7 @@ export async function runDev(argv: string[]): Promise<void> {
       });
       return;
     }
-    vite.middlewares(request, response);
+    demo.handle(request, response);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -127,8 +121,61 @@ export async function runDev(argv: string[]): Promise<void> {
     closing = true;
     server.closeAllConnections();
     server.close();
-    Promise.all([vite.close(), service.close()]).finally(() => process.exit(0));
+    Promise.all([demo.close(), service.close()]).finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
+
+interface DemoPages {
+  handle(request: IncomingMessage, response: ServerResponse): void;
+  close(): Promise<void>;
+}
+
+/**
+ * From the sources (`npm start`) Vite serves the demo and rebuilds it on change. The published
+ * package runs compiled, without Vite, and serves the demo `npm run build` wrote to `dist/demo/`.
+ */
+async function demoPages(): Promise<DemoPages> {
+  if (import.meta.url.endsWith('.ts')) {
+    const { createServer: createVite } = await import('vite');
+    const vite = await createVite({
+      root: fileURLToPath(new URL('../demo', import.meta.url)),
+      configFile: false,
+      appType: 'mpa',
+      logLevel: 'warn',
+      server: { middlewareMode: true, hmr: false },
+      optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directive-helpers.js'] },
+    });
+    return { handle: (request, response) => vite.middlewares(request, response), close: () => vite.close() };
+  }
+  const root = fileURLToPath(new URL('../demo/', import.meta.url));
+  return {
+    handle(request, response) {
+      const path = decodeURIComponent(new URL(request.url ?? '/', 'http://demo').pathname);
+      const relative = normalize(path.endsWith('/') ? `${path}index.html` : path).replace(/^([/\\])+/, '');
+      const file = join(root, relative);
+      const send = (status: number, body: string | Buffer, type: string) => {
+        response.writeHead(status, { 'content-type': type, 'x-content-type-options': 'nosniff' });
+        response.end(body);
+      };
+      if (!file.startsWith(root)) return send(404, 'Not found', 'text/plain; charset=utf-8');
+      readFile(file)
+        .catch(() => (extname(file) ? Promise.reject(new Error('missing')) : readFile(`${file}.html`)))
+        .then(
+          (body) => send(200, body, DEMO_TYPES[extname(file) || '.html'] ?? 'application/octet-stream'),
+          () => send(404, 'Not found', 'text/plain; charset=utf-8'),
+        );
+    },
+    close: async () => undefined,
+  };
+}
+
+const DEMO_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};

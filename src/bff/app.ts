@@ -31,7 +31,8 @@ export function createBff(options: BffOptions): BffApp {
   app.use('*', limitBody(bff));
 
   const routes = new Hono<Env>();
-  routes.route('/', healthRoutes());
+  const health = healthRoutes(bff);
+  routes.route('/', health);
   routes.route('/', productRoutes(bff, findProduct));
   routes.route('/', checkoutRoutes(bff, findProduct));
   routes.route('/', portalInvoiceRoutes(bff));
@@ -40,6 +41,8 @@ export function createBff(options: BffOptions): BffApp {
   if (bff.signup) routes.route('/', signupRoutes(bff, bff.signup));
 
   app.route(bff.basePath || '/', routes);
+  // Also at the root, where a load balancer probes a BFF running alone.
+  if (bff.basePath) app.route('/', health);
   answerErrors(bff, app);
   return app;
 }

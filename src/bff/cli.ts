@@ -1,12 +1,18 @@
 import { parseArgs } from 'node:util';
 import { startBff, type RunningBff } from './node.js';
+import { jsonLineLogger } from './logger.js';
+import { storesFromEnv } from './stores/index.js';
 
 const USAGE = `Usage: invoicekit bff --service <url> [--port 8788] [--host 127.0.0.1] [--allow-origin <origin>]... [--base-path /bff] [--signup]
 
 Environment:
   INVOICEKIT_API_TOKEN      the account's api_token (required)
   INVOICEKIT_PORTAL_SECRET  the secret portal tokens are signed with, at least 32 characters (required)
-  INVOICEKIT_ALLOWED_ORIGINS  comma-separated origins whose pages may call the BFF`;
+  INVOICEKIT_ALLOWED_ORIGINS  comma-separated origins whose pages may call the BFF
+  REDIS_URL                 share idempotency keys, rate limits and caches between BFF processes in Redis
+  DATABASE_URL              or in PostgreSQL (when REDIS_URL is not set); otherwise they stay in memory
+  INVOICEKIT_TRUST_PROXY    how many proxies in front append to X-Forwarded-For (default 0)
+  INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)`;
 
 /** `invoicekit bff`: runs the BFF alone in front of a service. Resolves once it listens. */
 export async function runBff(argv: string[]): Promise<RunningBff> {
@@ -44,7 +50,14 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
     ...(process.env['INVOICEKIT_ALLOWED_ORIGINS'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   ];
 
+  const trustProxy = Number(process.env['INVOICEKIT_TRUST_PROXY'] ?? 0);
+  if (!Number.isInteger(trustProxy) || trustProxy < 0) fail('INVOICEKIT_TRUST_PROXY must be a whole number');
+  const stores = await storesFromEnv(process.env, {
+    onError: (error) => jsonLineLogger({ time: new Date().toISOString(), level: 'error', msg: 'store connection failed', error: error instanceof Error ? error.message : String(error) }),
+  });
   const bff = await startBff({
+    stores,
+    trustProxy,
     port,
     host: values.host,
     serviceUrl: serviceUrl!,
@@ -55,8 +68,13 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
     signup: values.signup,
   });
   console.log(`bff listening on ${bff.url}`);
+  jsonLineLogger({ time: new Date().toISOString(), level: 'info', msg: 'stores', stores: stores.kind });
+  const graceMs = Number(process.env['INVOICEKIT_SHUTDOWN_GRACE_MS'] ?? 10_000);
   const stop = () => {
-    void bff.close().finally(() => process.exit(0));
+    void bff
+      .close({ graceMs })
+      .then(() => stores.close())
+      .finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -66,6 +84,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       await bff.close();
+      await stores.close();
     },
   };
 }

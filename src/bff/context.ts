@@ -6,7 +6,7 @@ import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency.js'
 import { jsonLineLogger, redactingLogger, type BffLogEntry, type BffLogger } from './logger.js';
 import type { BffOptions, BffServiceClient, CheckoutOptions, SignupOptions } from './options.js';
 import { portalSecretKey, type PortalSession } from './portal-token.js';
-import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
+import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitHit, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 
 export type Env = { Variables: { session: PortalSession; requestId: string; clientIp: string } };
 /** The Hono app `createBff` returns; `app.fetch(request, env?)` is all a host needs. */
@@ -56,7 +56,7 @@ export function resolveBff(options: BffOptions): Bff {
   const timeoutMs = options.serviceTimeoutMs ?? 10_000;
   const secrets = [options.apiToken ?? '', typeof options.portalSecret === 'string' ? options.portalSecret : ''];
   const log: BffLogger = options.logger === false ? () => {} : redactingLogger(options.logger ?? jsonLineLogger, secrets);
-  const limits = rateLimits(options.rateLimit);
+  const limits = rateLimits(options.rateLimit, options.stores?.rateLimit);
 
   const emit = (entry: Omit<BffLogEntry, 'time'>) => {
     try {
@@ -74,8 +74,8 @@ export function resolveBff(options: BffOptions): Bff {
     allowedOrigins,
     returnOrigins: new Set([...allowedOrigins, ...(options.returnUrlOrigins ?? []).map((o) => originOf(o) ?? o)]),
     timeZone,
-    idempotency: options.idempotencyStore ?? new MemoryIdempotencyStore(),
-    cache: options.cacheStore ?? new MemoryCacheStore(),
+    idempotency: options.idempotencyStore ?? options.stores?.idempotency ?? new MemoryIdempotencyStore(),
+    cache: options.cacheStore ?? options.stores?.cache ?? new MemoryCacheStore(),
     limits,
     checkout: { generateInvoice: true, maxQuantity: 1000, ...options.checkout },
     signup: options.signup === true ? {} : options.signup || undefined,
@@ -105,7 +105,15 @@ export function resolveBff(options: BffOptions): Bff {
 
     async enforce(c, rule, key) {
       if (!rule || !limits.store) return;
-      const hit = await limits.store.hit(key, rule.windowMs);
+      let hit: RateLimitHit;
+      try {
+        hit = await limits.store.hit(key, rule.windowMs);
+      } catch (error) {
+        // A shared store that is down must not take the BFF down with it (nor its health checks):
+        // the request goes through unlimited, and the failure is logged for the operator.
+        emit({ level: 'error', msg: 'rate limit store failed', request_id: c.get('requestId'), error: error instanceof Error ? error.name : typeof error });
+        return;
+      }
       const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - Date.now()) / 1000));
       c.header('RateLimit-Limit', String(rule.limit));
       c.header('RateLimit-Remaining', String(Math.max(0, rule.limit - hit.count)));
@@ -151,11 +159,11 @@ function normalizeBasePath(path: string): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-function rateLimits(option: RateLimitOptions | false | undefined): RateLimits {
+function rateLimits(option: RateLimitOptions | false | undefined, shared: RateLimitStore | undefined): RateLimits {
   if (option === false) return {};
   const pick = (rule: RateLimitRule | false | undefined, fallback: RateLimitRule) => (rule === false ? undefined : (rule ?? fallback));
   return {
-    store: option?.store ?? new MemoryRateLimitStore(),
+    store: option?.store ?? shared ?? new MemoryRateLimitStore(),
     ip: pick(option?.ip, DEFAULT_RATE_LIMITS.ip),
     token: pick(option?.token, DEFAULT_RATE_LIMITS.token),
     list: pick(option?.list, DEFAULT_RATE_LIMITS.list),

@@ -19,3 +19,15 @@ export { BffError, ERROR_CODES, type ErrorBody, type ErrorCode } from './errors.
 export { jsonLineLogger, type BffLogEntry, type BffLogger } from './logger.js';
 export { CUSTOMER_STATUSES, type CustomerClient, type CustomerInvoice, type CustomerPosition, type CustomerStatus, type PublicProduct } from './views.js';
 export { startBff, type RunningBff, type StartBffOptions } from './node.js';
+export {
+  memoryStores,
+  redisStores,
+  postgresStores,
+  storesFromEnv,
+  type BffStores,
+  type SharedStoreOptions,
+  type RedisCommands,
+  type RedisStoreOptions,
+  type PostgresQueryable,
+  type PostgresStoreOptions,
+} from './stores/index.js';

@@ -13,13 +13,19 @@ export interface RunningBff {
   /** `http://127.0.0.1:<port>`, without the base path. */
   url: string;
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops: `/readyz` fails at once, no new connection is accepted, requests in progress get up to
+   * `graceMs` (default 0) to finish.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Runs the BFF alone on Node's `http`, for the CLI, the demo and tests. */
 export async function startBff(options: StartBffOptions): Promise<RunningBff> {
   const { port = 0, host = '127.0.0.1', ...bffOptions } = options;
-  const app = createBff(bffOptions);
+  let draining = false;
+  const outer = bffOptions.draining;
+  const app = createBff({ ...bffOptions, draining: () => draining || Boolean(outer?.()) });
   // Loaded here, not at the top, so importing the package on an edge runtime never touches node:http.
   const { createServer } = await import('node:http');
   const { getRequestListener } = await import('@hono/node-server');
@@ -36,10 +42,17 @@ export async function startBff(options: StartBffOptions): Promise<RunningBff> {
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
-    close: () =>
+    close: ({ graceMs = 0 } = {}) =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
+        draining = true;
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close((error) => {
+          clearTimeout(force);
+          if (error) reject(error);
+          else resolve();
+        });
+        if (graceMs > 0) server.closeIdleConnections();
+        else server.closeAllConnections();
       }),
   };
 }

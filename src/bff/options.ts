@@ -4,6 +4,7 @@ import type { IdempotencyStore } from './idempotency.js';
 import type { PortalScope, PortalSecret } from './portal-token.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import type { CacheStore } from './cache.js';
+import type { BffStores } from './stores/types.js';
 
 export type InvoicingClient = ReturnType<typeof createInvoicingClient>;
 
@@ -55,6 +56,14 @@ export interface BffOptions {
    * Several BFF processes may share one (Redis, say) through the same three methods.
    */
   cacheStore?: CacheStore;
+  /**
+   * Idempotency keys, rate-limit counters and the cache, shared by every BFF process given the same
+   * stores (`redisStores`, `postgresStores`, `storesFromEnv`). `idempotencyStore`, `cacheStore` and
+   * `rateLimit.store` still override one each. Default: this process's memory.
+   */
+  stores?: BffStores;
+  /** Once this returns true, `/readyz` answers 503 so a load balancer stops sending work (shutdown). */
+  draining?: () => boolean;
   /** Largest request body. Default 16 KiB. */
   bodyLimitBytes?: number;
   /** How long one call to the service may take before the BFF answers 504. Default 10 s. */

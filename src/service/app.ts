@@ -10,6 +10,7 @@ import type { Database } from './db.js';
 import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
 import { isUniqueViolation } from './invoicing/invoices.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
+import { mountHealth } from './health.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
 import { mountPublicPages } from './public/pages.js';
@@ -45,6 +46,8 @@ export interface ServiceAppOptions {
   signingSecret?: string | undefined;
   /** Where failed logins are counted. Default: in memory, or the database on PostgreSQL. */
   loginFailures?: LoginFailureStore | undefined;
+  /** True once the process is shutting down; `/readyz` then fails. */
+  draining?: () => boolean;
 }
 
 const MiB = 1024 * 1024;
@@ -96,6 +99,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.use('*', async (c, next) => (c.req.method === 'PUT' && /^\/departments\//.test(routePath(c.req.raw)) ? next() : tooLarge(MiB)(c, next)));
   app.use('*', parseRequest);
 
+  mountHealth(app, { db: options.db, draining: options.draining });
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
   mountPublicPages(app);
   mountIntegrations(app);

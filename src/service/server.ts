@@ -26,6 +26,13 @@ export interface ServiceOptions {
   /** Turns on the test payment provider (`--test-payments`). Off by default; `npm start` and tests turn it on. */
   testPayments?: boolean | undefined;
   log?: (entry: Record<string, unknown>) => void;
+  /** Logs one structured entry per request through `log` (method, path without query, status, time). */
+  logRequests?: boolean;
+  /**
+   * Apply pending migrations on start (default). With `false` the service only checks that the
+   * database is current and refuses to start otherwise: a deployment migrates once, then starts many.
+   */
+  migrate?: boolean;
 }
 
 export interface RunningService {
@@ -36,7 +43,11 @@ export interface RunningService {
   db: Database;
   /** True when this start created the demo account. */
   created: boolean;
-  close(): Promise<void>;
+  /**
+   * Stops: `/readyz` fails at once, no new connection is accepted, requests in progress get up to
+   * `graceMs` (default 0) to finish, then the database closes.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export const DEMO_PREFIX = 'demo';
@@ -89,7 +100,8 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
-    await migrate(db);
+    if (options.migrate === false) await requireCurrentSchema(db);
+    else await migrate(db);
     const integrationToken = await setting(db, 'integration_token', options.integrationToken, () => randomToken());
     const demo = await ensureDemoAccount(db, options.apiToken);
     if (options.seed && demo.created) {
@@ -98,6 +110,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     const signingSecret = await setting(db, 'signing_secret', undefined, () => randomToken(32));
     let listening = '';
+    let draining = false;
     const app = createServiceApp({
       db,
       integrationToken,
@@ -107,10 +120,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       testPayments: options.testPayments,
       signingSecret,
       log: options.log,
+      draining: () => draining,
     });
     const host = options.host ?? '127.0.0.1';
+    const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;
     const server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
+      const s = serve({ fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
       s.once('error', reject);
     });
     const { port } = server.address() as AddressInfo;
@@ -123,10 +138,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       integrationToken,
       db,
       created: demo.created,
-      async close() {
+      async close({ graceMs = 0 } = {}) {
+        draining = true;
+        const http = server as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          const force = setTimeout(() => http.closeAllConnections?.(), graceMs);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          if (graceMs > 0) http.closeIdleConnections?.();
+          else http.closeAllConnections?.();
         });
         await db.close();
       },
@@ -135,4 +157,37 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await db.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Fails the start when the database lacks a migration this code needs (`migrate: false`). */
+async function requireCurrentSchema(db: Database): Promise<void> {
+  const { migrations } = await import('./migrations.js');
+  const applied = await db
+    .query<{ version: number }>('select version from schema_migrations')
+    .then((rows) => new Set(rows.map((row) => Number(row.version))), () => new Set<number>());
+  const missing = migrations.filter((migration) => !applied.has(migration.version));
+  if (missing.length) {
+    throw new Error(`The database lacks ${missing.length} migration(s), from ${missing[0]!.version} (${missing[0]!.name}): run \`invoicekit migrate\` first.`);
+  }
+}
+
+type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
+
+/** One JSON entry per request. The query is left out: it may carry the api_token. */
+function loggedFetch(fetch: Fetch, log: (entry: Record<string, unknown>) => void): Fetch {
+  return async (request, env) => {
+    const started = performance.now();
+    const response = await fetch(request, env);
+    const status = response.status;
+    log({
+      time: new Date().toISOString(),
+      level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
+      msg: 'request',
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status,
+      duration_ms: Math.round(performance.now() - started),
+    });
+    return response;
+  };
 }

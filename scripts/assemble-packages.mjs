@@ -1,0 +1,56 @@
+// Lays out the audience packages in dist/packages/<name>/ from the one build: a manifest from
+// packages/<name>/package.json, with the version and dependency ranges of the root package (the one
+// place versions are kept), its README, and the built files each audience needs. Globs, not lists,
+// pick the files, so new modules under src/ are shipped without a change here.
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const rootManifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+const ranges = { ...rootManifest.devDependencies, ...rootManifest.peerDependencies, ...rootManifest.dependencies };
+
+/** What each audience package holds, as paths of the root package (folders are copied whole). */
+const contents = {
+  elements: {
+    copy: ['dist/elements', 'dist/dev', 'dist/frameworks', 'dist/invoicekit.js', 'dist/invoicekit.js.map', 'src/elements', 'src/frameworks', 'custom-elements.json'],
+    // Only the declarations of the elements and wrappers: their JavaScript is the bundles above.
+    declarations: ['dist/lib/elements', 'dist/lib/frameworks'],
+  },
+  bff: {
+    copy: ['dist/lib/api', 'dist/lib/bff', 'src/api', 'src/bff'],
+    declarations: [],
+  },
+};
+
+for (const [name, { copy, declarations }] of Object.entries(contents)) {
+  const out = join(root, 'dist/packages', name);
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  const manifest = JSON.parse(await readFile(join(root, 'packages', name, 'package.json'), 'utf8'));
+  const ordered = { name: manifest.name, version: rootManifest.version, ...manifest };
+  for (const field of ['dependencies', 'peerDependencies']) {
+    for (const dependency of Object.keys(ordered[field] ?? {})) {
+      const range = ranges[dependency];
+      if (!range) throw new Error(`${manifest.name}: the root package.json has no version of ${dependency}`);
+      ordered[field][dependency] = range;
+    }
+  }
+  await writeFile(join(out, 'package.json'), `${JSON.stringify(ordered, null, 2)}\n`);
+  for (const file of await readdir(join(root, 'packages', name))) {
+    if (file !== 'package.json') await cp(join(root, 'packages', name, file), join(out, file), { recursive: true });
+  }
+  for (const path of copy) await cp(join(root, path), join(out, path), { recursive: true });
+  for (const path of declarations) await copyDeclarations(join(root, path), join(out, path));
+}
+
+async function copyDeclarations(from, to) {
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    if (entry.isDirectory()) await copyDeclarations(source, join(to, entry.name));
+    else if (/\.d\.ts(\.map)?$/.test(entry.name)) {
+      await mkdir(dirname(join(to, entry.name)), { recursive: true });
+      await cp(source, join(to, entry.name));
+    }
+  }
+}

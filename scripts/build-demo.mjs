@@ -1,0 +1,19 @@
+// Builds the demo site into dist/demo/, which the published package's `invoicekit dev` serves
+// without Vite. Every page in demo/ is an entry, so a new page needs no change here.
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const root = fileURLToPath(new URL('../demo/', import.meta.url));
+const pages = (await readdir(root)).filter((name) => name.endsWith('.html'));
+await build({
+  root,
+  configFile: false,
+  logLevel: 'warn',
+  build: {
+    outDir: fileURLToPath(new URL('../dist/demo/', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    rolldownOptions: { input: Object.fromEntries(pages.map((name) => [name.replace(/\.html$/, ''), `${root}${name}`])) },
+  },
+});

@@ -1,0 +1,20 @@
+import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceSelectEvent } from '../elements/invoice-list/events.js';
+import type { InvoiceList } from '../elements/invoice-list/invoice-list.js';
+
+/**
+ * Every invoicekit element by tag name: its class and the events it fires, by type. The Vue and
+ * Svelte template typings are derived from this map, so a new element is one line here.
+ */
+export interface InvoicekitElements {
+  'invoice-list': { element: InvoiceList; events: { 'invoice-select': InvoiceSelectEvent; 'invoice-download': InvoiceDownloadEvent; 'invoice-pay': InvoicePayEvent } };
+}
+
+type Fn = (...args: never[]) => unknown;
+
+/** The properties a template may set: the element's own public fields, without its methods. */
+export type ElementProperties<E> = Partial<{
+  [K in keyof E as K extends keyof HTMLElement ? never : E[K] extends Fn ? never : K]: E[K];
+}>;
+
+/** `invoice-select` → `InvoiceSelect`. */
+export type PascalEventName<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${PascalEventName<Tail>}` : Capitalize<S>;

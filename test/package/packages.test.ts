@@ -1,0 +1,291 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
+/**
+ * The packages as users get them: `npm pack` of the built packages (run `npm run build` first, as
+ * `npm test` does), installed from the tarballs into fresh projects with no dev dependencies, one
+ * project per audience, their dependencies from the registry. Nothing here reaches into the checkout
+ * but the tools a user's project would have of its own (TypeScript, Vite, Express).
+ */
+describe('the published packages, installed from their tarballs', () => {
+  let work: string;
+  const projects = { lit: '', elements: '', bff: '', service: '' };
+  const sizes: Record<string, number> = {};
+  let service: { url: string; apiToken: string };
+
+  beforeAll(async () => {
+    for (const path of ['dist/lib/cli.js', 'dist/packages/elements/package.json', 'dist/packages/bff/package.json']) {
+      if (!existsSync(join(ROOT, path))) throw new Error(`${path} is missing: run npm run build first`);
+    }
+    work = await mkdtemp(join(tmpdir(), 'invoicekit-packages-'));
+    const tarballs = join(work, 'tarballs');
+    await mkdir(tarballs);
+    const pack = async (dir: string) => {
+      const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...NPM_FLAGS], { cwd: dir });
+      return join(tarballs, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+    };
+    const [full, elements, bff] = await Promise.all([pack(ROOT), pack(join(ROOT, 'dist/packages/elements')), pack(join(ROOT, 'dist/packages/bff'))]);
+
+    // One install per audience, all at once; `lit` alone is the yardstick for the elements.
+    const install = async (name: keyof typeof projects, specs: string[]) => {
+      const dir = join(work, name);
+      await mkdir(dir);
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `try-${name}`, private: true, type: 'module' }));
+      const { stderr } = await run('npm', ['install', ...NPM_FLAGS, '--loglevel=warn', ...specs], { cwd: dir, timeout: 240_000 });
+      // A user's install of our packages warns of no unsupported engine either.
+      if (stderr.includes('EBADENGINE')) throw new Error(`npm install ${name} warned:\n${stderr}`);
+      projects[name] = dir;
+      sizes[name] = await apparentSize(join(dir, 'node_modules'));
+    };
+    await Promise.all([install('lit', ['lit']), install('elements', [elements]), install('bff', [bff]), install('service', [full])]);
+    console.log(
+      `installed size (apparent, node_modules): ${Object.entries(sizes)
+        .map(([name, bytes]) => `${name} ${(bytes / 1024 / 1024).toFixed(2)} MB`)
+        .join(', ')}`,
+    );
+
+    const apiToken = 'packaged-service-token-0123456789';
+    const started = await startCommand(projects.service, ['invoicekit', 'service', '--port', '0', '--data-dir', join(work, 'data')], {
+      INVOICEKIT_API_TOKEN: apiToken,
+    });
+    service = { url: started.url, apiToken };
+  }, 600_000);
+
+  afterAll(async () => {
+    const running = commands.filter((child) => child.exitCode === null && child.signalCode === null);
+    const exited = running.map((child) => new Promise((done) => child.once('exit', done)));
+    // Each command runs in its own process group: npx and the command it starts go together.
+    for (const child of running) process.kill(-child.pid!, 'SIGKILL');
+    await Promise.all(exited);
+    if (work) await rm(work, { recursive: true, force: true, maxRetries: 5 });
+  });
+
+  it.concurrent('installs the elements for at most 1.5 times what lit alone installs', async ({ expect }) => {
+    expect(sizes.elements).toBeGreaterThan(sizes.lit!);
+    expect(sizes.elements! / sizes.lit!).toBeLessThanOrEqual(1.5);
+    // A page never pays for the service's database or PDF engine, nor a backend for the elements.
+    expect(existsSync(join(projects.elements, 'node_modules/@electric-sql'))).toBe(false);
+    expect(existsSync(join(projects.elements, 'node_modules/zod'))).toBe(false);
+    expect(existsSync(join(projects.bff, 'node_modules/@electric-sql'))).toBe(false);
+    expect(existsSync(join(projects.bff, 'node_modules/pdfkit'))).toBe(false);
+    expect(existsSync(join(projects.bff, 'node_modules/lit'))).toBe(false);
+  });
+
+  it.concurrent('runs the README typed client example with plain node against `npx invoicekit service`', async ({ expect }) => {
+    const example = await readmeExample('## Typed client');
+    expect(example).toContain("from 'invoicekit/api'");
+    await writeFile(join(projects.service, 'example.mjs'), toJavaScript(example));
+    const { stdout } = await run(process.execPath, ['example.mjs'], {
+      cwd: projects.service,
+      env: { ...process.env, INVOICING_URL: service.url, INVOICING_API_TOKEN: service.apiToken },
+      timeout: 60_000,
+    });
+    const lines = stdout.trim().split('\n');
+    const [number, net, gross] = lines[0]!.split(' ');
+    expect(number).toMatch(/^\d+\/\d{2}\/\d{4}$/);
+    expect([net, gross]).toEqual(['58.32', '60.23']);
+    expect(lines[1]).toBe('tax 1.91');
+    expect(lines.at(-1)).toBe("{ issue_date: [ 'is not a valid date' ] }");
+
+    // The invoice it made is there to read, over plain HTTP too.
+    const list = (await (await fetch(`${service.url}/invoices.json?period=all&api_token=${service.apiToken}`)).json()) as { id: number; number: string }[];
+    const made = list.find((invoice) => invoice.number === number)!;
+    const read = await fetch(`${service.url}/invoices/${made.id}.json?api_token=${service.apiToken}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ id: made.id, number, price_gross: '60.23', buyer_name: 'Client1 SA' });
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+  }, 120_000);
+
+  it.concurrent('mounts the BFF in Express as the README shows, and answers a portal request', async ({ expect }) => {
+    const { createInvoicingClient } = (await import(join(projects.service, 'node_modules/invoicekit/dist/lib/api/index.js'))) as typeof import('../../src/api/index.js');
+    const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
+    const buyer = await client.clients.create({ name: 'Portal Buyer Sp. z o.o.', email: 'buyer@example.com', tax_no: '5252445767' });
+    const invoice = await client.invoices.create({
+      kind: 'vat',
+      client_id: buyer.id,
+      buyer_name: buyer.name,
+      positions: [{ name: 'Hosting', tax: 23, total_price_gross: '123.45', quantity: 1 }],
+    });
+
+    // Express is the host's own dependency: linked in, as the host's project would have it.
+    await symlink(join(ROOT, 'node_modules/express'), join(projects.bff, 'node_modules/express'), 'dir');
+    const example = await readmeExample('## Running the BFF');
+    expect(example).toContain("from '@invoicekit/bff'");
+    const host = [
+      // What the README leaves to the host: who is signed in.
+      `const requireLogin = (req, _res, next) => { req.user = { invoicingClientId: ${buyer.id} }; next(); };`,
+      toJavaScript(example),
+      `const server = app.listen(0, '127.0.0.1', () => console.log('host listening on http://127.0.0.1:' + server.address().port));`,
+    ].join('\n');
+    // Imports first: the stand-in for the login goes after them.
+    const imports = host.split('\n').filter((line) => line.startsWith('import '));
+    await writeFile(join(projects.bff, 'host.mjs'), [...imports, ...host.split('\n').filter((line) => !line.startsWith('import '))].join('\n'));
+    const started = await startCommand(projects.bff, [process.execPath, 'host.mjs'], {
+      INVOICING_URL: service.url,
+      INVOICEKIT_API_TOKEN: service.apiToken,
+      INVOICEKIT_PORTAL_SECRET: 'a-portal-secret-of-at-least-32-characters',
+    }, /host listening on (\S+)/);
+
+    const { token } = (await (await fetch(`${started.url}/account/portal-token`)).json()) as { token: string };
+    const answer = await fetch(`${started.url}/bff/invoices`, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { data: { id: number; number: string; price_gross: string }[]; total: number };
+    expect(body.total).toBe(1);
+    expect(body.data[0]).toMatchObject({ id: invoice.id, number: invoice.number, price_gross: '123.45' });
+    expect((await fetch(`${started.url}/bff/readyz`)).status).toBe(200);
+  }, 120_000);
+
+  it.concurrent('builds a Vite page that imports one element', async ({ expect }) => {
+    const page = join(projects.elements, 'page');
+    await mkdir(page);
+    await writeFile(join(page, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script><invoice-list endpoint="/bff"></invoice-list>');
+    await writeFile(
+      join(page, 'main.js'),
+      "import '@invoicekit/elements/invoice-list.js';\ndocument.addEventListener('invoice-pay', (event) => console.log(event.detail.paymentUrl));\n",
+    );
+    await build({ root: page, configFile: false, logLevel: 'silent', build: { outDir: join(page, 'out') } });
+    const assets = await readdir(join(page, 'out/assets'));
+    const code = (await Promise.all(assets.filter((name) => name.endsWith('.js')).map((name) => readFile(join(page, 'out/assets', name), 'utf8')))).join('\n');
+    expect(code).toContain('invoice-list');
+    expect(code).toContain('invoice-pay');
+    // Lit came from the page's own node_modules, once.
+    expect(code.match(/lit-html/g)?.length ?? 0).toBeLessThanOrEqual(2);
+  }, 120_000);
+
+  it.concurrent('type-checks a TypeScript file that uses the client, the BFF and an element’s events', async ({ expect }) => {
+    await symlink(join(projects.bff, 'node_modules/@invoicekit/bff'), join(projects.elements, 'node_modules/@invoicekit/bff'), 'dir');
+    // React and @lit/react are the React user's own dependencies (optional peers of the elements).
+    for (const name of ['react', '@lit/react', '@types/react']) {
+      await mkdir(join(projects.elements, 'node_modules', name, '..'), { recursive: true });
+      await symlink(join(ROOT, 'node_modules', name), join(projects.elements, 'node_modules', name), 'dir').catch(() => undefined);
+    }
+    const dir = projects.elements;
+    await writeFile(
+      join(dir, 'check.ts'),
+      `import { createInvoicingClient, money, ValidationError } from '@invoicekit/bff/api';
+import { createBff, issuePortalToken, redisStores, type BffOptions } from '@invoicekit/bff';
+import { InvoicePayEvent, type InvoiceList } from '@invoicekit/elements/invoice-list.js';
+import { InvoiceList as InvoiceListReact } from '@invoicekit/elements/react';
+import { createElement } from 'react';
+
+const client = createInvoicingClient({ baseUrl: 'https://acme.example.com', apiToken: 'secret' });
+export async function totals(): Promise<string> {
+  const invoice = await client.invoices.get(1);
+  const gross: string = invoice.price_gross;
+  return money.toFixed(money.decimal(gross), 2);
+}
+export const isValidation = (error: unknown): boolean => error instanceof ValidationError && typeof error.fields === 'object';
+
+const options: BffOptions = { serviceUrl: 'https://acme.example.com', apiToken: 'secret', portalSecret: 'x'.repeat(32) };
+export const bff = createBff(options);
+export const handle: (request: Request) => Response | Promise<Response> = (request) => bff.fetch(request);
+export const token: Promise<string> = issuePortalToken({ clientId: 7, ttlSeconds: 900 }, options.portalSecret);
+export const shared = () => redisStores({ url: 'redis://127.0.0.1:6379' });
+
+const list: InvoiceList = document.createElement('invoice-list');
+list.addEventListener('invoice-pay', (event) => {
+  const pay: InvoicePayEvent = event;
+  const url: string = pay.detail.paymentUrl;
+  const number: string = event.detail.invoice.number;
+  console.log(url, number);
+});
+// @ts-expect-error the event carries no such field
+list.addEventListener('invoice-select', (event) => event.detail.paymentUrl);
+
+export const portal = createElement(InvoiceListReact, {
+  endpoint: '/bff',
+  portalToken: 'token',
+  onInvoicePay: (event) => console.log(event.detail.paymentUrl, event.detail.invoice.number),
+});
+// @ts-expect-error endpoint is text
+export const wrong = createElement(InvoiceListReact, { endpoint: 5 });
+`,
+    );
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, noEmit: true, skipLibCheck: true, types: [] },
+        files: ['check.ts'],
+      }),
+    );
+    const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir }).catch(
+      (error: { stdout: string }) => ({ stdout: error.stdout, failed: true }),
+    );
+    expect(result.stdout).toBe('');
+  }, 120_000);
+
+  it.concurrent('runs `npx invoicekit bff` and `npx invoicekit dev` from the installed package', async ({ expect }) => {
+    const bff = await startCommand(projects.service, ['invoicekit', 'bff', '--port', '0', '--service', service.url], {
+      INVOICEKIT_API_TOKEN: service.apiToken,
+      INVOICEKIT_PORTAL_SECRET: 'a-portal-secret-of-at-least-32-characters',
+    }, /bff listening on (\S+)/);
+    expect(await (await fetch(`${bff.url}/bff/healthz`)).json()).toEqual({ status: 'ok' });
+
+    const dev = await startCommand(projects.service, ['invoicekit', 'dev', '--port', '0', '--service-port', '0', '--data-dir', join(work, 'dev-data')], {}, /invoicekit demo on (\S+) /);
+    const portal = await fetch(`${dev.url}/portal.html`);
+    expect(portal.status).toBe(200);
+    expect(await portal.text()).toContain('<invoice-list');
+  }, 400_000);
+});
+
+const commands: ChildProcess[] = [];
+
+/** Starts `npx <args>` (or a plain command) in `cwd` and resolves with the address its ready line names. */
+async function startCommand(cwd: string, args: string[], env: Record<string, string>, ready = /listening on (http:\/\/\S+)/): Promise<{ url: string; child: ChildProcess }> {
+  const [command, ...rest] = args[0] === process.execPath ? args : ['npx', '--no-install', ...args];
+  const child = spawn(command!, rest, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  commands.push(child);
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${output}`)), 240_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`));
+    });
+  });
+  return { url, child };
+}
+
+async function readmeExample(heading: string): Promise<string> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf(heading);
+  if (at < 0) throw new Error(`README.md has no "${heading}" section`);
+  return /```ts\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
+}
+
+/** What a user's build does to a TypeScript example before Node runs it: types out, nothing else. */
+function toJavaScript(source: string): string {
+  return ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true } }).outputText;
+}
+
+/** Bytes of every file under `dir`, as `du --apparent-size` counts them (links not followed). */
+async function apparentSize(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await apparentSize(path);
+    else total += (await lstat(path)).size;
+  }
+  return total;
+}
