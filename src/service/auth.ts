@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Sql } from './db.js';
+import { accountCacheOf } from './account-cache.js';
+import type { Database, Sql } from './db.js';
 import { type Account, type ServiceEnv, unauthorized } from './http.js';
 import { verifyPassword } from './passwords.js';
 
@@ -8,6 +9,17 @@ const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
 export async function accountByToken(sql: Sql, token: string): Promise<Account | undefined> {
   const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token = $1`, [token]);
   return rows[0];
+}
+
+/** The account of a token, kept between requests (see `AccountCache`). */
+async function cachedAccountByToken(db: Database, token: string): Promise<Account | undefined> {
+  const cache = await accountCacheOf(db);
+  const kept = cache?.get(token);
+  if (kept) return kept;
+  const generation = cache?.generation ?? 0;
+  const account = await accountByToken(db, token);
+  if (account) cache?.set(token, account, generation);
+  return account;
 }
 
 export async function accountByLogin(sql: Sql, login: string, password: string): Promise<Account | undefined> {
@@ -58,7 +70,7 @@ export const requireAccount: MiddlewareHandler<ServiceEnv> = async (c, next) => 
   const header = tokenFromHeader(c.req.header('authorization'));
   const token = c.req.query('api_token') ?? (typeof body.api_token === 'string' ? body.api_token : undefined) ?? header.token;
   let account: Account | undefined;
-  if (token) account = await accountByToken(db, token);
+  if (token) account = await cachedAccountByToken(db, token);
   else if (header.login && header.password !== undefined) account = await accountByLogin(db, header.login, header.password);
   if (!account) throw unauthorized();
   c.set('account', account);

@@ -108,7 +108,9 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     createSchema: invoiceCreateInput,
     updateSchema: invoiceUpdateInput,
     listQuery: invoiceListQuery,
-    order: (query) => (typeof query.order === 'string' ? orderClause(query.order) : `data->>'issue_date' desc, id desc`),
+    order: (query) => (typeof query.order === 'string' ? orderClause(query.order) : DEFAULT_ORDER),
+    // A list without positions does not read them: they are most of a stored invoice.
+    listData: (query) => (includesPositions(query.include_positions) ? 'data' : `data - 'positions'`),
     filters(query, f) {
       const q = query as ReturnType<typeof invoiceListQuery.parse>;
       const [from, to] = periodRange(q.period ?? 'all', todayText(), q.date_from, q.date_to);
@@ -124,7 +126,7 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     },
     present(row, c) {
       const listing = c.req.method === 'GET' && c.req.param('id') === undefined;
-      const withPositions = !listing || ['true', '1', 'yes'].includes(String(c.req.query('include_positions')).toLowerCase());
+      const withPositions = !listing || includesPositions(c.req.query('include_positions'));
       return presentInvoice(row, publicUrl(c), withPositions);
     },
     create: (tx, account, input) => buildNewInvoice(tx, account, input),
@@ -153,9 +155,17 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
   });
 }
 
+const includesPositions = (value: unknown) => ['true', '1', 'yes'].includes(String(value).toLowerCase());
+
+/** Newest first; `invoices_list_idx` (and `invoices_client_list_idx` for one client) is in this order. */
+const DEFAULT_ORDER = `data->>'issue_date' desc nulls last, id desc`;
+
 function orderClause(order: string): string {
   const [field, direction] = order.split('.') as [string, string | undefined];
   const column = ORDER_COLUMNS[field] ?? `data->>'issue_date'`;
   const dir = direction === 'desc' ? 'desc' : 'asc';
+  // Every invoice has an issue date, so where its nulls go changes nothing but which way the index
+  // is read: forwards for `desc`, backwards for `asc`.
+  if (column === ORDER_COLUMNS.issue_date) return dir === 'desc' ? DEFAULT_ORDER : `${column} asc nulls first, id asc`;
   return `${column} ${dir} nulls last, id ${dir}`;
 }
