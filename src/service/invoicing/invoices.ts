@@ -9,7 +9,7 @@ import { findRow, insertRow, type StoredRow, todayText } from '../store.js';
 import { type ClientData, matchClient, newClientData } from '../resources/clients.js';
 import { DEFAULT_CURRENCY, DEFAULT_TAX, type ProductData } from '../resources/products.js';
 import { AmountError, computeLine, computeTotals, type LineAmounts, normalizeTax } from './amounts.js';
-import { addDays, assignNumber } from './numbering.js';
+import { addDays, assignNumber, insertNumbered } from './numbering.js';
 
 type CreateInput = z.output<typeof invoiceCreateInput>;
 type PositionValues = NonNullable<CreateInput['positions']>[number];
@@ -294,7 +294,13 @@ export interface InvoiceDefaults {
  * Builds a new invoice from a create request (reference "Invoice" rules): seller from the
  * department, buyer from or into a client, amounts per position, dates and the number.
  */
-export async function buildNewInvoice(tx: Sql, account: Account, input: CreateInput, now = new Date()): Promise<InvoiceData> {
+export async function buildNewInvoice(
+  tx: Sql,
+  account: Account,
+  input: CreateInput,
+  now = new Date(),
+  options: { numberOnInsert?: boolean } = {},
+): Promise<InvoiceData> {
   const problems = new Problems();
   const today = todayText(now);
   let positionsInput = input.positions ?? [];
@@ -407,8 +413,14 @@ export async function buildNewInvoice(tx: Sql, account: Account, input: CreateIn
   for (const field of PLAIN_FIELDS) if (input[field] != null) (data as unknown as Record<string, unknown>)[field] = input[field];
   if (data.status === 'paid') settlePaid(data, input.paid ?? data.price_gross, input.paid_date ?? today);
   else if (input.paid != null) settlePaid(data, input.paid, input.paid_date ?? today);
-  data.number = await assignNumber(tx, account.id, kind, issueDate, input.number);
+  // With `numberOnInsert`, a number not chosen by hand stays '' for `insertInvoice` to take.
+  if (input.number?.trim() || !options.numberOnInsert) data.number = await assignNumber(tx, account.id, kind, issueDate, input.number);
   return data;
+}
+
+/** Stores a new invoice; one built with `numberOnInsert` takes its number in the same statement. */
+export function insertInvoice(tx: Sql, accountId: number, data: InvoiceData): Promise<StoredRow<InvoiceData>> {
+  return data.number === '' ? insertNumbered(tx, 'invoices', accountId, data) : insertRow(tx, 'invoices', accountId, data);
 }
 
 /** Sets `paid` and derives the status: paid in full, partly paid, or back to issued/sent. */

@@ -20,6 +20,8 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   updateSchema: UpdateSchema;
   create(tx: Sql, account: Account, input: z.output<CreateSchema>, c: ServiceContext): Promise<Data>;
   update(tx: Sql, account: Account, current: Data, input: z.output<UpdateSchema>, c: ServiceContext): Promise<Data>;
+  /** Stores a new record built by `create`; a plain insert by default. */
+  insert?(tx: Sql, account: Account, data: Data): Promise<StoredRow<Data>>;
   present(row: StoredRow<Data>, c: ServiceContext): unknown;
   /** Presents several rows at once (one query for all of them instead of one each). */
   presentAll?(rows: StoredRow<Data>[], c: ServiceContext): Promise<unknown[]>;
@@ -74,7 +76,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
     const account = c.get('account');
     const row = await c.get('db').transaction(async (tx) => {
       const data = await resource.create(tx, account, input, c);
-      return insertRow(tx, table, account.id, data);
+      return resource.insert ? resource.insert(tx, account, data) : insertRow(tx, table, account.id, data);
     });
     return respond(c, await presentOne(row, c), { status: 201, root: resource.wrapper });
   });

@@ -3,7 +3,7 @@ import { changeStatusInput, invoiceCreateInput, invoiceListQuery, invoiceUpdateI
 import type { Period } from '../../api/schemas/invoice.js';
 import { idParam, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
-import { applyInvoiceUpdate, applyStatus, buildNewInvoice, type InvoiceData, type StoredPosition } from '../invoicing/invoices.js';
+import { applyInvoiceUpdate, applyStatus, buildNewInvoice, type InvoiceData, insertInvoice, type StoredPosition } from '../invoicing/invoices.js';
 import { addDays } from '../invoicing/numbering.js';
 import { mountCrud } from './crud.js';
 
@@ -129,7 +129,8 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       const withPositions = !listing || includesPositions(c.req.query('include_positions'));
       return presentInvoice(row, publicUrl(c), withPositions);
     },
-    create: (tx, account, input) => buildNewInvoice(tx, account, input),
+    create: (tx, account, input) => buildNewInvoice(tx, account, input, new Date(), { numberOnInsert: true }),
+    insert: (tx, account, data) => insertInvoice(tx, account.id, data),
     update: (tx, account, current, input, c) => applyInvoiceUpdate(tx, account, idParam(c), current, input),
     async beforeDelete(tx, account, row) {
       await tx.query(
