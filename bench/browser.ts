@@ -89,9 +89,18 @@ export async function browserFigures(bffUrl: string, customers: BrowserCustomers
   const entries: Entry[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    // tsx keeps function names with a `__name` helper, which functions sent to the page call too.
+    await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
     await page.goto(`${bffUrl}/bench/page.html`);
     await page.addScriptTag({ url: `${bffUrl}/bench/kit.js`, type: 'module' });
-    await page.waitForFunction(() => customElements.get('invoice-list') !== undefined);
+    await page.waitForFunction(() => customElements.get('invoice-list') !== undefined, undefined, { timeout: 10_000 }).catch((error: unknown) => {
+      throw new Error(`the kit did not define <invoice-list>: ${problems.join('; ') || String(error)}`);
+    });
     const runs = options.quick ? 2 : 3;
     const floor = await timeToRows(page, staticTable(25), runs);
     const list = (count: number, paging = 'pages') =>

@@ -238,7 +238,11 @@ async function servicePhase(): Promise<void> {
   await httpFigure({ name: 'bff: checkout', url: `${bff.ready.url}/bff/checkout`, method: 'POST', body: checkout });
 
   log('browser figures');
-  entries.push(...(await browserFigures(bff.ready.url, { tokens, productToken: 'logo-design' }, { quick })));
+  try {
+    entries.push(...(await browserFigures(bff.ready.url, { tokens, productToken: 'logo-design' }, { quick })));
+  } catch (error) {
+    entries.push(unavailable('browser figures', 'ms', `failed: ${String(error).split('\n')[0]}`));
+  }
   await bff.stop();
 
   await bulk(service, { clientName: 'Bench same day', externalId: 'bench-same-day', count: 6400, dates: 'today' });

@@ -21,8 +21,9 @@ property({ type: String })(TinyElement.prototype, 'label');
 customElements.define('tiny-element', TinyElement);
 `;
 
-async function bundle(options: { entry?: string; contents?: string; resolveDir?: string }): Promise<Uint8Array> {
+async function bundle(options: { entry?: string; contents?: string; resolveDir?: string }, root: string): Promise<Uint8Array> {
   const result = await build({
+    nodePaths: [join(root, 'node_modules')],
     ...(options.entry ? { entryPoints: [options.entry] } : { stdin: { contents: options.contents!, resolveDir: options.resolveDir!, loader: 'js' } }),
     bundle: true,
     minify: true,
@@ -44,16 +45,18 @@ const brotliKb = (code: Uint8Array) =>
  * Also writes the whole kit as one file for the browser figures.
  */
 export async function measureSizes(root: string): Promise<{ entries: Entry[]; kitPath: string }> {
+  // Outside the project, so that its package.json `sideEffects` cannot drop a module from the kit;
+  // the modules' bare `lit` imports resolve from the project's node_modules through `nodePaths`.
   const out = await mkdtemp(join(tmpdir(), 'invoicekit-bench-dist-'));
   await promisify(execFile)('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: root });
   const modules = (await readdir(join(out, 'elements'))).filter((name) => name.endsWith('.js')).sort();
-  const lit = await bundle({ contents: LIT_ALONE, resolveDir: root });
+  const lit = await bundle({ contents: LIT_ALONE, resolveDir: root }, root);
   const litGzip = gzipKb(lit);
   const entries: Entry[] = [
     entry({ name: 'size: Lit alone (a tiny element), min+gzip', value: litGzip, unit: 'KB', baseline: null, note: `brotli ${brotliKb(lit).toFixed(1)} KB` }),
   ];
   for (const module of modules) {
-    const code = await bundle({ entry: join(out, 'elements', module) });
+    const code = await bundle({ entry: join(out, 'elements', module) }, root);
     const tag = module.replace(/\.js$/, '');
     entries.push(
       entry({
@@ -68,7 +71,7 @@ export async function measureSizes(root: string): Promise<{ entries: Entry[]; ki
     );
   }
   const kitEntry = modules.map((module) => `import ${JSON.stringify(join(out, 'elements', module))};`).join('\n');
-  const kit = await bundle({ contents: kitEntry, resolveDir: root });
+  const kit = await bundle({ contents: kitEntry, resolveDir: out }, root);
   entries.push(
     entry({ name: 'size: the kit (every element), min+gzip', value: gzipKb(kit), unit: 'KB', baseline: litGzip, baselineName: 'Lit alone' }),
     entry({ name: 'size: the kit (every element), min+brotli', value: brotliKb(kit), unit: 'KB', baseline: brotliKb(lit), baselineName: 'Lit alone' }),

@@ -27,6 +27,8 @@ export class AccountCache {
       () => cache.#clear(true),
       () => cache.#clear(false),
     );
+    // Listening from here on: every later change will be heard.
+    cache.#clear(true);
     return cache;
   }
 

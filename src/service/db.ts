@@ -91,10 +91,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
   const usePrepared = (text: string) => statements.has(text) || statements.size < MAX_PREPARED;
   const run = async <Row>(text: string, params: readonly unknown[] | undefined, tx?: Pick<typeof pg, 'query'>): Promise<Row[]> => {
-    if (!usePrepared(text)) return (await (tx ?? pg).query<Row>(text, params as unknown[] | undefined)).rows;
-    // The protocol calls take no lock of their own: outside a transaction wait for any to end.
+    // Inside transactions (the writes) named statements measured slower than PGlite's own path:
+    // 21–26 ms of CPU per invoice creation against 16–18, the numbered insert above all.
+    if (tx) return (await tx.query<Row>(text, params as unknown[] | undefined)).rows;
+    if (!usePrepared(text)) return (await pg.query<Row>(text, params as unknown[] | undefined)).rows;
+    // The protocol calls take no lock of their own: wait for any transaction or query to end.
     // (No sync to the file system is needed: PGlite's Node file system writes through.)
-    if (tx) return pg.runExclusive(() => prepared<Row>(text, params ?? []));
     return engine._runExclusiveTransaction(() => pg.runExclusive(() => prepared<Row>(text, params ?? [])));
   };
   return {
