@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Sql } from './db.js';
+import { accountCacheOf } from './account-cache.js';
+import type { Database, Sql } from './db.js';
 import { type Account, ApiError, type ServiceContext, type ServiceEnv, unauthorized } from './http.js';
 import { clientAddress } from './login-guard.js';
 import { HashingBusyError, verifyPassword } from './passwords.js';
@@ -9,6 +10,17 @@ const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
 export async function accountByToken(sql: Sql, token: string): Promise<Account | undefined> {
   const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token = $1`, [token]);
   return rows[0];
+}
+
+/** The account of a token, kept between requests (see `AccountCache`). */
+async function cachedAccountByToken(db: Database, token: string): Promise<Account | undefined> {
+  const cache = await accountCacheOf(db);
+  const kept = cache?.get(token);
+  if (kept) return kept;
+  const generation = cache?.generation ?? 0;
+  const account = await accountByToken(db, token);
+  if (account) cache?.set(token, account, generation);
+  return account;
 }
 
 interface LoginRow {
@@ -99,13 +111,15 @@ export function credentialsOf(c: ServiceContext): Credentials {
 /** The account the request's credentials belong to, or undefined when there are none or they are wrong. */
 export async function accountOf(c: ServiceContext): Promise<Account | undefined> {
   const credentials = credentialsOf(c);
-  if (credentials.kind === 'token') return credentials.token ? accountByToken(c.get('db'), credentials.token) : undefined;
+  if (credentials.kind === 'token') return credentials.token ? cachedAccountByToken(c.get('db'), credentials.token) : undefined;
   if (credentials.kind === 'login') return accountByLogin(c, credentials.login, credentials.password);
   return undefined;
 }
 
 /** Resolves the account of an account-level request (spec §5); any failure is the reference's 401. */
 export const requireAccount: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  // `/invoices` and `/invoices/*` both match a list or create request: authenticate it once.
+  if (c.get('account')) return next();
   const account = await accountOf(c);
   if (!account) throw unauthorized();
   c.set('account', account);

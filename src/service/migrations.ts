@@ -145,6 +145,24 @@ export const migrations: Migration[] = [
         count integer not null,
         reset_at timestamptz not null
       );
+      `,
+    },
+    {
+    version: 20,
+    name: 'list order indexes, account change notifications',
+    sql: `
+      create index invoices_list_idx on invoices (account_id, (data->>'issue_date') desc nulls last, id desc);
+      create index invoices_client_list_idx
+        on invoices (account_id, ((data->>'client_id')::integer), (data->>'issue_date') desc nulls last, id desc);
+      drop index invoices_issue_date_idx;
+      drop index invoices_client_idx;
+      create function invoicekit_accounts_changed() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('invoicekit_accounts', '');
+        return null;
+      end $$;
+      create trigger accounts_changed after update or delete on accounts
+        for each statement execute function invoicekit_accounts_changed();
     `,
   },
 ];

@@ -87,6 +87,8 @@ export interface ListOptions {
   order?: string;
   page: number;
   perPage: number;
+  /** What to read as `data`: e.g. `data - 'positions'` when the answer leaves them out. Default the whole document. */
+  data?: string;
 }
 
 export async function listRows<Data>(sql: Sql, table: ResourceTable, accountId: number, options: ListOptions): Promise<StoredRow<Data>[]> {
@@ -94,7 +96,8 @@ export async function listRows<Data>(sql: Sql, table: ResourceTable, accountId: 
   const params = [accountId, ...(options.params ?? []), options.perPage, (options.page - 1) * options.perPage];
   const n = params.length;
   return sql.query<StoredRow<Data>>(
-    `select ${COLUMNS} from ${table} where ${where} order by ${options.order ?? 'id'} limit $${n - 1} offset $${n}`,
+    `select id, ${options.data ?? 'data'} as data, created_at, updated_at from ${table}
+      where ${where} order by ${options.order ?? 'id'} limit $${n - 1} offset $${n}`,
     params,
   );
 }

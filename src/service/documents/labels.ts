@@ -298,6 +298,20 @@ export function documentTitle(labels: DocumentLabels, kind: string): string {
   return labels.titles[kind] ?? labels.titles.vat!;
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** Formatters are made once per locale and options: making one costs far more than using it. */
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    // Currencies come from invoices: a bounded number of formatters, not one per request.
+    if (numberFormats.size < 500) numberFormats.set(key, format);
+  }
+  return format;
+}
+
 /**
  * An amount in the currency's minor unit, formatted for the locale: `1 234,50 zł`, `¥1,235`.
  * The decimal text goes to Intl as a string, so it is formatted exactly, never through a float.
@@ -306,7 +320,7 @@ export function formatMoney(amount: string, currency: string, labels: DocumentLa
   const digits = minorUnits(currency);
   const fixed = toFixed(decimal(amount), digits) as `${number}`;
   try {
-    return new Intl.NumberFormat(labels.locale, {
+    return numberFormat(labels.locale, {
       style: 'currency',
       currency,
       minimumFractionDigits: digits,
@@ -326,7 +340,7 @@ export function formatNumber(value: string, labels: DocumentLabels, minDigits = 
     return value;
   }
   const text = toFixed(amount, Math.max(amount.scale, minDigits)) as `${number}`;
-  return new Intl.NumberFormat(labels.locale, { minimumFractionDigits: minDigits, maximumFractionDigits: 20 }).format(text);
+  return numberFormat(labels.locale, { minimumFractionDigits: minDigits, maximumFractionDigits: 20 }).format(text);
 }
 
 /** A tax rate as printed: `23%`, or the code of an exempt rate (`zw`, `np`). */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { minorUnits } from '../../api/money.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
@@ -24,13 +25,18 @@ export interface InvoicePdfOptions {
 }
 
 const require = createRequire(import.meta.url);
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
+type ParsedFont = ReturnType<typeof fontkit.create>;
+let fonts: { regular: ParsedFont; bold: ParsedFont } | undefined;
 
-/** DejaVu Sans covers Polish and every other Latin letter; it comes from its npm package. */
-function documentFonts(): { regular: Buffer; bold: Buffer } {
+/**
+ * DejaVu Sans covers Polish and every other Latin letter; it comes from its npm package. The fonts
+ * are parsed once per process, not once per document (parsing was most of a first render); each
+ * document still embeds only the subset of glyphs it uses.
+ */
+function documentFonts(): { regular: ParsedFont; bold: ParsedFont } {
   fonts ??= {
-    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+    regular: fontkit.create(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'))),
+    bold: fontkit.create(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))),
   };
   return fonts;
 }
@@ -55,6 +61,8 @@ export function renderInvoicePdf(invoice: InvoiceData, options: InvoicePdfOption
   const title = documentTitle(labels, invoice.kind);
   const { regular, bold } = documentFonts();
   const doc = new PDFDocument({
+    // No Helvetica: every text is set in DejaVu, and loading the standard font's metrics costs time.
+    font: null as unknown as string,
     size: 'A4',
     margins: { top: PAGE.margin, bottom: PAGE.margin, left: PAGE.margin, right: PAGE.margin },
     bufferPages: true,
@@ -66,8 +74,9 @@ export function renderInvoicePdf(invoice: InvoiceData, options: InvoicePdfOption
     },
     lang: labels.locale,
   });
-  doc.registerFont('regular', regular);
-  doc.registerFont('bold', bold);
+  // pdfkit takes a parsed fontkit font as well as font bytes; its types only know the bytes.
+  doc.registerFont('regular', regular as unknown as Buffer);
+  doc.registerFont('bold', bold as unknown as Buffer);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -10,7 +10,7 @@ import { findRow, insertRow, type StoredRow, todayText } from '../store.js';
 import { type ClientData, matchClient, newClientData } from '../resources/clients.js';
 import { DEFAULT_CURRENCY, DEFAULT_TAX, type ProductData } from '../resources/products.js';
 import { AmountError, computeLine, computeTotals, type LineAmounts, normalizeTax } from './amounts.js';
-import { addDays, assignNumber } from './numbering.js';
+import { addDays, assignNumber, insertNumbered } from './numbering.js';
 
 type CreateInput = z.output<typeof invoiceCreateInput>;
 type PositionValues = NonNullable<CreateInput['positions']>[number];
@@ -323,6 +323,7 @@ export async function buildNewInvoice(
   input: CreateInput,
   now = new Date(),
   matching: BuyerMatching = 'match',
+  options: { numberOnInsert?: boolean } = {},
 ): Promise<InvoiceData> {
   const problems = new Problems();
   const today = todayText(now);
@@ -439,8 +440,14 @@ export async function buildNewInvoice(
   for (const field of PLAIN_FIELDS) if (input[field] != null) (data as unknown as Record<string, unknown>)[field] = input[field];
   if (data.status === 'paid') settlePaid(data, input.paid ?? data.price_gross, input.paid_date ?? today);
   else if (input.paid != null) settlePaid(data, input.paid, input.paid_date ?? today);
-  data.number = await assignNumber(tx, account.id, kind, issueDate, input.number);
+  // With `numberOnInsert`, a number not chosen by hand stays '' for `insertInvoice` to take.
+  if (input.number?.trim() || !options.numberOnInsert) data.number = await assignNumber(tx, account.id, kind, issueDate, input.number);
   return data;
+}
+
+/** Stores a new invoice; one built with `numberOnInsert` takes its number in the same statement. */
+export function insertInvoice(tx: Sql, accountId: number, data: InvoiceData): Promise<StoredRow<InvoiceData>> {
+  return data.number === '' ? insertNumbered(tx, 'invoices', accountId, data) : insertRow(tx, 'invoices', accountId, data);
 }
 
 /** Sets `paid` and derives the status: paid in full, partly paid, or back to issued/sent. */

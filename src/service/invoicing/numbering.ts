@@ -1,5 +1,6 @@
 import type { Sql } from '../db.js';
 import { invalid } from '../http.js';
+import type { StoredRow } from '../store.js';
 
 /** `issueDate` plus `days`, as a `YYYY-MM-DD` date. */
 export function addDays(issueDate: string, days: number): string {
@@ -16,11 +17,22 @@ async function numberTaken(sql: Sql, table: string, accountId: number, kind: str
   return rows.length > 0;
 }
 
+const sequenceUpsert = `insert into number_sequences (account_id, scope, last_value) values ($1, $2, 1)
+  on conflict (account_id, scope) do update set last_value = number_sequences.last_value + 1
+  returning last_value`;
+
+/** The counter of one account, kind and month, and the `/MM/YYYY` that follows its value. */
+function sequenceOf(table: string, kind: string, issueDate: string): { scope: string; suffix: string } {
+  const [year, month] = issueDate.split('-') as [string, string];
+  return { scope: `${table}:${kind}:${year}-${month}`, suffix: `/${month}/${year}` };
+}
+
 /**
  * The next number of a document: one sequence per account, kind and month, `N/MM/YYYY`
  * (`55/01/2026`). The counter row is locked by the upsert until the transaction ends, so
  * concurrent creations, in one process or many, never get the same number. A number the
- * caller chose is kept when free and refused when taken.
+ * caller chose is kept when free and refused when taken. A new invoice is numbered by
+ * `insertNumbered` instead, which holds the lock for less time.
  */
 export async function assignNumber(
   tx: Sql,
@@ -36,16 +48,45 @@ export async function assignNumber(
     if (await numberTaken(tx, table, accountId, kind, chosen, exceptId)) throw invalid({ number: ['has already been taken'] });
     return chosen;
   }
-  const [year, month] = issueDate.split('-') as [string, string];
-  const scope = `${table}:${kind}:${year}-${month}`;
+  const { scope, suffix } = sequenceOf(table, kind, issueDate);
   for (;;) {
-    const rows = await tx.query<{ last_value: number }>(
-      `insert into number_sequences (account_id, scope, last_value) values ($1, $2, 1)
-       on conflict (account_id, scope) do update set last_value = number_sequences.last_value + 1
-       returning last_value`,
-      [accountId, scope],
+    const rows = await tx.query<{ last_value: number; taken: boolean }>(
+      `with next as (${sequenceUpsert})
+       select next.last_value, exists (
+         select 1 from ${table} t
+          where t.account_id = $1 and t.data->>'kind' = $3 and t.data->>'number' = next.last_value || $4 and t.id <> $5
+       ) as taken
+       from next`,
+      [accountId, scope, kind, suffix, exceptId],
     );
-    const candidate = `${rows[0]!.last_value}/${month}/${year}`;
-    if (!(await numberTaken(tx, table, accountId, kind, candidate, exceptId))) return candidate;
+    if (!rows[0]!.taken) return `${rows[0]!.last_value}${suffix}`;
+  }
+}
+
+/**
+ * Inserts a new document whose number is still to be taken, taking it in the same statement: the
+ * counter's row lock is then held from this statement to the commit that follows it, not across
+ * the round trips of building the document. A number someone chose by hand is skipped.
+ */
+export async function insertNumbered<Data extends { number: string; kind: string; issue_date: string }>(
+  tx: Sql,
+  table: 'invoices' | 'warehouse_documents',
+  accountId: number,
+  data: Data,
+): Promise<StoredRow<Data>> {
+  const { scope, suffix } = sequenceOf(table, data.kind, data.issue_date);
+  for (;;) {
+    const rows = await tx.query<StoredRow<Data>>(
+      `with next as (${sequenceUpsert})
+       insert into ${table} (account_id, data)
+       select $1, jsonb_set($3::jsonb, '{number}', to_jsonb(next.last_value || $4))
+         from next
+        where not exists (
+          select 1 from ${table} t where t.account_id = $1 and t.data->>'kind' = $5 and t.data->>'number' = next.last_value || $4
+        )
+       returning id, data, created_at, updated_at`,
+      [accountId, scope, JSON.stringify(data), suffix, data.kind],
+    );
+    if (rows[0]) return rows[0];
   }
 }

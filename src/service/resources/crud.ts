@@ -20,11 +20,15 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   updateSchema: UpdateSchema;
   create(tx: Sql, account: Account, input: z.output<CreateSchema>, c: ServiceContext): Promise<Data>;
   update(tx: Sql, account: Account, current: Data, input: z.output<UpdateSchema>, c: ServiceContext): Promise<Data>;
+  /** Stores a new record built by `create`; a plain insert by default. */
+  insert?(tx: Sql, account: Account, data: Data): Promise<StoredRow<Data>>;
   present(row: StoredRow<Data>, c: ServiceContext): unknown;
   /** Presents several rows at once (one query for all of them instead of one each). */
   presentAll?(rows: StoredRow<Data>[], c: ServiceContext): Promise<unknown[]>;
   listQuery?: z.ZodType<{ page: number; per_page: number }>;
   filters?(query: Record<string, unknown>, filters: Filters): void;
+  /** What a list reads of each document (see `ListOptions.data`); the whole document by default. */
+  listData?(query: Record<string, unknown>): string;
   /** `order by` clause of the list, fixed or from the validated query. */
   order?: string | ((query: Record<string, unknown>) => string);
   /** Work to do in the same transaction before a record is deleted (undoing its effects). */
@@ -75,6 +79,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
       order: typeof resource.order === 'function' ? resource.order(query) : (resource.order ?? 'id'),
       page: query.page,
       perPage: query.per_page,
+      ...(resource.listData ? { data: resource.listData(query) } : {}),
     });
     return respond(c, await presentAll(rows, c), { root: resource.listRoot });
   });
@@ -92,7 +97,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
     const row = await c.get('db').transaction(async (tx) => {
       await requireReferences(tx, account.id, input, resource.references);
       const data = await resource.create(tx, account, input, c);
-      return insertRow(tx, table, account.id, data);
+      return resource.insert ? resource.insert(tx, account, data) : insertRow(tx, table, account.id, data);
     });
     return respond(c, await presentOne(row, c), { status: 201, root: resource.wrapper });
   });

@@ -3,7 +3,7 @@ import { changeStatusInput, invoiceCreateInput, invoiceListQuery, invoiceUpdateI
 import type { Period } from '../../api/schemas/invoice.js';
 import { idParam, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { type Filters, requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
-import { applyInvoiceUpdate, applyStatus, buildNewInvoice, type InvoiceData, type StoredPosition } from '../invoicing/invoices.js';
+import { applyInvoiceUpdate, applyStatus, buildNewInvoice, type InvoiceData, insertInvoice, type StoredPosition } from '../invoicing/invoices.js';
 import { addDays } from '../invoicing/numbering.js';
 import { addStatusFilter } from '../invoicing/payment-state.js';
 import { mountCrud } from './crud.js';
@@ -126,14 +126,17 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     createSchema: invoiceCreateInput,
     updateSchema: invoiceUpdateInput,
     listQuery: invoiceListQuery,
-    order: (query) => (typeof query.order === 'string' ? orderClause(query.order) : `data->>'issue_date' desc, id desc`),
+    order: (query) => (typeof query.order === 'string' ? orderClause(query.order) : DEFAULT_ORDER),
+    // A list without positions does not read them: they are most of a stored invoice.
+    listData: (query) => (includesPositions(query.include_positions) ? 'data' : `data - 'positions'`),
     filters: invoiceListFilters,
     present(row, c) {
       const listing = c.req.method === 'GET' && c.req.param('id') === undefined;
-      const withPositions = !listing || ['true', '1', 'yes'].includes(String(c.req.query('include_positions')).toLowerCase());
+      const withPositions = !listing || includesPositions(c.req.query('include_positions'));
       return presentInvoice(row, publicUrl(c), withPositions);
     },
-    create: (tx, account, input) => buildNewInvoice(tx, account, input),
+    create: (tx, account, input) => buildNewInvoice(tx, account, input, new Date(), 'match', { numberOnInsert: true }),
+    insert: (tx, account, data) => insertInvoice(tx, account.id, data),
     update: (tx, account, current, input, c) => applyInvoiceUpdate(tx, account, idParam(c), current, input),
     async beforeDelete(tx, account, row) {
       await tx.query(
@@ -159,9 +162,17 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
   });
 }
 
+const includesPositions = (value: unknown) => ['true', '1', 'yes'].includes(String(value).toLowerCase());
+
+/** Newest first; `invoices_list_idx` (and `invoices_client_list_idx` for one client) is in this order. */
+const DEFAULT_ORDER = `data->>'issue_date' desc nulls last, id desc`;
+
 function orderClause(order: string): string {
   const [field, direction] = order.split('.') as [string, string | undefined];
   const column = ORDER_COLUMNS[field] ?? `data->>'issue_date'`;
   const dir = direction === 'desc' ? 'desc' : 'asc';
+  // Every invoice has an issue date, so where its nulls go changes nothing but which way the index
+  // is read: forwards for `desc`, backwards for `asc`.
+  if (column === ORDER_COLUMNS.issue_date) return dir === 'desc' ? DEFAULT_ORDER : `${column} asc nulls first, id asc`;
   return `${column} ${dir} nulls last, id ${dir}`;
 }

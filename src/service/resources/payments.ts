@@ -4,8 +4,8 @@ import { paymentCreateInput, paymentListQuery, paymentUpdateInput } from '../../
 import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceContext, type ServiceEnv } from '../http.js';
 import { randomToken } from '../passwords.js';
-import { findRow, insertRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
-import { buildNewInvoice, type InvoiceData, settlePaid } from '../invoicing/invoices.js';
+import { findRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
+import { buildNewInvoice, type InvoiceData, insertInvoice, settlePaid } from '../invoicing/invoices.js';
 import { DEFAULT_CURRENCY, type ProductData } from './products.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
 
@@ -84,9 +84,9 @@ async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData
         total_price_gross: payment.price,
       },
     ],
-  }, new Date(), 'new-client');
+  }, new Date(), 'new-client', { numberOnInsert: true });
   settlePaid(data, data.price_gross, payment.paid_date ?? todayText());
-  const row = await insertRow(tx, 'invoices', account.id, data);
+  const row = await insertInvoice(tx, account.id, data);
   return row.id;
 }
 

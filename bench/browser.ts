@@ -1,0 +1,187 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Page } from 'playwright-core';
+import { entry, unavailable, type Entry } from './report.js';
+
+/**
+ * Figures measured in headless Chromium on a page served by the BFF's process, against the real BFF
+ * and service: first rows painted after inserting `<invoice-list>`, frame times while scrolling, and
+ * the first price of `<product-pay-button>`. Each is the median of several runs.
+ */
+export interface BrowserCustomers {
+  /** Portal tokens of customers with this many invoices. */
+  tokens: Record<number, string>;
+  productToken: string;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
+
+function chromiumPath(): string | undefined {
+  return [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => p && existsSync(p));
+}
+
+/** Inserts an element, then waits for its first data rows and the frame that paints them. */
+async function timeToRows(page: Page, html: string, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    times.push(
+      await page.evaluate(async (markup) => {
+        document.body.replaceChildren();
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        const host = document.createElement('div');
+        const start = performance.now();
+        host.innerHTML = markup;
+        document.body.append(host);
+        const rowsOf = () => {
+          const el = host.firstElementChild!;
+          return (el.shadowRoot ?? el).querySelectorAll('tr[data-row], tbody tr').length;
+        };
+        await new Promise<void>((resolve, reject) => {
+          const deadline = start + 30_000;
+          const check = () => {
+            if (rowsOf() > 0) resolve();
+            else if (performance.now() > deadline) reject(new Error('no rows within 30 s'));
+            else requestAnimationFrame(check);
+          };
+          check();
+        });
+        // The rows are in the DOM; the next frame's paint shows them.
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        return performance.now() - start;
+      }, html),
+    );
+  }
+  return median(times);
+}
+
+function staticTable(rows: number): string {
+  const cells = (i: number) =>
+    `<tr data-row><th>${i}/01/2026</th><td>2026-01-${String((i % 28) + 1).padStart(2, '0')}</td><td>2026-02-01</td><td>1 845,00 zł</td><td>0,00 zł</td><td><span>Paid</span></td><td><button>PDF</button></td></tr>`;
+  return `<table><thead><tr><th>Number</th><th>Issued</th><th>Due</th><th>Total</th><th>Due</th><th>Status</th><th></th></tr></thead><tbody>${Array.from({ length: rows }, (_, i) => cells(i)).join('')}</tbody></table>`;
+}
+
+/** Frame intervals while the page scrolls `frames` frames with the callback each frame. */
+async function frameTimes(page: Page, frames: number, scrollTarget: 'list' | 'none'): Promise<number[]> {
+  return page.evaluate(
+    async ({ frames, scrollTarget }) => {
+      const list = document.querySelector('invoice-list');
+      const scroller = scrollTarget === 'list' ? (list?.shadowRoot?.querySelector('.scrolling') as HTMLElement | null) : null;
+      if (scrollTarget === 'list' && !scroller) throw new Error('the list has no scrolling area');
+      const times: number[] = [];
+      let last = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+      for (let i = 0; i < frames; i += 1) {
+        if (scroller) scroller.scrollTop += Math.max(40, scroller.scrollHeight / frames);
+        const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        times.push(now - last);
+        last = now;
+      }
+      return times;
+    },
+    { frames, scrollTarget },
+  );
+}
+
+export async function browserFigures(bffUrl: string, customers: BrowserCustomers, options: { quick: boolean }): Promise<Entry[]> {
+  const executablePath = chromiumPath();
+  const names = ['browser: first 25 rows painted (25 invoices)', 'browser: first rows painted (1,000 invoices)', 'browser: first rows painted (10,000 invoices)'];
+  if (!executablePath) return names.map((name) => unavailable(name, 'ms', 'Chromium not found (set CHROME_PATH)'));
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const entries: Entry[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    // tsx keeps function names with a `__name` helper, which functions sent to the page call too.
+    await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+    await page.goto(`${bffUrl}/bench/page.html`);
+    await page.addScriptTag({ url: `${bffUrl}/bench/kit.js`, type: 'module' });
+    await page.waitForFunction(() => customElements.get('invoice-list') !== undefined, undefined, { timeout: 10_000 }).catch((error: unknown) => {
+      throw new Error(`the kit did not define <invoice-list>: ${problems.join('; ') || String(error)}`);
+    });
+    const runs = options.quick ? 2 : 3;
+    const floor = await timeToRows(page, staticTable(25), runs);
+    const list = (count: number, paging = 'pages') =>
+      `<invoice-list endpoint="/bff" paging="${paging}" portal-token="${customers.tokens[count]}"></invoice-list>`;
+    const counts = options.quick ? [25] : [25, 1000, 10_000];
+    for (const [index, count] of counts.entries()) {
+      const value = await timeToRows(page, list(count), runs);
+      entries.push(
+        entry({
+          name: names[index]!,
+          value,
+          unit: 'ms',
+          baseline: floor,
+          baselineName: 'a static 25-row table',
+          target: { on: 'value', op: '<=', limit: count === 10_000 ? 100 : 50 },
+          note: `median of ${runs} insertions`,
+        }),
+      );
+    }
+
+    if (!options.quick) {
+      const idle = await frameTimes(page, 120, 'none');
+      await timeToRows(page, list(10_000, 'scroll'), 1);
+      const times = await frameTimes(page, 300, 'list');
+      const idleMedian = median(idle);
+      entries.push(
+        entry({
+          name: 'browser: scrolling 10,000 rows, median frame',
+          value: median(times),
+          unit: 'ms',
+          baseline: idleMedian,
+          baselineName: 'an idle page',
+          target: { on: 'value', op: '<=', limit: 16.7 * 1.05 },
+          note: `p95 ${percentile(times, 0.95).toFixed(1)} ms over 300 frames`,
+        }),
+        entry({
+          name: 'browser: scrolling 10,000 rows, frames over 50 ms',
+          value: times.filter((t) => t > 50).length,
+          unit: 'frames',
+          baseline: idle.filter((t) => t > 50).length,
+          baselineName: 'an idle page, 120 frames',
+          ratio: null,
+          target: { on: 'value', op: '<=', limit: 0 },
+          note: `longest ${Math.max(...times).toFixed(0)} ms`,
+        }),
+      );
+    }
+
+    const hasPayButton = await page.evaluate(() => customElements.get('product-pay-button') !== undefined);
+    if (!hasPayButton) {
+      entries.push(unavailable('browser: <product-pay-button> first price shown', 'ms', 'the kit has no <product-pay-button> yet'));
+    } else {
+      const times: number[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        times.push(
+          await page.evaluate(async (product) => {
+            document.body.replaceChildren();
+            const start = performance.now();
+            const el = document.createElement('product-pay-button');
+            el.setAttribute('endpoint', '/bff');
+            el.setAttribute('product', product);
+            el.setAttribute('product-token', product);
+            document.body.append(el);
+            await new Promise<void>((resolve, reject) => {
+              const check = () => {
+                const text = el.shadowRoot?.textContent ?? '';
+                if (/\d[\d\s\u00a0.,]*\d{2}/.test(text)) resolve();
+                else if (performance.now() - start > 15_000) reject(new Error('no price within 15 s'));
+                else requestAnimationFrame(check);
+              };
+              check();
+            });
+            await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+            return performance.now() - start;
+          }, customers.productToken),
+        );
+      }
+      entries.push(entry({ name: 'browser: <product-pay-button> first price shown', value: median(times), unit: 'ms', baseline: floor, baselineName: 'a static 25-row table', note: `median of ${runs}` }));
+    }
+  } finally {
+    await browser.close();
+  }
+  return entries;
+}

@@ -1,0 +1,36 @@
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createBff } from '../../src/bff/index.js';
+
+/**
+ * The BFF in its own process, in front of the benchmark's service, as `invoicekit bff` runs it
+ * (rate limits off: the load is one address). It also serves the page the browser figures use, from
+ * the same origin, so the elements call `/bff` as they do in a real portal.
+ */
+const bff = createBff({
+  serviceUrl: process.env.BENCH_SERVICE_URL!,
+  apiToken: process.env.BENCH_API_TOKEN!,
+  portalSecret: process.env.BENCH_PORTAL_SECRET!,
+  rateLimit: false,
+  logger: false,
+});
+const app = new Hono();
+app.get('/bench/page.html', (c) => c.html('<!doctype html><meta charset="utf-8"><title>bench</title><body></body>'));
+app.get('/bench/kit.js', async (c) =>
+  c.body(await readFile(process.env.BENCH_KIT_PATH!, 'utf8'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+);
+app.all('*', (c) => bff.fetch(c.req.raw));
+const server = createServer(getRequestListener(app.fetch));
+server.listen(0, '127.0.0.1', () => {
+  process.send!({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+});
+process.on('message', (message: { id: number; type: string }) => {
+  if (message.type === 'stop') {
+    process.send!({ id: message.id, result: {} });
+    server.close();
+    process.exit(0);
+  }
+});

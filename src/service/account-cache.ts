@@ -1,0 +1,73 @@
+import type { Database } from './db.js';
+import type { Account } from './http.js';
+
+/** How long an account found by its token may be used without asking the database again. */
+export const ACCOUNT_CACHE_MAX_AGE_MS = 10_000;
+const MAX_ENTRIES = 1000;
+/** Notified by a trigger on every change or removal of an account (migration 20). */
+const CHANNEL = 'invoicekit_accounts';
+
+/**
+ * Accounts by api_token, kept so that an authenticated request needs no query for it. Any change to
+ * any account, in any process, clears every process's cache through a database notification; while
+ * a process is not sure to hear them (before listening, or after its listening connection broke) it
+ * keeps nothing. An entry is dropped after `ACCOUNT_CACHE_MAX_AGE_MS` in any case, which bounds how
+ * long a changed token could keep working should a notification be lost.
+ */
+export class AccountCache {
+  readonly #entries = new Map<string, { account: Account; at: number }>();
+  #listening = false;
+  /** Moves on every clear, so that an answer read before a change is never kept after it. */
+  #generation = 0;
+
+  static async open(db: Database): Promise<AccountCache> {
+    const cache = new AccountCache();
+    await db.listen(
+      CHANNEL,
+      () => cache.#clear(true),
+      () => cache.#clear(false),
+    );
+    // Listening from here on: every later change will be heard.
+    cache.#clear(true);
+    return cache;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  get(token: string): Account | undefined {
+    const entry = this.#entries.get(token);
+    if (!entry) return undefined;
+    if (Date.now() - entry.at > ACCOUNT_CACHE_MAX_AGE_MS) {
+      this.#entries.delete(token);
+      return undefined;
+    }
+    return entry.account;
+  }
+
+  /** Keeps an account read while the cache was at `generation`, unless something changed since. */
+  set(token: string, account: Account, generation: number): void {
+    if (!this.#listening || generation !== this.#generation) return;
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(token, { account, at: Date.now() });
+  }
+
+  #clear(listening: boolean): void {
+    this.#listening = listening;
+    this.#generation += 1;
+    this.#entries.clear();
+  }
+}
+
+const caches = new WeakMap<Database, Promise<AccountCache | undefined>>();
+
+/** The cache of one database connection, listening from its first use on. */
+export function accountCacheOf(db: Database): Promise<AccountCache | undefined> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = AccountCache.open(db).catch(() => undefined);
+    caches.set(db, cache);
+  }
+  return cache;
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../src/service/server.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+/**
+ * Accounts are kept by token between requests (see docs/decisions/service-speed.md): a changed or
+ * revoked token must stop working at once in the process that changed it, and in every other
+ * process on the same PostgreSQL server as soon as the change notification arrives.
+ */
+describe('accounts kept by token', () => {
+  let service: TestService;
+  let other: RunningService | undefined;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    // A second process on the same database: another pool, another cache, another listener.
+    if (process.env.DATABASE_URL) {
+      const path = (await service.db.query<{ search_path: string }>('show search_path'))[0]!.search_path;
+      const url = new URL(process.env.DATABASE_URL);
+      url.searchParams.set('options', `-c search_path=${path}`);
+      other = await startService({ port: 0, databaseUrl: url.toString(), integrationToken: service.integrationToken });
+    }
+  });
+  afterAll(async () => {
+    await other?.close();
+    await service.stop();
+  });
+
+  const status = async (base: string, token: string) => (await fetch(`${base}/products.json?api_token=${token}`)).status;
+
+  it('stops taking a token the moment it changes, and takes the new one', async () => {
+    const old = service.apiToken;
+    expect(await status(service.url, old)).toBe(200);
+    expect(await status(service.url, old)).toBe(200);
+    const next = `changed-${randomBytes(8).toString('hex')}`;
+    await service.db.query(`update accounts set api_token = $1 where api_token = $2`, [next, old]);
+    expect(await status(service.url, old)).toBe(401);
+    expect(await status(service.url, next)).toBe(200);
+  });
+
+  it.runIf(process.env.DATABASE_URL)('stops taking a changed token in another process once notified', async () => {
+    const current = (await service.db.query<{ api_token: string }>(`select api_token from accounts order by id limit 1`))[0]!.api_token;
+    expect(await status(other!.url, current)).toBe(200);
+    const next = `moved-${randomBytes(8).toString('hex')}`;
+    await service.db.query(`update accounts set api_token = $1 where api_token = $2`, [next, current]);
+    const deadline = Date.now() + 5000;
+    let answer = await status(other!.url, current);
+    while (answer !== 401 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      answer = await status(other!.url, current);
+    }
+    expect(answer).toBe(401);
+    expect(await status(other!.url, next)).toBe(200);
+  });
+});
