@@ -54,6 +54,7 @@ function xmlValue(node: unknown): unknown {
     const text = typeof element['#text'] === 'string' ? element['#text'] : '';
     if (type === 'integer') return Number(text);
     if (type === 'boolean') return text === 'true';
+    if (type === 'hash') return {};
     return text;
   }
   return Object.fromEntries(children.map((child) => [child, xmlValue((element[child] as unknown[])[0])]));

@@ -1,0 +1,73 @@
+import type { invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
+import type { z } from 'zod';
+import type { Sql } from '../db.js';
+import type { Account } from '../http.js';
+import { applyInvoiceUpdate, buildNewInvoice, type InvoiceData } from './invoices.js';
+import { buildFromInvoice } from './copies.js';
+import { buildCorrection } from './corrections.js';
+import { applyParts, extraFieldsOf, type InvoiceParts } from './parts.js';
+
+/**
+ * Issuing and changing an invoice with everything the hosted service's requests may carry: the
+ * document kinds made from another one, the nested parts and the plain fields kept as given. The
+ * amounts, buyer, seller and number are the work of `invoices.ts`.
+ */
+
+type CreateInput = z.output<typeof invoiceCreateInput>;
+type UpdateInput = z.output<typeof invoiceUpdateInput>;
+
+/** Request keys that steer how a document is made; they are never stored. */
+const STEERING = ['copy_invoice_from', 'advance_creation_mode', 'advance_value', 'position_name', 'invoice_ids', 'use_oss'] as const;
+const PART_KEYS = ['descriptions', 'settlement_positions', 'recipients'] as const;
+
+async function ownerUserId(tx: Sql, account: Account): Promise<number | null> {
+  const rows = await tx.query<{ id: number }>(`select id from users where account_id = $1 order by id limit 1`, [account.id]);
+  return rows[0]?.id ?? null;
+}
+
+/** Per-position fields the amounts code does not keep (`additional_info`, `kind`). */
+function positionExtras(data: InvoiceData, positions: CreateInput['positions'], offset = 0): void {
+  const given = (positions ?? []).filter((p) => !p._destroy && p.id == null);
+  given.forEach((input, index) => {
+    const stored = data.positions[offset + index] as (InvoiceData['positions'][number] & Record<string, unknown>) | undefined;
+    if (!stored) return;
+    if (input.additional_info != null) stored.additional_info = input.additional_info;
+    if (input.kind != null && stored.kind == null) stored.kind = input.kind;
+  });
+}
+
+/** A new invoice from a create request. */
+export async function issueInvoice(tx: Sql, account: Account, input: CreateInput): Promise<InvoiceData & InvoiceParts> {
+  let data: InvoiceData & InvoiceParts;
+  if (input.copy_invoice_from != null) data = await buildFromInvoice(tx, account, input);
+  else if (input.kind === 'correction') data = await buildCorrection(tx, account, input);
+  else data = await buildNewInvoice(tx, account, input);
+  if (input.copy_invoice_from == null) positionExtras(data, input.positions);
+  Object.assign(data, extraFieldsOf(input as Record<string, unknown>));
+  Object.assign(data, await applyParts(tx, {}, input));
+  data.cancelled = false;
+  data.user_id = await ownerUserId(tx, account);
+  const firstRecipient = data.recipients?.[0];
+  if (firstRecipient && input.recipient_name == null) {
+    (data as unknown as Record<string, unknown>).recipient_name = firstRecipient.name ?? ([firstRecipient.first_name, firstRecipient.last_name].filter(Boolean).join(' ') || null);
+  }
+  return data;
+}
+
+/** An invoice after an update request: fields, positions and parts by `id`, `_destroy` or new. */
+export async function updateInvoice(
+  tx: Sql,
+  account: Account,
+  invoiceId: number,
+  current: InvoiceData & InvoiceParts,
+  update: UpdateInput,
+): Promise<InvoiceData & InvoiceParts> {
+  const fields: Record<string, unknown> = { ...update };
+  for (const key of [...STEERING, ...PART_KEYS]) delete fields[key];
+  const next: InvoiceData & InvoiceParts = await applyInvoiceUpdate(tx, account, invoiceId, current, fields as UpdateInput);
+  const added = current.positions.length - (update.positions ?? []).filter((p) => p.id != null && p._destroy).length;
+  positionExtras(next, update.positions, Math.max(0, added));
+  if (update.use_oss != null && update.use_moss == null) (next as unknown as Record<string, unknown>).use_moss = update.use_oss;
+  Object.assign(next, await applyParts(tx, current, update));
+  return next;
+}
