@@ -81,6 +81,7 @@ export interface Api {
   /** A JSON body with `api_token` added at the top beside the wrapper. */
   post(path: string, body: Record<string, unknown>, auth?: Auth): Promise<Reply>;
   put(path: string, body: Record<string, unknown>, auth?: Auth): Promise<Reply>;
+  patch(path: string, body: Record<string, unknown>, auth?: Auth): Promise<Reply>;
   /** An XML body as text, with `Authorization: Bearer` (or Basic). */
   postXml(path: string, xml: string, auth?: Auth): Promise<Reply>;
   putXml(path: string, xml: string, auth?: Auth): Promise<Reply>;
@@ -123,6 +124,7 @@ export function api(service: { url: string; apiToken: string }): Api {
     delete: withQuery('DELETE'),
     post: withJson('POST'),
     put: withJson('PUT'),
+    patch: withJson('PATCH'),
     postXml: withXml('POST'),
     putXml: withXml('PUT'),
     raw: async (method, path, init = {}) => reply(await fetch(new URL(path, service.url), { method, ...init })),

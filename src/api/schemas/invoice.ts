@@ -517,6 +517,8 @@ export const invoice = z.looseObject({
   descriptions: z.array(description).optional(),
   settlement_positions: z.array(settlementPosition).optional(),
   recipients: z.array(recipient).optional(),
+  /** On corrections: why the invoice was corrected. */
+  correction_reason: s.optional(),
   /** With `additional_fields[invoice]=cancel_reason`. */
   cancel_reason: s.optional(),
   /** With `additional_fields[invoice]=connected_payments`. */

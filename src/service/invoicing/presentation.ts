@@ -15,7 +15,7 @@ type StoredInvoice = InvoiceData & InvoiceParts;
 /** The keys an answer carries: the schema's shape is the single list of them. */
 const INVOICE_KEYS = Object.keys(invoiceSchema.shape).filter(
   (key) => !['positions', 'descriptions', 'settlement_positions', 'recipients', 'cancel_reason', 'connected_payments',
-    'corrected_content_before', 'corrected_content_after'].includes(key),
+    'corrected_content_before', 'corrected_content_after', 'correction_reason'].includes(key),
 );
 const POSITION_KEYS = Object.keys(positionSchema.shape).filter((key) => !key.startsWith('correction_'));
 
@@ -127,6 +127,7 @@ export function presentInvoice(row: StoredRow<InvoiceData>, options: InvoicePres
     else if (key === 'payment_to_kind' || key === 'discount_kind' || key === 'created_at' || key === 'updated_at') answer[key] = fallback[key];
     else answer[key] = d[key] ?? fallback[key] ?? null;
   }
+  if (d.kind === 'correction') answer.correction_reason = d.correction_reason ?? null;
   if (options.withPositions) {
     answer.positions = d.positions.map((p) => presentPosition(p, row, options.accountId));
     answer.descriptions = d.descriptions ?? [];
