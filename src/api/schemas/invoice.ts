@@ -264,10 +264,14 @@ export const INVOICE_ORDER_FIELDS = [
 /** The date a list's `period` applies to (`search_date_type`). */
 export const SEARCH_DATE_TYPES = ['issue_date', 'paid_date', 'transaction_date', 'sell_date', 'payment_to'] as const;
 
-const kindList = z.preprocess(
-  (value) => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value),
-  z.array(z.enum(INVOICE_KINDS, { message: `must be one of ${INVOICE_KINDS.join(', ')}` })).max(30),
-);
+const kindEnum = z.enum(INVOICE_KINDS, { message: `must be one of ${INVOICE_KINDS.join(', ')}` });
+const kindList = z.union([
+  z.array(kindEnum).max(30),
+  z
+    .string()
+    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(kindEnum).max(30)),
+]);
 
 /** Query of `GET /invoices`. */
 export const invoiceListQuery = pageQuery.extend({
@@ -559,5 +563,6 @@ export type CancelInvoiceInput = z.input<typeof cancelInvoiceInput>;
 
 /** Keys that `additional_fields[invoice]=…` adds to an invoice read. */
 export const INVOICE_ADDITIONAL_FIELDS = ['cancel_reason', 'connected_payments', 'corrected_content_before', 'corrected_content_after'] as const;
+export type InvoiceAdditionalField = (typeof INVOICE_ADDITIONAL_FIELDS)[number];
 
 export const invoiceIdParam = idInput;
