@@ -128,7 +128,6 @@ export async function buildCorrection(tx: Sql, account: Account, input: CreateIn
     kind: 'correction',
     currency,
     from_invoice_id: corrected.id,
-    invoice_id: input.invoice_id ?? corrected.id,
     positions: positions.map((p, index) =>
       sides[index] ? { name: sides[index].after.name, tax: sides[index].after.tax, quantity: '1', total_price_gross: '0' } : p,
     ),
