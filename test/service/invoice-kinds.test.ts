@@ -327,7 +327,7 @@ describe('descriptions, settlement positions and recipients', () => {
       seller_name: 'Wystawca Sp. z o.o.',
       buyer_name: 'Klient1 Sp. z o.o.',
       positions: [
-        { name: 'Produkt A1', tax: 23, total_price_gross: 10.23, quantity: 1 },
+        { name: 'Produkt A1', tax: 23, total_price_gross: 10.23, quantity: 1, additional_info: 'PKWiU 62.01' },
         { name: 'Produkt A2', tax: 0, total_price_gross: 50, quantity: 3 },
       ],
       recipients: [
@@ -363,6 +363,9 @@ describe('descriptions, settlement positions and recipients', () => {
     expect(removed.body.descriptions.map((d: Record<string, unknown>) => d.content)).toEqual(['Nowa uwaga']);
     expect(removed.body.settlement_positions[0]).toMatchObject({ kind: 'charge', amount: '20.0' });
     expect(removed.body.price_gross).toBe('60.23');
+    const line = await http.patch(`/invoices/${invoice.id}.json`, { invoice: { positions: [{ id: invoice.positions[0].id, name: 'test' }] } });
+    expect(line.body.positions[0]).toMatchObject({ id: invoice.positions[0].id, name: 'test', additional_info: 'PKWiU 62.01', total_price_gross: '10.23' });
+    expect(line.body.positions[1]).toMatchObject({ additional_info: null, name: 'Produkt A2' });
     const unknown = await http.put(`/invoices/${invoice.id}.json`, { invoice: { recipients: [{ id: 1, _destroy: 1 }] } });
     expect(unknown.status).toBe(422);
     expect(unknown.body.message).toEqual({ 'recipients.0.id': ['does not exist'] });

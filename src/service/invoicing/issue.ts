@@ -25,15 +25,20 @@ async function ownerUserId(tx: Sql, account: Account): Promise<number | null> {
   return rows[0]?.id ?? null;
 }
 
-/** Per-position fields the amounts code does not keep (`additional_info`, `kind`). */
-function positionExtras(data: InvoiceData, positions: CreateInput['positions'], offset = 0): void {
-  const given = (positions ?? []).filter((p) => !p._destroy && p.id == null);
-  given.forEach((input, index) => {
-    const stored = data.positions[offset + index] as (InvoiceData['positions'][number] & Record<string, unknown>) | undefined;
+/**
+ * Per-position fields the amounts code does not keep (`additional_info`, `kind`): on positions
+ * changed by `id`, and on new ones, which follow the kept ones in the order they were given.
+ */
+function positionExtras(data: InvoiceData, positions: CreateInput['positions'], firstNew = 0): void {
+  type Stored = InvoiceData['positions'][number] & Record<string, unknown>;
+  const apply = (stored: Stored | undefined, input: NonNullable<CreateInput['positions']>[number]) => {
     if (!stored) return;
-    if (input.additional_info != null) stored.additional_info = input.additional_info;
+    if (input.additional_info !== undefined) stored.additional_info = input.additional_info ?? null;
     if (input.kind != null && stored.kind == null) stored.kind = input.kind;
-  });
+  };
+  const given = (positions ?? []).filter((p) => !p._destroy);
+  for (const input of given.filter((p) => p.id != null)) apply(data.positions.find((p) => p.id === input.id) as Stored | undefined, input);
+  given.filter((p) => p.id == null).forEach((input, index) => apply(data.positions[firstNew + index] as Stored | undefined, input));
 }
 
 /** A new invoice from a create request. */
@@ -65,8 +70,16 @@ export async function updateInvoice(
   const fields: Record<string, unknown> = { ...update };
   for (const key of [...STEERING, ...PART_KEYS]) delete fields[key];
   const next: InvoiceData & InvoiceParts = await applyInvoiceUpdate(tx, account, invoiceId, current, fields as UpdateInput);
-  const added = current.positions.length - (update.positions ?? []).filter((p) => p.id != null && p._destroy).length;
-  positionExtras(next, update.positions, Math.max(0, added));
+  // A position changed by id is rebuilt from its prices: what the amounts code does not know stays.
+  for (const position of next.positions as (InvoiceData['positions'][number] & Record<string, unknown>)[]) {
+    const before = current.positions.find((p) => p.id === position.id) as Record<string, unknown> | undefined;
+    if (!before || before === position) continue;
+    for (const key of ['additional_info', 'kind', 'correction_before', 'correction_after']) {
+      if (before[key] !== undefined && position[key] === undefined) position[key] = before[key];
+    }
+  }
+  const kept = current.positions.length - (update.positions ?? []).filter((p) => p.id != null && p._destroy).length;
+  if (update.positions) positionExtras(next, update.positions, Math.max(0, kept));
   if (update.use_oss != null && update.use_moss == null) (next as unknown as Record<string, unknown>).use_moss = update.use_oss;
   Object.assign(next, await applyParts(tx, current, update));
   return next;

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { invoiceCreateInput, invoiceListQuery, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { Period } from '../../api/schemas/invoice.js';
-import { idParam, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
-import { requireRow, type StoredRow, todayText, updateRow } from '../store.js';
-import { applyStatus, type InvoiceData } from '../invoicing/invoices.js';
+import { idParam, type ServiceContext, type ServiceEnv } from '../http.js';
+import { type StoredRow, todayText } from '../store.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
 import { issueInvoice, updateInvoice } from '../invoicing/issue.js';
 import { presentInvoice as presentRecord } from '../invoicing/presentation.js';
 import { addDays } from '../invoicing/numbering.js';
