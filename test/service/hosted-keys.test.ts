@@ -237,6 +237,78 @@ describe('every answer carries the hosted service key set, typed as recorded', (
     expect((await http.get(`/clients/${String(created.body.id)}.xml`)).body).toEqual(read);
   });
 
+  it('keeps the documented invoice and client fields as given, and answers them back', async () => {
+    const invoice = await http.post('/invoices.json', {
+      invoice: {
+        kind: 'vat',
+        seller_name: 'Radgost Sp. z o.o.',
+        seller_tax_no: '525-244-57-67',
+        seller_www: 'https://radgost.example',
+        seller_fax: '22 000 00 01',
+        seller_person: 'Imię Nazwisko',
+        seller_tax_no_kind: '',
+        buyer_name: 'Nazwa klienta',
+        buyer_note: 'dodatkowy opis nabywcy',
+        buyer_person: '',
+        additional_info: '1',
+        additional_info_desc: 'PKWiU',
+        payment_type: 'transfer',
+        payment_to_kind: 'other_date',
+        payment_to: '2013-01-16',
+        issue_date: '2013-01-16',
+        description_footer: 'stopka',
+        description_long: 'na odwrocie',
+        internal_note: 'notatka prywatna',
+        exclude_from_stock_level: true,
+        use_oss: '1',
+        reverse_charge: false,
+        accounting_vat_tax_date: '2020-12-18',
+        positions: [{ name: 'Fakturownia Start', quantity: '1', quantity_unit: 'szt', price_net: '59,00', tax: '23', additional_info: '62.01' }],
+      },
+    });
+    expect(invoice.status, invoice.text).toBe(201);
+    expect(invoice.body).toMatchObject({
+      seller_www: 'https://radgost.example',
+      seller_fax: '22 000 00 01',
+      seller_person: 'Imię Nazwisko',
+      buyer_note: 'dodatkowy opis nabywcy',
+      buyer_person: '',
+      additional_info: true,
+      additional_info_desc: 'PKWiU',
+      payment_type: 'transfer',
+      payment_to_kind: 'other_date',
+      payment_to: '2013-01-16',
+      description_footer: 'stopka',
+      description_long: 'na odwrocie',
+      internal_note: 'notatka prywatna',
+      exclude_from_stock_level: true,
+      use_moss: true,
+      accounting_vat_tax_date: '2020-12-18',
+      accounting_income_tax_date: '2013-01-16',
+      price_net: '59.0',
+      price_gross: '72.57',
+    });
+    expect(invoice.body.positions[0]).toMatchObject({ additional_info: '62.01', quantity_unit: 'szt', price_gross: '72.57' });
+
+    const client = await http.post('/clients.json', {
+      client: {
+        name: 'Klient testowy', shortcut: 'Klient', tax_no_kind: 'NIP', tax_no: '1234567890', register_number: '123456789',
+        post_code: '00-100', city: 'Warszawa', street: 'Długa 1', country: 'PL', use_delivery_address: '1',
+        delivery_address: 'Krótka 2', email: 'k@example.com', mobile_phone: '600 000 000', www: 'https://k.example', fax: '22 1',
+        note: 'opis', company: '1', kind: 'buyer', discount: '10', payment_to_kind: '30', default_payment_type: 'transfer',
+        disable_auto_reminders: '1', external_id: '77',
+      },
+    });
+    expect(client.status, client.text).toBe(201);
+    expect(client.body).toMatchObject({
+      shortcut: 'Klient', tax_no_kind: 'NIP', register_number: '123456789', use_delivery_address: true, delivery_address: 'Krótka 2',
+      mobile_phone: '600 000 000', www: 'https://k.example', fax: '22 1', discount: '10.0', payment_to_kind: '30',
+      default_payment_type: 'transfer', disable_auto_reminders: true, company: true, balance: '0.0',
+    });
+    const updated = await http.put(`/clients/${String(client.body.id)}.json`, { client: { shortcut: 'K2', www: null } });
+    expect(updated.body).toMatchObject({ shortcut: 'K2', www: null, fax: '22 1' });
+  });
+
   it('products, payments and warehouse documents, listed and read', async () => {
     const problems: string[] = [];
     const walk = async (list: string, read: string, text: string, name: string) => {
