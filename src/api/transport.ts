@@ -59,8 +59,9 @@ export interface CallOptions {
   idempotencyKey?: string;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type QueryValue = string | number | boolean | null | undefined;
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A query value; a list is sent as a Rails array (`kinds[]=vat&kinds[]=proforma`). */
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
 export interface Operation {
   method: HttpMethod;
@@ -153,7 +154,8 @@ export function createTransport(options: TransportOptions): Transport {
     if (withApiToken && !hasBody) searchParams.set('api_token', options.apiToken!);
     if (withIntegrationToken && !hasBody) searchParams.set('integration_token', options.integrationToken!);
     for (const [key, value] of Object.entries(operation.query ?? {})) {
-      if (value !== undefined && value !== null) searchParams.set(key, String(value));
+      if (Array.isArray(value)) for (const item of value as readonly (string | number)[]) searchParams.append(`${key}[]`, String(item));
+      else if (value !== undefined && value !== null) searchParams.set(key, String(value));
     }
 
     const isPost = operation.method === 'POST';

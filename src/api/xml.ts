@@ -128,7 +128,7 @@ function element(name: string, value: unknown, indent: string | undefined): stri
   if (value instanceof Date) return `${open}<${name} type="dateTime">${value.toISOString()}</${name}>`;
   if (typeof value === 'object') {
     const children = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    if (children.length === 0) return `${open}<${name}/>`;
+    if (children.length === 0) return `${open}<${name} type="hash"/>`;
     return `${open}<${name}>${close}${children.map(([k, v]) => element(k, v, inner)).join(close)}${close}${open}</${name}>`;
   }
   if (typeof value === 'number' && Number.isInteger(value)) return `${open}<${name} type="integer">${value}</${name}>`;

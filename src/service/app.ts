@@ -23,6 +23,7 @@ import { mountInvoices } from './resources/invoices.js';
 import { mountPayments } from './resources/payments.js';
 import { mountProducts } from './resources/products.js';
 import { mountWarehouseDocuments } from './resources/warehouse-documents.js';
+import { routePatchAsPut } from './routing.js';
 
 export interface ServiceAppOptions {
   db: Database;
@@ -95,8 +96,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       onError: (c) => errorResponse(c, new ApiError(413, `The request body is larger than ${limit / MiB} MiB`)),
     });
   // A department logo may be up to 2 MiB; its route checks the file itself.
-  app.put('/departments/:id', tooLarge(4 * MiB));
-  app.use('*', async (c, next) => (c.req.method === 'PUT' && /^\/departments\//.test(routePath(c.req.raw)) ? next() : tooLarge(MiB)(c, next)));
+  app.on(['PUT', 'PATCH'], '/departments/:id', tooLarge(4 * MiB));
+  app.use('*', async (c, next) => (/^(PUT|PATCH)$/.test(c.req.method) && /^\/departments\//.test(routePath(c.req.raw)) ? next() : tooLarge(MiB)(c, next)));
   app.use('*', parseRequest);
 
   mountHealth(app, { db: options.db, draining: options.draining });
@@ -125,6 +126,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountWarehouseDocuments(app);
   mountDepartmentLogo(app);
   mountDepartments(app);
+  routePatchAsPut(app);
 
   app.notFound((c) => errorResponse(c, new ApiError(404, 'Not found')));
   app.onError((error, c) => {

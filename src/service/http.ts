@@ -298,9 +298,16 @@ export function wrapped(c: ServiceContext, key: string): unknown {
   return value;
 }
 
-/** Query parameters as a plain object (the last value wins, as in Rails). */
-export function queryOf(c: ServiceContext): Record<string, string> {
-  return c.req.query();
+/**
+ * Query parameters as a plain object (the last value wins, as in Rails); a Rails array
+ * (`kinds[]=vat&kinds[]=proforma`) becomes a list under its bare name (`kinds`).
+ */
+export function queryOf(c: ServiceContext): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = c.req.query();
+  for (const [key, values] of Object.entries(c.req.queries())) {
+    if (key.endsWith('[]') && key.length > 2) query[key.slice(0, -2)] = values;
+  }
+  return query;
 }
 
 export function idParam(c: ServiceContext, name = 'id'): number {

@@ -17,6 +17,7 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   InvoiceSummary: [schemas.invoiceSummary, 'output'],
   InvoiceCreateInput: [schemas.invoiceCreateInput, 'input'],
   InvoiceUpdateInput: [schemas.invoiceUpdateInput, 'input'],
+  CancelInvoiceInput: [schemas.cancelInvoiceInput, 'input'],
   SendByEmailResult: [schemas.sendByEmailResult, 'output'],
   Product: [schemas.product, 'output'],
   ProductList: [schemas.productList, 'output'],
@@ -115,14 +116,22 @@ function crud(
 }
 
 const OPERATIONS: OperationSpec[] = [
-  ...crud('Invoices', '/invoices', 'invoice', { one: 'Invoice', list: 'InvoiceList', create: 'InvoiceCreateInput', update: 'InvoiceUpdateInput', query: schemas.invoiceListQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  ...crud('Invoices', '/invoices', 'invoice', { one: 'Invoice', list: 'InvoiceList', create: 'InvoiceCreateInput', update: 'InvoiceUpdateInput', query: schemas.invoiceListQuery }, ['list', 'create', 'update', 'delete']),
+  {
+    id: 'getInvoice', tag: 'Invoices', summary: 'Read an invoice with its positions and nested parts', method: 'get', path: '/invoices/{id}',
+    query: z.object({
+      'additional_fields[invoice]': z.string().optional().describe(`Comma-separated extra keys: ${schemas.INVOICE_ADDITIONAL_FIELDS.join(', ')}`),
+    }),
+    response: 'Invoice', notFound: true,
+  },
   {
     id: 'getInvoicePdf', tag: 'Invoices', summary: 'The invoice as a PDF document', method: 'get', path: '/invoices/{id}', formats: [],
     query: z.object({ print_option: z.enum(['original', 'copy']).optional() }), response: 'pdf', notFound: true,
   },
   { id: 'getInvoiceSummary', tag: 'Invoices', summary: 'Count and amounts due of the invoices a list query selects, per currency (extension of this service)', method: 'get', path: '/invoices/summary', query: schemas.invoiceListQuery, response: 'InvoiceSummary' },
   { id: 'sendInvoiceByEmail', tag: 'Invoices', summary: 'Send the invoice to the buyer by e-mail', method: 'post', path: '/invoices/{id}/send_by_email', query: schemas.sendByEmailInput, response: 'SendByEmailResult', notFound: true },
-  { id: 'changeInvoiceStatus', tag: 'Invoices', summary: 'Change the status of an invoice', method: 'post', path: '/invoices/{id}/change_status', query: schemas.changeStatusInput, response: 'Invoice', notFound: true },
+  { id: 'changeInvoiceStatus', tag: 'Invoices', summary: 'Change the status of an invoice (also from `invoice.status` in the body; `paid_date` with `paid`)', method: 'post', path: '/invoices/{id}/change_status', query: schemas.changeStatusInput, response: 'Invoice', notFound: true },
+  { id: 'cancelInvoice', tag: 'Invoices', summary: 'Cancel an invoice; `additional_fields[invoice]=cancel_reason` reads the reason back', method: 'post', path: '/invoices/cancel', plainBody: 'CancelInvoiceInput', response: 'Invoice', notFound: true },
   ...crud('Products', '/products', 'product', { one: 'Product', list: 'ProductList', create: 'ProductCreateInput', update: 'ProductUpdateInput', query: schemas.productListQuery }, ['list', 'create', 'update', 'delete']),
   { id: 'getProduct', tag: 'Products', summary: 'Read a product (with stock in one warehouse)', method: 'get', path: '/products/{id}', query: schemas.productReadQuery, response: 'Product', notFound: true },
   ...crud('Clients', '/clients', 'client', { one: 'Client', list: 'ClientList', create: 'ClientCreateInput', update: 'ClientUpdateInput', query: schemas.clientListQuery }, ['list', 'create', 'get', 'update', 'delete']),
@@ -241,6 +250,11 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     for (const ext of spec.formats ?? BOTH) {
       const path = typeof spec.path === 'string' ? spec.path : spec.path[ext];
       add(`${path}.${ext}`, spec.method, operationObject(spec, ext));
+      // PATCH is accepted wherever PUT is, as Rails-style clients send it.
+      if (spec.method === 'put') {
+        const operation = operationObject(spec, ext);
+        add(`${path}.${ext}`, 'patch', { ...operation, operationId: `${String(operation['operationId'])}Patch` });
+      }
     }
   }
   add('/a/{prefix}/p/{token}.js', 'get', {

@@ -27,7 +27,8 @@ describe('OpenAPI document', () => {
     expect(paths['/banking/payment/{id}.xml']).toBeUndefined();
     expect(paths['/invoices/{id}.pdf']!['get']!.operationId).toBe('getInvoicePdf');
     expect(Object.keys(paths['/invoices.json']!).sort()).toEqual(['get', 'post']);
-    expect(Object.keys(paths['/invoices/{id}.xml']!).sort()).toEqual(['delete', 'get', 'put']);
+    expect(Object.keys(paths['/invoices/{id}.xml']!).sort()).toEqual(['delete', 'get', 'patch', 'put']);
+    expect(paths['/invoices/cancel.json']!['post']!.operationId).toBe('cancelInvoice');
     expect(paths['/users.xml']).toBeUndefined();
     const ids = Object.values(paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);

@@ -19,6 +19,13 @@ const buyer = {
   id: 1, name: 'Acme', tax_no: null, bank: null, bank_account: null, city: null, country: null, email: null, person: null,
   post_code: null, phone: null, street: null, first_name: null, last_name: null, company: true, kind: 'buyer',
   external_id: null, note: null, token: 'tok', created_at: '2026-01-03T12:05:09.017+01:00', updated_at: '2026-01-03T12:05:09.017+01:00',
+  // The rest of the hosted service's client keys, as it sends them.
+  accounting_id: null, attachments_count: 0, balance: '0.0', bank_account_id: null, buyer_id: null, category_id: null,
+  default_payment_type: null, deleted: false, delivery_address: null, department_id: null, disable_auto_reminders: false,
+  discount: null, dynamic_fields: {}, fax: null, femail: null, fname: null, fuid: null, import: null, mass_payment_code: null,
+  mobile_phone: null, panel_user_id: null, password_hash: null, password_salt: null, payment_to_kind: null, referrer: null,
+  register_number: null, shortcut: 'Acme', street_no: null, tax_no_check: null, tax_no_kind: null, title: null,
+  use_delivery_address: false, use_mass_payment: false, www: null,
 };
 const books = { id: 7, name: 'Books', description: null, created_at: '2026-01-03T12:05:09.017+01:00', updated_at: '2026-01-03T12:05:09.017+01:00' };
 

@@ -54,6 +54,7 @@ function xmlValue(node: unknown): unknown {
     const text = typeof element['#text'] === 'string' ? element['#text'] : '';
     if (type === 'integer') return Number(text);
     if (type === 'boolean') return text === 'true';
+    if (type === 'hash') return {};
     return text;
   }
   return Object.fromEntries(children.map((child) => [child, xmlValue((element[child] as unknown[])[0])]));
@@ -80,6 +81,7 @@ export interface Api {
   /** A JSON body with `api_token` added at the top beside the wrapper. */
   post(path: string, body: Record<string, unknown>, auth?: Auth): Promise<Reply>;
   put(path: string, body: Record<string, unknown>, auth?: Auth): Promise<Reply>;
+  patch(path: string, body: Record<string, unknown>, auth?: Auth): Promise<Reply>;
   /** An XML body as text, with `Authorization: Bearer` (or Basic). */
   postXml(path: string, xml: string, auth?: Auth): Promise<Reply>;
   putXml(path: string, xml: string, auth?: Auth): Promise<Reply>;
@@ -122,6 +124,7 @@ export function api(service: { url: string; apiToken: string }): Api {
     delete: withQuery('DELETE'),
     post: withJson('POST'),
     put: withJson('PUT'),
+    patch: withJson('PATCH'),
     postXml: withXml('POST'),
     putXml: withXml('PUT'),
     raw: async (method, path, init = {}) => reply(await fetch(new URL(path, service.url), { method, ...init })),

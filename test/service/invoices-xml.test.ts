@@ -98,7 +98,7 @@ describe('invoices in XML', () => {
     expect(reply.body).toMatchObject({
       number: '2/01/2013',
       issue_date: '2013-01-16',
-      payment_to_kind: 14,
+      payment_to_kind: '14',
       payment_to: '2013-01-30',
       buyer_name: 'Client1 SA',
       price_net: '58.32',

@@ -169,9 +169,9 @@ describe('creating an invoice', () => {
 
   it('sets payment_to from payment_to_kind: days, other_date, off', async () => {
     const days = await createInvoice({ issue_date: '2026-01-30', payment_to_kind: 14 });
-    expect(days).toMatchObject({ payment_to_kind: 14, payment_to: '2026-02-13' });
+    expect(days).toMatchObject({ payment_to_kind: '14', payment_to: '2026-02-13' });
     const daysText = await createInvoice({ issue_date: '2024-02-20', payment_to_kind: '10' });
-    expect(daysText).toMatchObject({ payment_to_kind: 10, payment_to: '2024-03-01' });
+    expect(daysText).toMatchObject({ payment_to_kind: '10', payment_to: '2024-03-01' });
     const other = await createInvoice({ issue_date: '2026-01-30', payment_to_kind: 'other_date', payment_to: '2026-03-31' });
     expect(other).toMatchObject({ payment_to_kind: 'other_date', payment_to: '2026-03-31' });
     const off = await createInvoice({ issue_date: '2026-01-30', payment_to_kind: 'off', payment_to: '2026-03-31' });
@@ -242,7 +242,7 @@ describe('creating an invoice', () => {
       kind: 'vat',
       issue_date: today(),
       sell_date: today(),
-      payment_to_kind: 5,
+      payment_to_kind: '5',
       payment_to: today(5),
       client_id: client.body.id,
       buyer_name: 'Shortcut Ltd',

@@ -10,6 +10,7 @@ import {
   type InvoiceStatus,
   type InvoiceSummary,
   type InvoiceUpdateInput,
+  type InvoiceAdditionalField,
   type SendByEmailResult,
 } from '../schemas/invoice.js';
 import type { CallOptions, Transport } from '../transport.js';
@@ -28,6 +29,26 @@ export interface PdfOptions extends CallOptions {
   printOption?: 'original' | 'copy';
 }
 
+export interface GetInvoiceOptions extends CallOptions {
+  /** Extra keys to read: `cancel_reason`, `connected_payments`, `corrected_content_before`, `corrected_content_after`. */
+  additionalFields?: readonly InvoiceAdditionalField[];
+}
+
+export interface ChangeStatusOptions extends CallOptions {
+  /** The day it was paid (with `paid`); today by default. */
+  paidDate?: string;
+}
+
+export interface AdvanceOptions {
+  /** `percent` of the order's gross amount, or a gross `amount`. Without it, everything not yet paid in advance. */
+  mode?: 'percent' | 'amount';
+  value?: number | string;
+  /** The name of the advance's line. */
+  positionName?: string;
+  /** Any other invoice field (dates, payment terms, …). */
+  invoice?: InvoiceCreateInput;
+}
+
 export interface InvoicesApi {
   /** One page of invoices (`GET /invoices`). Without `period` the service's default applies. */
   list(query?: InvoiceListQuery, options?: CallOptions): Promise<Invoice[]>;
@@ -38,8 +59,8 @@ export interface InvoicesApi {
    * (`GET /invoices/summary`, an extension of our service; the hosted service answers 404).
    */
   summary(query?: InvoiceListQuery, options?: CallOptions): Promise<InvoiceSummary>;
-  /** One invoice with its positions. */
-  get(id: Id, options?: CallOptions): Promise<Invoice>;
+  /** One invoice with its positions (and the `additionalFields` asked for). */
+  get(id: Id, options?: GetInvoiceOptions): Promise<Invoice>;
   /** The invoice as a PDF document. */
   pdf(id: Id, options?: PdfOptions): Promise<Uint8Array>;
   /** Sends the invoice by e-mail to the buyer (or `email_to`); its status becomes `sent`. */
@@ -55,8 +76,16 @@ export interface InvoicesApi {
   findGeneratedFrom(invoiceId: Id, options?: CallOptions): Promise<Invoice[]>;
   /** The documents based on invoice `fromInvoiceId` (e.g. its corrections). */
   findBasedOn(fromInvoiceId: Id, options?: CallOptions): Promise<Invoice[]>;
-  /** Sets the status (`issued`, `sent`, `paid`, `partial`, `rejected`). */
-  changeStatus(id: Id, status: InvoiceStatus, options?: CallOptions): Promise<Invoice>;
+  /** Sets the status (`issued`, `sent`, `paid`, `partial`, `rejected`); `paid` settles the whole amount. */
+  changeStatus(id: Id, status: InvoiceStatus, options?: ChangeStatusOptions): Promise<Invoice>;
+  /** Cancels an invoice (`cancelled: true`); the reason is read back with `additionalFields: ['cancel_reason']`. */
+  cancel(id: Id, reason?: string, options?: CallOptions): Promise<Invoice>;
+  /** A new document made from invoice `sourceId`: e.g. `{ kind: 'vat' }` from a proforma. */
+  copy(sourceId: Id, input?: InvoiceCreateInput, options?: CallOptions): Promise<Invoice>;
+  /** An advance invoice for part of order `orderId` (by percent or gross amount). */
+  advance(orderId: Id, advance?: AdvanceOptions, options?: CallOptions): Promise<Invoice>;
+  /** The final invoice of order `orderId`, deducting its advances (`advanceIds`, by default all of them). */
+  final(orderId: Id, advanceIds?: readonly Id[], options?: CallOptions): Promise<Invoice>;
 }
 
 /** The invoice operations of spec §4.1, plus the service's status change. */
@@ -70,7 +99,16 @@ export function invoicesApi(transport: Transport): InvoicesApi {
     iterate,
     summary: async (query = {}, options) =>
       transport.request({ method: 'GET', path: 'invoices/summary', query: toQuery(query) }, invoiceSummary, options),
-    get: async (id, options) => transport.request({ method: 'GET', path: `invoices/${idSegment(id)}` }, invoice, options),
+    get: async (id, options = {}) =>
+      transport.request(
+        {
+          method: 'GET',
+          path: `invoices/${idSegment(id)}`,
+          query: options.additionalFields?.length ? { 'additional_fields[invoice]': options.additionalFields.join(',') } : {},
+        },
+        invoice,
+        options,
+      ),
     pdf: async (id, options = {}) =>
       transport.bytes(
         { method: 'GET', path: `invoices/${idSegment(id)}`, extension: 'pdf', query: { print_option: options.printOption } },
@@ -91,7 +129,58 @@ export function invoicesApi(transport: Transport): InvoicesApi {
       collect(iterate({ period: 'all', invoice_id: idSegment(invoiceId) }, options)),
     findBasedOn: async (fromInvoiceId, options) =>
       collect(iterate({ period: 'all', from_invoice_id: idSegment(fromInvoiceId) }, options)),
-    changeStatus: async (id, status, options) =>
-      transport.request({ method: 'POST', path: `invoices/${idSegment(id)}/change_status`, query: { status } }, invoice, options),
+    changeStatus: async (id, status, options = {}) =>
+      transport.request(
+        { method: 'POST', path: `invoices/${idSegment(id)}/change_status`, query: { status, paid_date: options.paidDate } },
+        invoice,
+        options,
+      ),
+    cancel: async (id, reason, options) =>
+      transport.request(
+        { method: 'POST', path: 'invoices/cancel', body: { invoice: { cancel_invoice_id: Number(idSegment(id)), cancel_reason: reason ?? null } } },
+        invoice,
+        options,
+      ),
+    copy: async (sourceId, input = {}, options) =>
+      transport.request(
+        { method: 'POST', path: 'invoices', body: { invoice: { ...input, copy_invoice_from: Number(idSegment(sourceId)) } } },
+        invoice,
+        options,
+      ),
+    advance: async (orderId, advance = {}, options) =>
+      transport.request(
+        {
+          method: 'POST',
+          path: 'invoices',
+          body: {
+            invoice: {
+              ...advance.invoice,
+              copy_invoice_from: Number(idSegment(orderId)),
+              kind: 'advance',
+              advance_creation_mode: advance.mode,
+              advance_value: advance.value,
+              position_name: advance.positionName,
+            },
+          },
+        },
+        invoice,
+        options,
+      ),
+    final: async (orderId, advanceIds, options) =>
+      transport.request(
+        {
+          method: 'POST',
+          path: 'invoices',
+          body: {
+            invoice: {
+              copy_invoice_from: Number(idSegment(orderId)),
+              kind: 'final',
+              ...(advanceIds ? { invoice_ids: advanceIds.map((id) => Number(idSegment(id))) } : {}),
+            },
+          },
+        },
+        invoice,
+        options,
+      ),
   };
 }

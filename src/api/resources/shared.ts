@@ -16,7 +16,10 @@ export function toQuery(query: object | undefined): Record<string, QueryValue> {
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') result[key] = value;
-    else throw new TypeError(`query parameter ${key} must be text, a number or a boolean`);
+    else if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number')) {
+      // `invoice_ids` is a comma list for the hosted service; other lists go as Rails arrays.
+      result[key] = key === 'invoice_ids' ? value.join(',') : (value as (string | number)[]);
+    } else throw new TypeError(`query parameter ${key} must be text, a number, a boolean or a list of them`);
   }
   return result;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanInput, optionalText, pageQuery } from './common.js';
+import { booleanInput, decimalInput, decimalString, optionalId, optionalText, pageQuery, textInput } from './common.js';
 
 export const CLIENT_KINDS = ['buyer', 'seller', 'both'] as const;
 
@@ -27,6 +27,28 @@ const clientFields = {
    * service ignores it.
    */
   self_service: booleanInput.optional(),
+  shortcut: optionalText(300),
+  www: optionalText(300),
+  fax: optionalText(100),
+  mobile_phone: optionalText(100),
+  register_number: optionalText(50),
+  accounting_id: optionalText(100),
+  tax_no_kind: optionalText(50),
+  title: optionalText(100),
+  street_no: optionalText(50),
+  delivery_address: optionalText(1000),
+  use_delivery_address: booleanInput.nullish(),
+  mass_payment_code: optionalText(100),
+  use_mass_payment: booleanInput.nullish(),
+  default_payment_type: optionalText(100),
+  /** Default payment term: days as a number or text, `off`, or a date. */
+  payment_to_kind: z.union([z.number().int().min(0).max(3650), textInput(20)]).nullish(),
+  discount: decimalInput.nullish(),
+  disable_auto_reminders: booleanInput.nullish(),
+  category_id: optionalId,
+  department_id: optionalId,
+  buyer_id: optionalId,
+  bank_account_id: optionalId,
 };
 
 export const clientCreateInput = z.object(clientFields);
@@ -39,10 +61,17 @@ export const clientListQuery = pageQuery.extend({
   name: z.string().optional(),
   email: z.string().optional(),
   tax_no: z.string().optional(),
+  shortcut: z.string().optional(),
 });
 export type ClientListQuery = z.input<typeof clientListQuery>;
 
 const s = z.string().nullable();
+const n = z.number().nullable();
+
+/**
+ * A client as the service answers it: the reference's fields, then every other key of the hosted
+ * service's client (54 in all), `null` where unset. Unknown fields are kept.
+ */
 export const client = z.looseObject({
   id: z.number(),
   name: z.string(),
@@ -65,6 +94,41 @@ export const client = z.looseObject({
   token: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  accounting_id: s,
+  attachments_count: z.number(),
+  /** What the client has paid less what its invoices ask, over income invoices that are not cancelled. */
+  balance: decimalString,
+  bank_account_id: n,
+  buyer_id: n,
+  category_id: n,
+  default_payment_type: s,
+  deleted: z.boolean(),
+  delivery_address: s,
+  department_id: n,
+  disable_auto_reminders: z.boolean(),
+  discount: decimalString.nullable(),
+  dynamic_fields: z.record(z.string(), z.unknown()),
+  fax: s,
+  femail: s,
+  fname: s,
+  fuid: s,
+  import: s,
+  mass_payment_code: s,
+  mobile_phone: s,
+  panel_user_id: n,
+  password_hash: s,
+  password_salt: s,
+  payment_to_kind: s,
+  referrer: s,
+  register_number: s,
+  shortcut: z.string(),
+  street_no: s,
+  tax_no_check: s,
+  tax_no_kind: s,
+  title: s,
+  use_delivery_address: z.boolean(),
+  use_mass_payment: z.boolean(),
+  www: s,
 });
 export type Client = z.infer<typeof client>;
 export const clientList = z.array(client);

@@ -1,10 +1,13 @@
 import type { Hono } from 'hono';
-import { clientCreateInput, clientListQuery, clientUpdateInput } from '../../api/schemas/client.js';
+import { decimal, toWire } from '../../api/money.js';
+import { client as clientSchema, clientCreateInput, clientListQuery, clientUpdateInput } from '../../api/schemas/client.js';
 import type { Sql } from '../db.js';
 import { invalidField, type ServiceEnv } from '../http.js';
 import { randomToken } from '../passwords.js';
 import { type StoredRow, timestampText } from '../store.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
+
+const CLIENT_KEYS = Object.keys(clientSchema.shape);
 
 export interface ClientData {
   name: string;
@@ -38,6 +41,13 @@ const TEXT_FIELDS = [
   'first_name', 'last_name', 'external_id', 'note',
 ] as const;
 
+/** The hosted service's other client fields, kept as given (see `presentClient`). */
+const KEPT_FIELDS = [
+  'shortcut', 'www', 'fax', 'mobile_phone', 'register_number', 'accounting_id', 'tax_no_kind', 'title', 'street_no',
+  'delivery_address', 'use_delivery_address', 'mass_payment_code', 'use_mass_payment', 'default_payment_type',
+  'payment_to_kind', 'discount', 'disable_auto_reminders', 'category_id', 'department_id', 'buyer_id', 'bank_account_id',
+] as const;
+
 function companyFlag(value: unknown, fallback: boolean): boolean {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string') return ['1', 'true', 'yes'].includes(value.toLowerCase());
@@ -55,34 +65,63 @@ export function newClientData(input: Record<string, unknown>): ClientData {
   data.kind = (input.kind as string | null | undefined) ?? 'buyer';
   data.token = randomToken(12);
   data.self_service = input.self_service === true;
+  const kept = data as unknown as Record<string, unknown>;
+  for (const field of KEPT_FIELDS) if (input[field] != null) kept[field] = input[field];
   return data;
 }
 
-export function presentClient(row: StoredRow<ClientData>) {
-  const d = row.data;
+/** Values of the hosted service's client keys that we do not store, or store under another rule. */
+function clientDefaults(d: ClientData, balance: string): Record<string, unknown> {
   return {
+    attachments_count: 0,
+    balance,
+    deleted: false,
+    disable_auto_reminders: false,
+    dynamic_fields: {},
+    shortcut: d.name,
+    use_delivery_address: false,
+    use_mass_payment: false,
+    tax_no_check: null,
+  };
+}
+
+/**
+ * A client answer: the reference's fields, then every other key of the hosted service's client, in
+ * the order of the schema, `null` where unset.
+ */
+export function presentClient(row: StoredRow<ClientData>, balance = '0.0') {
+  const d = row.data as ClientData & Record<string, unknown>;
+  const known: Record<string, unknown> = {
+    ...clientDefaults(d, balance),
+    ...Object.fromEntries(Object.entries(d).filter(([, value]) => value != null)),
     id: row.id,
-    name: d.name,
-    tax_no: d.tax_no,
-    bank: d.bank,
-    bank_account: d.bank_account,
-    city: d.city,
-    country: d.country,
-    email: d.email,
-    person: d.person,
-    post_code: d.post_code,
-    phone: d.phone,
-    street: d.street,
-    first_name: d.first_name,
-    last_name: d.last_name,
-    company: d.company,
-    kind: d.kind,
-    external_id: d.external_id,
-    note: d.note,
-    token: d.token,
     created_at: timestampText(row.created_at),
     updated_at: timestampText(row.updated_at),
   };
+  if (known.payment_to_kind != null) known.payment_to_kind = String(known.payment_to_kind);
+  if (typeof known.discount === 'string') known.discount = toWire(decimal(known.discount));
+  const answer: Record<string, unknown> = {};
+  for (const key of CLIENT_KEYS) answer[key] = known[key] ?? null;
+  return answer;
+}
+
+/** Income invoices that ask to be paid (orders and cash documents do not). */
+const UNBILLED_KINDS = ['proforma', 'estimate', 'client_order', 'kp', 'kw'];
+
+/** Each client's balance: paid less invoiced over its income invoices that are not cancelled. */
+async function balances(sql: Sql, accountId: number, clientIds: number[]): Promise<Map<number, string>> {
+  if (clientIds.length === 0) return new Map();
+  const rows = await sql.query<{ client_id: number; balance: string }>(
+    `select (data->>'client_id')::integer as client_id,
+            sum((data->>'paid')::numeric - (data->>'price_gross')::numeric)::text as balance
+       from invoices
+      where account_id = $1 and (data->>'client_id')::integer = any($2::int[])
+        and coalesce((data->>'income')::boolean, true) and not coalesce((data->>'cancelled')::boolean, false)
+        and not (data->>'kind' = any($3::text[]))
+      group by 1`,
+    [accountId, clientIds, UNBILLED_KINDS],
+  );
+  return new Map(rows.map((r) => [r.client_id, toWire(decimal(r.balance))]));
 }
 
 /**
@@ -113,7 +152,7 @@ export async function matchClient(
 }
 
 export function mountClients(app: Hono<ServiceEnv>): void {
-  mountCrud(app, {
+  mountCrud<ClientData, typeof clientCreateInput, typeof clientUpdateInput>(app, {
     table: 'clients',
     path: '/clients',
     wrapper: 'client',
@@ -126,8 +165,13 @@ export function mountClients(app: Hono<ServiceEnv>): void {
       if (query.name) f.add((p) => `data->>'name' ilike ${p}`, `%${String(query.name).replace(/[%_\\]/g, '\\$&')}%`);
       if (query.email) f.add((p) => `lower(data->>'email') = lower(${p})`, query.email);
       if (query.tax_no) f.add((p) => `data->>'tax_no' = ${p}`, query.tax_no);
+      if (query.shortcut) f.add((p) => `lower(coalesce(data->>'shortcut', data->>'name')) = lower(${p})`, query.shortcut);
     },
-    present: presentClient,
+    present: (row) => presentClient(row),
+    async presentAll(rows, c) {
+      const found = await balances(c.get('db'), c.get('account').id, rows.map((row) => row.id));
+      return rows.map((row) => presentClient(row, found.get(row.id) ?? '0.0'));
+    },
     create: async (_tx, _account, input) => newClientData(input),
     async update(_tx, _account, current, input) {
       refuseNulls(input, ['name', 'kind']);

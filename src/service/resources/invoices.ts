@@ -1,67 +1,21 @@
 import type { Hono } from 'hono';
-import { changeStatusInput, invoiceCreateInput, invoiceListQuery, invoiceUpdateInput } from '../../api/schemas/invoice.js';
+import { invoiceCreateInput, invoiceListQuery, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { Period } from '../../api/schemas/invoice.js';
-import { idParam, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
-import { type Filters, requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
-import { applyInvoiceUpdate, applyStatus, buildNewInvoice, type InvoiceData, insertInvoice, type StoredPosition } from '../invoicing/invoices.js';
+import { idParam, type ServiceContext, type ServiceEnv } from '../http.js';
+import { type Filters, type StoredRow, todayText } from '../store.js';
+import { type InvoiceData, insertInvoice } from '../invoicing/invoices.js';
+import { issueInvoice, updateInvoice } from '../invoicing/issue.js';
+import { presentInvoice as presentRecord } from '../invoicing/presentation.js';
 import { addDays } from '../invoicing/numbering.js';
 import { addStatusFilter } from '../invoicing/payment-state.js';
 import { mountCrud } from './crud.js';
+import { additionalInvoiceFields, mountInvoiceActions } from './invoice-actions.js';
 
-export function presentPosition(position: StoredPosition, invoiceId: number) {
-  return {
-    id: position.id,
-    invoice_id: invoiceId,
-    product_id: position.product_id,
-    name: position.name,
-    code: position.code,
-    description: position.description,
-    quantity: position.quantity,
-    quantity_unit: position.quantity_unit,
-    tax: position.tax,
-    price_net: position.price_net,
-    price_gross: position.price_gross,
-    price_tax: position.price_tax,
-    total_price_net: position.total_price_net,
-    total_price_gross: position.total_price_gross,
-    total_price_tax: position.total_price_tax,
-    discount: position.discount,
-    discount_percent: position.discount_percent,
-  };
-}
+export { invoiceLinks, presentPosition } from '../invoicing/presentation.js';
 
-/** Public links carry the invoice's own token, never an id or the api_token. */
-export function invoiceLinks(publicUrl: string, token: string) {
-  return {
-    view_url: `${publicUrl}/invoice/${token}`,
-    payment_url: `${publicUrl}/invoice/payment/${token}`,
-  };
-}
-
-/** Invoice fields in the order of the reference; links and timestamps are added around them. */
-const INVOICE_FIELDS = [
-  'number', 'kind', 'status', 'income', 'issue_date', 'sell_date', 'payment_to', 'payment_to_kind', 'payment_type',
-  'place', 'price_net', 'price_tax', 'price_gross', 'paid', 'paid_date', 'currency', 'lang', 'client_id', 'department_id',
-  'seller_name', 'seller_tax_no', 'seller_street', 'seller_post_code', 'seller_city', 'seller_country', 'seller_email',
-  'seller_phone', 'seller_bank', 'seller_bank_account', 'buyer_name', 'buyer_tax_no', 'buyer_street', 'buyer_post_code',
-  'buyer_city', 'buyer_country', 'buyer_email', 'buyer_phone', 'buyer_first_name', 'buyer_last_name', 'buyer_company',
-  'show_discount', 'discount_kind', 'oid', 'from_invoice_id', 'invoice_id', 'product_id', 'warehouse_id', 'description',
-  'token',
-] as const satisfies readonly (keyof InvoiceData)[];
-
-export function presentInvoice(row: StoredRow<InvoiceData>, publicUrl: string, withPositions: boolean) {
-  const d = row.data;
-  const invoice: Record<string, unknown> = { id: row.id };
-  for (const field of INVOICE_FIELDS) invoice[field] = d[field] ?? null;
-  Object.assign(invoice, invoiceLinks(publicUrl, d.token), {
-    sent_time: d.sent_time,
-    from_api: d.from_api,
-    test: d.test,
-    created_at: timestampText(row.created_at),
-    updated_at: timestampText(row.updated_at),
-  });
-  if (withPositions) invoice.positions = d.positions.map((p) => presentPosition(p, row.id));
-  return invoice;
+/** An invoice answer with every key of the hosted service (see `invoicing/presentation.ts`). */
+export function presentInvoice(row: StoredRow<InvoiceData>, publicUrl: string, withPositions: boolean, accountId = 0) {
+  return presentRecord(row, { publicUrl, withPositions, accountId });
 }
 
 /** The first and last day of a `period` of the reference, relative to today. */
@@ -94,23 +48,45 @@ const ORDER_COLUMNS: Record<string, string> = {
   issue_date: `data->>'issue_date'`,
   payment_to: `data->>'payment_to'`,
   price_gross: `(data->>'price_gross')::numeric`,
+  price_net: `(data->>'price_net')::numeric`,
+  price_tax: `(data->>'price_tax')::numeric`,
   buyer_name: `lower(data->>'buyer_name')`,
+  buyer_tax_no: `data->>'buyer_tax_no'`,
+  seller_name: `lower(data->>'seller_name')`,
   updated_at: 'updated_at',
+  paid_date: `data->>'paid_date'`,
+  transaction_date: `coalesce(data->>'transaction_date', data->>'sell_date')`,
+  oid: `data->>'oid'`,
+};
+
+/** The stored date each `search_date_type` filters on. */
+const SEARCH_DATE_COLUMNS: Record<string, string> = {
+  issue_date: `data->>'issue_date'`,
+  paid_date: `data->>'paid_date'`,
+  transaction_date: `coalesce(data->>'transaction_date', data->>'sell_date')`,
+  sell_date: `data->>'sell_date'`,
+  payment_to: `data->>'payment_to'`,
 };
 
 /** The list's filters, shared by the list and its summary (`GET /invoices/summary`). */
 export function invoiceListFilters(query: Record<string, unknown>, f: Filters): void {
   const q = query as ReturnType<typeof invoiceListQuery.parse>;
   const today = q.today ?? todayText();
-  const [from, to] = periodRange(q.period ?? 'all', today, q.date_from, q.date_to);
-  if (from) f.add((p) => `data->>'issue_date' >= ${p}`, from);
-  if (to) f.add((p) => `data->>'issue_date' <= ${p}`, to);
+  // A date range alone (without `period`) is `period=more`, as the hosted service's list reads it.
+  const period = q.period ?? (q.date_from || q.date_to ? 'more' : 'all');
+  const [from, to] = periodRange(period, today, q.date_from, q.date_to);
+  const dateColumn = SEARCH_DATE_COLUMNS[q.search_date_type ?? 'issue_date']!;
+  if (from) f.add((p) => `${dateColumn} >= ${p}`, from);
+  if (to) f.add((p) => `${dateColumn} <= ${p}`, to);
   if (q.client_id) f.add((p) => `(data->>'client_id')::integer = ${p}`, q.client_id);
   if (q.oid) f.add((p) => `data->>'oid' = ${p}`, q.oid);
   if (q.invoice_id) f.add((p) => `(data->>'invoice_id')::integer = ${p}`, q.invoice_id);
   if (q.from_invoice_id) f.add((p) => `(data->>'from_invoice_id')::integer = ${p}`, q.from_invoice_id);
-  if (q.number) f.add((p) => `data->>'number' ilike ${p}`, `%${q.number.replace(/[%_\\]/g, '\\$&')}%`);
+  if (q.number) f.add((p) => `lower(data->>'number') = lower(${p})`, q.number.trim());
   if (q.kind) f.add((p) => `data->>'kind' = ${p}`, q.kind);
+  if (q.kinds?.length) f.add((p) => `data->>'kind' = any(${p}::text[])`, q.kinds);
+  if (q.invoice_ids?.length) f.add((p) => `id = any(${p}::int[])`, q.invoice_ids);
+  if (q.income !== undefined) f.add((p) => `coalesce((data->>'income')::boolean, true) = ${p}`, q.income);
   if (q.status) addStatusFilter(f, q.status, today);
 }
 
@@ -133,11 +109,17 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     present(row, c) {
       const listing = c.req.method === 'GET' && c.req.param('id') === undefined;
       const withPositions = !listing || includesPositions(c.req.query('include_positions'));
-      return presentInvoice(row, publicUrl(c), withPositions);
+      return presentInvoice(row, publicUrl(c), withPositions, c.get('account').id);
     },
-    create: (tx, account, input) => buildNewInvoice(tx, account, input, new Date(), 'match', { numberOnInsert: true }),
+    async presentAll(rows, c) {
+      const listing = c.req.method === 'GET' && c.req.param('id') === undefined;
+      const withPositions = !listing || includesPositions(c.req.query('include_positions'));
+      const answers = rows.map((row) => presentInvoice(row, publicUrl(c), withPositions, c.get('account').id));
+      return additionalInvoiceFields(c, rows, answers);
+    },
+    create: (tx, account, input) => issueInvoice(tx, account, input, { numberOnInsert: true }),
     insert: (tx, account, data) => insertInvoice(tx, account.id, data),
-    update: (tx, account, current, input, c) => applyInvoiceUpdate(tx, account, idParam(c), current, input),
+    update: (tx, account, current, input, c) => updateInvoice(tx, account, idParam(c), current, input),
     async beforeDelete(tx, account, row) {
       await tx.query(
         `update payments set data = jsonb_set(data, '{invoice_id}', 'null'), updated_at = now()
@@ -147,19 +129,7 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     },
   });
 
-  app.post('/invoices/:id/change_status', async (c) => {
-    const id = idParam(c);
-    const account = c.get('account');
-    const body = c.get('body');
-    const { status } = validate(changeStatusInput, { status: c.req.query('status') ?? body.status });
-    const row = await c.get('db').transaction(async (tx) => {
-      const current = await requireRow<InvoiceData>(tx, 'invoices', account.id, id, { forUpdate: true });
-      const data = { ...current.data };
-      applyStatus(data, status, todayText());
-      return updateRow(tx, 'invoices', account.id, id, data);
-    });
-    return respond(c, presentInvoice(row, publicUrl(c), true), { root: 'invoice' });
-  });
+  mountInvoiceActions(app);
 }
 
 const includesPositions = (value: unknown) => ['true', '1', 'yes'].includes(String(value).toLowerCase());
