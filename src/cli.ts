@@ -18,6 +18,7 @@ async function runService(argv: string[]): Promise<void> {
       'data-dir': { type: 'string', default: './.invoicekit/data' },
       'public-url': { type: 'string' },
       seed: { type: 'boolean', default: false },
+      'webhooks-allow-private': { type: 'boolean', default: false },
     },
     allowPositionals: false,
   });
@@ -32,12 +33,31 @@ async function runService(argv: string[]): Promise<void> {
     publicUrl: values['public-url'],
     smtpUrl: process.env.SMTP_URL || undefined,
     seed: values.seed,
+    webhooks: webhookSettingsFromEnv(values['webhooks-allow-private']),
     log: (entry) => console.error(JSON.stringify(entry)),
   });
   if (!process.env.INVOICEKIT_API_TOKEN) console.log(`demo account api token: ${service.apiToken}`);
   if (!process.env.INVOICEKIT_INTEGRATION_TOKEN) console.log(`integration token: ${service.integrationToken}`);
   console.log(`invoicing service listening on ${service.url}`);
   onShutdown(() => service.close());
+}
+
+/** `--webhooks-allow-private` or `INVOICEKIT_WEBHOOKS_ALLOW_PRIVATE=1`, and the retry timing from the environment. */
+function webhookSettingsFromEnv(allowPrivate: boolean) {
+  const number = (name: string) => {
+    const value = Number(process.env[name]);
+    return process.env[name] && Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  const settings: Record<string, number | boolean> = {
+    allowPrivate: allowPrivate || ['1', 'true', 'yes'].includes((process.env.INVOICEKIT_WEBHOOKS_ALLOW_PRIVATE ?? '').toLowerCase()),
+  };
+  const retryBaseMs = number('INVOICEKIT_WEBHOOK_RETRY_BASE_MS');
+  const retryCapMs = number('INVOICEKIT_WEBHOOK_RETRY_CAP_MS');
+  const pollMs = number('INVOICEKIT_WEBHOOK_POLL_MS');
+  if (retryBaseMs) settings.retryBaseMs = retryBaseMs;
+  if (retryCapMs) settings.retryCapMs = retryCapMs;
+  if (pollMs) settings.pollMs = pollMs;
+  return settings;
 }
 
 function onShutdown(close: () => Promise<void>): void {

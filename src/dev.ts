@@ -33,6 +33,8 @@ export async function runDev(argv: string[]): Promise<void> {
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
     smtpUrl: process.env.SMTP_URL || undefined,
     seed: true,
+    // The demo's BFF subscribes to webhooks on this machine.
+    webhooks: { allowPrivate: true },
   });
   console.log(`invoicing service listening on ${service.url}`);
 

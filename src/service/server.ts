@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { type Database, openDatabase } from './db.js';
+import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
 
 export interface ServiceOptions {
@@ -21,6 +23,12 @@ export interface ServiceOptions {
   /** `smtp://…`: invoice e-mail goes through this server instead of the outbox. */
   smtpUrl?: string | undefined;
   log?: (entry: Record<string, unknown>) => void;
+  /** Webhook delivery settings; `allowPrivate` lets subscribers sit on loopback or private addresses. */
+  webhooks?: Partial<WebhookSettings>;
+  /** The clock recurring invoices are issued by (tests move it); the real one by default. */
+  clock?: () => Date;
+  /** How often the scheduler looks for recurring invoices that are due. Default one minute. */
+  schedulerIntervalMs?: number;
 }
 
 export interface RunningService {
@@ -31,6 +39,10 @@ export interface RunningService {
   db: Database;
   /** True when this start created the demo account. */
   created: boolean;
+  /** Sends webhook deliveries; `runOnce()` sends what is due now. */
+  webhooks: WebhookWorker;
+  /** Issues recurring invoices; `runDue()` issues what is due by the clock now. */
+  scheduler: RecurringScheduler;
   close(): Promise<void>;
 }
 
@@ -91,7 +103,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const { seedDemoAccount } = await import('./seed.js');
       await seedDemoAccount(db, DEMO_PREFIX);
     }
-    const app = createServiceApp({ db, integrationToken, publicUrl: options.publicUrl, smtpUrl: options.smtpUrl, log: options.log });
+    const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks };
+    const app = createServiceApp({
+      db,
+      integrationToken,
+      publicUrl: options.publicUrl,
+      smtpUrl: options.smtpUrl,
+      log: options.log,
+      allowPrivateWebhooks: webhookSettings.allowPrivate,
+    });
     const host = options.host ?? '127.0.0.1';
     const server = await new Promise<ServerType>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
@@ -99,6 +119,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const publicUrl = () => (options.publicUrl ?? url).replace(/\/$/, '');
+    const webhooks = new WebhookWorker(db, webhookSettings, publicUrl);
+    webhooks.start();
+    const scheduler = new RecurringScheduler(db, {
+      clock: options.clock ?? (() => new Date()),
+      intervalMs: options.schedulerIntervalMs ?? 60_000,
+      smtpUrl: options.smtpUrl,
+      publicUrl,
+    });
+    scheduler.start();
     return {
       url,
       prefix: DEMO_PREFIX,
@@ -106,7 +136,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       integrationToken,
       db,
       created: demo.created,
+      webhooks,
+      scheduler,
       async close() {
+        await Promise.all([webhooks.stop(), scheduler.stop()]);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();

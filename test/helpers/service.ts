@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { startService, type RunningService } from '../../src/service/server.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service/server.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -14,7 +14,9 @@ export interface TestService extends RunningService {
  * Starts the real service on 127.0.0.1 with an ephemeral port and a temp data dir. With
  * DATABASE_URL set it runs on that PostgreSQL server instead, in a schema of its own.
  */
-export async function startTestService(options: { seed?: boolean; apiToken?: string; smtpUrl?: string } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { seed?: boolean; apiToken?: string; smtpUrl?: string } & Pick<ServiceOptions, 'webhooks' | 'clock' | 'schedulerIntervalMs'> = {},
+): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
   if (!process.env.DATABASE_URL) await cp(await templateDataDir(options.seed ?? false), dataDir, { recursive: true });
   let databaseUrl: string | undefined;
@@ -38,6 +40,9 @@ export async function startTestService(options: { seed?: boolean; apiToken?: str
     apiToken: options.apiToken ?? `test-${randomBytes(12).toString('hex')}`,
     integrationToken: `integration-${randomBytes(8).toString('hex')}`,
     smtpUrl: options.smtpUrl,
+    webhooks: options.webhooks,
+    clock: options.clock,
+    schedulerIntervalMs: options.schedulerIntervalMs,
   });
   return {
     ...service,

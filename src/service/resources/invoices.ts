@@ -6,6 +6,7 @@ import { requireRow, type StoredRow, timestampText, todayText, updateRow } from 
 import { applyInvoiceUpdate, applyStatus, buildNewInvoice, type InvoiceData, type StoredPosition } from '../invoicing/invoices.js';
 import { addDays } from '../invoicing/numbering.js';
 import { mountCrud } from './crud.js';
+import { withPriceListPrices } from './price-lists.js';
 
 export function presentPosition(position: StoredPosition, invoiceId: number) {
   return {
@@ -54,6 +55,9 @@ export function presentInvoice(row: StoredRow<InvoiceData>, publicUrl: string, w
   for (const field of INVOICE_FIELDS) invoice[field] = d[field] ?? null;
   Object.assign(invoice, invoiceLinks(publicUrl, d.token), {
     sent_time: d.sent_time,
+    attachments_count: (d as { attachments_count?: number }).attachments_count ?? 0,
+    has_attachments: ((d as { attachments_count?: number }).attachments_count ?? 0) > 0,
+    recurring_id: (d as { recurring_id?: number }).recurring_id ?? null,
     from_api: d.from_api,
     test: d.test,
     created_at: timestampText(row.created_at),
@@ -127,7 +131,7 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       const withPositions = !listing || ['true', '1', 'yes'].includes(String(c.req.query('include_positions')).toLowerCase());
       return presentInvoice(row, publicUrl(c), withPositions);
     },
-    create: (tx, account, input) => buildNewInvoice(tx, account, input),
+    create: async (tx, account, input, c) => buildNewInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice)),
     update: (tx, account, current, input, c) => applyInvoiceUpdate(tx, account, idParam(c), current, input),
     async beforeDelete(tx, account, row) {
       await tx.query(
