@@ -88,7 +88,7 @@ export interface ResolvedTarget {
  * Resolves a subscriber URL to the address to connect to. Every address the name resolves to must
  * be allowed (a name that also points inside is refused), unless private targets are allowed.
  */
-export async function resolveTarget(rawUrl: string, allowPrivate: boolean): Promise<ResolvedTarget> {
+export async function resolveTarget(rawUrl: string, allowPrivate: boolean, options: { requireResolution?: boolean } = {}): Promise<ResolvedTarget | undefined> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -98,16 +98,21 @@ export async function resolveTarget(rawUrl: string, allowPrivate: boolean): Prom
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ForbiddenAddressError('must be an http(s) URL');
   if (url.username || url.password) throw new ForbiddenAddressError('must not carry a user name or password');
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && /(^|\.)localhost\.?$/i.test(host)) throw new ForbiddenAddressError('must not point at a loopback, private, link-local or reserved address');
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
     try {
       addresses = await lookup(host, { all: true, verbatim: true });
     } catch {
-      throw new ForbiddenAddressError('names a host that does not resolve');
+      addresses = [];
     }
   }
-  if (addresses.length === 0) throw new ForbiddenAddressError('names a host that does not resolve');
+  if (addresses.length === 0) {
+    // A name that does not resolve yet may be registered; a delivery needs an address.
+    if (options.requireResolution === false) return undefined;
+    throw new ForbiddenAddressError('names a host that does not resolve');
+  }
   if (!allowPrivate && addresses.some((entry) => isForbiddenAddress(entry.address))) {
     throw new ForbiddenAddressError('must not point at a loopback, private, link-local or reserved address');
   }

@@ -9,7 +9,7 @@ import { presentInvoice } from '../resources/invoices.js';
 import { presentPayment } from '../resources/payments.js';
 import { presentProduct, stockLevels } from '../resources/products.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { ForbiddenAddressError, resolveTarget } from './addresses.js';
+import { ForbiddenAddressError, type ResolvedTarget, resolveTarget } from './addresses.js';
 
 /**
  * Durable webhook deliveries. A write to an invoice, client, product or payment queues one
@@ -97,7 +97,7 @@ interface WebhookRow {
 
 const workers = new Set<WebhookWorker>();
 /** How long a claimed delivery stays invisible to other processes while this one sends it. */
-const LEASE_SECONDS = 120;
+const LEASE_SECONDS = 60;
 const BATCH = 10;
 
 async function presentRecord(sql: Sql, delivery: ClaimedDelivery, publicUrl: string): Promise<Record<string, unknown>> {
@@ -128,7 +128,7 @@ interface Attempt {
   error: string | null;
 }
 
-function post(target: Awaited<ReturnType<typeof resolveTarget>>, body: string, headers: Record<string, string>, timeoutMs: number): Promise<Attempt> {
+function post(target: ResolvedTarget, body: string, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Attempt> {
   // The connection goes to the address that was checked, whatever the name resolves to a moment later.
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
@@ -143,6 +143,7 @@ function post(target: Awaited<ReturnType<typeof resolveTarget>>, body: string, h
         lookup: pinned,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         timeout: timeoutMs,
+        signal,
       },
       (res: IncomingMessage) => {
         res.resume();
@@ -165,6 +166,8 @@ export class WebhookWorker {
   #running: Promise<void> | undefined;
   #stopped = true;
   #again = false;
+  /** Aborts the attempts under way when the process shuts down; their leases expire and they are sent again. */
+  #shutdown = new AbortController();
 
   constructor(db: Database, settings: WebhookSettings, publicUrl: () => string) {
     this.#db = db;
@@ -174,6 +177,7 @@ export class WebhookWorker {
 
   start(): void {
     this.#stopped = false;
+    this.#shutdown = new AbortController();
     workers.add(this);
     this.#schedule(0);
   }
@@ -182,6 +186,7 @@ export class WebhookWorker {
     this.#stopped = true;
     workers.delete(this);
     clearTimeout(this.#timer);
+    this.#shutdown.abort();
     await this.#running;
   }
 
@@ -249,7 +254,7 @@ export class WebhookWorker {
     }
     let attempt: Attempt;
     try {
-      const target = await resolveTarget(hook.data.url, this.#settings.allowPrivate);
+      const target = (await resolveTarget(hook.data.url, this.#settings.allowPrivate))!;
       attempt = await post(
         target,
         body,
@@ -261,9 +266,15 @@ export class WebhookWorker {
           [EVENT_HEADER]: delivery.kind,
         },
         this.#settings.timeoutMs,
+        this.#shutdown.signal,
       );
     } catch (error) {
       attempt = { status: null, error: error instanceof ForbiddenAddressError ? `the URL ${error.message}` : String(error) };
+    }
+    // Cut off by shutdown: due again at once, for whichever process runs next.
+    if (this.#shutdown.signal.aborted && attempt.status === null) {
+      await this.#db.query(`update webhook_deliveries set next_attempt_at = now(), attempts = attempts - 1 where id = $1`, [delivery.id]);
+      return;
     }
     if (attempt.status !== null && attempt.status >= 200 && attempt.status < 300) {
       await this.#finish(delivery, 'delivered', attempt.status, null);

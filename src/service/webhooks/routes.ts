@@ -69,7 +69,7 @@ const DELIVERY_COLUMNS = `id, delivery_id, webhook_id, kind, record_id, status, 
 /** A subscriber URL that may be registered: public, or anything when private targets are allowed. */
 async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
   try {
-    await resolveTarget(url, allowPrivate);
+    await resolveTarget(url, allowPrivate, { requireResolution: false });
   } catch (error) {
     if (error instanceof ForbiddenAddressError) throw invalidField('url', error.message);
     throw error;
