@@ -74,7 +74,7 @@ async function sourceHash(dir: string): Promise<string> {
  * A migrated (and, when asked, seeded) PGlite data dir, made once per version of the service's
  * code and copied for each test service: creating a PostgreSQL cluster costs seconds, a copy less.
  */
-async function templateDataDir(seed: boolean): Promise<string> {
+export async function templateDataDir(seed: boolean): Promise<string> {
   const path = join(tmpdir(), `invoicekit-template-${await sourceHash(SERVICE_SOURCES)}-${seed ? 'seeded' : 'empty'}`);
   const ready = await stat(join(path, '.ready')).then(() => true, () => false);
   if (ready) return path;
