@@ -68,7 +68,7 @@ async function buildPosition(
     priceable_name: input.priceable_name ?? current?.priceable_name ?? product.data.name,
     priceable_type: 'Product',
     use_percentage: usePercentage,
-    percentage: input.percentage !== undefined ? (input.percentage ?? null) : (current?.percentage ?? null),
+    percentage: input.percentage != null ? toWire(decimal(input.percentage)) : input.percentage === null ? null : (current?.percentage ?? null),
     price_net: null,
     price_gross: null,
     use_tax: useTax,
