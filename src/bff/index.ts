@@ -19,3 +19,12 @@ export { BffError, ERROR_CODES, type ErrorBody, type ErrorCode } from './errors.
 export { jsonLineLogger, type BffLogEntry, type BffLogger } from './logger.js';
 export { CUSTOMER_STATUSES, type CustomerClient, type CustomerInvoice, type CustomerPosition, type CustomerStatus, type PublicProduct } from './views.js';
 export { startBff, type RunningBff, type StartBffOptions } from './node.js';
+export {
+  MemoryEventHub,
+  subscribeBffToWebhooks,
+  verifyWebhookSignature,
+  BFF_WEBHOOK_KINDS,
+  type CustomerEvent,
+  type EventHub,
+  type WebhookReceiverOptions,
+} from './events.js';

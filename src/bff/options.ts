@@ -4,6 +4,7 @@ import type { IdempotencyStore } from './idempotency.js';
 import type { PortalScope, PortalSecret } from './portal-token.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import type { CacheStore } from './cache.js';
+import type { WebhookReceiverOptions } from './events.js';
 
 export type InvoicingClient = ReturnType<typeof createInvoicingClient>;
 
@@ -78,4 +79,9 @@ export interface BffOptions {
   trustProxy?: number;
   /** How many invoices of one client the portal list reads at most. Default 20,000. */
   maxInvoicesPerClient?: number;
+  /**
+   * Receives the service's signed webhooks at `POST /webhooks` and streams each customer's invoice
+   * changes at `GET /events` (Server-Sent Events). Off without a secret.
+   */
+  webhooks?: WebhookReceiverOptions;
 }

@@ -87,10 +87,10 @@ describe('invoice attachments', () => {
 
   it('refuses files of other types (by their bytes), too large, unknown keys and other accounts', async () => {
     const { id } = await invoice();
-    const send = async (content: Uint8Array, name: string) => {
+    const send = async (content: Buffer, name: string) => {
       const form = new FormData();
       form.append('api_token', service.apiToken);
-      form.append('file', new Blob([content]), name);
+      form.append('file', new Blob([new Uint8Array(content)]), name);
       return http.raw('POST', `/invoices/${id}/add_attachment.json`, { body: form });
     };
     const exe = await send(Buffer.from('MZ\x90\x00\x03\x00\x00\x00binary', 'latin1'), 'invoice.pdf');

@@ -6,7 +6,7 @@ import { decimalString, optionalDate, optionalId, pageQuery } from './common.js'
  * (`to_warehouse_document_id`), `wz` issues them (`from_warehouse_document_id`), `mm` moves them
  * between warehouses (both).
  */
-export const warehouseAction = z.looseObject({
+export const warehouseActionRecord = z.looseObject({
   id: z.number(),
   kind: z.string(),
   warehouse_id: z.number(),
@@ -23,8 +23,8 @@ export const warehouseAction = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
 });
-export type WarehouseAction = z.infer<typeof warehouseAction>;
-export const warehouseActionList = z.array(warehouseAction);
+export type WarehouseActionRecord = z.infer<typeof warehouseActionRecord>;
+export const warehouseActionRecordList = z.array(warehouseActionRecord);
 
 export const warehouseActionListQuery = pageQuery.extend({
   warehouse_id: optionalId,
