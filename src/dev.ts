@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getRequestListener } from '@hono/node-server';
 import { createInvoicingClient } from './api/index.js';
-import { createBff, issuePortalToken } from './bff/index.js';
+import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { startService } from './service/server.js';
 
 /**
@@ -42,12 +42,15 @@ export async function runDev(argv: string[]): Promise<void> {
   const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
   const port = Number(values.port);
   const origin = `http://${values.host}:${port}`;
+  // The BFF receives the service's signed webhooks, so the portal sees a payment land without polling.
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
   const bff = createBff({
     client,
     portalSecret,
     allowedOrigins: [origin, `http://localhost:${port}`],
     signup: true,
     logger: false,
+    webhooks: { secret: webhookSecret },
   });
   const bffListener = getRequestListener(bff.fetch);
 
@@ -105,6 +108,7 @@ export async function runDev(argv: string[]): Promise<void> {
     server.listen(port, values.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
+  await subscribeBffToWebhooks(client, `http://${values.host}:${address.port}/bff/webhooks`, webhookSecret);
   console.log(`invoicekit demo on http://${values.host}:${address.port} (shop, customer portal, account page)`);
 
   let closing = false;

@@ -1,3 +1,4 @@
+import type { WebhooksApi } from '../api/resources/webhooks.js';
 import type { CustomerInvoice } from './views.js';
 
 /**
@@ -107,11 +108,7 @@ export async function verifyWebhookSignature(
 
 /** The part of the typed client that manages webhooks. */
 interface WebhooksClient {
-  webhooks: {
-    list(query?: { page?: number; per_page?: number }): Promise<{ id: number; kind: string; url: string }[]>;
-    create(input: { kind: string; url: string; secret?: string; active?: boolean; api_token?: string | null }): Promise<{ id: number }>;
-    update(id: number, input: { secret?: string; active?: boolean }): Promise<{ id: number }>;
-  };
+  webhooks: Pick<WebhooksApi, 'list' | 'create' | 'update'>;
 }
 
 export const BFF_WEBHOOK_KINDS = ['invoice:create', 'invoice:update'] as const;

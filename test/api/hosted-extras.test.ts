@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 
 /** The typed client over the operations beyond the seed, in both formats, against the real service. */
 let service: TestService;
-let now = new Date('2026-03-01T09:00:00Z');
+const now = new Date('2026-03-01T09:00:00Z');
 beforeAll(async () => {
   service = await startTestService({ webhooks: { allowPrivate: true, pollMs: 100 }, clock: () => now, schedulerIntervalMs: 60_000 });
 });

@@ -3,7 +3,7 @@ import { WebhookWorker, DEFAULT_WEBHOOK_SETTINGS } from '../../src/service/webho
 import { isForbiddenAddress } from '../../src/service/webhooks/addresses.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { api, type Api, NOT_FOUND, secondAccount } from '../helpers/http.js';
-import { type Received, Subscriber, verifySignature } from './support/subscriber.js';
+import { Subscriber, verifySignature } from './support/subscriber.js';
 
 let service: TestService;
 let strict: TestService;
@@ -27,8 +27,6 @@ async function subscribe(kind: string, path: string, extra: Record<string, unkno
   expect(reply.status, reply.text).toBe(201);
   return reply.body as { id: number; secret: string; kind: string };
 }
-
-const at = (path: string) => (entry: Received) => entry.path === path;
 
 describe('webhooks', () => {
   it('registers a webhook on the hosted routes, in JSON and XML', async () => {

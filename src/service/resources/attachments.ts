@@ -39,6 +39,7 @@ export function sniffType(bytes: Uint8Array, fileName: string): string | undefin
   // Text (CSV, TXT, XML, JSON) must be valid UTF-8 without control characters.
   if (['txt', 'csv', 'xml', 'json'].includes(ext)) {
     const text = Buffer.from(bytes).toString('utf8');
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
     if (!text.includes('\uFFFD') && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) {
       return ext === 'csv' ? 'text/csv' : ext === 'xml' ? 'application/xml' : ext === 'json' ? 'application/json' : 'text/plain';
     }
@@ -49,6 +50,7 @@ export function sniffType(bytes: Uint8Array, fileName: string): string | undefin
 /** A file name safe to store and to put in a ZIP: no path, no control characters. */
 function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
   return clean && clean !== '.' && clean !== '..' ? clean : 'attachment';
 }
