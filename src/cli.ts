@@ -24,6 +24,7 @@ async function runService(argv: string[]): Promise<void> {
       seed: { type: 'boolean', default: false },
       'skip-migrations': { type: 'boolean', default: process.env.INVOICEKIT_MIGRATE === 'false' },
       'quiet': { type: 'boolean', default: false },
+      'webhooks-allow-private': { type: 'boolean', default: false },
     },
     allowPositionals: false,
   });
@@ -41,6 +42,7 @@ async function runService(argv: string[]): Promise<void> {
     testPayments: values['test-payments'],
     seed: values.seed,
     migrate: !values['skip-migrations'],
+    webhooks: webhookSettingsFromEnv(values['webhooks-allow-private']),
     log: (entry) => console.error(JSON.stringify(entry)),
     logRequests: !values.quiet,
   });
@@ -52,6 +54,25 @@ async function runService(argv: string[]): Promise<void> {
     return service.close({ graceMs: SHUTDOWN_GRACE_MS });
   });
 }
+
+/** `--webhooks-allow-private` or `INVOICEKIT_WEBHOOKS_ALLOW_PRIVATE=1`, and the retry timing from the environment. */
+function webhookSettingsFromEnv(allowPrivate: boolean) {
+  const number = (name: string) => {
+    const value = Number(process.env[name]);
+    return process.env[name] && Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  const settings: Record<string, number | boolean> = {
+    allowPrivate: allowPrivate || ['1', 'true', 'yes'].includes((process.env.INVOICEKIT_WEBHOOKS_ALLOW_PRIVATE ?? '').toLowerCase()),
+  };
+  const retryBaseMs = number('INVOICEKIT_WEBHOOK_RETRY_BASE_MS');
+  const retryCapMs = number('INVOICEKIT_WEBHOOK_RETRY_CAP_MS');
+  const pollMs = number('INVOICEKIT_WEBHOOK_POLL_MS');
+  if (retryBaseMs) settings.retryBaseMs = retryBaseMs;
+  if (retryCapMs) settings.retryCapMs = retryCapMs;
+  if (pollMs) settings.pollMs = pollMs;
+  return settings;
+}
+
 
 async function runMigrate(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string', default: './.invoicekit/data' } } });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getRequestListener } from '@hono/node-server';
 import { createInvoicingClient } from './api/index.js';
-import { createBff, issuePortalToken } from './bff/index.js';
+import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { startService } from './service/server.js';
 
 /**
@@ -37,6 +37,8 @@ export async function runDev(argv: string[]): Promise<void> {
     // The demo shop is paid through the test provider's Pay page.
     testPayments: true,
     seed: true,
+    // The demo's BFF subscribes to webhooks on this machine.
+    webhooks: { allowPrivate: true },
   });
   console.log(`invoicing service listening on ${service.url}`);
 
@@ -57,12 +59,15 @@ export async function runDev(argv: string[]): Promise<void> {
   const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
   const port = Number(values.port);
   const origin = `http://${values.host}:${port}`;
+  // The BFF receives the service's signed webhooks, so the portal sees a payment land without polling.
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
   const bff = createBff({
     client,
     portalSecret,
     allowedOrigins: [origin, `http://localhost:${port}`],
     signup: true,
     logger: false,
+    webhooks: { secret: webhookSecret },
   });
   const bffListener = getRequestListener(bff.fetch);
 
@@ -113,6 +118,7 @@ export async function runDev(argv: string[]): Promise<void> {
     server.listen(port, values.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
+  await subscribeBffToWebhooks(client, `http://${values.host}:${address.port}/bff/webhooks`, webhookSecret);
   console.log(`invoicekit demo on http://${values.host}:${address.port} (shop, customer portal, account page)`);
 
   let closing = false;

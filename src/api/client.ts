@@ -1,4 +1,11 @@
+import { accountApi, type AccountApi } from './resources/account.js';
+import { attachmentsApi, type AttachmentsApi } from './resources/attachments.js';
 import { categoriesApi, type CategoriesApi } from './resources/categories.js';
+import { issuersApi, type IssuersApi } from './resources/issuers.js';
+import { priceListsApi, type PriceListsApi } from './resources/price-lists.js';
+import { recurringsApi, type RecurringsApi } from './resources/recurrings.js';
+import { warehouseActionsApi, type WarehouseActionsApi } from './resources/warehouse-actions.js';
+import { webhooksApi, type WebhooksApi } from './resources/webhooks.js';
 import { clientsApi, type ClientsApi } from './resources/clients.js';
 import { departmentsApi, type DepartmentsApi } from './resources/departments.js';
 import { integrationsApi, type IntegrationsApi } from './resources/integrations.js';
@@ -22,6 +29,13 @@ export interface InvoicingClient {
   readonly warehouseDocuments: WarehouseDocumentsApi;
   readonly departments: DepartmentsApi;
   readonly integrations: IntegrationsApi;
+  readonly webhooks: WebhooksApi;
+  readonly recurrings: RecurringsApi;
+  readonly priceLists: PriceListsApi;
+  readonly warehouseActions: WarehouseActionsApi;
+  readonly issuers: IssuersApi;
+  readonly attachments: AttachmentsApi;
+  readonly account: AccountApi;
 }
 
 /**
@@ -41,5 +55,12 @@ export function createInvoicingClient(options: InvoicingClientOptions): Invoicin
     warehouseDocuments: warehouseDocumentsApi(transport),
     departments: departmentsApi(transport),
     integrations: integrationsApi(transport),
+    webhooks: webhooksApi(transport),
+    recurrings: recurringsApi(transport),
+    priceLists: priceListsApi(transport),
+    warehouseActions: warehouseActionsApi(transport),
+    issuers: issuersApi(transport),
+    attachments: attachmentsApi(transport),
+    account: accountApi(transport),
   };
 }

@@ -3,6 +3,7 @@ import { resolveBff, type BffApp, type Env } from './context.js';
 import { answerErrors, cors, limitBody, requestLog } from './middleware.js';
 import type { BffOptions } from './options.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { portalClientRoutes } from './routes/portal-client.js';
 import { portalInvoiceRoutes } from './routes/portal-invoices.js';
@@ -39,6 +40,7 @@ export function createBff(options: BffOptions): BffApp {
   routes.route('/', portalPaymentRoutes(bff));
   routes.route('/', portalClientRoutes(bff));
   if (bff.signup) routes.route('/', signupRoutes(bff, bff.signup));
+  if (options.webhooks) routes.route('/', eventRoutes(bff, options.webhooks));
 
   app.route(bff.basePath || '/', routes);
   // Also at the root, where a load balancer probes a BFF running alone.

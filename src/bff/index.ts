@@ -31,3 +31,12 @@ export {
   type PostgresQueryable,
   type PostgresStoreOptions,
 } from './stores/index.js';
+export {
+  MemoryEventHub,
+  subscribeBffToWebhooks,
+  verifyWebhookSignature,
+  BFF_WEBHOOK_KINDS,
+  type CustomerEvent,
+  type EventHub,
+  type WebhookReceiverOptions,
+} from './events.js';

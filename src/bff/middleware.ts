@@ -64,12 +64,15 @@ export function cors(bff: Bff): MiddlewareHandler<Env> {
 }
 
 export function limitBody(bff: Bff): MiddlewareHandler<Env> {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize: bff.options.bodyLimitBytes ?? 16 * 1024,
     onError: () => {
       throw new BffError(413, ERROR_CODES.payloadTooLarge, 'The request body is too large.');
     },
   });
+  // A webhook delivery carries a whole invoice; its route sets its own, larger limit.
+  const webhooks = `${bff.basePath}/webhooks`;
+  return (c, next) => (bff.options.webhooks && c.req.method === 'POST' && c.req.path === webhooks ? next() : limit(c, next));
 }
 
 /**

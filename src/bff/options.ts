@@ -5,6 +5,7 @@ import type { PortalScope, PortalSecret } from './portal-token.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import type { CacheStore } from './cache.js';
 import type { BffStores } from './stores/types.js';
+import type { WebhookReceiverOptions } from './events.js';
 
 export type InvoicingClient = ReturnType<typeof createInvoicingClient>;
 
@@ -91,4 +92,9 @@ export interface BffOptions {
    * the portal list reads at most. Default 20,000.
    */
   maxInvoicesPerClient?: number;
+  /**
+   * Receives the service's signed webhooks at `POST /webhooks` and streams each customer's invoice
+   * changes at `GET /events` (Server-Sent Events). Off without a secret.
+   */
+  webhooks?: WebhookReceiverOptions;
 }

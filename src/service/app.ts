@@ -11,6 +11,7 @@ import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } fro
 import { isUniqueViolation } from './invoicing/invoices.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountHealth } from './health.js';
+import { HOSTED_EXTRA_PATHS, mountHostedExtras } from './hosted-extras.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
 import { mountPublicPages } from './public/pages.js';
@@ -49,12 +50,15 @@ export interface ServiceAppOptions {
   loginFailures?: LoginFailureStore | undefined;
   /** True once the process is shutting down; `/readyz` then fails. */
   draining?: () => boolean;
+  /** Lets webhook URLs point at loopback and private addresses (local development and tests only). */
+  allowPrivateWebhooks?: boolean;
 }
 
 const MiB = 1024 * 1024;
 /** Paths of account-level operations: each needs the account's api_token (spec §5). */
 const ACCOUNT_PATHS = [
   '/invoices', '/products', '/clients', '/banking', '/categories', '/warehouses', '/warehouse_documents', '/departments',
+  ...HOSTED_EXTRA_PATHS,
 ];
 
 /**
@@ -97,7 +101,14 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     });
   // A department logo may be up to 2 MiB; its route checks the file itself.
   app.on(['PUT', 'PATCH'], '/departments/:id', tooLarge(4 * MiB));
-  app.use('*', async (c, next) => (/^(PUT|PATCH)$/.test(c.req.method) && /^\/departments\//.test(routePath(c.req.raw)) ? next() : tooLarge(MiB)(c, next)));
+  // An invoice attachment may be up to 10 MiB; its routes check the file itself.
+  app.post('/attachments/uploads', tooLarge(11 * MiB));
+  app.post('/invoices/:id/add_attachment', tooLarge(11 * MiB));
+  app.use('*', async (c, next) =>
+    (/^(PUT|PATCH)$/.test(c.req.method) && /^\/departments\//.test(routePath(c.req.raw))) ||
+    (c.req.method === 'POST' && /^\/(attachments\/uploads|invoices\/[^/]+\/add_attachment)$/.test(routePath(c.req.raw)))
+      ? next()
+      : tooLarge(MiB)(c, next));
   app.use('*', parseRequest);
 
   mountHealth(app, { db: options.db, draining: options.draining });
@@ -126,6 +137,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountWarehouseDocuments(app);
   mountDepartmentLogo(app);
   mountDepartments(app);
+  mountHostedExtras(app, { allowPrivateWebhooks: options.allowPrivateWebhooks ?? false, smtpUrl: options.smtpUrl });
   routePatchAsPut(app);
 
   app.notFound((c) => errorResponse(c, new ApiError(404, 'Not found')));

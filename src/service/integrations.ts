@@ -139,6 +139,9 @@ export function mountIntegrations(app: Hono<ServiceEnv>): void {
         prefix: input.account.prefix,
         company: input.company ? { ...input.company, email: input.user?.email ?? null } : { name: input.account.prefix },
       });
+      // An account a partner creates with its own api_token stays linked to it until unlinked.
+      const partner = input.api_token ? await accountByToken(tx, input.api_token) : undefined;
+      if (partner) await tx.query(`insert into account_links (partner_account_id, account_id) values ($1, $2) on conflict do nothing`, [partner.id, created.id]);
       return { account: created, user: input.user ? await insertUser(tx, created, input.user) : undefined };
     });
     return respond(

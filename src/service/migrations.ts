@@ -165,6 +165,80 @@ export const migrations: Migration[] = [
         for each statement execute function invoicekit_accounts_changed();
     `,
   },
+  {
+    version: 50,
+    name: 'webhooks, recurring invoices, price lists, issuers, attachments, account links',
+    sql: `
+      ${resourceTable('webhooks')}
+      create index webhooks_kind_idx on webhooks (account_id, (data->>'kind'));
+      create table webhook_deliveries (
+        id bigserial primary key,
+        account_id integer not null references accounts(id) on delete cascade,
+        webhook_id integer not null references webhooks(id) on delete cascade,
+        delivery_id text not null unique,
+        kind text not null,
+        record_table text not null,
+        record_id integer not null,
+        record jsonb not null,
+        body text,
+        status text not null default 'pending',
+        attempts integer not null default 0,
+        next_attempt_at timestamptz default now(),
+        last_attempt_at timestamptz,
+        last_status integer,
+        last_error text,
+        delivered_at timestamptz,
+        created_at timestamptz not null default now()
+      );
+      create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at, id) where status = 'pending';
+      create index webhook_deliveries_webhook_idx on webhook_deliveries (webhook_id, id desc);
+      ${resourceTable('recurrings')}
+      create index recurrings_due_idx on recurrings ((data->>'next_invoice_date'));
+      create table recurring_runs (
+        recurring_id integer not null references recurrings(id) on delete cascade,
+        period text not null,
+        invoice_id integer,
+        created_at timestamptz not null default now(),
+        primary key (recurring_id, period)
+      );
+      ${resourceTable('price_lists')}
+      ${resourceTable('issuers')}
+      create table attachments (
+        id serial primary key,
+        account_id integer not null references accounts(id) on delete cascade,
+        invoice_id integer not null references invoices(id) on delete cascade,
+        file_name text not null,
+        content_type text not null,
+        size integer not null,
+        content bytea not null,
+        created_at timestamptz not null default now()
+      );
+      create index attachments_invoice_idx on attachments (invoice_id, id);
+      create table attachment_uploads (
+        key text primary key,
+        account_id integer not null references accounts(id) on delete cascade,
+        invoice_id integer not null references invoices(id) on delete cascade,
+        expires_at timestamptz not null,
+        file_name text,
+        content_type text,
+        size integer,
+        content bytea,
+        created_at timestamptz not null default now()
+      );
+      create table account_links (
+        partner_account_id integer not null references accounts(id) on delete cascade,
+        account_id integer not null references accounts(id) on delete cascade,
+        created_at timestamptz not null default now(),
+        primary key (partner_account_id, account_id)
+      );
+      create table account_deletions (
+        token text primary key,
+        account_id integer not null references accounts(id) on delete cascade,
+        expires_at timestamptz not null,
+        created_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

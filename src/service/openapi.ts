@@ -49,6 +49,34 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   LoginResult: [schemas.loginResult, 'output'],
   AccountResult: [schemas.accountResult, 'output'],
   AccountInfo: [schemas.accountInfo, 'output'],
+  Webhook: [schemas.webhook, 'output'],
+  WebhookList: [schemas.webhookList, 'output'],
+  WebhookCreateInput: [schemas.webhookCreateInput, 'input'],
+  WebhookUpdateInput: [schemas.webhookUpdateInput, 'input'],
+  WebhookDelivery: [schemas.webhookDelivery, 'output'],
+  WebhookDeliveryList: [schemas.webhookDeliveryList, 'output'],
+  Recurring: [schemas.recurring, 'output'],
+  RecurringList: [schemas.recurringList, 'output'],
+  RecurringCreateInput: [schemas.recurringCreateInput, 'input'],
+  RecurringUpdateInput: [schemas.recurringUpdateInput, 'input'],
+  PriceList: [schemas.priceList, 'output'],
+  PriceListList: [schemas.priceListList, 'output'],
+  PriceListCreateInput: [schemas.priceListCreateInput, 'input'],
+  PriceListUpdateInput: [schemas.priceListUpdateInput, 'input'],
+  WarehouseAction: [schemas.warehouseActionRecord, 'output'],
+  WarehouseActionList: [schemas.warehouseActionRecordList, 'output'],
+  Issuer: [schemas.issuer, 'output'],
+  IssuerList: [schemas.issuerList, 'output'],
+  IssuerCreateInput: [schemas.issuerCreateInput, 'input'],
+  IssuerUpdateInput: [schemas.issuerUpdateInput, 'input'],
+  DepartmentInput: [schemas.departmentInput, 'input'],
+  PaymentUpdateInput: [schemas.paymentUpdateInput, 'input'],
+  AttachmentCredentials: [schemas.attachmentCredentials, 'output'],
+  Attachment: [schemas.attachment, 'output'],
+  AttachmentList: [schemas.attachmentList, 'output'],
+  AccountAddUserInput: [schemas.accountAddUserInput, 'input'],
+  AccountUnlinkInput: [schemas.accountUnlinkInput, 'input'],
+  AccountOperationResult: [schemas.accountOperationResult, 'output'],
   ErrorBody: [schemas.errorBody, 'output'],
   SuccessBody: [schemas.successBody, 'output'],
 };
@@ -77,7 +105,7 @@ interface OperationSpec {
   id: string;
   tag: string;
   summary: string;
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The path without extension, e.g. `/invoices/{id}`; or one path per format. */
   path: string | Record<Ext, string>;
   formats?: readonly Ext[];
@@ -88,7 +116,7 @@ interface OperationSpec {
   plainBody?: string;
   multipart?: boolean;
   status?: '200' | '201';
-  response: string | 'pdf' | 'javascript';
+  response: string | 'pdf' | 'javascript' | 'zip';
   security?: 'account' | 'integration' | 'account+integration' | 'none';
   notFound?: boolean;
 }
@@ -144,7 +172,31 @@ const OPERATIONS: OperationSpec[] = [
   ...crud('Warehouses', '/warehouses', 'warehouse', { one: 'Warehouse', list: 'WarehouseList', create: 'WarehouseCreateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'delete']),
   ...crud('WarehouseDocuments', '/warehouse_documents', 'warehouse_document', { one: 'WarehouseDocument', list: 'WarehouseDocumentList', create: 'WarehouseDocumentCreateInput', update: 'WarehouseDocumentUpdateInput', query: schemas.warehouseDocumentListQuery }, ['list', 'create', 'get', 'update', 'delete']),
   { id: 'listDepartments', tag: 'Departments', summary: 'List the departments (seller entities)', method: 'get', path: '/departments', response: 'DepartmentList' },
-  { id: 'setDepartmentLogo', tag: 'Departments', summary: 'Upload the logo of a department (PNG or JPEG, up to 2 MiB)', method: 'put', path: '/departments/{id}', multipart: true, response: 'Department', notFound: true },
+  {
+    id: 'setDepartmentLogo', tag: 'Departments', summary: 'Update a department, or upload its logo as multipart (PNG or JPEG, up to 2 MiB)', method: 'put',
+    path: '/departments/{id}', body: ['department', 'DepartmentInput'], multipart: true, response: 'Department', notFound: true,
+  },
+  { id: 'getDepartment', tag: 'Departments', summary: 'Read a department', method: 'get', path: '/departments/{id}', response: 'Department', notFound: true },
+  { id: 'createDepartment', tag: 'Departments', summary: 'Create a department', method: 'post', path: '/departments', body: ['department', 'DepartmentInput'], status: '201', response: 'Department' },
+  { id: 'deleteDepartment', tag: 'Departments', summary: 'Delete a department (not the default one)', method: 'delete', path: '/departments/{id}', response: 'SuccessBody', notFound: true },
+  { id: 'updatePayment', tag: 'Payments', summary: 'Update a payment; a paid amount moves its invoice', method: 'put', path: '/banking/payments/{id}', body: ['banking_payment', 'PaymentUpdateInput'], response: 'Payment', notFound: true },
+  ...crud('Webhooks', '/webhooks', 'webhook', { one: 'Webhook', list: 'WebhookList', create: 'WebhookCreateInput', update: 'WebhookUpdateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  { id: 'listWebhookDeliveries', tag: 'Webhooks', summary: 'The delivery log of a webhook, newest first', method: 'get', path: '/webhooks/{id}/deliveries', query: schemas.webhookDeliveryListQuery, response: 'WebhookDeliveryList', notFound: true },
+  { id: 'redeliverWebhookDelivery', tag: 'Webhooks', summary: 'Queue a delivery again', method: 'post', path: '/webhooks/{id}/deliveries/{delivery}/redeliver', response: 'WebhookDelivery', notFound: true },
+  ...crud('Recurrings', '/recurrings', 'recurring', { one: 'Recurring', list: 'RecurringList', create: 'RecurringCreateInput', update: 'RecurringUpdateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  ...crud('PriceLists', '/price_lists', 'price_list', { one: 'PriceList', list: 'PriceListList', create: 'PriceListCreateInput', update: 'PriceListUpdateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  { id: 'listWarehouseActions', tag: 'WarehouseActions', summary: 'Stock movements, as they follow from the warehouse documents', method: 'get', path: '/warehouse_actions', query: schemas.warehouseActionListQuery, response: 'WarehouseActionList' },
+  ...crud('Issuers', '/issuers', 'issuer', { one: 'Issuer', list: 'IssuerList', create: 'IssuerCreateInput', update: 'IssuerUpdateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  { id: 'getNewAttachmentCredentials', tag: 'Attachments', summary: 'Where and with which form fields to upload a file for an invoice', method: 'get', path: '/invoices/{id}/get_new_attachment_credentials', response: 'AttachmentCredentials', notFound: true },
+  {
+    id: 'addAttachment', tag: 'Attachments', summary: 'Attach the uploaded file named `file_name`, or the multipart `file` itself (up to 10 MiB)', method: 'post',
+    path: '/invoices/{id}/add_attachment', query: z.object({ file_name: z.string().optional() }), status: '201', response: 'Attachment', notFound: true,
+  },
+  { id: 'listAttachments', tag: 'Attachments', summary: 'The attachments of an invoice', method: 'get', path: '/invoices/{id}/attachments', response: 'AttachmentList', notFound: true },
+  { id: 'getAttachmentsZip', tag: 'Attachments', summary: 'Every attachment of an invoice in one ZIP archive', method: 'get', path: '/invoices/{id}/attachments_zip', formats: JSON_ONLY, response: 'zip', notFound: true },
+  { id: 'accountAddUser', tag: 'Integrations', summary: 'Add a user to the account (api_token and integration_token)', method: 'post', path: '/account/add_user', formats: JSON_ONLY, plainBody: 'AccountAddUserInput', status: '201', response: 'UserResult', security: 'account+integration' },
+  { id: 'accountDelete', tag: 'Integrations', summary: "E-mail the owner a link that deletes the account", method: 'post', path: '/account/delete', formats: JSON_ONLY, response: 'SuccessBody' },
+  { id: 'accountUnlink', tag: 'Integrations', summary: 'Detach client accounts from this partner account', method: 'patch', path: '/account/unlink', formats: JSON_ONLY, plainBody: 'AccountUnlinkInput', response: 'AccountOperationResult' },
   { id: 'addUser', tag: 'Integrations', summary: 'Add a user (on {app_url})', method: 'post', path: '/users', formats: JSON_ONLY, plainBody: 'AddUserInput', status: '201', response: 'UserResult', security: 'integration' },
   { id: 'login', tag: 'Integrations', summary: "A user's data, including the API token (on {app_url})", method: 'post', path: '/login', formats: JSON_ONLY, plainBody: 'LoginInput', response: 'LoginResult', security: 'integration' },
   { id: 'createAccount', tag: 'Integrations', summary: 'Create an account, optionally with owner and company data (on {app_url})', method: 'post', path: '/account', formats: JSON_ONLY, plainBody: 'CreateAccountInput', status: '201', response: 'AccountResult', security: 'integration' },
@@ -176,6 +228,7 @@ function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
   const parameters: JsonSchema[] = [];
   const path = typeof spec.path === 'string' ? spec.path : spec.path[ext as Ext];
   if (path.includes('{id}')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
+  if (path.includes('{delivery}')) parameters.push({ name: 'delivery', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
   if (spec.query) parameters.push(...queryParameters(spec.query));
   const operation: JsonSchema = {
     operationId: ext === 'json' || ext === 'pdf' ? spec.id : `${spec.id}Xml`,
@@ -203,10 +256,13 @@ function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
     };
   } else if (spec.plainBody) {
     operation['requestBody'] = { required: true, content: content(spec.plainBody, 'json') };
-  } else if (spec.multipart) {
+  }
+  if (spec.multipart) {
+    const given = (operation['requestBody'] as { content?: Record<string, unknown> } | undefined)?.content ?? {};
     operation['requestBody'] = {
       required: true,
       content: {
+        ...given,
         'multipart/form-data': {
           schema: {
             type: 'object',
@@ -221,7 +277,9 @@ function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
   const success =
     spec.response === 'pdf'
       ? { description: 'The PDF document', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }
-      : { description: 'Success', content: content(spec.response, ext as Ext) };
+      : spec.response === 'zip'
+        ? { description: 'A ZIP archive', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }
+        : { description: 'Success', content: content(spec.response, ext as Ext) };
   const responses: Record<string, unknown> = { [spec.status ?? '200']: success, '401': errorResponse('Missing or wrong token') };
   if (spec.notFound) responses['404'] = errorResponse('No such record in this account');
   if (spec.body || spec.plainBody || spec.multipart || spec.query) responses['422'] = errorResponse('Invalid data; `message` maps each field to its messages');
@@ -286,7 +344,10 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       ].join(' '),
     },
     servers: [{ url: baseUrl.replace(/\/+$/, ''), description: 'The account base address; integration endpoints are on the application address' }],
-    tags: ['Invoices', 'Products', 'Clients', 'Payments', 'Categories', 'Warehouses', 'WarehouseDocuments', 'Departments', 'Integrations'].map((name) => ({ name })),
+    tags: [
+      'Invoices', 'Products', 'Clients', 'Payments', 'Categories', 'Warehouses', 'WarehouseDocuments', 'WarehouseActions', 'Departments',
+      'Issuers', 'PriceLists', 'Recurrings', 'Attachments', 'Webhooks', 'Integrations',
+    ].map((name) => ({ name })),
     paths,
     components: {
       schemas: componentSchemas(),

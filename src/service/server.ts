@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { type Database, openDatabase } from './db.js';
+import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
 
 export interface ServiceOptions {
@@ -33,6 +35,12 @@ export interface ServiceOptions {
    * database is current and refuses to start otherwise: a deployment migrates once, then starts many.
    */
   migrate?: boolean;
+  /** Webhook delivery settings; `allowPrivate` lets subscribers sit on loopback or private addresses. */
+  webhooks?: Partial<WebhookSettings>;
+  /** The clock recurring invoices are issued by (tests move it); the real one by default. */
+  clock?: () => Date;
+  /** How often the scheduler looks for recurring invoices that are due. Default one minute. */
+  schedulerIntervalMs?: number;
 }
 
 export interface RunningService {
@@ -43,6 +51,10 @@ export interface RunningService {
   db: Database;
   /** True when this start created the demo account. */
   created: boolean;
+  /** Sends webhook deliveries; `runOnce()` sends what is due now. */
+  webhooks: WebhookWorker;
+  /** Issues recurring invoices; `runDue()` issues what is due by the clock now. */
+  scheduler: RecurringScheduler;
   /**
    * Stops: `/readyz` fails at once, no new connection is accepted, requests in progress get up to
    * `graceMs` (default 0) to finish, then the database closes.
@@ -109,6 +121,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       await seedDemoAccount(db, DEMO_PREFIX);
     }
     const signingSecret = await setting(db, 'signing_secret', undefined, () => randomToken(32));
+    const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks };
     let listening = '';
     let draining = false;
     const app = createServiceApp({
@@ -121,6 +134,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       signingSecret,
       log: options.log,
       draining: () => draining,
+      allowPrivateWebhooks: webhookSettings.allowPrivate,
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;
@@ -131,6 +145,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const { port } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     listening = url;
+    const publicUrl = () => (options.publicUrl ?? url).replace(/\/$/, '');
+    const webhooks = new WebhookWorker(db, webhookSettings, publicUrl);
+    webhooks.start();
+    const scheduler = new RecurringScheduler(db, {
+      clock: options.clock ?? (() => new Date()),
+      intervalMs: options.schedulerIntervalMs ?? 60_000,
+      smtpUrl: options.smtpUrl,
+      publicUrl,
+    });
+    scheduler.start();
     return {
       url,
       prefix: DEMO_PREFIX,
@@ -138,8 +162,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       integrationToken,
       db,
       created: demo.created,
+      webhooks,
+      scheduler,
       async close({ graceMs = 0 } = {}) {
         draining = true;
+        await Promise.all([webhooks.stop(), scheduler.stop()]);
         const http = server as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => http.closeAllConnections?.(), graceMs);

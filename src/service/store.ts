@@ -10,7 +10,11 @@ export type ResourceTable =
   | 'warehouses'
   | 'invoices'
   | 'payments'
-  | 'warehouse_documents';
+  | 'warehouse_documents'
+  | 'webhooks'
+  | 'recurrings'
+  | 'price_lists'
+  | 'issuers';
 
 export interface StoredRow<Data = Record<string, unknown>> {
   id: number;
@@ -31,11 +35,25 @@ export function todayText(now = new Date()): string {
 
 const COLUMNS = 'id, data, created_at, updated_at';
 
+/** Told of every record written through `insertRow`/`updateRow`, inside the writing transaction. */
+export type RowListener = (sql: Sql, table: ResourceTable, accountId: number, row: StoredRow, change: 'create' | 'update') => Promise<void>;
+const rowListeners = new Set<RowListener>();
+
+/** Work that must commit with the change itself (queuing webhook deliveries). */
+export function onRowWritten(listener: RowListener): void {
+  rowListeners.add(listener);
+}
+
+async function written(sql: Sql, table: ResourceTable, accountId: number, row: StoredRow<unknown>, change: 'create' | 'update') {
+  for (const listener of rowListeners) await listener(sql, table, accountId, row as StoredRow, change);
+}
+
 export async function insertRow<Data>(sql: Sql, table: ResourceTable, accountId: number, data: Data): Promise<StoredRow<Data>> {
   const rows = await sql.query<StoredRow<Data>>(
     `insert into ${table} (account_id, data) values ($1, $2) returning ${COLUMNS}`,
     [accountId, JSON.stringify(data)],
   );
+  await written(sql, table, accountId, rows[0]!, 'create');
   return rows[0]!;
 }
 
@@ -72,6 +90,7 @@ export async function updateRow<Data>(sql: Sql, table: ResourceTable, accountId:
     [accountId, id, JSON.stringify(data)],
   );
   if (!rows[0]) throw notFound();
+  await written(sql, table, accountId, rows[0], 'update');
   return rows[0];
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { startService, type RunningService } from '../../src/service/server.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service/server.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -15,7 +15,10 @@ export interface TestService extends RunningService {
  * DATABASE_URL set it runs on that PostgreSQL server instead, in a schema of its own.
  */
 export async function startTestService(
-  options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } = {},
+  options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
+    ServiceOptions,
+    'webhooks' | 'clock' | 'schedulerIntervalMs'
+  > = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
   if (!process.env.DATABASE_URL) await cp(await templateDataDir(options.seed ?? false), dataDir, { recursive: true });
@@ -44,6 +47,9 @@ export async function startTestService(
     testPayments: options.testPayments ?? true,
     publicUrl: options.publicUrl,
     trustedHosts: options.trustedHosts,
+    webhooks: options.webhooks,
+    clock: options.clock,
+    schedulerIntervalMs: options.schedulerIntervalMs,
   });
   return {
     ...service,
@@ -75,7 +81,7 @@ async function sourceHash(dir: string): Promise<string> {
  * A migrated (and, when asked, seeded) PGlite data dir, made once per version of the service's
  * code and copied for each test service: creating a PostgreSQL cluster costs seconds, a copy less.
  */
-async function templateDataDir(seed: boolean): Promise<string> {
+export async function templateDataDir(seed: boolean): Promise<string> {
   const path = join(tmpdir(), `invoicekit-template-${await sourceHash(SERVICE_SOURCES)}-${seed ? 'seeded' : 'empty'}`);
   const ready = await stat(join(path, '.ready')).then(() => true, () => false);
   if (ready) return path;

@@ -1,5 +1,14 @@
 import { successBody, type SuccessBody } from '../schemas/common.js';
-import { payment, paymentList, type Payment, type PaymentCreateInput, type PaymentListQuery } from '../schemas/payment.js';
+import * as z from 'zod';
+import { invoice } from '../schemas/invoice.js';
+import {
+  payment,
+  paymentList,
+  type Payment,
+  type PaymentCreateInput,
+  type PaymentListQuery,
+  type PaymentUpdateInput,
+} from '../schemas/payment.js';
 import type { CallOptions, Transport } from '../transport.js';
 import { idSegment, paginate, toQuery, type Id } from './shared.js';
 
@@ -9,8 +18,15 @@ export interface PaymentsApi {
   get(id: Id, options?: CallOptions): Promise<Payment>;
   /** Records a payment; with `invoice_id` and `paid: true` the invoice's `paid` grows by `price`. */
   create(input: PaymentCreateInput, options?: CallOptions): Promise<Payment>;
+  /** Changes a payment; a paid payment's amount moves its invoice's `paid` and status. */
+  update(id: Id, input: PaymentUpdateInput, options?: CallOptions): Promise<Payment>;
   delete(id: Id, options?: CallOptions): Promise<SuccessBody>;
+  /** One page of payments, each with the invoices it paid (`include=invoices`). */
+  listWithInvoices(query?: PaymentListQuery, options?: CallOptions): Promise<PaymentWithInvoices[]>;
 }
+
+const paymentWithInvoices = payment.extend({ invoices: z.array(invoice) });
+export type PaymentWithInvoices = z.infer<typeof paymentWithInvoices>;
 
 /** The payment operations of spec §4.5 (`banking_payment`). */
 export function paymentsApi(transport: Transport): PaymentsApi {
@@ -29,7 +45,15 @@ export function paymentsApi(transport: Transport): PaymentsApi {
       ),
     create: async (input, options) =>
       transport.request({ method: 'POST', path: 'banking/payments', body: { banking_payment: input } }, payment, options),
+    update: async (id, input, options) =>
+      transport.request({ method: 'PUT', path: `banking/payments/${idSegment(id)}`, body: { banking_payment: input } }, payment, options),
     delete: async (id, options) =>
       transport.request({ method: 'DELETE', path: `banking/payments/${idSegment(id)}` }, successBody, options),
+    listWithInvoices: async (query = {}, options) =>
+      transport.request(
+        { method: 'GET', path: 'banking/payments', query: { ...toQuery(query), include: 'invoices' } },
+        z.array(paymentWithInvoices),
+        options,
+      ),
   };
 }

@@ -36,6 +36,7 @@ export const departmentInput = z.object({
   bank: optionalText(200),
   bank_account: optionalText(100),
 });
+export type DepartmentInput = z.input<typeof departmentInput>;
 
 const password = z.string({ message: 'must be text' }).min(8, 'is too short (minimum is 8 characters)').max(200);
 

@@ -42,7 +42,7 @@ export function mountDepartments(app: Hono<ServiceEnv>): void {
     createSchema: departmentInput,
     updateSchema: departmentInput,
     present: presentDepartment,
-    create: async (_tx, _account, input) => departmentData(input, false),
+    create: async (_tx, _account, input) => ({ ...departmentData(input, false), shortcut: input.shortcut ?? null }),
     update: async (_tx, _account, current, input) => merge(current, { ...input, name: input.name || undefined }),
     async beforeDelete(_tx, _account, row) {
       if (row.data.main) throw invalidField('base', 'the default department cannot be deleted');

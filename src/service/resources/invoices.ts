@@ -10,6 +10,7 @@ import { addDays } from '../invoicing/numbering.js';
 import { addStatusFilter } from '../invoicing/payment-state.js';
 import { mountCrud } from './crud.js';
 import { additionalInvoiceFields, mountInvoiceActions } from './invoice-actions.js';
+import { withPriceListPrices } from './price-lists.js';
 
 export { invoiceLinks, presentPosition } from '../invoicing/presentation.js';
 
@@ -117,7 +118,8 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       const answers = rows.map((row) => presentInvoice(row, publicUrl(c), withPositions, c.get('account').id));
       return additionalInvoiceFields(c, rows, answers);
     },
-    create: (tx, account, input) => issueInvoice(tx, account, input, { numberOnInsert: true }),
+    create: async (tx, account, input, c) =>
+      issueInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice), { numberOnInsert: true }),
     insert: (tx, account, data) => insertInvoice(tx, account.id, data),
     update: (tx, account, current, input, c) => updateInvoice(tx, account, idParam(c), current, input),
     async beforeDelete(tx, account, row) {

@@ -6,6 +6,7 @@ import { type Account, invalid, type ServiceContext, type ServiceEnv } from '../
 import { randomToken } from '../passwords.js';
 import { findRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { buildNewInvoice, type InvoiceData, insertInvoice, settlePaid } from '../invoicing/invoices.js';
+import { presentInvoice } from './invoices.js';
 import { DEFAULT_CURRENCY, type ProductData } from './products.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
 
@@ -142,8 +143,27 @@ export async function newPaymentData(tx: Sql, account: Account, input: Record<st
   return data;
 }
 
+/** `include=invoices` embeds the invoices each payment paid, as `invoices`. */
+async function presentPaymentsWithInvoices(rows: StoredRow<PaymentData>[], c: ServiceContext): Promise<unknown[]> {
+  const payments = rows.map((row) => presentPayment(row, publicUrl(c)));
+  if (!String(c.req.query('include') ?? '').split(',').includes('invoices')) return payments;
+  const ids = [...new Set(rows.map((row) => row.data.invoice_id).filter((id): id is number => id != null))];
+  const invoices = ids.length
+    ? await c.get('db').query<StoredRow<InvoiceData>>(
+        `select id, data, created_at, updated_at from invoices where account_id = $1 and id = any($2::int[])`,
+        [c.get('account').id, ids],
+      )
+    : [];
+  const byId = new Map(invoices.map((row) => [row.id, presentInvoice(row, publicUrl(c), true)]));
+  return payments.map((payment, index) => {
+    const invoice = rows[index]!.data.invoice_id;
+    return { ...payment, invoices: invoice != null && byId.has(invoice) ? [byId.get(invoice)] : [] };
+  });
+}
+
+const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
+
 export function mountPayments(app: Hono<ServiceEnv>): void {
-  const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
   mountCrud<PaymentData, typeof paymentCreateInput, typeof paymentUpdateInput>(app, {
     table: 'payments',
     references: { client_id: 'clients', department_id: 'departments' },
@@ -161,6 +181,7 @@ export function mountPayments(app: Hono<ServiceEnv>): void {
       if (query.oid) f.add((p) => `data->>'oid' = ${p}`, query.oid);
     },
     present: (row, c) => presentPayment(row, publicUrl(c)),
+    presentAll: (rows, c) => presentPaymentsWithInvoices(rows, c),
     create: (tx, account, input) => newPaymentData(tx, account, input),
     async update(tx, account, current, input) {
       refuseNulls(input, ['name', 'price', 'quantity', 'currency', 'paid', 'kind', 'deleted', 'generate_invoice']);

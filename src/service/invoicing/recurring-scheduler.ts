@@ -1,0 +1,188 @@
+import { invoiceCreateInput } from '../../api/schemas/invoice.js';
+import type { Database, Sql } from '../db.js';
+import type { Account } from '../http.js';
+import { findRow, insertRow, type StoredRow, todayText, updateRow } from '../store.js';
+import { createMailer, type Mailer } from '../documents/mailer.js';
+import { invoiceEmail } from '../documents/email.js';
+import { pdfFileName } from '../documents/pdf.js';
+import { renderInvoicePdfForRow } from '../documents/routes.js';
+import { invoiceLinks } from '../resources/invoices.js';
+import { advance, type RecurringData, workingDayFrom } from '../resources/recurrings.js';
+import { buildNewInvoice, type InvoiceData } from './invoices.js';
+
+/**
+ * Issues the invoices of recurring definitions when they fall due. Each period is issued at most
+ * once (a row per definition and period, under a primary key), and on PostgreSQL each definition
+ * is claimed with `for update skip locked`, so many service processes never issue it twice.
+ */
+export interface SchedulerOptions {
+  /** Today, as the scheduler sees it. Tests move it; production uses the real clock. */
+  clock: () => Date;
+  intervalMs: number;
+  smtpUrl?: string | undefined;
+  publicUrl: () => string;
+}
+
+const DAYS = 24 * 60 * 60_000;
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAYS);
+}
+
+/** The create request that copies `template` for the period starting `period`. */
+function copyOf(template: InvoiceData, issueDate: string, period: string) {
+  let paymentToKind: number | string | null = template.payment_to_kind;
+  if (typeof paymentToKind === 'string' && /^\d+$/.test(paymentToKind)) paymentToKind = Number(paymentToKind);
+  if (paymentToKind === 'other_date' && template.payment_to) paymentToKind = Math.max(0, daysBetween(template.issue_date, template.payment_to));
+  return invoiceCreateInput.parse({
+    kind: template.kind,
+    number: null,
+    issue_date: issueDate,
+    sell_date: period,
+    client_id: template.client_id,
+    department_id: template.department_id,
+    buyer_name: template.buyer_name,
+    buyer_tax_no: template.buyer_tax_no,
+    buyer_email: template.buyer_email,
+    currency: template.currency,
+    lang: template.lang,
+    payment_type: template.payment_type,
+    payment_to_kind: paymentToKind ?? 7,
+    description: template.description,
+    discount_kind: template.discount_kind ?? undefined,
+    positions: template.positions.map((position) => ({
+      name: position.name,
+      code: position.code,
+      description: position.description,
+      quantity: position.quantity,
+      quantity_unit: position.quantity_unit,
+      tax: position.tax,
+      discount: position.discount ?? undefined,
+      discount_percent: position.discount_percent ?? undefined,
+      ...position.pricing,
+    })),
+  });
+}
+
+export class RecurringScheduler {
+  readonly #db: Database;
+  readonly #options: SchedulerOptions;
+  readonly #mailer: Mailer;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+  #stopped = true;
+
+  constructor(db: Database, options: SchedulerOptions) {
+    this.#db = db;
+    this.#options = options;
+    this.#mailer = createMailer(options.smtpUrl);
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  #schedule(delayMs: number): void {
+    this.#timer = setTimeout(() => {
+      this.#running = this.runDue()
+        .catch(() => 0)
+        .finally(() => {
+          this.#running = undefined;
+          if (!this.#stopped) this.#schedule(this.#options.intervalMs);
+        });
+    }, delayMs);
+    this.#timer.unref?.();
+  }
+
+  /** Issues every invoice due by the clock's today; answers how many were issued. */
+  async runDue(): Promise<number> {
+    const today = todayText(this.#options.clock());
+    let issued = 0;
+    for (let round = 0; round < 500; round += 1) {
+      const result = await this.#db.transaction((tx) => this.#issueNext(tx, today));
+      if (result === 'none') break;
+      if (result) {
+        issued += 1;
+        if (result.email) await this.#send(result.accountId, result.invoice, result.email).catch(() => undefined);
+      }
+    }
+    return issued;
+  }
+
+  async #issueNext(tx: Sql, today: string) {
+    const rows = await tx.query<StoredRow<RecurringData> & { account_id: number }>(
+      `select id, account_id, data, created_at, updated_at from recurrings
+        where coalesce((data->>'active')::boolean, true)
+          and data->>'next_invoice_date' <= $1
+          and (data->>'end_date' is null or data->>'next_invoice_date' <= data->>'end_date')
+        order by data->>'next_invoice_date', id limit 1 for update skip locked`,
+      [today],
+    );
+    const recurring = rows[0];
+    if (!recurring) return 'none' as const;
+    const account = { id: recurring.account_id } as Account;
+    const data = { ...recurring.data };
+    const period = data.next_invoice_date!;
+    const anchorDay = Number(data.start_date.slice(8, 10));
+    const nextDate = advance(period, data.every, 1);
+    // A month-based schedule keeps its day of the month: the 31st comes back after February's 28th.
+    data.next_invoice_date = /[my]$/.test(data.every) && Number(nextDate.slice(8)) < anchorDay
+      ? clampDay(nextDate, anchorDay)
+      : nextDate;
+    const claimed = await tx.query(
+      `insert into recurring_runs (recurring_id, period) values ($1, $2) on conflict do nothing returning period`,
+      [recurring.id, period],
+    );
+    let issued: { accountId: number; invoice: StoredRow<InvoiceData>; email: string | null } | null = null;
+    if (claimed.length > 0) {
+      const template = await findRow<InvoiceData>(tx, 'invoices', account.id, data.invoice_id);
+      if (!template) {
+        data.active = false;
+      } else {
+        const issueDate = data.issue_working_day_only ? workingDayFrom(period) : period;
+        const invoice = await buildNewInvoice(tx, account, copyOf(template.data, issueDate, period));
+        (invoice as InvoiceData & { recurring_id?: number }).recurring_id = recurring.id;
+        const row = await insertRow(tx, 'invoices', account.id, invoice);
+        await tx.query(`update recurring_runs set invoice_id = $3 where recurring_id = $1 and period = $2`, [recurring.id, period, row.id]);
+        data.last_invoice_id = row.id;
+        data.invoices_count = (data.invoices_count ?? 0) + 1;
+        const email = data.send_email ? (data.buyer_email || invoice.buyer_email) : null;
+        issued = { accountId: account.id, invoice: row, email: email || null };
+      }
+    }
+    await updateRow(tx, 'recurrings', account.id, recurring.id, data);
+    return issued;
+  }
+
+  async #send(accountId: number, row: StoredRow<InvoiceData>, addresses: string): Promise<void> {
+    const to = addresses.split(/[,;]/).map((a) => a.trim()).filter((a) => /^[^\s@<>"]+@[^\s@<>"]+$/.test(a)).slice(0, 20);
+    if (to.length === 0) return;
+    const invoice = row.data;
+    const publicUrl = this.#options.publicUrl();
+    const pdf = await renderInvoicePdfForRow(this.#db, accountId, row);
+    const sender = this.#mailer.from ?? invoice.seller_email ?? `no-reply@${new URL(publicUrl).hostname}`;
+    await this.#mailer.send(this.#db, {
+      accountId,
+      invoiceId: row.id,
+      from: sender,
+      replyTo: null,
+      to,
+      cc: [],
+      ...invoiceEmail(invoice, invoiceLinks(publicUrl, invoice.token), { pdfAttached: true }),
+      attachments: [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }],
+    });
+  }
+}
+
+function clampDay(date: string, day: number): string {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return `${date.slice(0, 8)}${String(Math.min(day, last)).padStart(2, '0')}`;
+}

@@ -1,0 +1,117 @@
+import type { Hono } from 'hono';
+import { EVERY_PATTERN, recurringCreateInput, recurringUpdateInput } from '../../api/schemas/recurring.js';
+import type { Sql } from '../db.js';
+import { type Account, invalid, type ServiceEnv } from '../http.js';
+import { findRow, type StoredRow, timestampText } from '../store.js';
+import { addDays } from '../invoicing/numbering.js';
+import { merge, mountCrud } from './crud.js';
+
+export interface RecurringData {
+  name: string;
+  invoice_id: number;
+  start_date: string;
+  every: string;
+  issue_working_day_only: boolean;
+  send_email: boolean;
+  buyer_email: string | null;
+  end_date: string | null;
+  next_invoice_date: string | null;
+  active: boolean;
+  last_invoice_id: number | null;
+  invoices_count: number;
+}
+
+/** `date` moved on by `count` periods of `every` (`1m` from 2026-01-31 is 2026-02-28, then 03-31). */
+export function advance(start: string, every: string, count: number): string {
+  const [, amount, unit] = EVERY_PATTERN.exec(every)!;
+  const n = Number(amount) * count;
+  if (unit === 'd') return addDays(start, n);
+  if (unit === 'w') return addDays(start, 7 * n);
+  const [y, m, d] = start.split('-').map(Number) as [number, number, number];
+  const months = unit === 'y' ? 12 * n : n;
+  const target = new Date(Date.UTC(y, m - 1 + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d, lastDay));
+  return target.toISOString().slice(0, 10);
+}
+
+/** The first Monday–Friday on or after `date`. */
+export function workingDayFrom(date: string): string {
+  let day = date;
+  for (;;) {
+    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) return day;
+    day = addDays(day, 1);
+  }
+}
+
+export function presentRecurring(row: StoredRow<RecurringData>) {
+  const d = row.data;
+  return {
+    id: row.id,
+    name: d.name,
+    invoice_id: d.invoice_id,
+    start_date: d.start_date,
+    every: d.every,
+    issue_working_day_only: d.issue_working_day_only,
+    send_email: d.send_email,
+    buyer_email: d.buyer_email,
+    end_date: d.end_date,
+    next_invoice_date: d.next_invoice_date,
+    active: d.active,
+    last_invoice_id: d.last_invoice_id,
+    invoices_count: d.invoices_count,
+    created_at: timestampText(row.created_at),
+    updated_at: timestampText(row.updated_at),
+  };
+}
+
+async function checkTemplate(tx: Sql, account: Account, invoiceId: number): Promise<void> {
+  if (!(await findRow(tx, 'invoices', account.id, invoiceId))) throw invalid({ invoice_id: ['does not exist'] });
+}
+
+function checkDates(data: RecurringData): void {
+  if (data.end_date && data.end_date < data.start_date) throw invalid({ end_date: ['must not be before start_date'] });
+}
+
+/** `GET/POST /recurrings`, `GET/PUT/DELETE /recurrings/<id>`; the scheduler issues the invoices. */
+export function mountRecurrings(app: Hono<ServiceEnv>): void {
+  mountCrud<RecurringData, typeof recurringCreateInput, typeof recurringUpdateInput>(app, {
+    table: 'recurrings',
+    path: '/recurrings',
+    wrapper: 'recurring',
+    listRoot: 'recurrings',
+    createSchema: recurringCreateInput,
+    updateSchema: recurringUpdateInput,
+    present: presentRecurring,
+    async create(tx, account, input) {
+      await checkTemplate(tx, account, input.invoice_id);
+      const data: RecurringData = {
+        name: input.name.trim(),
+        invoice_id: input.invoice_id,
+        start_date: input.start_date,
+        every: input.every,
+        issue_working_day_only: input.issue_working_day_only ?? false,
+        send_email: input.send_email ?? false,
+        buyer_email: input.buyer_email?.trim() || null,
+        end_date: input.end_date ?? null,
+        next_invoice_date: input.next_invoice_date ?? input.start_date,
+        active: input.active ?? true,
+        last_invoice_id: null,
+        invoices_count: 0,
+      };
+      checkDates(data);
+      return data;
+    },
+    async update(tx, account, current, input) {
+      const blank = (['name', 'invoice_id', 'start_date', 'every'] as const).filter((field) => input[field] === null);
+      if (blank.length > 0) throw invalid(Object.fromEntries(blank.map((field) => [field, ["can't be blank"]])));
+      if (input.invoice_id != null) await checkTemplate(tx, account, input.invoice_id);
+      const next = merge(current, input);
+      // A new start date restarts the schedule there, unless the next date is given as well.
+      if (input.start_date && input.next_invoice_date === undefined) next.next_invoice_date = input.start_date;
+      checkDates(next);
+      return next;
+    },
+  });
+}

@@ -1,0 +1,303 @@
+import { createHmac } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Database, Sql } from '../db.js';
+import { onRowWritten, type ResourceTable, type StoredRow } from '../store.js';
+import { presentClient } from '../resources/clients.js';
+import { presentInvoice } from '../resources/invoices.js';
+import { presentPayment } from '../resources/payments.js';
+import { presentProduct, stockLevels } from '../resources/products.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { ForbiddenAddressError, type ResolvedTarget, resolveTarget } from './addresses.js';
+
+/**
+ * Durable webhook deliveries. A write to an invoice, client, product or payment queues one
+ * delivery per matching active webhook in the same transaction as the write, so what committed is
+ * delivered even across a crash. A worker in each service process claims due deliveries with
+ * `for update skip locked` (one process sends each), posts them signed, and retries failures with
+ * exponential backoff up to a cap.
+ */
+
+export const SIGNATURE_HEADER = 'X-Invoicekit-Signature';
+export const DELIVERY_HEADER = 'X-Invoicekit-Delivery';
+export const EVENT_HEADER = 'X-Invoicekit-Event';
+export const APP_NAME = 'invoicekit';
+
+const NOUNS: Partial<Record<ResourceTable, string>> = { invoices: 'invoice', clients: 'client', products: 'product', payments: 'payment' };
+
+onRowWritten(async (sql, table, accountId, row, change) => {
+  const noun = NOUNS[table];
+  if (!noun) return;
+  // The snapshot is taken by the database from the row just written: nothing is sent when no webhook listens.
+  const queued = await sql.query(
+    `insert into webhook_deliveries (account_id, webhook_id, delivery_id, kind, record_table, record_id, record)
+     select $1, w.id, gen_random_uuid()::text, $2, $3, r.id,
+            jsonb_build_object('data', r.data, 'created_at', r.created_at, 'updated_at', r.updated_at)
+       from webhooks w join ${table} r on r.id = $4 and r.account_id = $1
+      where w.account_id = $1 and w.data->>'kind' = $2 and coalesce((w.data->>'active')::boolean, true)
+     returning id`,
+    [accountId, `${noun}:${change}`, table, row.id],
+  );
+  if (queued.length > 0) for (const worker of workers) worker.kickSoon();
+});
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as a subscriber recomputes it. */
+export function signatureHeader(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return `t=${timestamp},v1=${mac}`;
+}
+
+export interface WebhookSettings {
+  /** Lets webhooks reach loopback and private addresses: for local development and tests only. */
+  allowPrivate: boolean;
+  /** Delay before the first retry; it doubles with each failed attempt. */
+  retryBaseMs: number;
+  /** Longest delay between two attempts. */
+  retryCapMs: number;
+  /** Attempts before a delivery is given up as failed. */
+  maxAttempts: number;
+  /** How often the worker looks for due deliveries. */
+  pollMs: number;
+  /** How long one attempt may take. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  allowPrivate: false,
+  retryBaseMs: 30_000,
+  retryCapMs: 6 * 60 * 60_000,
+  maxAttempts: 15,
+  pollMs: 1000,
+  timeoutMs: 10_000,
+};
+
+/** The delay after `attempts` failed attempts: base·2^(n−1), at most the cap, with a little jitter. */
+export function retryDelayMs(attempts: number, settings: Pick<WebhookSettings, 'retryBaseMs' | 'retryCapMs'>): number {
+  const raw = Math.min(settings.retryCapMs, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(raw * (0.9 + Math.random() * 0.1));
+}
+
+interface ClaimedDelivery {
+  id: number;
+  account_id: number;
+  webhook_id: number;
+  delivery_id: string;
+  kind: string;
+  record_table: ResourceTable;
+  record_id: number;
+  record: { data: Record<string, unknown>; created_at: string; updated_at: string };
+  body: string | null;
+  attempts: number;
+}
+
+interface WebhookRow {
+  data: { url: string; secret: string; api_token: string | null; active?: boolean };
+}
+
+const workers = new Set<WebhookWorker>();
+/** How long a claimed delivery stays invisible to other processes while this one sends it. */
+const LEASE_SECONDS = 60;
+const BATCH = 10;
+
+async function presentRecord(sql: Sql, delivery: ClaimedDelivery, publicUrl: string): Promise<Record<string, unknown>> {
+  const row = {
+    id: delivery.record_id,
+    data: delivery.record.data,
+    created_at: delivery.record.created_at,
+    updated_at: delivery.record.updated_at,
+  } as unknown as StoredRow<never>;
+  switch (delivery.record_table) {
+    case 'invoices':
+      return presentInvoice(row as StoredRow<InvoiceData>, publicUrl, true) as Record<string, unknown>;
+    case 'clients':
+      return presentClient(row) as Record<string, unknown>;
+    case 'payments':
+      return presentPayment(row, publicUrl) as Record<string, unknown>;
+    case 'products': {
+      const levels = await stockLevels(sql, delivery.account_id, [delivery.record_id]);
+      return presentProduct(row, levels.get(delivery.record_id) ?? '0.0') as Record<string, unknown>;
+    }
+    default:
+      return { id: delivery.record_id, ...delivery.record.data };
+  }
+}
+
+interface Attempt {
+  status: number | null;
+  error: string | null;
+}
+
+function post(target: ResolvedTarget, body: string, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Attempt> {
+  // The connection goes to the address that was checked, whatever the name resolves to a moment later.
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const req = send(
+      target.url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        timeout: timeoutMs,
+        signal,
+      },
+      (res: IncomingMessage) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? null, error: null }));
+        res.on('error', () => resolve({ status: res.statusCode ?? null, error: null }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', (error) => resolve({ status: null, error: error.message }));
+    req.end(body);
+  });
+}
+
+/** Sends due deliveries of one service process; `stop()` waits for the attempts under way. */
+export class WebhookWorker {
+  readonly #db: Database;
+  readonly #settings: WebhookSettings;
+  readonly #publicUrl: () => string;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = true;
+  #again = false;
+  /** Aborts the attempts under way when the process shuts down; their leases expire and they are sent again. */
+  #shutdown = new AbortController();
+
+  constructor(db: Database, settings: WebhookSettings, publicUrl: () => string) {
+    this.#db = db;
+    this.#settings = settings;
+    this.#publicUrl = publicUrl;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#shutdown = new AbortController();
+    workers.add(this);
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    workers.delete(this);
+    clearTimeout(this.#timer);
+    this.#shutdown.abort();
+    await this.#running;
+  }
+
+  /** Looks for work shortly, after the transaction that queued it has had time to commit. */
+  kickSoon(): void {
+    if (this.#stopped) return;
+    this.#schedule(25);
+  }
+
+  #schedule(delayMs: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#tick(), delayMs);
+    this.#timer.unref?.();
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.runOnce()
+      .then((sent) => {
+        if (sent >= BATCH) this.#again = true;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.#running = undefined;
+        if (this.#stopped) return;
+        const again = this.#again;
+        this.#again = false;
+        this.#schedule(again ? 0 : this.#settings.pollMs);
+      });
+  }
+
+  /** Claims and sends one batch of due deliveries; answers how many were attempted. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.#db.query<ClaimedDelivery>(
+      `update webhook_deliveries d
+          set next_attempt_at = now() + make_interval(secs => $1), attempts = d.attempts + 1, last_attempt_at = now()
+        where d.id in (select id from webhook_deliveries
+                        where status = 'pending' and next_attempt_at <= now()
+                        order by next_attempt_at, id limit $2 for update skip locked)
+       returning d.id, d.account_id, d.webhook_id, d.delivery_id, d.kind, d.record_table, d.record_id, d.record, d.body, d.attempts`,
+      [LEASE_SECONDS, BATCH],
+    );
+    await Promise.all(claimed.map((delivery) => this.#deliver(delivery)));
+    return claimed.length;
+  }
+
+  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+    const hooks = await this.#db.query<WebhookRow>(`select data from webhooks where id = $1 and account_id = $2`, [delivery.webhook_id, delivery.account_id]);
+    const hook = hooks[0];
+    if (!hook || hook.data.active === false) {
+      await this.#finish(delivery, 'failed', null, 'the webhook is not active');
+      return;
+    }
+    let body = delivery.body;
+    if (body === null) {
+      const deal = await presentRecord(this.#db, delivery, this.#publicUrl());
+      const locale = typeof deal.lang === 'string' && deal.lang ? deal.lang : 'pl';
+      body = JSON.stringify({ deal, app_name: APP_NAME, api_token: hook.data.api_token ?? null, locale });
+      // Every attempt sends the same bytes, so a signature checked once stays valid for retries.
+      await this.#db.query(`update webhook_deliveries set body = $2 where id = $1 and body is null`, [delivery.id, body]);
+    }
+    let attempt: Attempt;
+    try {
+      const target = (await resolveTarget(hook.data.url, this.#settings.allowPrivate))!;
+      attempt = await post(
+        target,
+        body,
+        {
+          'content-type': 'application/json',
+          'user-agent': `${APP_NAME}-webhooks/1`,
+          [SIGNATURE_HEADER]: signatureHeader(hook.data.secret, body),
+          [DELIVERY_HEADER]: delivery.delivery_id,
+          [EVENT_HEADER]: delivery.kind,
+        },
+        this.#settings.timeoutMs,
+        this.#shutdown.signal,
+      );
+    } catch (error) {
+      attempt = { status: null, error: error instanceof ForbiddenAddressError ? `the URL ${error.message}` : String(error) };
+    }
+    // Cut off by shutdown: due again at once, for whichever process runs next.
+    if (this.#shutdown.signal.aborted && attempt.status === null) {
+      await this.#db.query(`update webhook_deliveries set next_attempt_at = now(), attempts = attempts - 1 where id = $1`, [delivery.id]);
+      return;
+    }
+    if (attempt.status !== null && attempt.status >= 200 && attempt.status < 300) {
+      await this.#finish(delivery, 'delivered', attempt.status, null);
+      return;
+    }
+    const error = attempt.error ?? `the subscriber answered ${attempt.status}`;
+    if (delivery.attempts >= this.#settings.maxAttempts) {
+      await this.#finish(delivery, 'failed', attempt.status, error);
+      return;
+    }
+    await this.#db.query(
+      `update webhook_deliveries set next_attempt_at = now() + make_interval(secs => $2), last_status = $3, last_error = $4 where id = $1`,
+      [delivery.id, retryDelayMs(delivery.attempts, this.#settings) / 1000, attempt.status, error.slice(0, 500)],
+    );
+  }
+
+  async #finish(delivery: ClaimedDelivery, status: 'delivered' | 'failed', httpStatus: number | null, error: string | null): Promise<void> {
+    await this.#db.query(
+      `update webhook_deliveries
+          set status = $2, last_status = $3, last_error = $4, next_attempt_at = null,
+              delivered_at = case when $2 = 'delivered' then now() else null end
+        where id = $1`,
+      [delivery.id, status, httpStatus, error?.slice(0, 500) ?? null],
+    );
+  }
+}
