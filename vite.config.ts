@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 /** Every element's registration entry, built alone as `dist/elements/<tag-name>.js`. */
 const elements = {
   'invoice-list': 'src/elements/invoice-list/define.ts',
+  'client-form': 'src/elements/client-form/define.ts',
 };
 
 const minifyCss = (text: string) =>

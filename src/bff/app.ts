@@ -6,6 +6,7 @@ import { compare, decimal, mul, roundMoney, toPlain, add, ZERO, type Decimal } f
 import type { Invoice } from '../api/schemas/invoice.js';
 import { PERIODS } from '../api/schemas/invoice.js';
 import type { Product } from '../api/schemas/product.js';
+import { customerClientInput, signupInput } from './client-input.js';
 import { BffError, ERROR_CODES, fromServiceError, notFound, type FieldErrors } from './errors.js';
 import { fingerprintOf, MemoryIdempotencyStore, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import { jsonLineLogger, redactingLogger, type BffLogEntry, type BffLogger } from './logger.js';
@@ -139,25 +140,6 @@ const buyerInput = z.strictObject({
   country: optionalText(100),
   phone: optionalText(100),
 });
-
-const customerClientInput = z.strictObject({
-  name: optionalText(300),
-  first_name: optionalText(200),
-  last_name: optionalText(200),
-  person: optionalText(200),
-  tax_no: optionalText(50),
-  email: z.union([z.literal(''), email]).nullish(),
-  phone: optionalText(100),
-  street: optionalText(300),
-  post_code: optionalText(30),
-  city: optionalText(200),
-  country: optionalText(100),
-});
-
-const signupInput = customerClientInput.extend({ email }).refine(
-  (value) => Boolean(value.name?.trim() || value.first_name?.trim() || value.last_name?.trim()),
-  { message: "can't be blank", path: ['name'] },
-);
 
 const intParam = (name: string, min: number, max: number, fallback: number) =>
   z

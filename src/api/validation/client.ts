@@ -118,22 +118,10 @@ export function taxNumberProblem(value: string, country: string): ClientFieldPro
   return /^[A-Z0-9]{4,30}$/.test(code) ? undefined : 'taxNo';
 }
 
-/** IBAN lengths by country (SWIFT's IBAN registry). */
-const IBAN_LENGTHS = Object.fromEntries(
-  (
-    'AD24AE23AL28AT20AZ28BA20BE16BG22BH22BI27BR29BY28CH21CR22CY28CZ24DE22DJ27DK18DO28EE20EG29ES24FI18FK18FO18FR27' +
-    'GB22GE22GI23GL18GR27GT28HR21HU28IE22IL23IQ23IS26IT27JO30KW30KZ20LB28LC32LI21LT20LU20LV21LY25MC27MD24ME22MK19' +
-    'MN20MR27MT31MU30NI28NL18NO15OM23PK24PL28PS29PT25QA29RO24RS22RU33SA24SC31SD18SE24SI19SK24SM27SO23ST25SV28TL23' +
-    'TN24TR26UA29VA22VG24XK20YE30'
-  )
-    .match(/..\d\d/g)!
-    .map((entry) => [entry.slice(0, 2), Number(entry.slice(2))]),
-) as Record<string, number>;
-
-/** An IBAN: its country's length and the ISO 13616 check (mod 97 = 1). */
+/** An IBAN: 15 to 34 characters, country letters, check digits, and the ISO 13616 check (mod 97 = 1). */
 export function isIban(value: string): boolean {
   const iban = compactCode(value);
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban) || IBAN_LENGTHS[iban.slice(0, 2)] !== iban.length) return false;
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
   let rest = 0;
   for (const char of iban.slice(4) + iban.slice(0, 4)) {
     const n = parseInt(char, 36);
@@ -142,14 +130,17 @@ export function isIban(value: string): boolean {
   return rest === 1;
 }
 
+/** Countries beyond the EU's whose bank accounts are IBANs. */
+const IBAN_COUNTRIES = 'CH GB IS LI NO UA TR';
+
 /**
- * A bank account as an invoice needs it. Where the country uses IBANs the account must be one; a Polish
+ * A bank account as an invoice needs it. In the EU and the countries above it must be an IBAN; a Polish
  * account of 26 digits (NRB) is an IBAN without its `PL`. Elsewhere any 5 to 34 letters and digits.
  */
 export function bankAccountProblem(value: string, country: string): ClientFieldProblem | undefined {
   const account = compactCode(value);
   if (!account) return undefined;
-  if (/^[A-Z]{2}\d\d/.test(account) || IBAN_LENGTHS[country]) {
+  if (/^[A-Z]{2}\d\d/.test(account) || VAT_FORMATS[vatPrefixOf(country)] || IBAN_COUNTRIES.includes(country || '-')) {
     const iban = /^\d{26}$/.test(account) && (country === 'PL' || !country) ? `PL${account}` : account;
     return isIban(iban) ? undefined : 'iban';
   }
