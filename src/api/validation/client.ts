@@ -210,7 +210,8 @@ export function clientProblems(
   options: { company: boolean; emailRequired?: boolean },
 ): Partial<Record<ClientFormField, ClientFieldProblem>> {
   const get = (field: ClientFormField) => (values[field] ?? '').trim();
-  const country = get('country');
+  // A country that is no code checks the rest as if none were given.
+  const country = isCountryCode(get('country')) ? get('country') : '';
   const problems: Partial<Record<ClientFormField, ClientFieldProblem>> = {};
   const check = (field: ClientFormField, problem: ClientFieldProblem | false | undefined) => {
     if (problem) problems[field] ??= problem;
@@ -221,7 +222,7 @@ export function clientProblems(
   check('tax_no', taxNumberProblem(get('tax_no'), country));
   check('email', !!get('email') && !isEmail(get('email')) && 'email');
   check('phone', !!get('phone') && !isPhone(get('phone')) && 'phone');
-  check('country', !!country && !isCountryCode(country) && 'country');
+  check('country', !!get('country') && !country && 'country');
   check('post_code', postCodeProblem(get('post_code'), country));
   check('bank_account', bankAccountProblem(get('bank_account'), country));
   return problems;
