@@ -425,8 +425,10 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     const target = event.target as HTMLInputElement | HTMLSelectElement;
     const field = target.dataset.field as Field | 'company' | undefined;
     if (!field) return;
-    if (field === 'company') this.company = target.value === '1';
-    else {
+    if (field === 'company') {
+      if (this.company === (target.value === '1')) return;
+      this.company = target.value === '1';
+    } else {
       if (this.values[field] === target.value) return;
       this.values = { ...this.values, [field]: target.value };
       if (this.serverErrors[field]) {
