@@ -24,8 +24,13 @@ async function settled(el: ClientForm): Promise<void> {
   while (!(await el.updateComplete));
 }
 
-async function editForm(token: string, attributes = ''): Promise<ClientForm> {
-  const el = await fixture<ClientForm>(html`<client-form endpoint=${bff} portal-token=${token} locale=${attributes || 'en'}></client-form>`);
+async function editForm(token: string, locale = 'en'): Promise<ClientForm> {
+  const el = await fixture<ClientForm>(html`<client-form endpoint=${bff} portal-token=${token} locale=${locale}></client-form>`);
+  // Still loading: the fields are there, disabled, and the status says what is happening.
+  if (busy(el)) {
+    expect(input(el, 'name').disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+  }
   await settled(el);
   return el;
 }

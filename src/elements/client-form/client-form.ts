@@ -194,7 +194,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
    * does nothing.
    */
   async save(): Promise<boolean> {
-    if (this.phase === 'saving' || this.phase === 'loading' || this.#isDisabled) return false;
+    if (this.phase !== 'ready' || this.#isDisabled) return false;
     if (!this.#revealProblems()) return false;
     const m = this.msg;
     const create = this.mode === 'create';
