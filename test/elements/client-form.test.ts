@@ -340,14 +340,21 @@ describe('<client-form> against the real BFF and service', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('turns a stored country name into its code and asks for a missing company tax number', async () => {
-    const { token } = await newCustomer({ country: 'United Kingdom', tax_no: '' });
+  it('turns a stored country name into its code, saved with the next save, and asks for a missing company tax number', async () => {
+    const { id, token } = await newCustomer({ country: 'United Kingdom', tax_no: '' });
     const el = await editForm(token);
     expect(input(el, 'country').value).to.equal('GB');
+    expect(el.dirty).to.equal(false);
     submitButton(el).click();
     await el.updateComplete;
     await el.updateComplete;
     expect(errorOf(el, 'tax_no')).to.equal('Enter the company’s tax number.');
     expect(errorOf(el, 'post_code')).to.equal('Enter the post code as SW1A 1AA.');
+    autofill(input(el, 'tax_no'), 'GB123456789');
+    autofill(input(el, 'post_code'), 'EC1A 1BB');
+    const saved = oneEvent(el, 'client-saved') as Promise<ClientSavedEvent>;
+    submitButton(el).click();
+    await saved;
+    expect(await serviceClient(id)).to.include({ country: 'GB', tax_no: 'GB123456789', post_code: 'EC1A 1BB' });
   });
 });

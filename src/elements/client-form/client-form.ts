@@ -115,6 +115,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   /** The client as saved, which the values are compared with. */
   #saved: ClientFormValues = blank();
   #savedCompany = true;
+  /** The country as stored, before it was read as a code: a name is replaced by its code on the next save. */
+  #storedCountry = '';
   #internals = this.attachInternals();
   #id = `cf${++instances}`;
   #loaded = '';
@@ -203,6 +205,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       const value = this.values[field].trim();
       if (this.#shown(field) && (create ? value : value !== this.#saved[field].trim())) changes[field] = value;
     }
+    if (!create && this.values.country && this.values.country !== this.#storedCountry) changes.country = this.values.country;
     if (create || this.company !== this.#savedCompany) changes.company = this.company;
     if (!create && !Object.keys(changes).length) {
       this.notice = [m.unchanged, 'ok'];
@@ -320,17 +323,18 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   #adopt(client: Partial<PortalClient>): void {
     const values = blank();
     for (const field of CLIENT_FORM_FIELDS) values[field] = String(client[field] ?? '');
+    this.#storedCountry = values.country;
     values.country = this.#countryCode(values.country);
     this.#saved = { ...values };
     this.#savedCompany = client.company ?? true;
     this.formResetCallback();
   }
 
-  /** A stored country as a code: `"pl"` → `"PL"`; a name the hosted service kept (`"Polska"`, `"United Kingdom"`) → its code. */
+  /** A stored country as a code: `"pl"` → `"PL"`; a name in English, Polish or the page's language (`"Polska"`, `"United Kingdom"`) → its code. */
   #countryCode(country: string): string {
     const text = country.trim();
     if (COUNTRY_CODES.includes(text.toUpperCase())) return text.toUpperCase();
-    for (const locale of ['en', this.resolvedLocale]) {
+    for (const locale of ['en', 'pl', this.resolvedLocale]) {
       const names = new Intl.DisplayNames([locale], { type: 'region' });
       const code = COUNTRY_CODES.find((c) => names.of(c)?.toLowerCase() === text.toLowerCase());
       if (code) return code;
