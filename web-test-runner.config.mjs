@@ -33,6 +33,15 @@ function portalFixturePlugin() {
         await fixture.markPaid(Number(paid[1]));
         return { body: '{}', type: 'json' };
       }
+      if (context.path === '/__portal/new-customer') {
+        const fields = Object.fromEntries(new URLSearchParams(context.querystring));
+        return { body: JSON.stringify(await fixture.newCustomer(fields)), type: 'json' };
+      }
+      const client = /^\/__portal\/client\/(\d+)$/.exec(context.path);
+      if (client) return { body: JSON.stringify(await fixture.client(Number(client[1]))), type: 'json' };
+      if (context.path === '/__portal/clients') {
+        return { body: JSON.stringify(await fixture.clientsByEmail(new URLSearchParams(context.querystring).get('email') ?? '')), type: 'json' };
+      }
       return undefined;
     },
   };

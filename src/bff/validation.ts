@@ -22,21 +22,6 @@ export const webUrl = z
     }
   }, 'must be an http(s) URL');
 
-/** What a customer may change of their own client record, and what sign-up takes. */
-export const customerClientInput = z.strictObject({
-  name: optionalText(300),
-  first_name: optionalText(200),
-  last_name: optionalText(200),
-  person: optionalText(200),
-  tax_no: optionalText(50),
-  email: z.union([z.literal(''), email]).nullish(),
-  phone: optionalText(100),
-  street: optionalText(300),
-  post_code: optionalText(30),
-  city: optionalText(200),
-  country: optionalText(100),
-});
-
 export const intParam = (name: string, min: number, max: number, fallback: number) =>
   z
     .string()

@@ -183,7 +183,7 @@ export function customerInvoice(invoice: Invoice, today: string, basePath: strin
 
 /** The fields of its own client record a customer reads and may change. */
 export const CUSTOMER_CLIENT_FIELDS = [
-  'name', 'first_name', 'last_name', 'person', 'tax_no', 'email', 'phone', 'street', 'post_code', 'city', 'country',
+  'name', 'first_name', 'last_name', 'person', 'tax_no', 'email', 'phone', 'street', 'post_code', 'city', 'country', 'bank', 'bank_account',
 ] as const;
 
 export type CustomerClient = { id: number; company: boolean } & Record<(typeof CUSTOMER_CLIENT_FIELDS)[number], string | null>;

@@ -156,6 +156,34 @@ function answer(scenario: string, route: string, query: URLSearchParams, signal?
   });
 }
 
+const STAND_IN_CLIENTS: Record<string, Record<string, unknown>> = {
+  company: {
+    id: 501, company: true, name: 'Nowak Design Sp. z o.o.', tax_no: '525-244-57-67', person: 'Ewa Nowak', email: 'faktury@nowak.example',
+    phone: '+48 22 555 01 02', street: 'ul. Prosta 51', post_code: '00-838', city: 'Warszawa', country: 'PL', bank: 'mBank', bank_account: 'PL61 1090 1014 0000 0712 1981 2874',
+  },
+  person: {
+    id: 502, company: false, name: 'Anna Kowalska', tax_no: null, person: null, email: 'anna.kowalska@mail.example',
+    phone: null, street: 'ul. Święty Marcin 3', post_code: '61-001', city: 'Poznań', country: 'PL', bank: null, bank_account: null,
+  },
+};
+
+/**
+ * The client routes: `client-company` and `client-person` answer a stored client and save what is sent,
+ * `client-saving` never finishes a save, `client-invalid` refuses it as the service would, `signup` creates.
+ */
+async function clientAnswer(scenario: string, request: Request): Promise<Response> {
+  const stored = STAND_IN_CLIENTS[scenario.replace(/^client-/, '')] ?? STAND_IN_CLIENTS['company']!;
+  if (request.method === 'GET') return json(stored);
+  const body = (await request.json()) as Record<string, unknown>;
+  if (scenario === 'client-saving') return new Promise(() => {});
+  if (scenario === 'client-invalid') {
+    return json({ error: { code: 'validation_failed', message: 'Some fields are not valid.', fields: { bank: ['is too long (maximum is 200 characters)'], tax_no: ['is not a valid NIP (the check digit does not match)'] } } }, 422);
+  }
+  if (request.method === 'POST') return json({ client: { id: 777, company: true, ...body } }, 201);
+  Object.assign(stored, body);
+  return json(stored);
+}
+
 export function installBffStandIn(): void {
   const realFetch = globalThis.fetch.bind(globalThis);
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -166,6 +194,7 @@ export function installBffStandIn(): void {
     // A little latency, so loading states are visible the way they are on a real network.
     await new Promise((resolve) => setTimeout(resolve, scenario === 'many' ? 150 : 350));
     if (request.signal.aborted) throw new DOMException('aborted', 'AbortError');
+    if (/^clients?$/.test(route.join('/')) && !['loading', 'error', 'expired'].includes(scenario)) return clientAnswer(scenario, request);
     return answer(scenario, route.join('/'), url.searchParams, request.signal);
   };
 }

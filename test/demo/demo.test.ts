@@ -14,11 +14,14 @@ let dataDir: string;
 let demoUrl: string;
 let serviceUrl: string;
 let browser: Browser;
+/** The account's token, so the test can read what the demo saved through the service's own API. */
+const apiToken = `demo-test-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-demo-'));
   demo = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'dev', '--port', '0', '--service-port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, INVOICEKIT_API_TOKEN: apiToken },
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -90,10 +93,19 @@ describe('the demo', () => {
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(3);
     expect(await rows.first().textContent()).toMatch(/\d+\/\d{2}\/\d{4}/);
     await page.goto(`${demoUrl}/account.html`, { waitUntil: 'networkidle' });
-    await expect.poll(() => page.inputValue('input[name=name]')).toBe('Zażółć Gęślą Jaźń Sp. z o.o.');
-    await page.fill('input[name=city]', 'Kraków-Podgórze');
-    await page.click('button[type=submit]');
+    const field = (name: string) => page.locator(`client-form [name="client[${name}]"]`);
+    await expect.poll(() => field('name').inputValue()).toBe('Zażółć Gęślą Jaźń Sp. z o.o.');
+    expect(await field('country').inputValue()).toBe('PL');
+    // A wrong post code is explained at its field, in a sentence.
+    await field('post_code').fill('31042');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await expect.poll(() => page.getByText('Enter the post code as 00-950.').isVisible()).toBe(true);
+    await field('post_code').fill('31-042');
+    await field('city').fill('Kraków-Podgórze');
+    await page.getByRole('button', { name: 'Save details' }).click();
     await expect.poll(() => page.locator('#status').textContent()).toContain('Saved');
+    const stored = (await (await fetch(`${serviceUrl}/clients.json?external_id=cust-1001&api_token=${apiToken}`)).json()) as { city: string }[];
+    expect(stored[0]?.city).toBe('Kraków-Podgórze');
     expect(errors).toEqual([]);
     await page.close();
   });

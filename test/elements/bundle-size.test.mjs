@@ -9,14 +9,18 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-const BUDGET_BYTES = 20 * 1024;
+const DEFAULT_BUDGET_BYTES = 20 * 1024;
+/** Tighter budgets: a form sits on sign-up and checkout pages, where every kilobyte delays the first input. */
+const BUDGETS = { 'client-form.js': 16 * 1024 };
 const elements = (await readdir('dist/elements')).filter((name) => name.endsWith('.js'));
 
 test('the build wrote one module per element', () => {
   assert.ok(elements.includes('invoice-list.js'), 'dist/elements/invoice-list.js is missing: run npm run build');
+  assert.ok(elements.includes('client-form.js'), 'dist/elements/client-form.js is missing: run npm run build');
 });
 
 for (const element of elements) {
+  const BUDGET_BYTES = BUDGETS[element] ?? DEFAULT_BUDGET_BYTES;
   test(`${element}, bundled with everything it imports, stays within ${BUDGET_BYTES} bytes gzipped`, async () => {
     const result = await build({
       entryPoints: [join('dist/elements', element)],

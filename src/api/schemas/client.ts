@@ -1,20 +1,21 @@
 import * as z from 'zod';
+import { CLIENT_TEXT_LIMITS as max } from '../validation/client.js';
 import { booleanInput, decimalInput, decimalString, optionalId, optionalText, pageQuery, textInput } from './common.js';
 
 export const CLIENT_KINDS = ['buyer', 'seller', 'both'] as const;
 
 const clientFields = {
-  name: optionalText(300),
-  tax_no: optionalText(50),
-  bank: optionalText(200),
-  bank_account: optionalText(100),
-  city: optionalText(200),
-  country: optionalText(100),
-  email: optionalText(300),
-  person: optionalText(200),
-  post_code: optionalText(30),
-  phone: optionalText(100),
-  street: optionalText(300),
+  name: optionalText(max.name),
+  tax_no: optionalText(max.tax_no),
+  bank: optionalText(max.bank),
+  bank_account: optionalText(max.bank_account),
+  city: optionalText(max.city),
+  country: optionalText(max.country),
+  email: optionalText(max.email),
+  person: optionalText(max.person),
+  post_code: optionalText(max.post_code),
+  phone: optionalText(max.phone),
+  street: optionalText(max.street),
   first_name: optionalText(200),
   last_name: optionalText(200),
   company: z.unknown().optional(),

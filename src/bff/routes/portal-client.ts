@@ -3,7 +3,8 @@ import type { Bff, Env } from '../context.js';
 import { BffError, ERROR_CODES, notFound } from '../errors.js';
 import { requireSession } from '../middleware.js';
 import { customerClient, CUSTOMER_CLIENT_FIELDS } from '../views.js';
-import { customerClientInput, readJson, validate } from '../validation.js';
+import { customerClientInput } from '../client-input.js';
+import { readJson, validate } from '../validation.js';
 
 /** `GET /client` and `PUT /client`: the session's own client record, customer fields only. */
 export function portalClientRoutes(bff: Bff): Hono<Env> {

@@ -2,13 +2,9 @@ import { Hono } from 'hono';
 import type { Bff, Env } from '../context.js';
 import { issuePortalToken } from '../portal-token.js';
 import { customerClient, CUSTOMER_CLIENT_FIELDS } from '../views.js';
-import { customerClientInput, email, readJson, validate } from '../validation.js';
+import { signupInput } from '../client-input.js';
+import { readJson, validate } from '../validation.js';
 import type { SignupOptions } from '../options.js';
-
-const signupInput = customerClientInput.extend({ email }).refine(
-  (value) => Boolean(value.name?.trim() || value.first_name?.trim() || value.last_name?.trim()),
-  { message: "can't be blank", path: ['name'] },
-);
 
 /** `POST /clients`: a new customer signs up as a buyer; mounted only when the host enables sign-up. */
 export function signupRoutes(bff: Bff, signup: SignupOptions): Hono<Env> {

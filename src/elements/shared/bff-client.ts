@@ -63,14 +63,40 @@ export interface InvoicePage {
   totals?: CustomerTotals[];
 }
 
+/** The customer's own client record, as the BFF shows it to them. */
+export interface PortalClient {
+  id: number;
+  company: boolean;
+  name: string | null;
+  tax_no: string | null;
+  email: string | null;
+  phone: string | null;
+  person: string | null;
+  street: string | null;
+  post_code: string | null;
+  city: string | null;
+  country: string | null;
+  bank: string | null;
+  bank_account: string | null;
+}
+
+/** What `POST /clients` answers: the new client and, where the BFF is set up for it, a portal token. */
+export interface SignupResult {
+  client: PortalClient;
+  portalToken?: string;
+}
+
 /** A failure the element can explain: `status` 0 means the BFF could not be reached. */
 export class BffError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** A 422's messages by field. */
+  readonly fields: Record<string, string[]>;
+  constructor(status: number, code: string, message: string, fields: Record<string, string[]> = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -127,31 +153,47 @@ export class BffClient {
 
   /** Where the customer pays what is left on an invoice and returns from (`returnUrl`, an allowed page). */
   payment(id: number, returnUrl: string): Promise<{ redirectUrl: string | null }> {
-    return this.#get(`invoices/${id}/payment`, undefined, false, JSON.stringify({ returnUrl }));
+    return this.#get(`invoices/${id}/payment`, undefined, false, { method: 'POST', body: JSON.stringify({ returnUrl }) });
   }
 
-  /** A JSON request (a POST when it has a body) whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
-  async #get<T>(path: string, signal?: AbortSignal, retried = false, body?: string): Promise<T> {
+  /** The session customer's client record. */
+  client(signal?: AbortSignal): Promise<PortalClient> {
+    return this.#get('client', signal);
+  }
+
+  /** Changes the session customer's client record; answers it as saved. */
+  updateClient(changes: Partial<PortalClient>, signal?: AbortSignal): Promise<PortalClient> {
+    return this.#get('client', signal, false, { method: 'PUT', body: JSON.stringify(changes) });
+  }
+
+  /** Signs a new customer up, where the BFF allows it. Never retried: a second try could create a second client. */
+  createClient(client: Partial<PortalClient>, signal?: AbortSignal): Promise<SignupResult> {
+    return this.#get('clients', signal, true, { method: 'POST', body: JSON.stringify(client) });
+  }
+
+  /** A JSON request whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
+  async #get<T>(path: string, signal?: AbortSignal, retried = false, init?: { method: string; body: string }): Promise<T> {
     let response: Response;
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
     try {
       response = await fetch(this.#base + path, {
-        ...(body ? { method: 'POST', body, headers: { ...this.#headers, 'content-type': 'application/json' } } : { headers: this.#headers }),
+        ...init,
+        headers: init ? { ...this.#headers, 'content-type': 'application/json' } : this.#headers,
         signal: signal ? either(signal, timeout) : timeout,
       });
     } catch (error) {
       if (signal?.aborted) throw error;
       // A timeout or a network failure: the BFF was not reached.
-      if (!retried) return this.#get(path, signal, true, body);
+      if (!retried) return this.#get(path, signal, true, init);
       throw new BffError(0, 'network', String(error));
     }
     if (response.ok) return (await response.json()) as T;
     if (!retried && RETRY_STATUSES.has(response.status)) {
       const after = Number(response.headers.get('retry-after'));
       await pause(Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 500, 3000), signal);
-      return this.#get(path, signal, true, body);
+      return this.#get(path, signal, true, init);
     }
-    const answer = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-    throw new BffError(response.status, answer?.error?.code ?? 'http_error', answer?.error?.message ?? response.statusText);
+    const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string; fields?: Record<string, string[]> } } | undefined;
+    throw new BffError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? response.statusText, body?.error?.fields);
   }
 }

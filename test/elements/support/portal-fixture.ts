@@ -53,6 +53,8 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
     logger: false,
     // The suite makes a few hundred quick requests from one browser; production limits stay in their own tests.
     rateLimit: false,
+    // <client-form mode="create"> signs customers up.
+    signup: true,
   });
   const today = new Date().toISOString().slice(0, 10);
 
@@ -139,6 +141,29 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
     async markPaid(id: number): Promise<void> {
       const invoice = await api.invoices.get(id);
       await api.invoices.update(id, { paid: invoice.price_gross, status: 'paid' });
+    },
+    /** A new customer of the account with a portal token that may read and change their record (for `<client-form>`). */
+    async newCustomer(fields: Record<string, string | boolean> = {}): Promise<{ id: number; token: string }> {
+      const created = await api.clients.create({
+        name: 'Nowak Design Sp. z o.o.',
+        tax_no: '5252445767',
+        email: `nowak.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`,
+        street: 'ul. Prosta 51',
+        post_code: '00-838',
+        city: 'Warszawa',
+        country: 'PL',
+        company: true,
+        ...fields,
+      });
+      return { id: created.id, token: await issuePortalToken({ clientId: created.id, scopes: ['client:read', 'client:write'], ttlSeconds: 3600 }, portalSecret) };
+    },
+    /** A client as the service's own API answers it. */
+    async client(id: number) {
+      return api.clients.get(id);
+    },
+    /** Clients found by e-mail through the service's API. */
+    async clientsByEmail(email: string) {
+      return api.clients.list({ email });
     },
     async stop(): Promise<void> {
       await bff.close();

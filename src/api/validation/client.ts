@@ -1,0 +1,229 @@
+/**
+ * How a client's details are checked for invoicing: tax numbers (the Polish NIP checksum, EU VAT
+ * number formats by country prefix), IBANs (mod 97), post codes by country, e-mail, phone and
+ * country codes. Plain functions without zod or the DOM, so `<client-form>` checks before it
+ * sends and the BFF checks what arrives with the same rules, and neither pays for the other's tools.
+ */
+
+/** The longest text the service keeps in each field of a client; its zod schema reads these too. */
+export const CLIENT_TEXT_LIMITS = {
+  name: 300,
+  tax_no: 50,
+  bank: 200,
+  bank_account: 100,
+  city: 200,
+  country: 100,
+  email: 300,
+  person: 200,
+  post_code: 30,
+  phone: 100,
+  street: 300,
+} as const;
+
+/** The fields a customer keeps in `<client-form>`, in the order the form shows them. */
+export const CLIENT_FORM_FIELDS = [
+  'name', 'tax_no', 'person', 'email', 'phone', 'street', 'post_code', 'city', 'country', 'bank', 'bank_account',
+] as const;
+export type ClientFormField = (typeof CLIENT_FORM_FIELDS)[number];
+export type ClientFormValues = Record<ClientFormField, string>;
+
+/** What is wrong with a field; the element and the BFF each turn it into their own sentence. */
+export type ClientFieldProblem = 'required' | 'email' | 'phone' | 'country' | 'nip' | 'vat' | 'taxNo' | 'iban' | 'postCode';
+
+/** ISO 3166-1 alpha-2, with XK (Kosovo), which banks and tax offices use. Names come from `Intl.DisplayNames`. */
+export const COUNTRY_CODES: readonly string[] = (
+  'ADAEAFAGAIALAMAOAQARASATAUAWAXAZBABBBDBEBFBGBHBIBJBLBMBNBOBQBRBSBTBVBWBYBZCACCCDCFCGCHCICKCLCMCNCOCRCUCVCWCXCYCZ' +
+  'DEDJDKDMDODZECEEEGEHERESETFIFJFKFMFOFRGAGBGDGEGFGGGHGIGLGMGNGPGQGRGSGTGUGWGYHKHMHNHRHTHUIDIEILIMINIOIQIRISIT' +
+  'JEJMJOJPKEKGKHKIKMKNKPKRKWKYKZLALBLCLILKLRLSLTLULVLYMAMCMDMEMFMGMHMKMLMMMNMOMPMQMRMSMTMUMVMWMXMYMZNANCNENFNGNI' +
+  'NLNONPNRNUNZOMPAPEPFPGPHPKPLPMPNPRPSPTPWPYQARERORSRURWSASBSCSDSESGSHSISJSKSLSMSNSOSRSSSTSVSXSYSZTCTDTFTGTHTJTK' +
+  'TLTMTNTOTRTTTVTWTZUAUGUMUSUYUZVAVCVEVGVIVNVUWFWSXKYEYTZAZMZW'
+).match(/../g)!;
+
+export const isCountryCode = (code: string): boolean => COUNTRY_CODES.includes(code);
+
+/**
+ * VAT number formats of the EU member states (VIES), by the prefix of the number, without it; XI is
+ * Northern Ireland and GB the United Kingdom, whose numbers EU invoices still carry.
+ */
+const VAT_FORMATS: Record<string, string> = {
+  AT: 'U\\d{8}',
+  BE: '[01]\\d{9}',
+  BG: '\\d{9,10}',
+  CY: '\\d{8}[A-Z]',
+  CZ: '\\d{8,10}',
+  DE: '\\d{9}',
+  DK: '\\d{8}',
+  EE: '\\d{9}',
+  EL: '\\d{9}',
+  ES: '[A-Z0-9]\\d{7}[A-Z0-9]',
+  FI: '\\d{8}',
+  FR: '[A-HJ-NP-Z0-9]{2}\\d{9}',
+  HR: '\\d{11}',
+  HU: '\\d{8}',
+  IE: '\\d{7}[A-W][A-I]?|\\d[A-Z+*]\\d{5}[A-W]',
+  IT: '\\d{11}',
+  LT: '\\d{9}|\\d{12}',
+  LU: '\\d{8}',
+  LV: '\\d{11}',
+  MT: '\\d{8}',
+  NL: '\\d{9}B\\d{2}',
+  PL: '\\d{10}',
+  PT: '\\d{9}',
+  RO: '[1-9]\\d{1,9}',
+  SE: '\\d{10}01',
+  SI: '\\d{8}',
+  SK: '\\d{10}',
+  XI: '\\d{9}|\\d{12}|GD\\d{3}|HA\\d{3}',
+  GB: '\\d{9}|\\d{12}|GD\\d{3}|HA\\d{3}',
+};
+
+/** The VAT prefix of a country: Greece is EL in VAT numbers. */
+export const vatPrefixOf = (country: string): string => (country === 'GR' ? 'EL' : country);
+
+/** `"PL 525-244-57-67"` → `"PL5252445767"`: what is left when separators are taken out. */
+export const compactCode = (value: string): string => value.toUpperCase().replace(/[\s.\-/]/g, '');
+
+/** The Polish NIP: ten digits whose weighted sum modulo 11 is the last digit. */
+export function isNip(value: string): boolean {
+  const digits = compactCode(value).replace(/^PL/, '');
+  if (!/^\d{10}$/.test(digits)) return false;
+  const sum = [6, 5, 7, 2, 3, 4, 5, 6, 7].reduce((total, weight, i) => total + weight * Number(digits[i]), 0);
+  return sum % 11 === Number(digits[9]);
+}
+
+/** An EU VAT number with its prefix in the format of its country (and the NIP checksum for PL). */
+export function isEuVatNumber(value: string): boolean {
+  const code = compactCode(value);
+  const format = VAT_FORMATS[code.slice(0, 2)];
+  if (!format || !new RegExp(`^(${format})$`).test(code.slice(2))) return false;
+  return !code.startsWith('PL') || isNip(code);
+}
+
+/**
+ * Checks a tax number against the client's country. A number with a VAT prefix must fit that
+ * prefix's format; without one, a Polish company's must be a valid NIP and an EU company's must fit its
+ * country's format. Other countries' tax numbers have too many forms to check beyond their characters.
+ */
+export function taxNumberProblem(value: string, country: string): ClientFieldProblem | undefined {
+  const code = compactCode(value);
+  if (!code) return undefined;
+  const prefix = code.slice(0, 2);
+  if (/^[A-Z]{2}/.test(prefix) && VAT_FORMATS[prefix]) {
+    if (prefix === 'PL') return isNip(code) ? undefined : 'nip';
+    return isEuVatNumber(code) ? undefined : 'vat';
+  }
+  if (country === 'PL' || (!country && /^\d{10}$/.test(code))) return isNip(code) ? undefined : 'nip';
+  const own = vatPrefixOf(country);
+  if (VAT_FORMATS[own] && country !== 'GB') return isEuVatNumber(own + code) ? undefined : 'vat';
+  return /^[A-Z0-9]{4,30}$/.test(code) ? undefined : 'taxNo';
+}
+
+/** An IBAN: 15 to 34 characters, country letters, check digits, and the ISO 13616 check (mod 97 = 1). */
+export function isIban(value: string): boolean {
+  const iban = compactCode(value);
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  let rest = 0;
+  for (const char of iban.slice(4) + iban.slice(0, 4)) {
+    const n = parseInt(char, 36);
+    rest = (n > 9 ? rest * 100 + n : rest * 10 + n) % 97;
+  }
+  return rest === 1;
+}
+
+/** Countries beyond the EU's whose bank accounts are IBANs. */
+const IBAN_COUNTRIES = 'CH GB IS LI NO UA TR';
+
+/**
+ * A bank account as an invoice needs it. In the EU and the countries above it must be an IBAN; a Polish
+ * account of 26 digits (NRB) is an IBAN without its `PL`. Elsewhere any 5 to 34 letters and digits.
+ */
+export function bankAccountProblem(value: string, country: string): ClientFieldProblem | undefined {
+  const account = compactCode(value);
+  if (!account) return undefined;
+  if (/^[A-Z]{2}\d\d/.test(account) || VAT_FORMATS[vatPrefixOf(country)] || IBAN_COUNTRIES.includes(country || '-')) {
+    const iban = /^\d{26}$/.test(account) && (country === 'PL' || !country) ? `PL${account}` : account;
+    return isIban(iban) ? undefined : 'iban';
+  }
+  return /^[A-Z0-9]{5,34}$/.test(account) ? undefined : 'iban';
+}
+
+/** Post code patterns by country, with an example a message can show. */
+export const POST_CODE_FORMATS: Record<string, [pattern: string, example: string]> = {
+  AT: ['\\d{4}', '1010'],
+  AU: ['\\d{4}', '2000'],
+  BE: ['\\d{4}', '1000'],
+  BG: ['\\d{4}', '1000'],
+  CA: ['[A-Z]\\d[A-Z] ?\\d[A-Z]\\d', 'K1A 0B1'],
+  CH: ['\\d{4}', '8001'],
+  CY: ['\\d{4}', '1010'],
+  CZ: ['\\d{3} ?\\d{2}', '110 00'],
+  DE: ['\\d{5}', '10115'],
+  DK: ['\\d{4}', '1050'],
+  EE: ['\\d{5}', '10111'],
+  ES: ['\\d{5}', '28001'],
+  FI: ['\\d{5}', '00100'],
+  FR: ['\\d{5}', '75001'],
+  GB: ['[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}', 'SW1A 1AA'],
+  GR: ['\\d{3} ?\\d{2}', '105 57'],
+  HR: ['\\d{5}', '10000'],
+  HU: ['\\d{4}', '1051'],
+  IE: ['[A-Z]\\d[\\dW] ?[A-Z\\d]{4}', 'D02 X285'],
+  IT: ['\\d{5}', '00184'],
+  JP: ['\\d{3}-?\\d{4}', '100-0001'],
+  LT: ['(LT-)?\\d{5}', 'LT-01100'],
+  LU: ['(L-)?\\d{4}', '1009'],
+  LV: ['(LV-)?\\d{4}', 'LV-1050'],
+  MT: ['[A-Z]{3} ?\\d{4}', 'VLT 1117'],
+  NL: ['\\d{4} ?[A-Z]{2}', '1012 AB'],
+  NO: ['\\d{4}', '0150'],
+  PL: ['\\d{2}-\\d{3}', '00-950'],
+  PT: ['\\d{4}-\\d{3}', '1000-001'],
+  RO: ['\\d{6}', '010011'],
+  SE: ['\\d{3} ?\\d{2}', '111 22'],
+  SI: ['(SI-)?\\d{4}', '1000'],
+  SK: ['\\d{3} ?\\d{2}', '811 01'],
+  UA: ['\\d{5}', '01001'],
+  US: ['\\d{5}(-\\d{4})?', '20500'],
+};
+
+export function postCodeProblem(value: string, country: string): ClientFieldProblem | undefined {
+  const code = value.trim().toUpperCase();
+  if (!code) return undefined;
+  const format = POST_CODE_FORMATS[country];
+  if (format) return new RegExp(`^(${format[0]})$`).test(code) ? undefined : 'postCode';
+  return /^[A-Z0-9][A-Z0-9 -]{1,11}$/.test(code) ? undefined : 'postCode';
+}
+
+/** One address, a domain with a dot, nothing a mail server would refuse on sight. */
+export const isEmail = (value: string): boolean => /^[^\s@"<>(),;:]+@[^\s@"<>(),;:_]+\.[A-Za-z]{2,}$/.test(value.trim()) && !/\.\./.test(value);
+
+/** Digits with the usual separators and an optional leading `+`: 6 to 20 digits in all. */
+export const isPhone = (value: string): boolean =>
+  /^\+?[\d\s()./-]+$/.test(value.trim()) && /^(\D*\d){6,20}\D*$/.test(value);
+
+/**
+ * Every problem with a client's details, by field. A company needs its name and tax number, a private
+ * person a name; an e-mail is needed where `emailRequired` says so (sign-up). Blank optional fields pass.
+ */
+export function clientProblems(
+  values: Partial<ClientFormValues>,
+  options: { company: boolean; emailRequired?: boolean },
+): Partial<Record<ClientFormField, ClientFieldProblem>> {
+  const get = (field: ClientFormField) => (values[field] ?? '').trim();
+  // A country that is no code checks the rest as if none were given.
+  const country = isCountryCode(get('country')) ? get('country') : '';
+  const problems: Partial<Record<ClientFormField, ClientFieldProblem>> = {};
+  const check = (field: ClientFormField, problem: ClientFieldProblem | false | undefined) => {
+    if (problem) problems[field] ??= problem;
+  };
+  if (!get('name')) check('name', 'required');
+  if (options.company && !get('tax_no')) check('tax_no', 'required');
+  if (options.emailRequired && !get('email')) check('email', 'required');
+  check('tax_no', taxNumberProblem(get('tax_no'), country));
+  check('email', !!get('email') && !isEmail(get('email')) && 'email');
+  check('phone', !!get('phone') && !isPhone(get('phone')) && 'phone');
+  check('country', !!get('country') && !country && 'country');
+  check('post_code', postCodeProblem(get('post_code'), country));
+  check('bank_account', bankAccountProblem(get('bank_account'), country));
+  return problems;
+}

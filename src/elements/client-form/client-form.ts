@@ -1,0 +1,573 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import {
+  CLIENT_FORM_FIELDS,
+  CLIENT_TEXT_LIMITS,
+  clientProblems,
+  COUNTRY_CODES,
+  POST_CODE_FORMATS,
+  type ClientFieldProblem,
+  type ClientFormField,
+  type ClientFormValues,
+} from '../../api/validation/client.js';
+import { InvoiceKitElement } from '../shared/base-element.js';
+import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
+import { oneOf } from '../shared/dev-warnings.js';
+import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, type ClientFormValue } from './events.js';
+import { catalogs, type ClientFormMessages } from './messages.js';
+import { styles } from './client-form.styles.js';
+
+export const CLIENT_FORM_MODES = ['edit', 'create'] as const;
+export type ClientFormMode = (typeof CLIENT_FORM_MODES)[number];
+
+type Field = ClientFormField;
+type Phase = 'loading' | 'ready' | 'failed' | 'saving';
+
+/** The `autocomplete` token of each field: billing details, so browsers offer the invoice address. */
+const AUTOCOMPLETE: Record<Field, string> = {
+  name: 'billing organization',
+  tax_no: 'off',
+  person: 'billing name',
+  email: 'billing email',
+  phone: 'billing tel',
+  street: 'billing street-address',
+  post_code: 'billing postal-code',
+  city: 'billing address-level2',
+  country: 'billing country',
+  bank: 'off',
+  bank_account: 'off',
+};
+/** How wide each field is on a wide form (of six columns); one column below 34rem. */
+const WIDTH: Partial<Record<Field, string>> = { email: 'cf-half', phone: 'cf-half', post_code: 'cf-third', city: 'cf-wide', bank: 'cf-half', bank_account: 'cf-half' };
+const TYPES: Partial<Record<Field, string>> = { email: 'email', phone: 'tel' };
+
+const blank = (): ClientFormValues => Object.fromEntries(CLIENT_FORM_FIELDS.map((f) => [f, ''])) as ClientFormValues;
+let instances = 0;
+const adopted = new WeakSet<Document | ShadowRoot>();
+
+/**
+ * A buyer's details as an invoice needs them: company or private person, name, tax number, contact,
+ * address with a country list, and bank account. It checks them before sending (NIP checksum, EU VAT
+ * formats, IBAN, post code by country, e-mail) and shows every problem at its field, in English or Polish.
+ *
+ * The inputs are rendered in the element's light DOM, not a shadow root, so browser autofill and
+ * password managers find them. On its own it is a `<form>` that saves through the BFF; inside a page's
+ * `<form>` it is a form control: its inputs submit with that form (named `client[name]`, … after the
+ * `name` attribute), it reports its validity and takes part in reset and `disabled`.
+ *
+ * @summary The customer's own billing details, validated for invoicing, saved through the BFF.
+ *
+ * @fires {ClientChangeEvent} client-change - The customer changed a field. `detail.field`, `detail.value`, `detail.dirty`.
+ * @fires {ClientSavedEvent} client-saved - The details were saved or the client signed up. `detail.client`, `detail.portalToken` after a sign-up when the BFF mints one.
+ * @fires {ClientErrorEvent} client-error - Loading or saving failed. `detail.action`, `detail.status`, `detail.code`, `detail.message`, `detail.fields`.
+ *
+ * @cssprop --client-form-background - Background of the card.
+ * @cssprop --client-form-padding - Space inside the card (default 1.25rem).
+ * @cssprop --client-form-gap - Space between fields.
+ * @cssprop --client-form-input-background - Background of inputs and the country list.
+ * @cssprop --client-form-input-border - Border color of inputs.
+ * @cssprop --client-form-button-background - Background of the save button; also `--client-form-button-color`.
+ * @cssprop --ik-color-accent - Accent color shared by every invoicekit element; also `--ik-color-surface`, `--ik-color-surface-sunken`, `--ik-color-text`, `--ik-color-text-muted`, `--ik-color-border`, `--ik-color-accent-text`, `--ik-color-success`, `--ik-color-danger`, `--ik-shadow`, `--ik-radius`, `--ik-radius-small`, `--ik-font-family`, `--ik-font-size`.
+ */
+export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
+  static formAssociated = true;
+  static override properties: PropertyDeclarations = {
+    endpoint: {},
+    portalToken: { attribute: 'portal-token' },
+    mode: { reflect: true },
+    name: {},
+    disabled: { type: Boolean, reflect: true },
+    values: { state: true },
+    company: { state: true },
+    phase: { state: true },
+    failure: { state: true },
+    notice: { state: true },
+    touched: { state: true },
+    serverErrors: { state: true },
+    formDisabled: { state: true },
+  };
+  protected readonly catalogs = catalogs;
+
+  /** Base URL of the BFF's routes. */
+  endpoint = '/bff';
+
+  /** The short-lived portal token your backend minted for this customer (`edit` mode). */
+  portalToken = '';
+
+  /** `edit` loads and saves the session customer's client; `create` signs a new customer up (`POST /clients`). */
+  mode: ClientFormMode = 'edit';
+
+  /** Prefix of the inputs' names inside a page's form: `client` gives `client[name]`, `client[tax_no]`, …; empty gives plain names. */
+  name = 'client';
+
+  /** Disables every field and the buttons. */
+  disabled = false;
+
+  private values: ClientFormValues = blank();
+  private company = true;
+  private phase: Phase = 'ready';
+  private failure?: unknown;
+  private notice: [text: string, kind: '' | 'ok' | 'error'] = ['', ''];
+  /** Fields whose problems are shown: left by the customer, or all after a submit. */
+  private touched: ReadonlySet<Field | '*'> = new Set();
+  private serverErrors: Partial<Record<Field, string>> = {};
+  private formDisabled = false;
+
+  /** The client as saved, which the values are compared with. */
+  #saved: ClientFormValues = blank();
+  #savedCompany = true;
+  /** The country as stored, before it was read as a code: a name is replaced by its code on the next save. */
+  #storedCountry = '';
+  #internals = this.attachInternals();
+  #id = `cf${++instances}`;
+  #loaded = '';
+  #load = new AbortController();
+  #countries?: [locale: string, options: (readonly [code: string, name: string])[]];
+  #warnBeforeUnload = (event: BeforeUnloadEvent) => {
+    event.preventDefault();
+    event.returnValue = '';
+  };
+
+  constructor() {
+    super();
+    // A page's form that refused to submit because of this control: show why.
+    this.addEventListener('invalid', () => this.#revealProblems());
+  }
+
+  /** The form's values: each field as text, and whether the client is a company. */
+  get value(): ClientFormValue {
+    return { ...this.values, company: this.company };
+  }
+
+  /** True while the customer has changes that are not saved. */
+  get dirty(): boolean {
+    return this.company !== this.#savedCompany || CLIENT_FORM_FIELDS.some((f) => this.#shown(f) && this.values[f].trim() !== this.#saved[f].trim());
+  }
+
+  get form(): HTMLFormElement | null {
+    return this.#internals.form;
+  }
+
+  get validity(): ValidityState {
+    return this.#internals.validity;
+  }
+
+  get validationMessage(): string {
+    return this.#internals.validationMessage;
+  }
+
+  checkValidity(): boolean {
+    return this.#internals.checkValidity();
+  }
+
+  /** Like a form control's: shows every problem and moves focus to the first. */
+  reportValidity(): boolean {
+    this.#revealProblems();
+    return this.#internals.checkValidity();
+  }
+
+  /** Loads the client again, dropping unsaved changes. */
+  async reload(): Promise<void> {
+    this.#load.abort();
+    const { signal } = (this.#load = new AbortController());
+    this.failure = undefined;
+    if (this.mode === 'create') {
+      this.#adopt({ company: true, country: this.#defaultCountry() });
+      this.phase = 'ready';
+      return;
+    }
+    this.phase = 'loading';
+    try {
+      if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
+      const client = await this.#api().client(signal);
+      if (signal.aborted) return;
+      this.#adopt(client);
+      this.phase = 'ready';
+    } catch (error) {
+      if (signal.aborted) return;
+      this.failure = error;
+      this.phase = 'failed';
+      this.#reportError(error, 'load');
+    }
+  }
+
+  /**
+   * Checks the values and saves them through the BFF: the changed fields with `PUT /client`, or a new
+   * client with `POST /clients` in `create` mode. Resolves to whether it saved. While a save runs, another
+   * does nothing.
+   */
+  async save(): Promise<boolean> {
+    if (this.phase !== 'ready' || this.#isDisabled) return false;
+    if (!this.#revealProblems()) return false;
+    const m = this.msg;
+    const create = this.mode === 'create';
+    const changes: Partial<PortalClient> = {};
+    for (const field of CLIENT_FORM_FIELDS) {
+      const value = this.values[field].trim();
+      if (this.#shown(field) && (create ? value : value !== this.#saved[field].trim())) changes[field] = value;
+    }
+    if (!create && this.values.country && this.values.country !== this.#storedCountry) changes.country = this.values.country;
+    if (create || this.company !== this.#savedCompany) changes.company = this.company;
+    if (!create && !Object.keys(changes).length) {
+      this.notice = [m.unchanged, 'ok'];
+      return true;
+    }
+    this.phase = 'saving';
+    this.notice = [m.saving, ''];
+    try {
+      const api = this.#api();
+      const result = create ? await api.createClient(changes) : { client: await api.updateClient(changes) };
+      this.#adopt(result.client);
+      this.phase = 'ready';
+      this.notice = [create ? m.created : m.saved, 'ok'];
+      if (create && result.portalToken) {
+        // The new customer goes on editing their own record, as in edit mode.
+        this.#loaded = [this.endpoint, result.portalToken, 'edit'].join('\n');
+        this.portalToken = result.portalToken;
+        this.mode = 'edit';
+      }
+      this.dispatchEvent(new ClientSavedEvent({ client: result.client, portalToken: result.portalToken }));
+      return true;
+    } catch (error) {
+      this.phase = 'ready';
+      const fields = error instanceof BffError && error.status === 422 ? error.fields : {};
+      const serverErrors: Partial<Record<Field, string>> = {};
+      for (const [field, messages] of Object.entries(fields)) {
+        if ((CLIENT_FORM_FIELDS as readonly string[]).includes(field)) serverErrors[field as Field] = this.#serverText(field as Field, messages[0] ?? '');
+      }
+      this.serverErrors = serverErrors;
+      this.notice = [Object.keys(serverErrors).length ? m.invalid : `${m.saveError} ${this.#failureText(error)}`, 'error'];
+      this.#reportError(error, 'save');
+      await this.updateComplete;
+      this.#focusFirstProblem();
+      return false;
+    }
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const root = this.getRootNode() as Document | ShadowRoot;
+    if ('adoptedStyleSheets' in root && !adopted.has(root)) {
+      adopted.add(root);
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, styles.styleSheet!];
+    }
+    this.#syncUnloadWarning();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#load.abort();
+    window.removeEventListener('beforeunload', this.#warnBeforeUnload);
+  }
+
+  /** Renders into the light DOM: see the class description. */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  formResetCallback(): void {
+    this.values = { ...this.#saved };
+    this.company = this.#savedCompany;
+    this.touched = new Set();
+    this.serverErrors = {};
+    this.notice = ['', ''];
+  }
+
+  formDisabledCallback(disabled: boolean): void {
+    this.formDisabled = disabled;
+  }
+
+  /** Inside a page's form a submit that failed its checks shows every problem. */
+  formAssociatedCallback(): void {
+    this.requestUpdate();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    this.mode = oneOf(this, 'mode', this.mode, CLIENT_FORM_MODES, 'edit');
+    const load = [this.endpoint, this.portalToken, this.mode].join('\n');
+    if (load !== this.#loaded) {
+      this.#loaded = load;
+      void this.reload();
+    }
+  }
+
+  protected override updated(): void {
+    // The country list gets its options after the select's value binding, so the value is set here.
+    const select = this.querySelector<HTMLSelectElement>(`#${this.#id}-country`);
+    if (select && select.value !== this.values.country) select.value = this.values.country;
+    const problems = this.#problems();
+    const first = Object.keys(problems)[0] as Field | undefined;
+    const message = first ? this.#problemText(first, problems[first]!) : '';
+    this.#internals.setValidity(first ? { customError: true } : {}, message, first ? this.#input(first) ?? undefined : undefined);
+    this.#syncUnloadWarning();
+  }
+
+  get #isDisabled(): boolean {
+    return this.disabled || this.formDisabled;
+  }
+
+  /** Whether the form is inside a page's own form, where it is a form control rather than a form. */
+  get #nested(): boolean {
+    return !!(this.#internals.form ?? this.parentElement?.closest('form'));
+  }
+
+  #api(): BffClient {
+    return new BffClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
+  }
+
+  /** The person field is a company's contact person; a private person's name is the name. */
+  #shown(field: Field): boolean {
+    return field !== 'person' || this.company;
+  }
+
+  #adopt(client: Partial<PortalClient>): void {
+    const values = blank();
+    for (const field of CLIENT_FORM_FIELDS) values[field] = String(client[field] ?? '');
+    this.#storedCountry = values.country;
+    values.country = this.#countryCode(values.country);
+    this.#saved = { ...values };
+    this.#savedCompany = client.company ?? true;
+    this.formResetCallback();
+  }
+
+  /** A stored country as a code: `"pl"` → `"PL"`; a name in English, Polish or the page's language (`"Polska"`, `"United Kingdom"`) → its code. */
+  #countryCode(country: string): string {
+    const text = country.trim();
+    if (COUNTRY_CODES.includes(text.toUpperCase())) return text.toUpperCase();
+    for (const locale of ['en', 'pl', this.resolvedLocale]) {
+      const names = new Intl.DisplayNames([locale], { type: 'region' });
+      const code = COUNTRY_CODES.find((c) => names.of(c)?.toLowerCase() === text.toLowerCase());
+      if (code) return code;
+    }
+    return text;
+  }
+
+  /** A new customer's country: the region of the page's locale, or Poland for a Polish page. */
+  #defaultCountry(): string {
+    const region = this.resolvedLocale.split('-')[1]?.toUpperCase() ?? (this.language === 'pl' ? 'PL' : '');
+    return COUNTRY_CODES.includes(region) ? region : '';
+  }
+
+  #problems(): Partial<Record<Field, ClientFieldProblem | string>> {
+    const problems: Partial<Record<Field, ClientFieldProblem | string>> = clientProblems(this.values, { company: this.company, emailRequired: this.mode === 'create' });
+    return { ...problems, ...this.serverErrors };
+  }
+
+  #problemText(field: Field, problem: string): string {
+    const p = this.msg.problems;
+    if (problem === 'required') {
+      const key = field === 'name' && !this.company ? 'personName' : field;
+      return p.required[key as keyof typeof p.required] ?? p.required.other;
+    }
+    if (problem === 'postCode') return p.postCode(POST_CODE_FORMATS[this.values.country]?.[1] ?? '');
+    if (problem.startsWith('tooLong:')) return p.tooLong(problem.slice(8));
+    // A server message already turned into the form's words is shown as it is.
+    return p[problem as Exclude<ClientFieldProblem, 'required' | 'postCode'> | 'server'] ?? problem;
+  }
+
+  /**
+   * A server's message (the BFF's or the service's, in English) in the form's words: the problem the
+   * form's own checks see in the field (the BFF checks with the same rules), a length or a blank, or a
+   * general sentence.
+   */
+  #serverText(field: Field, message: string): string {
+    const long = /too long\D*(\d+)/.exec(message);
+    const problem = clientProblems(this.values, { company: this.company, emailRequired: this.mode === 'create' })[field];
+    return this.#problemText(field, problem ?? (long ? `tooLong:${long[1]}` : /blank/.test(message) ? 'required' : 'server'));
+  }
+
+  /** The message shown at a field: the server's, or a problem the customer has had the chance to fix. */
+  #error(field: Field): string | undefined {
+    const server = this.serverErrors[field];
+    if (server) return server;
+    if (!this.touched.has('*') && !this.touched.has(field)) return undefined;
+    const problem = this.#problems()[field];
+    return problem ? this.#problemText(field, problem) : undefined;
+  }
+
+  /** Shows every problem and focuses the first; true when there is none. */
+  #revealProblems(): boolean {
+    this.touched = new Set(['*']);
+    const valid = !Object.keys(this.#problems()).length;
+    if (!valid) {
+      this.notice = [this.msg.invalid, 'error'];
+      void this.updateComplete.then(() => this.#focusFirstProblem());
+    }
+    return valid;
+  }
+
+  #focusFirstProblem(): void {
+    this.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }
+
+  #input(field: Field): HTMLInputElement | HTMLSelectElement | null {
+    return this.querySelector(`#${this.#id}-${field}`);
+  }
+
+  #failureText(error: unknown): string {
+    const m = this.msg;
+    const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
+    if (code === 'no_token') return m.errorNoToken;
+    if (status === 401) return m.errorSession;
+    if (status === 429) return m.errorBusy;
+    if (status === 404 && this.mode === 'create') return m.errorSignup;
+    return status ? m.errorText : m.errorOffline;
+  }
+
+  #reportError(error: unknown, action: 'load' | 'save'): void {
+    const { status, code, message, fields } = error instanceof BffError ? error : new BffError(0, 'network', String(error));
+    this.dispatchEvent(new ClientErrorEvent({ action, status, code, message, fields }));
+  }
+
+  #syncUnloadWarning(): void {
+    if (this.isConnected && this.phase !== 'loading' && this.dirty) window.addEventListener('beforeunload', this.#warnBeforeUnload);
+    else window.removeEventListener('beforeunload', this.#warnBeforeUnload);
+  }
+
+  /** Takes up a change however it came: typing, choosing, pasting or the browser's autofill (input and change events). */
+  #onInput(event: Event): void {
+    const target = event.target as HTMLInputElement | HTMLSelectElement;
+    const field = target.dataset.field as Field | 'company' | undefined;
+    if (!field) return;
+    if (field === 'company') {
+      if (this.company === (target.value === '1')) return;
+      this.company = target.value === '1';
+    } else {
+      if (this.values[field] === target.value) return;
+      this.values = { ...this.values, [field]: target.value };
+      if (this.serverErrors[field]) {
+        const { [field]: _, ...rest } = this.serverErrors;
+        this.serverErrors = rest;
+      }
+    }
+    if (this.notice[1] === 'ok') this.notice = ['', ''];
+    this.dispatchEvent(new ClientChangeEvent({ field, value: this.value, dirty: this.dirty }));
+  }
+
+  #onBlur(event: FocusEvent): void {
+    const field = (event.target as HTMLElement).dataset.field as Field | undefined;
+    if (field && field !== ('company' as string) && this.values[field] && !this.touched.has(field)) this.touched = new Set([...this.touched, field]);
+  }
+
+  #onSubmit(event: SubmitEvent): void {
+    event.preventDefault();
+    void this.save();
+  }
+
+  #inputName(field: string): string {
+    return this.name ? `${this.name}[${field}]` : field;
+  }
+
+  override render() {
+    const m = this.msg;
+    const nested = this.#nested;
+    const failed = this.phase === 'failed';
+    const loading = this.phase === 'loading';
+    const disabled = this.#isDisabled || loading || failed;
+    const [notice, kind] = this.notice;
+    const saving = this.phase === 'saving';
+    const body = html`
+      ${failed
+        ? html`<div class="cf-banner" role="alert">
+            <p>${this.mode === 'create' ? m.saveError : m.loadError} ${this.#failureText(this.failure)}</p>
+            <button type="button" class="cf-button" @click=${this.reload}>${m.retry}</button>
+          </div>`
+        : nothing}
+      <fieldset class="cf-kind" ?disabled=${disabled}>
+        <legend>${m.kind}</legend>
+        ${[true, false].map(
+          (company) => html`<label class="cf-choice"
+            ><input
+              type="radio"
+              name=${this.#inputName('company')}
+              value=${company ? '1' : '0'}
+              data-field="company"
+              ?checked=${this.#savedCompany === company}
+              .checked=${this.company === company}
+            />${company ? m.company : m.person}</label
+          >`,
+        )}
+      </fieldset>
+      <div class="cf-grid">${CLIENT_FORM_FIELDS.filter((f) => this.#shown(f)).map((f) => this.#field(f, disabled))}</div>
+      <div class="cf-actions">
+        ${nested
+          ? nothing
+          : html`<button type="submit" class="cf-button cf-primary" ?disabled=${disabled} aria-disabled=${saving ? 'true' : 'false'}>
+                ${saving ? m.saving : this.mode === 'create' ? m.create : m.save}
+              </button>
+              ${this.mode === 'edit' && this.dirty && !saving
+                ? html`<button type="button" class="cf-button" ?disabled=${disabled} @click=${this.formResetCallback}>${m.discard}</button>`
+                : nothing}`}
+        <p class="cf-status" role="status" data-kind=${kind}>${loading ? m.loading : notice || (this.dirty && !nested ? m.unsaved : '')}</p>
+      </div>
+    `;
+    const frame = (content: unknown) =>
+      nested
+        ? html`<div class="cf-frame" role="group" aria-busy=${loading || saving ? 'true' : 'false'} @input=${this.#onInput} @change=${this.#onInput} @focusout=${this.#onBlur}>${content}</div>`
+        : html`<form class="cf-frame" novalidate aria-busy=${loading || saving ? 'true' : 'false'} @submit=${this.#onSubmit} @input=${this.#onInput} @change=${this.#onInput} @focusout=${this.#onBlur}>${content}</form>`;
+    return frame(body);
+  }
+
+  #field(field: Field, disabled: boolean) {
+    const m = this.msg;
+    const id = `${this.#id}-${field}`;
+    const error = this.#error(field);
+    const required = field === 'name' || (field === 'tax_no' && this.company) || (field === 'email' && this.mode === 'create');
+    const label = field === 'name' && !this.company ? m.labels.personName : m.labels[field];
+    const common = {
+      id,
+      name: this.#inputName(field),
+      autocomplete: AUTOCOMPLETE[field],
+      describedby: error ? `${id}-error` : nothing,
+    };
+    const control =
+      field === 'country'
+        ? html`<select
+            class="cf-input"
+            id=${common.id}
+            name=${common.name}
+            autocomplete=${common.autocomplete}
+            data-field=${field}
+            aria-invalid=${error ? 'true' : 'false'}
+            aria-describedby=${common.describedby}
+            ?disabled=${disabled}
+          >
+            ${this.#countryOptions()}
+          </select>`
+        : html`<input
+            class="cf-input"
+            id=${common.id}
+            name=${common.name}
+            type=${TYPES[field] ?? 'text'}
+            autocomplete=${common.autocomplete}
+            maxlength=${CLIENT_TEXT_LIMITS[field]}
+            data-field=${field}
+            value=${this.#saved[field]}
+            .value=${this.values[field]}
+            aria-required=${required ? 'true' : 'false'}
+            aria-invalid=${error ? 'true' : 'false'}
+            aria-describedby=${common.describedby}
+            ?disabled=${disabled}
+          />`;
+    return html`<div class="cf-field ${WIDTH[field] ?? ''}">
+      <label for=${id}>${label}${required ? nothing : html` <span class="cf-note">(${m.optional})</span>`}</label>
+      ${control}
+      <p class="cf-error" id="${id}-error" ?hidden=${!error}>${error}</p>
+    </div>`;
+  }
+
+  #countryOptions() {
+    const locale = this.resolvedLocale;
+    if (this.#countries?.[0] !== locale) {
+      const names = new Intl.DisplayNames([locale], { type: 'region' });
+      const collator = new Intl.Collator(locale);
+      this.#countries = [locale, COUNTRY_CODES.map((code) => [code, names.of(code) ?? code] as const).sort((a, b) => collator.compare(a[1], b[1]))];
+    }
+    const options = [...this.#countries[1]];
+    const current = this.values.country;
+    // A stored country that is no code is kept visible, so nothing changes behind the customer's back.
+    if (current && !COUNTRY_CODES.includes(current)) options.unshift([current, current]);
+    return html`<option value="" ?selected=${!this.#saved.country}>${this.msg.chooseCountry}</option>
+      ${options.map(([code, label]) => html`<option value=${code} ?selected=${code === this.#saved.country}>${label}</option>`)}`;
+  }
+}

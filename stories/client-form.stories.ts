@@ -1,0 +1,152 @@
+import type { Meta, StoryObj } from '@storybook/web-components-vite';
+import { html } from 'lit';
+import { withActions } from 'storybook/actions/decorator';
+import '../src/elements/client-form/define.js';
+import type { ClientForm } from '../src/elements/client-form/client-form.js';
+
+interface Args {
+  endpoint: string;
+  mode: 'edit' | 'create';
+  locale: string;
+  theme: 'light' | 'dark' | 'auto';
+  disabled: boolean;
+}
+
+/** Stories call a stand-in of the BFF (see stories/support): `/storybook-bff/<scenario>`. */
+const scenario = (name: string) => `/storybook-bff/${name}`;
+
+type Play = NonNullable<StoryObj<Args>['play']>;
+const formIn = async (canvas: HTMLElement): Promise<ClientForm> => {
+  const el = canvas.querySelector('client-form')!;
+  // Waits for the stand-in's answer (about 350 ms) and the render after it.
+  for (let i = 0; i < 50 && el.querySelector('.cf-frame')?.getAttribute('aria-busy') !== 'false'; i++) await new Promise((r) => setTimeout(r, 50));
+  await el.updateComplete;
+  return el;
+};
+/** Sets a field the way a customer's typing or the browser's autofill does. */
+const fill = (el: ClientForm, field: string, value: string) => {
+  const control = el.querySelector<HTMLInputElement>(`[data-field="${field}"]`)!;
+  control.value = value;
+  control.dispatchEvent(new Event('input', { bubbles: true }));
+};
+const submit = (el: ClientForm) => el.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+const play =
+  (steps: (el: ClientForm) => void): Play =>
+  async ({ canvasElement }) => {
+    const el = await formIn(canvasElement);
+    steps(el);
+    await el.updateComplete;
+  };
+
+const meta: Meta<Args> = {
+  title: 'Elements/client-form',
+  component: 'client-form',
+  decorators: [withActions],
+  parameters: {
+    actions: { handles: ['client-change', 'client-saved', 'client-error'] },
+    docs: {
+      description: {
+        component:
+          'The customer’s billing details, checked for invoicing (NIP, EU VAT, IBAN, post codes) and saved through the BFF. Its inputs live in the light DOM so autofill and password managers find them. In these stories a stand-in answers for the BFF; events are logged in the Actions panel.',
+      },
+    },
+  },
+  args: { endpoint: scenario('client-company'), mode: 'edit', locale: 'en', theme: 'light', disabled: false },
+  argTypes: {
+    mode: { control: 'inline-radio', options: ['edit', 'create'] },
+    theme: { control: 'inline-radio', options: ['light', 'dark', 'auto'] },
+    locale: { control: 'inline-radio', options: ['en', 'en-GB', 'pl'] },
+  },
+  render: (args) => html`
+    <client-form
+      endpoint=${args.endpoint}
+      portal-token="storybook-portal-token"
+      mode=${args.mode}
+      locale=${args.locale}
+      theme=${args.theme}
+      ?disabled=${args.disabled}
+    ></client-form>
+  `,
+};
+export default meta;
+
+type Story = StoryObj<Args>;
+
+/** A company's details loaded for editing. */
+export const LoadedCompany: Story = {};
+
+/** A private person: a full name instead of a company name, the tax number optional, no contact person. */
+export const PrivatePerson: Story = { args: { endpoint: scenario('client-person') } };
+
+/** Sign-up: an empty form that creates the client (`mode="create"`). */
+export const EmptyCreate: Story = { args: { endpoint: scenario('signup'), mode: 'create' } };
+
+/** Changed and not yet saved: the discard button appears, and leaving the page asks first. */
+export const Dirty: Story = { play: play((el) => fill(el, 'city', 'Kraków')) };
+
+/** While saving, the save button is locked. */
+export const Saving: Story = {
+  args: { endpoint: scenario('client-saving') },
+  play: play((el) => {
+    fill(el, 'city', 'Kraków');
+    submit(el);
+  }),
+};
+
+export const Saved: Story = {
+  play: play((el) => {
+    fill(el, 'phone', '+48 12 345 67 89');
+    submit(el);
+  }),
+};
+
+/** Checked before sending: a wrong NIP check digit, an IBAN that fails mod 97, a post code of the wrong shape. */
+export const ClientSideErrors: Story = {
+  play: play((el) => {
+    fill(el, 'tax_no', '525-244-57-68');
+    fill(el, 'bank_account', 'PL61 1090 1014 0000 0712 1981 2875');
+    fill(el, 'post_code', '00838');
+    submit(el);
+  }),
+};
+
+/** The service refused the save: its field errors are shown at their fields, in the page’s language. */
+export const ServerErrorsMapped: Story = {
+  args: { endpoint: scenario('client-invalid') },
+  play: play((el) => {
+    fill(el, 'bank', 'A bank name longer than the service keeps');
+    submit(el);
+  }),
+};
+
+export const LoadError: Story = { args: { endpoint: scenario('error') } };
+
+export const ExpiredSession: Story = { args: { endpoint: scenario('expired') } };
+
+export const Loading: Story = { args: { endpoint: scenario('loading') } };
+
+export const Disabled: Story = { args: { disabled: true } };
+
+export const Dark: Story = {
+  args: { theme: 'dark' },
+  globals: { backgrounds: { value: 'dark' } },
+};
+
+export const Polish: Story = { args: { locale: 'pl' } };
+
+export const PolishErrors: Story = { ...ClientSideErrors, args: { locale: 'pl' } };
+
+/** One column, nothing scrolls sideways at 320 px. */
+export const Narrow: Story = {
+  decorators: [(story) => html`<div style="width: 320px">${story()}</div>`],
+};
+
+/** Inside a page’s own form: no save button; its fields submit with the page’s form as `client[name]`, …. */
+export const InsideAPageForm: Story = {
+  render: (args) => html`
+    <form @submit=${(e: Event) => e.preventDefault()} style="display: grid; gap: 1rem; max-width: 40rem">
+      <client-form endpoint=${args.endpoint} portal-token="storybook-portal-token" locale=${args.locale}></client-form>
+      <button>Place order</button>
+    </form>
+  `,
+};
