@@ -9,7 +9,10 @@ import { isUniqueViolation } from './invoicing/invoices.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
+import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
+import { mountCheckoutPage } from './public/checkout.js';
 import { mountPublicPages } from './public/pages.js';
+import { mountWidget } from './public/widget.js';
 import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCatalog } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
@@ -27,6 +30,8 @@ export interface ServiceAppOptions {
   log?: (entry: Record<string, unknown>) => void;
   /** Sends invoice e-mail through this SMTP server; without it, messages are kept in the outbox. */
   smtpUrl?: string | undefined;
+  /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
+  paymentProvider?: PaymentProvider | null | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -42,12 +47,14 @@ const ACCOUNT_PATHS = [
 export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>({ getPath: routePath });
   const log = options.log ?? (() => undefined);
+  const paymentProvider = selectPaymentProvider(options);
 
   app.use('*', async (c, next) => {
     c.set('db', options.db);
     c.set('config', {
       publicUrl: (options.publicUrl ?? new URL(c.req.url).origin).replace(/\/$/, ''),
       integrationToken: options.integrationToken,
+      paymentProvider,
     });
     await next();
   });
@@ -64,6 +71,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
 
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
   mountPublicPages(app);
+  mountCheckoutPage(app);
+  mountWidget(app);
   mountIntegrations(app);
   for (const prefix of ACCOUNT_PATHS) {
     app.use(prefix, requireAccount);

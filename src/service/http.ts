@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Database } from './db.js';
+import type { PaymentProvider } from './payments/provider.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 
 /** The representation chosen by the path extension (spec §1 rule 2). */
@@ -18,6 +19,8 @@ export interface ServiceConfig {
   /** Public base URL of this service, used in `view_url`, `payment_url` and integration answers. */
   publicUrl: string;
   integrationToken: string;
+  /** Who takes checkout payments; `null` when online payment is off. */
+  paymentProvider: PaymentProvider | null;
 }
 
 export interface ServiceEnv {
