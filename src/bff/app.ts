@@ -20,6 +20,7 @@ import {
   type PortalSecret,
   type PortalSession,
 } from './portal-token.js';
+import { checkoutOutcomeRoutes, issueAttemptToken } from './routes/checkout-outcome.js';
 import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 import {
   CUSTOMER_CLIENT_FIELDS,
@@ -39,7 +40,7 @@ export interface BffServiceClient {
   invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
-  payments: Pick<InvoicingClient['payments'], 'create'>;
+  payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
 }
 
 export interface SignupOptions {
@@ -56,6 +57,11 @@ export interface CheckoutOptions {
   departmentId?: number;
   /** Most units one checkout may buy. Default 1000. */
   maxQuantity?: number;
+  /**
+   * The service takes payments with its test provider: products say `test_mode: true`, so the button
+   * shows a "Test mode" badge. Default false.
+   */
+  testMode?: boolean;
 }
 
 export interface BffOptions {
@@ -536,7 +542,7 @@ export function createBff(options: BffOptions): BffApp {
     const product = await productByToken(c, token, false);
     if (!product) throw notFound('product');
     c.header('Cache-Control', 'public, max-age=30');
-    return c.json(publicProduct(product));
+    return c.json({ ...publicProduct(product), ...(checkout.testMode ? { test_mode: true } : {}) });
   });
 
   const checkoutInput = z.strictObject({
@@ -657,6 +663,7 @@ export function createBff(options: BffOptions): BffApp {
     return {
       status: 201,
       body: {
+        attempt: await issueAttemptToken(payment.id, secretKey),
         redirectUrl,
         amount: toPlain(amount),
         currency: product.currency,
@@ -794,6 +801,7 @@ export function createBff(options: BffOptions): BffApp {
     });
   }
 
+  routes.route('/', checkoutOutcomeRoutes({ client, key: secretKey, call: (c, what, run) => service(c as Context<Env>, what, run) }));
   app.route(basePath || '/', routes);
 
   app.notFound((c) => {

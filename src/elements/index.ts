@@ -1,2 +1,3 @@
 /** Every invoicekit element, registered: the entry of the single-file bundle for a script tag. */
 export * from './invoice-list/define.js';
+export * from './product-pay-button/define.js';

@@ -31,10 +31,6 @@ function checkout(body: unknown, headers: Record<string, string> = {}) {
   });
 }
 
-async function payment(id: number) {
-  return (await (await fetch(`${service.url}/banking/payment/${id}.json?api_token=${service.apiToken}`)).json()) as Record<string, unknown>;
-}
-
 async function paymentsFor(email: string) {
   const list = (await (await fetch(`${service.url}/banking/payments.json?per_page=100&api_token=${service.apiToken}`)).json()) as Record<string, unknown>[];
   return list.filter((p) => p.email === email);
