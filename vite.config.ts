@@ -14,6 +14,16 @@ const elements = Object.fromEntries(
 
 const FRAMEWORK_REACT = 'framework-react';
 
+/**
+ * Classic scripts (IIFE, Lit inside) for pages that cannot load modules: every element in
+ * `dist/invoicekit.classic.js`, and the buy button alone in `dist/widget/product-pay-button.js`,
+ * which the service's product widget script loads.
+ */
+const classicBuilds: Record<string, { entry: string; file: string }> = {
+  classic: { entry: 'src/elements/index.ts', file: 'invoicekit.classic.js' },
+  widget: { entry: 'src/elements/product-pay-button/define.ts', file: 'widget/product-pay-button.js' },
+};
+
 const minifyCss = (text: string) =>
   text
     .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -80,12 +90,19 @@ function productionMode(): Plugin {
  * same modules with the development warnings to `dist/dev/`, which the package's `development` export
  * condition selects (as Lit's own development build is chosen). `vite build --mode standalone` writes
  * `dist/invoicekit.js`, one self-contained, minified module that registers every element, for a
- * `<script type="module">` tag.
+ * `<script type="module">` tag. `--mode classic` and `--mode widget` write the classic scripts above.
  */
 export default defineConfig(({ mode }) => ({
   plugins: [minifyLitTemplates(), productionMode()],
   build:
-    mode === 'standalone'
+    mode in classicBuilds
+      ? {
+          emptyOutDir: false,
+          target: 'es2021',
+          lib: { entry: classicBuilds[mode]!.entry, formats: ['iife' as const], name: 'invoicekit', fileName: () => classicBuilds[mode]!.file },
+          rolldownOptions: { output: { minify: true, inlineDynamicImports: true } },
+        }
+      : mode === 'standalone'
       ? {
           emptyOutDir: false,
           target: 'es2022',

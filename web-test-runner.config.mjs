@@ -47,6 +47,27 @@ function portalFixturePlugin() {
   };
 }
 
+/** The buy button's service and BFF; `/__shop/state?email=` tells what the service recorded for a buyer. */
+function shopFixturePlugin() {
+  let fixture;
+  return {
+    name: 'shop-fixture',
+    async serverStart({ config }) {
+      const { startShopFixture } = await tsImport('./test/elements/support/shop-fixture.ts', import.meta.url);
+      const origins = [`http://${config.hostname}:${config.port}`, `http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`];
+      fixture = await startShopFixture({ pageOrigins: [...new Set(origins)] });
+    },
+    async serverStop() {
+      await fixture?.stop();
+    },
+    async serve(context) {
+      if (context.path === '/__shop/info') return { body: JSON.stringify(fixture.info), type: 'json' };
+      if (context.path === '/__shop/state') return { body: JSON.stringify(await fixture.state(context.query.email)), type: 'json' };
+      return undefined;
+    },
+  };
+}
+
 export default {
   files: ['test/elements/**/*.test.ts'],
   nodeResolve: true,
@@ -57,7 +78,7 @@ export default {
   testsStartTimeout: 120_000,
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 20_000 } },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }), portalFixturePlugin()],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }), portalFixturePlugin(), shopFixturePlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
-import { resolveBff, type BffApp, type Env } from './context.js';
+import { resolveBff, type BffApp, type BffContext, type Env } from './context.js';
 import { answerErrors, cors, limitBody, requestLog } from './middleware.js';
 import type { BffOptions } from './options.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { eventRoutes } from './routes/events.js';
+import { checkoutOutcomeRoutes } from './routes/checkout-outcome.js';
 import { healthRoutes } from './routes/health.js';
 import { portalClientRoutes } from './routes/portal-client.js';
 import { portalInvoiceRoutes } from './routes/portal-invoices.js';
@@ -36,6 +37,7 @@ export function createBff(options: BffOptions): BffApp {
   routes.route('/', health);
   routes.route('/', productRoutes(bff, findProduct));
   routes.route('/', checkoutRoutes(bff, findProduct));
+  routes.route('/', checkoutOutcomeRoutes({ client: bff.client, key: bff.secretKey, call: (c, what, run) => bff.service(c as BffContext, what, run) }));
   routes.route('/', portalInvoiceRoutes(bff));
   routes.route('/', portalPaymentRoutes(bff));
   routes.route('/', portalClientRoutes(bff));

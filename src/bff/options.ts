@@ -15,7 +15,7 @@ export interface BffServiceClient {
   invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> & Partial<Pick<InvoicingClient['invoices'], 'summary'>>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
-  payments: Pick<InvoicingClient['payments'], 'create'>;
+  payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
 }
 
 export interface SignupOptions {
@@ -32,6 +32,11 @@ export interface CheckoutOptions {
   departmentId?: number;
   /** Most units one checkout may buy. Default 1000. */
   maxQuantity?: number;
+  /**
+   * The service takes payments with its test provider: products say `test_mode: true`, so the button
+   * shows a "Test mode" badge. Default false.
+   */
+  testMode?: boolean;
 }
 
 export interface BffOptions {

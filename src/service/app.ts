@@ -14,7 +14,10 @@ import { mountHealth } from './health.js';
 import { HOSTED_EXTRA_PATHS, mountHostedExtras } from './hosted-extras.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
+import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
+import { mountCheckoutPage } from './public/checkout.js';
 import { mountPublicPages } from './public/pages.js';
+import { mountWidget } from './public/widget.js';
 import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCatalog } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
@@ -52,6 +55,8 @@ export interface ServiceAppOptions {
   draining?: () => boolean;
   /** Lets webhook URLs point at loopback and private addresses (local development and tests only). */
   allowPrivateWebhooks?: boolean;
+  /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
+  paymentProvider?: PaymentProvider | null | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -68,6 +73,7 @@ const ACCOUNT_PATHS = [
 export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>({ getPath: routePath });
   const log = options.log ?? (() => undefined);
+  const paymentProvider = selectPaymentProvider({ paymentProvider: options.paymentProvider, testPayments: options.testPayments ?? false });
 
   const loginGuard = createLoginGuard(
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
@@ -88,6 +94,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       integrationToken: options.integrationToken,
       loginGuard,
       testPayments: options.testPayments ?? false,
+      paymentProvider,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.
@@ -114,6 +121,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountHealth(app, { db: options.db, draining: options.draining });
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
   mountPublicPages(app);
+  mountCheckoutPage(app);
+  mountWidget(app);
   mountIntegrations(app);
   for (const prefix of ACCOUNT_PATHS) {
     app.use(prefix, requireAccount);

@@ -4,6 +4,7 @@ import type { Database } from './db.js';
 import type { LoginGuard } from './login-guard.js';
 import { MAX_ID } from '../api/schemas/common.js';
 import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../api/json-input.js';
+import type { PaymentProvider } from './payments/provider.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 
 /** The representation chosen by the path extension (spec §1 rule 2). */
@@ -28,6 +29,8 @@ export interface ServiceConfig {
   loginGuard: LoginGuard;
   /** The test payment provider (Pay and Decline pages that record payments); off unless configured. */
   testPayments: boolean;
+  /** Who takes checkout payments; `null` when online payment is off. */
+  paymentProvider: PaymentProvider | null;
 }
 
 export interface ServiceEnv {

@@ -239,6 +239,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 60,
+    name: 'rate limits of public routes',
+    sql: `
+      create table rate_limits (
+        key text primary key,
+        window_end timestamptz not null,
+        count integer not null
+      );
+    `,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

@@ -18,6 +18,12 @@ export const SEED_PRODUCTS = [
   { name: 'Hosting, monthly', code: 'HOST-M', price_gross: '49.00', tax: '23', token: 'hosting-monthly', service: true, quantity_unit: 'mies.' },
 ] as const;
 
+/** Sold abroad, in other currencies: the shop shows that a zero-decimal currency (JPY) is priced right. */
+export const SEED_FOREIGN_PRODUCTS = [
+  { name: 'Brand workshop (remote, EU)', code: 'DES-WS-EU', price_gross: '590.00', tax: '23', currency: 'EUR', token: 'brand-workshop-eur', service: true, quantity_unit: 'usł.' },
+  { name: 'Logo licence, Japan', code: 'LIC-JP', price_gross: '15000', tax: '10', currency: 'JPY', token: 'logo-licence-jpy', service: true, quantity_unit: 'usł.' },
+] as const;
+
 export const SEED_CLIENTS = [
   { name: 'Zażółć Gęślą Jaźń Sp. z o.o.', tax_no: '7010012356', email: 'faktury@zazolc.example', city: 'Kraków', post_code: '31-042', street: 'Rynek Główny 12', country: 'PL', external_id: 'cust-1001' },
   { name: 'Northwind Traders Ltd', tax_no: 'GB123456789', email: 'accounts@northwind.example', city: 'London', post_code: 'EC1A 1BB', street: '1 Market Street', country: 'GB', external_id: 'cust-1002' },
@@ -72,6 +78,7 @@ export async function seedDemoAccount(db: Database, prefix: string): Promise<voi
     });
     productIds.push(created.id as number);
   }
+  for (const product of SEED_FOREIGN_PRODUCTS) await call('POST', '/products.json', { product: { ...product, category_id: category.id } });
   const clientIds: number[] = [];
   for (const client of SEED_CLIENTS) clientIds.push((await call('POST', '/clients.json', { client })).id as number);
 

@@ -65,8 +65,9 @@ describe('the demo', () => {
     await page.fill('input[name=name]', 'Shopper Ltd');
     await page.click('#pay');
     await page.waitForURL(/\/banking\/payments\/pay\//);
-    expect(await page.locator('.amount').textContent()).toMatch(/^PLN\s1,845\.00$/);
-    await page.getByRole('button', { name: 'Pay now' }).click();
+    expect(await page.locator('.total').textContent()).toMatch(/^PLN\s1,845\.00$/);
+    expect(await page.locator('.buyer-email').textContent()).toBe('shopper@example.com');
+    await page.getByRole('button', { name: /^Pay PLN/ }).click();
     await page.waitForURL(/shop\.html\?paid=1/);
     await expect.poll(() => page.locator('#status').textContent()).toContain('Thank you');
     // One click on the demo's Outbox link opens the demo account's outbox, where the invoice landed.

@@ -105,7 +105,14 @@ describe('checkout page of a payment created unpaid', () => {
     expect(payment.payment_url).toMatch(new RegExp(`^${service.url}/banking/payments/pay/[A-Za-z0-9_-]{16,}$`));
     const page = await (await fetch(payment.payment_url)).text();
     expect(page).toContain('Coffee beans');
-    expect(page).toContain('href="https://shop.example/cart"');
+    // The seller, the line with unit price and VAT, the total and where the invoice goes.
+    expect(page).toContain('Demo Studio');
+    expect(page).toMatch(/PLN\s89\.90/);
+    expect(page).toContain('5%');
+    expect(page).toMatch(/class="total">PLN\s179\.80/);
+    expect(page).toContain('ada@example.com');
+    expect(page).toContain('Test mode');
+    expect(page).toContain('return to shop.example');
     const paid = await fetch(payment.payment_url, { method: 'POST', redirect: 'manual' });
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toBe('https://shop.example/thanks');

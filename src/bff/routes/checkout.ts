@@ -1,3 +1,4 @@
+import { issueAttemptToken } from './checkout-outcome.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
@@ -149,6 +150,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     return {
       status: 201,
       body: {
+        attempt: await issueAttemptToken(payment.id, bff.secretKey),
         redirectUrl,
         amount: toPlain(amount),
         currency: product.currency,

@@ -56,7 +56,7 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     const product = await findProduct(c, token, false);
     if (!product) throw notFound('product');
     c.header('Cache-Control', 'public, max-age=30');
-    return c.json(publicProduct(product));
+    return c.json({ ...publicProduct(product), ...(bff.checkout.testMode ? { test_mode: true } : {}) });
   });
   return routes;
 }

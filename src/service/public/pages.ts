@@ -3,8 +3,8 @@ import { compare, decimal, sub, toWire, ZERO } from '../../api/money.js';
 import type { Sql } from '../db.js';
 import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { newPaymentData, type PaymentData, settle } from '../resources/payments.js';
-import { insertRow, type StoredRow, todayText, updateRow } from '../store.js';
+import { newPaymentData } from '../resources/payments.js';
+import { insertRow, type StoredRow, todayText } from '../store.js';
 import { testPaymentsEnabled } from '../payment-provider.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 
@@ -13,9 +13,9 @@ import { html, type Html, page, PAGE_HEADERS } from './html.js';
  * an invoice (`payment_url`), and the checkout page of a payment created unpaid (the BFF's
  * checkout). Each is reached only by an unguessable token, never by an id.
  */
-type Lang = 'pl' | 'en';
+export type Lang = 'pl' | 'en';
 
-const TEXT = {
+export const TEXT = {
   en: {
     invoice: 'Invoice', seller: 'Seller', buyer: 'Buyer', issued: 'Issued', due: 'Due', item: 'Item', qty: 'Qty',
     net: 'Net', tax: 'Tax', gross: 'Gross', total: 'Total', paid: 'Paid', toPay: 'To pay', pdf: 'Download PDF', pay: 'Pay now',
@@ -34,11 +34,11 @@ const TEXT = {
   },
 } as const satisfies Record<Lang, Record<string, string>>;
 
-const langOf = (lang: string | null | undefined): Lang => (lang?.toLowerCase().startsWith('pl') ? 'pl' : 'en');
+export const langOf = (lang: string | null | undefined): Lang => (lang?.toLowerCase().startsWith('pl') ? 'pl' : 'en');
 const localeOf = (lang: Lang) => (lang === 'pl' ? 'pl-PL' : 'en-GB');
 
 /** Intl formats the decimal string itself, so the amount shown is exactly the stored one. */
-function money(amount: string, currency: string, lang: Lang): string {
+export function money(amount: string, currency: string, lang: Lang): string {
   return new Intl.NumberFormat(localeOf(lang), { style: 'currency', currency }).format(amount as unknown as number);
 }
 
@@ -52,7 +52,7 @@ interface Found<Data> {
   row: StoredRow<Data>;
 }
 
-async function byToken<Data>(sql: Sql, table: 'invoices' | 'payments', token: string, forUpdate = false): Promise<Found<Data>> {
+export async function byToken<Data>(sql: Sql, table: 'invoices' | 'payments', token: string, forUpdate = false): Promise<Found<Data>> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) throw notFound();
   const rows = await sql.query<StoredRow<Data> & { account_id: number; prefix: string; api_token: string; name: string | null; account_created_at: Date }>(
     `select r.id, r.data, r.created_at, r.updated_at, a.id as account_id, a.prefix, a.api_token, a.name, a.created_at as account_created_at
@@ -115,7 +115,7 @@ function invoiceView(invoice: InvoiceData, token: string, payable: boolean, noti
     </article>`;
 }
 
-function safeReturnUrl(value: unknown): string | undefined {
+export function safeReturnUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   try {
     const url = new URL(value);
@@ -125,7 +125,7 @@ function safeReturnUrl(value: unknown): string | undefined {
   }
 }
 
-function sendPage(c: ServiceContext, title: string, lang: Lang, body: Html, status: 200 | 403 | 404 = 200) {
+export function sendPage(c: ServiceContext, title: string, lang: Lang, body: Html, status: 200 | 403 | 404 = 200) {
   return c.body(page({ title, lang, body }), status, PAGE_HEADERS);
 }
 
@@ -197,59 +197,4 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     return c.redirect(`/invoice/${token}?paid`, 303);
   });
 
-  async function checkoutPage(c: ServiceContext, status: 200 | 403 = 200) {
-    const token = c.req.param('token')!;
-    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
-    const payable = testPaymentsEnabled(c);
-    const lang: Lang = 'en';
-    const t = TEXT[lang];
-    // Only the addresses stored with the payment by its (authenticated) creator: no open redirect.
-    const cancel = safeReturnUrl(row.data.cancel_url);
-    const payment = row.data;
-    return sendPage(
-      c,
-      `${t.checkout}: ${payment.name}`,
-      lang,
-      html`<article class="sheet">
-        <span class="muted">${t.checkout}</span><h1>${payment.name}</h1>
-        ${payment.description ? html`<p class="muted">${String(payment.description)}</p>` : ''}
-        <p class="amount">${money(payment.price, payment.currency, lang)}</p>
-        ${payment.paid
-          ? html`<p class="notice" role="status">${t.paymentDone}</p>`
-          : payable
-            ? html`<form method="post"><div class="actions">
-              <button class="button primary" type="submit">${t.pay}</button>
-              ${cancel ? html`<a class="button" href="${cancel}">${t.cancel}</a>` : ''}
-            </div></form>
-            <p class="muted">${t.testProvider}</p>`
-            : html`<p class="notice" role="status">${t.notAvailable}</p>
-            ${cancel ? html`<div class="actions"><a class="button" href="${cancel}">${t.cancel}</a></div>` : ''}`}
-      </article>`,
-      status,
-    );
-  }
-
-  app.get('/banking/payments/pay/:token', (c) => checkoutPage(c));
-
-  app.post('/banking/payments/pay/:token', async (c) => {
-    if (!testPaymentsEnabled(c)) return checkoutPage(c, 403);
-    const token = c.req.param('token');
-    const { row, issued, account } = await c.get('db').transaction(async (tx) => {
-      const found = await byToken<PaymentData>(tx, 'payments', token, true);
-      if (found.row.data.paid) return { row: found.row, issued: false, account: found.account };
-      const data: PaymentData = { ...found.row.data, paid: true, paid_date: todayText(), provider: 'test', provider_status: 'paid' };
-      await settle(tx, found.account, data);
-      const updated = await updateRow(tx, 'payments', found.account.id, found.row.id, data);
-      return { row: updated, issued: data.generate_invoice && data.invoice_id != null && found.row.data.invoice_id == null, account: found.account };
-    });
-    if (issued && row.data.email) {
-      // As the hosted service does after a paid order: the new invoice goes to the buyer by e-mail,
-      // through the same operation as `send_by_email` (SMTP, or the outbox).
-      const send = new URL(`/invoices/${row.data.invoice_id}/send_by_email.json`, c.req.url);
-      send.searchParams.set('api_token', account.api_token);
-      await app.request(send.toString(), { method: 'POST', headers: { accept: 'application/json' } });
-    }
-    const back = safeReturnUrl(row.data.return_url);
-    return c.redirect(back ?? `/banking/payments/pay/${token}`, 303);
-  });
 }

@@ -1,0 +1,359 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { InvoiceKitElement } from '../shared/base-element.js';
+import { DEV } from '../shared/dev-mode.js';
+import { warnInvalidAttribute } from '../shared/dev-warnings.js';
+import { formatMoney } from '../shared/format.js';
+import { SaleClient, SaleError, type CheckoutBuyer, type CheckoutOutcome, type CheckoutStatus, type SaleProduct } from '../shared/sale-client.js';
+import { themeStyles } from '../shared/theme.js';
+import { PayBeforeEvent, PayCancelEvent, PayErrorEvent, PayStartEvent, PaySuccessEvent } from './events.js';
+import { lineTotals } from './line.js';
+import { catalogs, type PayButtonMessages } from './messages.js';
+import { styles } from './product-pay-button.styles.js';
+
+/** Where an attempt waits while the buyer is on the payment page; the page they come back to reads it. */
+const STORAGE_KEY = 'invoicekit:checkout';
+const MAX_QUANTITY = 1000;
+
+interface PendingAttempt {
+  attempt: string;
+  source: string;
+  product: string;
+  quantity: number;
+  amount: string;
+  currency: string;
+}
+
+const randomKey = () => crypto.getRandomValues(new Uint32Array(4)).join('-');
+
+/** Reads (no argument) or replaces the attempt waiting for the buyer's return. */
+function pendingAttempt(value?: PendingAttempt | null): PendingAttempt | undefined {
+  try {
+    if (value !== undefined) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(value));
+    return JSON.parse(sessionStorage[STORAGE_KEY] ?? null) ?? undefined;
+  } catch {
+    // Storage may be off (private modes, sandboxed frames): the outcome is then not shown on return.
+    return undefined;
+  }
+}
+
+/**
+ * A buy button for one product: its name and price, an accessible checkout dialog that asks only for
+ * what the invoice needs and shows unit price, VAT and total, then the payment page, and on return the
+ * outcome as the server records it, with the issued invoice. Talks to the shop's BFF
+ * (`endpoint` + `product`) or, with no backend at all, to the invoicing service's public widget routes
+ * (`app-url` + `account` + `product`).
+ *
+ * @summary A buy button with checkout dialog, payment redirect and invoice, for one product.
+ *
+ * @slot - Fallback content shown until the element is defined, or if its script is blocked: put a plain `<a href>` to the product's order page here.
+ *
+ * @fires {PayBeforeEvent} pay-before - The buyer pressed Continue; nothing was sent. `detail.buyer`, `product`, `quantity`, `amount`, `currency`. Cancelable: cancel to stop the checkout.
+ * @fires {PayStartEvent} pay-start - The payment was created; the buyer is about to go to `detail.redirectUrl`. Cancelable: cancel to navigate yourself, then call `checkOutcome()`.
+ * @fires {PaySuccessEvent} pay-success - The server says the payment is paid. `detail.invoice` names the issued invoice.
+ * @fires {PayCancelEvent} pay-cancel - The buyer came back without paying. `detail.reason`: `declined`, `cancelled` or `pending`.
+ * @fires {PayErrorEvent} pay-error - The checkout could not be started. `detail.status`, `code`, `message`.
+ *
+ * @csspart base - The row holding name, price, badge and button.
+ * @csspart name - The product name.
+ * @csspart price - The unit price.
+ * @csspart test-badge - The "Test mode" badge, shown while a test provider takes payments.
+ * @csspart button - The buy button.
+ * @csspart status - The message after the buyer comes back (paid, declined, cancelled).
+ * @csspart invoice-link - The link to the issued invoice.
+ * @csspart error - The error message when the product cannot be loaded.
+ * @csspart retry-button - Its retry button.
+ * @csspart dialog - The checkout dialog.
+ * @csspart form - The form inside it.
+ * @csspart input - Each text field.
+ * @csspart summary - The unit price, quantity, VAT and total.
+ * @csspart total - The total row.
+ * @csspart continue-button - The button that starts the payment.
+ * @csspart cancel-button - The dialog's cancel button.
+ *
+ * @cssprop --product-pay-button-height - Height of the buy button (default 2.75rem).
+ * @cssprop --product-pay-button-padding - Horizontal padding of the buy button (default 1.25rem).
+ * @cssprop --product-pay-button-radius - Corner radius of the buy button (default `--ik-radius-small`).
+ * @cssprop --product-pay-button-background - Background of the buy button (default `--ik-color-accent`).
+ * @cssprop --product-pay-button-color - Text color of the buy button (default `--ik-color-accent-text`).
+ * @cssprop --product-pay-button-font-size - Text size of the buy button.
+ * @cssprop --product-pay-button-dialog-width - Width of the checkout dialog (default 28rem).
+ * @cssprop --ik-color-accent - Accent color shared by every invoicekit element; also `--ik-color-surface`, `--ik-color-text`, `--ik-color-text-muted`, `--ik-color-border`, `--ik-color-accent-text`, `--ik-color-success`, `--ik-color-warning`, `--ik-color-danger`, `--ik-radius`, `--ik-radius-small`, `--ik-font-family`, `--ik-font-size`.
+ */
+export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
+  static override styles = [themeStyles, styles];
+  static override properties: PropertyDeclarations = {
+    endpoint: {},
+    appUrl: { attribute: 'app-url' },
+    account: {},
+    product: {},
+    quantity: { type: Number },
+    showQuantity: { attribute: 'show-quantity', type: Boolean },
+    label: {},
+    returnUrl: { attribute: 'return-url' },
+    info: { state: true },
+    failure: { state: true },
+    open: { state: true },
+    company: { state: true },
+    busy: { state: true },
+    problem: { state: true },
+    result: { state: true },
+  };
+  protected readonly catalogs = catalogs;
+
+  /** Base URL of the shop's BFF routes. Used when `app-url` is not set. */
+  endpoint = '/bff';
+
+  /** The invoicing service's address, for direct mode (no BFF): the widget routes under `/a/<account>/`. */
+  appUrl = '';
+
+  /** The account's prefix on the service, for direct mode. */
+  account = '';
+
+  /** The product's token. Change it at any time: the button and an open dialog follow, and never pay for the old one. */
+  product = '';
+
+  /** How many to buy, 1 to 1000. */
+  quantity = 1;
+
+  /** Lets the buyer change the quantity in the dialog. */
+  showQuantity = false;
+
+  /** The button's text instead of "Buy now". */
+  label = '';
+
+  /** Where the buyer comes back after paying or cancelling. Default: this page. In direct mode it must be on this page's origin. */
+  returnUrl = '';
+
+  /** The product as the server answered it. */
+  private info?: SaleProduct;
+  private failure?: unknown;
+  // Unset reads as false; leaving out the initial values keeps the bundle a little smaller.
+  private open?: boolean;
+  private company?: boolean;
+  private busy?: boolean;
+  /** Why the last checkout request failed. */
+  private problem?: SaleError;
+  private result?: { status: 'checking' | CheckoutStatus; outcome?: CheckoutOutcome | undefined };
+
+  #client?: SaleClient;
+  #source = '';
+  #loaded = '';
+  #load = new AbortController();
+  /** The request of the attempt in flight; aborted when the product or quantity changes under it. */
+  #inFlight = new AbortController();
+  /** One Idempotency-Key per attempt: a retry of the same request sends it again. */
+  #attempt?: { key: string; body: string };
+  #pending?: PendingAttempt;
+
+  /** Loads the product again, e.g. after its price changed. */
+  async reload(): Promise<void> {
+    this.#load.abort();
+    const { signal } = (this.#load = new AbortController());
+    this.failure = this.info = undefined;
+    try {
+      this.info = await this.#client!.product(this.product, signal);
+      const pending = pendingAttempt();
+      if (pending?.source === this.#source && pending.product === this.product) {
+        // This button sent the buyer to pay: it reports how that ended, and no other button does.
+        pendingAttempt(null);
+        void this.checkOutcome(pending);
+      }
+    } catch (error) {
+      if (!signal.aborted) this.failure = error;
+    }
+  }
+
+  /**
+   * Asks the server how the last attempt ended and shows it. Call it after handling `pay-start`
+   * yourself (a popup): the button never trusts a return address alone.
+   */
+  async checkOutcome(pending = this.#pending): Promise<void> {
+    if (!pending) return;
+    this.#pending = pending;
+    this.result = { status: 'checking' };
+    const { signal } = this.#load;
+    let outcome: CheckoutOutcome | undefined;
+    // A provider may report a moment after the buyer is back: ask a few times before calling it unfinished.
+    for (let i = 0; i < 4 && (outcome?.status ?? 'pending') === 'pending'; i += 1) {
+      outcome = await new Promise((resolve) => setTimeout(resolve, 900 * i)).then(() => this.#client!.outcome(pending.attempt, signal)).catch(() => outcome);
+      if (signal.aborted) return;
+    }
+    const status = outcome?.status ?? 'pending';
+    this.result = { status, outcome };
+    this.#attempt = undefined;
+    this.dispatchEvent(status === 'paid' ? new PaySuccessEvent({ ...pending, invoice: outcome!.invoice }) : new PayCancelEvent({ ...pending, reason: status }));
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // Taken out of the page (an SPA route change): nothing it started may land or navigate later.
+    this.#load.abort();
+    this.#discardAttempt();
+    this.#loaded = '';
+    this.open = false;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    const n = this.quantity;
+    if (!(Number.isInteger(n) && n > 0 && n <= MAX_QUANTITY)) {
+      if (DEV) warnInvalidAttribute(this.tagName, 'quantity', n, `a whole number from 1 to ${MAX_QUANTITY}`, 1);
+      this.quantity = 1;
+    }
+    const direct = !!(this.appUrl && this.account);
+    const source = direct ? `${this.appUrl}|${this.account}` : this.endpoint;
+    if (changed.has('product') || changed.has('quantity')) this.#discardAttempt();
+    const load = `${source}\n${this.product}`;
+    if (load !== this.#loaded) {
+      this.#discardAttempt();
+      this.#loaded = load;
+      this.#source = source;
+      this.#client = new SaleClient(direct ? { appUrl: this.appUrl, account: this.account } : { endpoint: this.endpoint });
+      this.result = undefined;
+      void this.reload();
+    }
+  }
+
+  protected override updated(): void {
+    const dialog = this.renderRoot.querySelector('dialog')!;
+    if (this.open && !dialog.open && this.isConnected) dialog.showModal();
+    else if (!this.open && dialog.open) dialog.close();
+  }
+
+  /** A changed product or quantity makes the attempt in flight stale: its answer is dropped, it never navigates. */
+  #discardAttempt(): void {
+    this.#inFlight.abort();
+    this.#attempt = this.problem = undefined;
+    this.busy = false;
+  }
+
+  #line() {
+    const info = this.info;
+    return info && lineTotals(info.price_gross, this.quantity, info.tax, info.currency);
+  }
+
+  #money(amount: string): string {
+    return formatMoney(amount, this.info!.currency, this.resolvedLocale);
+  }
+
+  #close(): void {
+    if (this.busy) return;
+    this.open = false;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.base .buy')?.focus());
+  }
+
+  async #submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const line = this.#line();
+    if (this.busy || !line) return;
+    const data = new FormData(event.target as HTMLFormElement);
+    const value = (name: string) => String(data.get(name) ?? '').trim();
+    // A company invoice names the company; the buyer's own name goes beside it.
+    const buyer: CheckoutBuyer = this.company
+      ? { email: value('email'), name: value('company'), tax_no: value('tax_no'), first_name: value('name') }
+      : { email: value('email'), name: value('name') };
+    const { product, quantity } = this;
+    const detail = { product, quantity, amount: line.total, currency: this.info!.currency };
+    const before = new PayBeforeEvent({ ...detail, buyer });
+    if (!this.dispatchEvent(before)) return;
+
+    const back = this.returnUrl || location.href.replace(/#.*$/, '');
+    const request = { product, quantity, buyer, returnUrl: back, cancelUrl: back };
+    const body = JSON.stringify(request);
+    if (this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body };
+    const { signal } = (this.#inFlight = new AbortController());
+    this.busy = true;
+    this.problem = undefined;
+    try {
+      const answer = await this.#client!.checkout(request, this.#attempt.key, signal);
+      // The product or quantity changed meanwhile, or the server priced something else: never go on with it.
+      if (signal.aborted || answer.product.token !== this.product || answer.quantity !== this.quantity) return;
+      const pending = (this.#pending = { ...detail, attempt: answer.attempt, amount: answer.amount, source: this.#source });
+      pendingAttempt(pending);
+      if (this.dispatchEvent(new PayStartEvent({ ...pending, redirectUrl: answer.redirectUrl }))) return location.assign(answer.redirectUrl);
+      pendingAttempt(null);
+      this.busy = this.open = false;
+      this.result = { status: 'checking' };
+    } catch (error) {
+      if (signal.aborted) return;
+      const problem = (this.problem = error instanceof SaleError ? error : new SaleError(0, 'network', String(error)));
+      this.busy = false;
+      this.dispatchEvent(new PayErrorEvent({ ...detail, status: problem.status, code: problem.code, message: problem.message }));
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const m = this.msg;
+    const info = this.info;
+    const line = this.#line();
+    const busy = this.busy;
+    const badge = info?.test_mode ? html`<span part="test-badge" class="badge">${m.testMode}</span>` : nothing;
+    const label = this.label || m.buy;
+    const result = this.result;
+    const invoice = result?.outcome?.invoice;
+    const problem = this.problem;
+    const e = m.errors;
+    const field = (name: string, text: string, type: string, autocomplete: string) =>
+      html`<label>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy} /></label>`;
+    const row = (text: string, amount: string, part = 'row') => html`<div part=${part}><dt>${text}</dt><dd>${amount}</dd></div>`;
+    return html`<div part="base" class="base" aria-busy=${!(info || this.failure)}>
+        ${this.failure
+          ? html`<span part="error" class="error" role="alert">${e.failed}</span>
+              <button part="retry-button" type="button" @click=${this.reload}>${m.retry}</button>`
+          : info && line
+            ? html`<span part="name" class="name">${info.name}</span><span part="price" class="price">${this.#money(info.price_gross)}</span>${badge}
+                <button part="button" class="buy" type="button" ?disabled=${info.available === false || result?.status === 'checking'}
+                  aria-label="${label}: ${info.name}, ${this.#money(line.total)}" aria-haspopup="dialog" @click=${() => {
+                    this.result = this.problem = undefined;
+                    this.open = true;
+                  }}>${label}</button>`
+            : html`<button part="button" class="buy" type="button" disabled>${m.loading}</button>`}
+      </div>
+      <div part="status" class="status" role="status">${info?.available === false
+        ? m.unavailable
+        : !result
+          ? nothing
+          : result.status === 'checking'
+            ? m.checking
+            : result.status === 'paid'
+              ? html`<span class="ok">${m.paid(invoice?.number)}</span>
+                  ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}`
+              : html`<span class="error">${result.status === 'declined' ? m.declined : m.cancelled}</span>`}</div>
+      <dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${this.#close}>
+        <form part="form" @submit=${this.#submit} aria-busy=${busy}>
+          <h2 id="title">${info?.name ?? m.loading}</h2>
+          ${info?.seller ? html`<p class="muted">${info.seller}</p>` : nothing}
+          ${field('email', m.email, 'email', 'email')}
+          ${field('name', m.name, 'text', 'name')}
+          <label class="check"><input type="checkbox" .checked=${this.company} ?disabled=${busy} @change=${(event: Event) => (this.company = (event.target as HTMLInputElement).checked)} />${m.company}</label>
+          ${this.company ? html`${field('company', m.companyName, 'text', 'organization')}${field('tax_no', m.taxNo, 'text', 'off')}` : nothing}
+          ${this.showQuantity
+            ? html`<label>${m.quantity}<input part="input" name="quantity" type="number" min="1" max="1000" .value=${String(this.quantity)} ?readonly=${busy}
+                @input=${(event: Event) => {
+                  const n = (event.target as HTMLInputElement).valueAsNumber;
+                  if (Number.isInteger(n) && n > 0 && n <= MAX_QUANTITY) this.quantity = n;
+                }} /></label>`
+            : nothing}
+          ${info && line
+            ? html`<dl part="summary" class="summary">
+                ${row(m.unitPrice, this.#money(info.price_gross))}${row(m.quantity, `${this.quantity} ${info.quantity_unit ?? ''}`)}
+                ${row(`VAT ${line.rate}`, this.#money(line.vat))}${row(m.total, this.#money(line.total), 'row total')}
+              </dl>`
+            : html`<p part="summary" class="summary">${m.loading}</p>`}
+          <p class="error" role="alert">${problem
+            ? problem.status === 0
+              ? e.offline
+              : problem.status === 429
+                ? e.busy
+                : problem.status === 422
+                  ? `${e.invalid} ${Object.keys(problem.fields).join(', ').replace(/buyer\./g, '')}`
+                  : e.failed
+            : nothing}</p>
+          <div class="actions">
+            <button part="cancel-button" type="button" ?disabled=${busy} @click=${this.#close}>${m.cancel}</button>
+            <button part="continue-button" class="buy" ?disabled=${busy || !line}>${busy ? m.redirecting : problem ? m.retry : m.continue}</button>
+          </div>
+        </form>
+      </dialog>`;
+  }
+}

@@ -1,0 +1,117 @@
+import { BffError } from './bff-client.js';
+
+/** What a buyer may see of a product, from the BFF or the service's widget routes. */
+export interface SaleProduct {
+  token: string;
+  name: string;
+  description: string | null;
+  price_net: string;
+  price_gross: string;
+  /** A percentage (`"23"`) or a code such as `"zw"`. */
+  tax: string;
+  currency: string;
+  quantity_unit: string | null;
+  /** The seller's name (widget routes). */
+  seller?: string;
+  /** False when the service takes no online payments. */
+  available?: boolean;
+  /** True while a test provider takes the payments. */
+  test_mode?: boolean;
+}
+
+export interface CheckoutBuyer {
+  email: string;
+  name?: string;
+  first_name?: string;
+  last_name?: string;
+  tax_no?: string;
+}
+
+export interface CheckoutRequest {
+  product: string;
+  quantity: number;
+  buyer: CheckoutBuyer;
+  returnUrl: string;
+  cancelUrl: string;
+}
+
+export interface CheckoutAnswer {
+  /** Names this attempt when asking for its outcome later. */
+  attempt: string;
+  /** The payment page. */
+  redirectUrl: string;
+  amount: string;
+  currency: string;
+  quantity: number;
+  product: { token: string; name: string };
+}
+
+export type CheckoutStatus = 'paid' | 'declined' | 'cancelled' | 'pending';
+
+export interface CheckoutOutcome {
+  status: CheckoutStatus;
+  amount: string;
+  currency: string;
+  invoice: { number: string; view_url: string | null } | null;
+}
+
+/** A failure with the fields the server named, if it named any: the BFF client's own error. */
+export { BffError as SaleError };
+
+const TIMEOUT_MS = 15_000;
+/** Worth another try (with the same Idempotency-Key): the server was busy, or the first try is still running. */
+const RETRY_STATUSES = new Set([409, 429, 502, 503, 504]);
+
+/**
+ * The button's side of a sale, in either mode: through the shop's BFF (`endpoint`), or straight to the
+ * service's public widget routes (`appUrl` and `account`). Neither carries a secret.
+ */
+export class SaleClient {
+  readonly #base: string;
+  readonly #ext: string;
+
+  constructor(where: { endpoint: string } | { appUrl: string; account: string }) {
+    const direct = 'appUrl' in where;
+    const base = new URL((direct ? where.appUrl : where.endpoint).replace(/\/*$/, '/'), document.baseURI);
+    this.#base = direct ? new URL(`a/${encodeURIComponent(where.account)}/widget/`, base).href : base.href;
+    this.#ext = direct ? '.json' : '';
+  }
+
+  product(token: string, signal?: AbortSignal): Promise<SaleProduct> {
+    return this.#request(`products/${encodeURIComponent(token)}`, {}, signal);
+  }
+
+  /** One attempt: the same `key` on every retry, so the server makes one payment at most. */
+  checkout(body: CheckoutRequest, key: string, signal?: AbortSignal): Promise<CheckoutAnswer> {
+    return this.#request('checkout', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) }, signal);
+  }
+
+  outcome(attempt: string, signal?: AbortSignal): Promise<CheckoutOutcome> {
+    return this.#request(`checkout/${encodeURIComponent(attempt)}`, {}, signal);
+  }
+
+  /** Retries network failures and busy answers (with the same Idempotency-Key for a checkout) a few times. */
+  async #request<T>(path: string, init: RequestInit, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const timeout = AbortSignal.timeout(TIMEOUT_MS);
+      // Browsers without `AbortSignal.any` (Safari before 17.4) wait for their own network timeout.
+      const response = await fetch(this.#base + path + this.#ext, { ...init, headers: { accept: 'application/json', ...init.headers }, signal: signal ? (AbortSignal.any?.([signal, timeout]) ?? signal) : timeout }).catch(
+        (error: unknown) => {
+          if (signal?.aborted) throw error;
+          return undefined;
+        },
+      );
+      if (response?.ok) return (await response.json()) as T;
+      if (attempt < 4 && (!response || RETRY_STATUSES.has(response.status))) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(Number(response?.headers.get('retry-after')) * 1000 || 500 * attempt, 3000)));
+        if (signal?.aborted) throw signal.reason;
+        continue;
+      }
+      if (!response) throw new BffError(0, 'network', 'unreachable');
+      // The BFF answers `{error: {code, message, fields}}`; the service `{code: "error", message}`, with fields as the message.
+      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string; fields?: Record<string, string[]> }; message?: unknown };
+      const message = body.error?.message ?? body.message;
+      throw new BffError(response.status, body.error?.code ?? 'error', typeof message === 'string' ? message : response.statusText, body.error?.fields ?? (message as Record<string, string[]>) ?? {});
+    }
+  }
+}

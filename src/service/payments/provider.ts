@@ -1,0 +1,75 @@
+/**
+ * Payment providers: who takes the buyer's money for a checkout. The service owns the checkout page
+ * (seller, line, VAT, total, buyer) and the payment record; a provider only moves the money. Adding
+ * a real provider (Stripe, PayU, Przelewy24, …) means implementing this interface and passing it to
+ * `createServiceApp({ paymentProvider })`; nothing else in the service changes. See
+ * docs/payment-providers.md.
+ */
+
+/** What the service knows about a payment at the moment the buyer presses Pay. */
+export interface ProviderPayment {
+  /** The payment's unguessable token; use it as the provider's order reference. */
+  token: string;
+  /** Total to charge, an exact decimal string in the currency's minor units (`"1845.00"`, `"1500"`). */
+  amount: string;
+  /** ISO 4217 code. */
+  currency: string;
+  /** What the buyer buys, e.g. `2 × Logo design`. */
+  description: string;
+  buyerEmail: string | null;
+  /**
+   * Where the provider sends the buyer back when it is done. The service checks the outcome there with
+   * `outcome`, never from the query alone.
+   */
+  returnUrl: string;
+}
+
+/** How a payment ended, as the provider reports it. */
+export type PaymentOutcome = 'paid' | 'declined' | 'cancelled' | 'pending';
+
+/**
+ * Either the provider decided at once (the test provider), or the buyer goes to the provider's page
+ * and comes back to `returnUrl`.
+ */
+export type PaymentStart = { outcome: PaymentOutcome; reference?: string } | { redirectUrl: string; reference: string };
+
+export interface PaymentProvider {
+  /** Stored on the payment as `provider`: `"test"`, `"stripe"`, … */
+  readonly id: string;
+  /** True while no real money moves: the button and the checkout page then show a "test mode" badge. */
+  readonly testMode: boolean;
+  /**
+   * The buyer pressed a button of the checkout page. `choice` is the `value` of the pressed button
+   * (`pay`, or for the test provider also `decline`).
+   */
+  start(payment: ProviderPayment, choice: string): Promise<PaymentStart>;
+  /**
+   * The buyer came back from the provider's page: what does the provider say about `reference`? Ask
+   * the provider's API here; the return address can be forged.
+   */
+  outcome(reference: string, payment: ProviderPayment): Promise<PaymentOutcome>;
+}
+
+/**
+ * The test provider: the checkout page itself offers Pay and Decline, and whichever the buyer presses
+ * is the outcome. No money moves, so every page that shows it says "test mode".
+ */
+export const testPaymentProvider: PaymentProvider = {
+  id: 'test',
+  testMode: true,
+  async start(_payment, choice) {
+    return { outcome: choice === 'decline' ? 'declined' : 'paid' };
+  },
+  async outcome() {
+    return 'pending';
+  },
+};
+
+/**
+ * The provider a service uses: the one configured, else the test provider when test payments are
+ * switched on, else none (the checkout page then says online payment is not available).
+ */
+export function selectPaymentProvider(options: { paymentProvider?: PaymentProvider | null | undefined; testPayments?: boolean | undefined }): PaymentProvider | null {
+  if (options.paymentProvider !== undefined) return options.paymentProvider;
+  return options.testPayments === false ? null : testPaymentProvider;
+}

@@ -1,0 +1,219 @@
+import type { Hono } from 'hono';
+import { defaultDepartment, type DepartmentData } from '../accounts.js';
+import type { Database, Sql } from '../db.js';
+import type { Account, ServiceContext, ServiceEnv } from '../http.js';
+import { computeLine } from '../invoicing/amounts.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import type { PaymentOutcome, ProviderPayment } from '../payments/provider.js';
+import { type PaymentData, settle } from '../resources/payments.js';
+import { DEFAULT_TAX, type ProductData } from '../resources/products.js';
+import { findRow, todayText, updateRow } from '../store.js';
+import { html, type Html, page, PAGE_HEADERS } from './html.js';
+import { byToken, type Lang, money, safeReturnUrl } from './pages.js';
+
+/**
+ * The checkout page of a payment created unpaid (by the BFF's or the widget's checkout, or any API
+ * client): what is bought, from whom, at which unit price and VAT, the total and where the invoice
+ * goes, then the payment provider. Reached only by the payment's unguessable token.
+ */
+const TEXT = {
+  en: {
+    checkout: 'Checkout', payTo: 'Pay', item: 'Item', qty: 'Qty', unitPrice: 'Unit price', vat: 'VAT', amount: 'Amount',
+    net: 'Net', total: 'Total', invoiceTo: 'The invoice goes to', company: 'Invoice for', taxNo: 'Tax no.',
+    pay: (amount: string) => `Pay ${amount}`, decline: 'Decline payment', cancel: 'Cancel and return',
+    returnsTo: (origin: string) => `After payment you return to ${origin}.`, back: (origin: string) => `Return to ${origin}`,
+    testMode: 'Test mode', testNote: 'Test payment provider: no money moves. Pay and Decline show both outcomes.',
+    paid: 'Payment received. Thank you!', invoice: (number: string) => `Invoice ${number} has been issued and sent by e-mail.`,
+    viewInvoice: 'View the invoice', declined: 'The payment was declined. Nothing was charged.',
+    cancelled: 'The payment was cancelled. Nothing was charged.', unavailable: 'Online payment is not available for this shop at the moment.',
+    failed: 'The payment provider could not be reached. Please try again.',
+  },
+  pl: {
+    checkout: 'Płatność', payTo: 'Zapłać', item: 'Nazwa', qty: 'Ilość', unitPrice: 'Cena jedn.', vat: 'VAT', amount: 'Kwota',
+    net: 'Netto', total: 'Razem', invoiceTo: 'Faktura zostanie wysłana na adres', company: 'Faktura na', taxNo: 'NIP',
+    pay: (amount: string) => `Zapłać ${amount}`, decline: 'Odrzuć płatność', cancel: 'Anuluj i wróć',
+    returnsTo: (origin: string) => `Po płatności wrócisz do ${origin}.`, back: (origin: string) => `Wróć do ${origin}`,
+    testMode: 'Tryb testowy', testNote: 'Testowy operator płatności: żadne pieniądze nie są przesyłane. Zapłać i Odrzuć pokazują oba wyniki.',
+    paid: 'Płatność przyjęta. Dziękujemy!', invoice: (number: string) => `Faktura ${number} została wystawiona i wysłana e-mailem.`,
+    viewInvoice: 'Zobacz fakturę', declined: 'Płatność została odrzucona. Nic nie pobrano.',
+    cancelled: 'Płatność została anulowana. Nic nie pobrano.', unavailable: 'Płatności online są w tej chwili niedostępne.',
+    failed: 'Nie udało się połączyć z operatorem płatności. Spróbuj ponownie.',
+  },
+} as const;
+
+const STYLE_EXTRA = html`<style>
+  .test-badge { display: inline-block; background: #b54708; color: #fff; font-weight: 700; font-size: 0.75rem; letter-spacing: 0.06em;
+    text-transform: uppercase; padding: 0.2rem 0.6rem; border-radius: 6px; margin-bottom: 0.75rem; }
+  .test-banner { border: 2px dashed #b54708; border-radius: 10px; padding: 0.6rem 0.9rem; margin-top: 1rem; }
+  .buyer { margin-top: 1.25rem; }
+  .problem { border-color: #c4320a; }
+</style>`;
+
+/** What a checkout's outcome is, as the widget and the pages report it. */
+export function checkoutOutcome(payment: PaymentData): PaymentOutcome {
+  if (payment.paid) return 'paid';
+  return payment.provider_status === 'declined' || payment.provider_status === 'cancelled' ? payment.provider_status : 'pending';
+}
+
+function languageOf(c: ServiceContext): Lang {
+  return /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
+}
+
+const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
+
+function providerPayment(c: ServiceContext, payment: PaymentData): ProviderPayment {
+  return {
+    token: payment.token,
+    amount: payment.price,
+    currency: payment.currency,
+    description: String(payment.description ?? payment.name),
+    buyerEmail: (payment.email as string | null) ?? null,
+    returnUrl: `${c.get('config').publicUrl}/banking/payments/pay/${payment.token}/return`,
+  };
+}
+
+async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
+  const product = payment.product_id != null ? await findRow<ProductData>(sql, 'products', account.id, payment.product_id as number) : undefined;
+  const tax = product?.data.tax ?? DEFAULT_TAX;
+  return { tax, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
+}
+
+async function sellerOf(sql: Sql, account: Account, payment: PaymentData): Promise<DepartmentData | undefined> {
+  if (payment.department_id != null) return (await findRow<DepartmentData>(sql, 'departments', account.id, payment.department_id as number))?.data;
+  return (await defaultDepartment(sql, account.id))?.data;
+}
+
+/**
+ * Records what the provider said, once: a paid payment settles (and issues its invoice); a declined or
+ * cancelled one stays unpaid with the reason. Answers whether an invoice was issued just now.
+ */
+async function recordOutcome(db: Database, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
+  return db.transaction(async (tx) => {
+    const found = await byToken<PaymentData>(tx, 'payments', token, true);
+    const current = found.row.data;
+    if (current.paid || outcome === 'pending' || checkoutOutcome(current) !== 'pending') return { ...found, issued: false };
+    const data: PaymentData = { ...current, provider: providerId, provider_status: outcome, ...(reference ? { provider_title: reference } : {}) };
+    if (outcome === 'paid') {
+      Object.assign(data, { paid: true, paid_date: todayText() });
+      await settle(tx, found.account, data);
+    }
+    const row = await updateRow(tx, 'payments', found.account.id, found.row.id, data);
+    return { account: found.account, row, issued: data.generate_invoice && data.invoice_id != null && current.invoice_id == null };
+  });
+}
+
+export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
+  async function show(c: ServiceContext, problem?: string) {
+    const token = c.req.param('token')!;
+    const db = c.get('db');
+    const { row, account } = await byToken<PaymentData>(db, 'payments', token);
+    const provider = c.get('config').paymentProvider;
+    const lang = languageOf(c);
+    const t = TEXT[lang];
+    const payment = row.data;
+    const [line, seller] = await Promise.all([lineOf(db, account, payment), sellerOf(db, account, payment)]);
+    const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
+    const m = (amount: string) => money(amount, payment.currency, lang);
+    const outcome = checkoutOutcome(payment);
+    // Only the addresses stored with the payment by its creator: no open redirect.
+    const back = safeReturnUrl(outcome === 'paid' ? payment.return_url : (payment.cancel_url ?? payment.return_url));
+    const testMode = provider?.testMode === true && outcome === 'pending';
+    const sellerName = seller?.name ?? account.name ?? '';
+    const body = html`${STYLE_EXTRA}<article class="sheet">
+      ${testMode ? html`<span class="test-badge" role="note">${t.testMode}</span>` : ''}
+      ${problem ? html`<p class="notice problem" role="alert">${problem}</p>` : ''}
+      <span class="muted">${t.checkout}</span>
+      <h1>${t.payTo} ${sellerName}</h1>
+      <table>
+        <thead><tr><th>${t.item}</th><th class="num">${t.qty}</th><th class="num">${t.unitPrice}</th><th class="num hide-narrow">${t.vat}</th><th class="num">${t.amount}</th></tr></thead>
+        <tbody><tr><td>${payment.name}</td><td class="num">${payment.quantity.replace(/\.0$/, '')}</td><td class="num">${m(line.price_gross)}</td>
+          <td class="num hide-narrow">${/^[a-z]/i.test(line.tax) ? line.tax : `${line.tax}%`}</td><td class="num">${m(line.total_price_gross)}</td></tr></tbody>
+      </table>
+      <div class="totals">
+        <div><span>${t.net}</span><span>${m(line.total_price_net)}</span></div>
+        <div><span>${t.vat} ${/^[a-z]/i.test(line.tax) ? line.tax : `${line.tax}%`}</span><span>${m(line.total_price_tax)}</span></div>
+        <div class="due"><span>${t.total}</span><span class="total">${m(line.total_price_gross)}</span></div>
+      </div>
+      <p class="buyer">${t.invoiceTo} <strong class="buyer-email">${String(payment.email ?? '')}</strong>${payment.invoice_name && payment.invoice_tax_no ? html`<br>${t.company} ${String(payment.invoice_name)}, ${t.taxNo} ${String(payment.invoice_tax_no)}` : ''}</p>
+      ${outcomeView()}
+    </article>`;
+    function outcomeView(): Html {
+      if (outcome === 'paid') {
+        return html`<p class="notice" role="status">${t.paid}${invoice ? html` ${t.invoice(invoice.number)}` : ''}</p>
+          <div class="actions">${invoice ? html`<a class="button" href="/invoice/${invoice.token}">${t.viewInvoice}</a>` : ''}
+          ${back ? html`<a class="button primary" href="${back}">${t.back(originOf(back)!)}</a>` : ''}</div>`;
+      }
+      if (outcome !== 'pending') {
+        return html`<p class="notice problem" role="status">${outcome === 'declined' ? t.declined : t.cancelled}</p>
+          ${back ? html`<div class="actions"><a class="button" href="${back}">${t.back(originOf(back)!)}</a></div>` : ''}`;
+      }
+      if (!provider) return html`<p class="notice problem" role="status">${t.unavailable}</p>`;
+      return html`<form method="post"><div class="actions">
+          <button class="button primary" type="submit" name="choice" value="pay">${t.pay(m(payment.price))}</button>
+          ${provider.testMode ? html`<button class="button" type="submit" name="choice" value="decline">${t.decline}</button>` : ''}
+          <button class="button" type="submit" name="choice" value="cancel">${t.cancel}</button>
+        </div></form>
+        ${back ? html`<p class="muted">${t.returnsTo(originOf(back)!)}</p>` : ''}
+        ${provider.testMode ? html`<p class="test-banner">${t.testNote}</p>` : ''}`;
+    }
+    return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), problem ? 502 : 200, PAGE_HEADERS);
+  }
+
+  /** Sends the buyer back to the shop once the outcome is known; the shop asks the service what it was. */
+  function leave(c: ServiceContext, payment: PaymentData) {
+    const back = safeReturnUrl(checkoutOutcome(payment) === 'paid' ? payment.return_url : (payment.cancel_url ?? payment.return_url));
+    return c.redirect(back ?? `/banking/payments/pay/${payment.token}`, 303);
+  }
+
+  /** The issued invoice goes to the buyer by e-mail, as the hosted service does after a paid order. */
+  async function mailInvoice(c: ServiceContext, account: Account, payment: PaymentData): Promise<void> {
+    if (!payment.email) return;
+    const send = new URL(`/invoices/${payment.invoice_id}/send_by_email.json`, c.req.url);
+    send.searchParams.set('api_token', account.api_token);
+    await app.request(send.toString(), { method: 'POST', headers: { accept: 'application/json' } });
+  }
+
+  async function finish(c: ServiceContext, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
+    const { row, account, issued } = await recordOutcome(c.get('db'), token, outcome, providerId, reference);
+    if (issued) await mailInvoice(c, account, row.data);
+    return leave(c, row.data);
+  }
+
+  app.get('/banking/payments/pay/:token', (c) => show(c));
+
+  app.post('/banking/payments/pay/:token', async (c) => {
+    const token = c.req.param('token');
+    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const provider = c.get('config').paymentProvider;
+    const choice = String(c.get('body').choice ?? 'pay');
+    if (checkoutOutcome(row.data) !== 'pending') return leave(c, row.data);
+    if (choice === 'cancel') return finish(c, token, 'cancelled', provider?.id ?? 'none');
+    if (!provider) return show(c);
+    let start;
+    try {
+      start = await provider.start(providerPayment(c, row.data), choice);
+    } catch {
+      return show(c, TEXT[languageOf(c)].failed);
+    }
+    if ('redirectUrl' in start) {
+      await c.get('db').transaction(async (tx) => {
+        const found = await byToken<PaymentData>(tx, 'payments', token, true);
+        await updateRow(tx, 'payments', found.account.id, found.row.id, { ...found.row.data, provider: provider.id, provider_title: start.reference });
+      });
+      return c.redirect(start.redirectUrl, 303);
+    }
+    return finish(c, token, start.outcome, provider.id, start.reference);
+  });
+
+  // Where a redirecting provider sends the buyer back: the outcome is asked of the provider, not read from the query.
+  app.get('/banking/payments/pay/:token/return', async (c) => {
+    const token = c.req.param('token');
+    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const provider = c.get('config').paymentProvider;
+    const reference = row.data.provider_title as string | null;
+    if (!provider || checkoutOutcome(row.data) !== 'pending' || !reference) return leave(c, row.data);
+    const outcome = await provider.outcome(reference, providerPayment(c, row.data)).catch(() => 'pending' as const);
+    if (outcome === 'pending') return show(c);
+    return finish(c, token, outcome, provider.id, reference);
+  });
+}

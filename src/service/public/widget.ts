@@ -1,0 +1,451 @@
+import { createHash } from 'node:crypto';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
+import type { Database, Sql } from '../db.js';
+import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
+import { idempotentPost } from '../idempotency.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { newPaymentData, type PaymentData } from '../resources/payments.js';
+import type { ProductData } from '../resources/products.js';
+import { findRow, insertRow, type StoredRow } from '../store.js';
+import { checkoutOutcome } from './checkout.js';
+import { Html, html, page, PAGE_HEADERS } from './html.js';
+import { byToken, money } from './pages.js';
+import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
+import { widgetBundle } from './widget-bundle.js';
+
+/**
+ * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
+ * page calls from any origin.
+ *
+ * - `GET /a/<prefix>/p/<token>.js`: the script that renders `<product-pay-button>` where it stands;
+ *   without `.js`, an order page that works with no JavaScript at all (the button's fallback link).
+ * - `GET /a/<prefix>/widget/products/<token>.json`: what a buyer may see of the product.
+ * - `POST /a/<prefix>/widget/checkout.json`: a buyer's checkout. It takes the product token and a
+ *   quantity, never a price: the service prices it. Creates an unpaid `banking_payment`
+ *   (kind `api`, `generate_invoice`) and answers the checkout page's address and the attempt's token.
+ * - `GET /a/<prefix>/widget/checkout/<attempt>.json`: the outcome of one attempt, as the service knows it.
+ * - `GET /widget/product-pay-button.js`: the element bundle the script loads.
+ */
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const PREFIX_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/i;
+const MAX_QUANTITY = 1000;
+export const WIDGET_RATE_LIMITS = {
+  /** Every widget request, per client IP. */
+  ip: { limit: 300, windowMs: 60_000 },
+  /** New checkouts, per client IP (replays of an Idempotency-Key do not count). */
+  create: { limit: 20, windowMs: 60_000 },
+} as const satisfies Record<string, RateLimitRule>;
+
+const text = (max: number) => z.string({ message: 'must be text' }).trim().max(max, `is too long (maximum is ${max} characters)`);
+const optionalText = (max: number) => text(max).nullish();
+const webUrl = z
+  .string({ message: 'must be a URL' })
+  .max(2000, 'is too long (maximum is 2000 characters)')
+  .refine((value) => {
+    try {
+      return /^https?:$/.test(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+/** What a buyer may set. Anything else in the body (a price, a product id, a discount) is ignored. */
+const checkoutInput = z.object({
+  product: z.string({ message: "can't be blank" }).regex(TOKEN_PATTERN, 'is not a product token'),
+  quantity: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`)
+    .default(1),
+  buyer: z.object(
+    {
+      email: z.string({ message: "can't be blank" }).trim().max(300, 'is too long (maximum is 300 characters)').pipe(z.email({ message: 'is not an e-mail address' })),
+      name: optionalText(300),
+      first_name: optionalText(200),
+      last_name: optionalText(200),
+      tax_no: optionalText(50),
+      street: optionalText(300),
+      post_code: optionalText(30),
+      city: optionalText(200),
+      country: optionalText(100),
+      phone: optionalText(100),
+    },
+    { message: "can't be blank" },
+  ),
+  returnUrl: webUrl.optional(),
+  cancelUrl: webUrl.optional(),
+  lang: z.string().max(20).optional(),
+});
+type CheckoutInput = z.output<typeof checkoutInput>;
+
+type WidgetProduct = { account: Account; product: StoredRow<ProductData> };
+
+async function accountByPrefix(sql: Sql, prefix: string): Promise<Account> {
+  if (!PREFIX_PATTERN.test(prefix)) throw notFound();
+  const rows = await sql.query<Account>(`select id, prefix, api_token, name, created_at from accounts where prefix = $1`, [prefix]);
+  if (!rows[0]) throw notFound();
+  return rows[0];
+}
+
+/** The account and its product in one query; an unknown prefix or token is a 404 either way. */
+async function productByToken(sql: Sql, prefix: string, token: string): Promise<WidgetProduct> {
+  if (!PREFIX_PATTERN.test(prefix) || !TOKEN_PATTERN.test(token)) throw notFound();
+  const rows = await sql.query<Account & { product_id: number; data: ProductData; created_at: Date; updated_at: Date; account_created_at: Date }>(
+    `select a.id, a.prefix, a.api_token, a.name, a.created_at as account_created_at,
+            p.id as product_id, p.data, p.created_at, p.updated_at
+       from accounts a join products p on p.account_id = a.id
+      where a.prefix = $1 and p.data->>'token' = $2 limit 1`,
+    [prefix, token],
+  );
+  const row = rows[0];
+  if (!row) throw notFound();
+  return {
+    account: { id: row.id, prefix: row.prefix, api_token: row.api_token, name: row.name, created_at: row.account_created_at },
+    product: { id: row.product_id, data: row.data, created_at: row.created_at, updated_at: row.updated_at },
+  };
+}
+
+async function sellerName(sql: Sql, account: Account): Promise<string> {
+  const rows = await sql.query<{ name: string | null }>(
+    `select data->>'name' as name from departments where account_id = $1 order by (data->>'main')::boolean desc nulls last, id limit 1`,
+    [account.id],
+  );
+  return rows[0]?.name ?? account.name ?? account.prefix;
+}
+
+/** What anyone may see of a product, plus what the button needs to say about the sale. */
+async function publicProduct(c: ServiceContext, found: WidgetProduct) {
+  const { data } = found.product;
+  const provider = c.get('config').paymentProvider;
+  return {
+    token: data.token,
+    name: data.name,
+    description: data.description ?? null,
+    price_net: data.price_net,
+    price_gross: data.price_gross,
+    tax: data.tax,
+    currency: data.currency,
+    quantity_unit: data.quantity_unit ?? null,
+    seller: await sellerName(c.get('db'), found.account),
+    /** False when the service takes no online payments; the button then says so instead of selling. */
+    available: provider !== null,
+    test_mode: provider?.testMode === true,
+  };
+}
+
+function clientIp(c: Context): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/** Open to every origin: these routes take no credentials, and what they answer is public. */
+const cors: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  if (c.req.method === 'OPTIONS') {
+    return c.body(null, 204, {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': 'Content-Type, Idempotency-Key, Accept, Accept-Language',
+      'access-control-max-age': '600',
+    });
+  }
+  await next();
+  c.res.headers.set('access-control-allow-origin', '*');
+  c.res.headers.set('access-control-expose-headers', 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed');
+  c.res.headers.set('x-content-type-options', 'nosniff');
+  c.res.headers.set('cross-origin-resource-policy', 'cross-origin');
+};
+
+function paymentInput(input: CheckoutInput, product: ProductData, returnUrl: string | null, cancelUrl: string | null) {
+  const { buyer } = input;
+  const amount = roundMoney(mul(decimal(product.price_gross), decimal(input.quantity)), product.currency);
+  let { first_name: firstName, last_name: lastName } = buyer;
+  // A buyer who asks for a company invoice gives their own name beside the company's.
+  if (!firstName && !lastName && buyer.name && !buyer.tax_no) {
+    const cut = buyer.name.lastIndexOf(' ');
+    [firstName, lastName] = cut > 0 ? [buyer.name.slice(0, cut), buyer.name.slice(cut + 1)] : [buyer.name, null];
+  }
+  const person = [firstName, lastName].filter(Boolean).join(' ');
+  return {
+    amount,
+    input: {
+      name: product.name,
+      price: toPlain(amount),
+      quantity: String(input.quantity),
+      currency: product.currency,
+      kind: 'api',
+      paid: false,
+      generate_invoice: true,
+      email: buyer.email,
+      first_name: firstName ?? null,
+      last_name: lastName ?? null,
+      phone: buyer.phone ?? null,
+      invoice_name: buyer.name || person || buyer.email,
+      invoice_tax_no: buyer.tax_no || null,
+      invoice_street: buyer.street ?? null,
+      invoice_post_code: buyer.post_code ?? null,
+      invoice_city: buyer.city ?? null,
+      invoice_country: buyer.country ?? null,
+      description: `${input.quantity} × ${product.name}`,
+      return_url: returnUrl,
+      cancel_url: cancelUrl,
+    },
+  };
+}
+
+/**
+ * The buyer goes back only to the page that started the checkout: a return address on another origin
+ * than the request's `Origin` is refused, and without an `Origin` (no browser) none is kept. So a
+ * checkout link can never send a buyer somewhere its shop did not.
+ */
+function returnAddresses(c: ServiceContext, input: CheckoutInput): { returnUrl: string | null; cancelUrl: string | null } {
+  const origin = c.req.header('origin');
+  const problems: Record<string, string[]> = {};
+  const check = (field: 'returnUrl' | 'cancelUrl') => {
+    const url = input[field];
+    if (!url || !origin || origin === 'null') return null;
+    if (new URL(url).origin !== origin) {
+      problems[field] = ['must be on the origin of the page that starts the checkout'];
+      return null;
+    }
+    return url;
+  };
+  const result = { returnUrl: check('returnUrl'), cancelUrl: check('cancelUrl') };
+  if (Object.keys(problems).length) throw invalid(problems);
+  return result;
+}
+
+async function createCheckout(c: ServiceContext, prefix: string, input: CheckoutInput) {
+  const db: Database = c.get('db');
+  const found = await productByToken(db, prefix, input.product).catch((error: unknown) => {
+    throw error instanceof ApiError && error.status === 404 ? invalid({ product: ['is not for sale'] }) : error;
+  });
+  if (!c.get('config').paymentProvider) throw new ApiError(409, 'Online payment is not available');
+  const { returnUrl, cancelUrl } = returnAddresses(c, input);
+  const { input: data, amount } = paymentInput(input, found.product.data, returnUrl, cancelUrl);
+  const row = await db.transaction(async (tx) => {
+    const payment = await newPaymentData(tx, found.account, { ...data, product_id: found.product.id });
+    return insertRow(tx, 'payments', found.account.id, payment);
+  });
+  return {
+    attempt: row.data.token,
+    redirectUrl: `${c.get('config').publicUrl}/banking/payments/pay/${row.data.token}`,
+    amount: toPlain(amount),
+    currency: found.product.data.currency,
+    quantity: input.quantity,
+    product: { token: found.product.data.token, name: found.product.data.name },
+    test_mode: c.get('config').paymentProvider?.testMode === true,
+  };
+}
+
+function parseCheckout(body: unknown): CheckoutInput {
+  const result = checkoutInput.safeParse(body);
+  if (!result.success) throw invalid(fieldsOf(result.error, body));
+  return result.data;
+}
+
+/** The classic script a shop pastes: it puts the button where it stands and loads the bundle once. */
+function widgetScript(options: { appUrl: string; prefix: string; token: string; name: string; bundleUrl: string; orderUrl: string }): string {
+  const config = JSON.stringify(options).replace(/</g, '\\u003c');
+  return `/* invoicekit product widget */
+(function () {
+  var o = ${config};
+  var s = document.currentScript;
+  if (!s || !s.parentNode) return;
+  var nonce = s.nonce || s.getAttribute('nonce') || '';
+  // Lit gives the nonce to any <style> it has to add (browsers without constructable stylesheets).
+  if (nonce && !window.litNonce) window.litNonce = nonce;
+  var b = document.createElement('product-pay-button');
+  b.setAttribute('app-url', o.appUrl);
+  b.setAttribute('account', o.prefix);
+  b.setAttribute('product', o.token);
+  ['quantity', 'show-quantity', 'locale', 'theme', 'label'].forEach(function (n) {
+    var v = s.getAttribute('data-' + n);
+    if (v !== null) b.setAttribute(n, v);
+  });
+  var a = document.createElement('a');
+  a.href = o.orderUrl;
+  a.textContent = 'Buy ' + o.name;
+  b.appendChild(a);
+  s.parentNode.insertBefore(b, s);
+  if (window.customElements && customElements.get('product-pay-button')) return;
+  if (document.querySelector('script[data-invoicekit-bundle]')) return;
+  var l = document.createElement('script');
+  l.src = o.bundleUrl;
+  l.async = true;
+  l.crossOrigin = 'anonymous';
+  l.setAttribute('data-invoicekit-bundle', '');
+  if (nonce) l.nonce = nonce;
+  (document.head || document.documentElement).appendChild(l);
+})();
+`;
+}
+
+const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+function cacheable(c: ServiceContext, body: string, type: string, cacheControl: string) {
+  const etag = etagOf(body);
+  const headers = { 'content-type': type, etag, 'cache-control': cacheControl, 'x-content-type-options': 'nosniff', 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
+  const match = c.req.header('if-none-match');
+  if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return c.body(null, 304, headers);
+  return c.body(body, 200, headers);
+}
+
+const ORDER_TEXT = {
+  title: 'Order', email: 'E-mail', name: 'Your name', company: 'Company name (for a company invoice)', taxNo: 'Tax number',
+  quantity: 'Quantity', continue: 'Continue to payment', testMode: 'Test mode', unavailable: 'Online payment is not available at the moment.',
+};
+
+/** The fallback order page: a plain form, for pages where the button's script cannot run. */
+function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, errors: Record<string, string[]> = {}) {
+  const t = ORDER_TEXT;
+  const field = (label: string, name: string, type: string, extra: string) =>
+    html`<p><label>${label}<br><input name="${name}" type="${type}" ${new Html(extra)} style="width:100%;padding:0.5rem;font:inherit"></label>
+      ${errors[name] ? html`<br><span role="alert" class="muted">${errors[name].join(', ')}</span>` : ''}</p>`;
+  return html`<article class="sheet">
+    ${product.test_mode ? html`<span class="badge due">${t.testMode}</span>` : ''}
+    <span class="muted">${product.seller}</span>
+    <h1>${product.name}</h1>
+    <p class="amount">${money(product.price_gross, product.currency, 'en')}</p>
+    ${product.available
+      ? html`<form method="post">
+          ${field(t.email, 'email', 'email', 'required autocomplete="email"')}
+          ${field(t.name, 'name', 'text', 'autocomplete="name"')}
+          ${field(t.company, 'company', 'text', 'autocomplete="organization"')}
+          ${field(t.taxNo, 'tax_no', 'text', '')}
+          ${field(t.quantity, 'quantity', 'number', 'min="1" max="1000" value="1" required inputmode="numeric"')}
+          <div class="actions"><button class="button primary" type="submit">${t.continue}</button></div>
+        </form>`
+      : html`<p>${t.unavailable}</p>`}
+  </article>`;
+}
+
+export function mountWidget(app: Hono<ServiceEnv>): void {
+  let store: SqlRateLimitStore | undefined;
+  async function limit(c: ServiceContext, rule: RateLimitRule, key: string): Promise<void> {
+    store ??= new SqlRateLimitStore(c.get('db'));
+    const hit = await store.hit(key, rule.windowMs);
+    const reset = Math.max(1, Math.ceil((hit.resetAt - Date.now()) / 1000));
+    c.header('RateLimit-Limit', String(rule.limit));
+    c.header('RateLimit-Remaining', String(Math.max(0, rule.limit - hit.count)));
+    c.header('RateLimit-Reset', String(reset));
+    if (hit.count > rule.limit) {
+      c.header('Retry-After', String(reset));
+      throw new ApiError(429, 'Too many requests. Try again later.');
+    }
+  }
+
+  app.use('/a/:prefix/widget/*', cors);
+  app.use('/a/:prefix/p/:token', cors);
+  app.use('/a/:prefix/widget/*', async (c, next) => {
+    await limit(c, WIDGET_RATE_LIMITS.ip, `widget-ip:${clientIp(c)}`);
+    await next();
+  });
+
+  app.get('/a/:prefix/widget/products/:token', async (c) => {
+    const found = await productByToken(c.get('db'), c.req.param('prefix'), c.req.param('token'));
+    c.header('cache-control', 'public, max-age=30');
+    return c.json(await publicProduct(c, found));
+  });
+
+  // Idempotency as for every POST of the API, kept per account: a retry with the same key and body
+  // answers the first checkout again instead of creating a second payment.
+  app.post(
+    '/a/:prefix/widget/checkout',
+    async (c, next) => {
+      c.set('account', await accountByPrefix(c.get('db'), c.req.param('prefix')));
+      await next();
+    },
+    idempotentPost,
+    async (c) => {
+      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw new ApiError(415, 'Send the checkout as application/json');
+      const input = parseCheckout(c.get('body'));
+      // Only new attempts count; replays of an Idempotency-Key were answered above.
+      await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
+      c.header('cache-control', 'no-store');
+      return c.json(await createCheckout(c, c.req.param('prefix'), input), 201);
+    },
+  );
+
+  app.get('/a/:prefix/widget/checkout/:attempt', async (c) => {
+    const db = c.get('db');
+    const { row, account } = await byToken<PaymentData>(db, 'payments', c.req.param('attempt'));
+    if (account.prefix !== c.req.param('prefix')) throw notFound();
+    const payment = row.data;
+    const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
+    const product = payment.product_id != null ? (await findRow<ProductData>(db, 'products', account.id, payment.product_id as number))?.data : undefined;
+    c.header('cache-control', 'no-store');
+    return c.json({
+      attempt: payment.token,
+      status: checkoutOutcome(payment),
+      amount: toPlain(decimal(payment.price)),
+      currency: payment.currency,
+      quantity: Number(payment.quantity),
+      product: { token: product?.token ?? null, name: payment.name },
+      invoice: invoice ? { number: invoice.number, view_url: `${c.get('config').publicUrl}/invoice/${invoice.token}` } : null,
+    });
+  });
+
+  app.get('/widget/product-pay-button', async (c) => {
+    if (splitExtension(new URL(c.req.url).pathname).format !== 'js') throw notFound();
+    const bundle = await widgetBundle();
+    // Addressed by its content hash from the widget script, so it never changes under a URL.
+    const immutable = c.req.query('v') === bundle.hash;
+    return cacheable(c, bundle.code, 'application/javascript; charset=utf-8', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+  });
+
+  app.get('/a/:prefix/p/:token', async (c) => {
+    const found = await productByToken(c.get('db'), c.req.param('prefix'), c.req.param('token'));
+    const publicUrl = c.get('config').publicUrl;
+    const base = `${publicUrl}/a/${found.account.prefix}/p/${encodeURIComponent(found.product.data.token)}`;
+    const format = splitExtension(new URL(c.req.url).pathname).format;
+    if (format === 'js') {
+      const bundle = await widgetBundle();
+      const script = widgetScript({
+        appUrl: publicUrl,
+        prefix: found.account.prefix,
+        token: found.product.data.token,
+        name: found.product.data.name,
+        bundleUrl: `${publicUrl}/widget/product-pay-button.js?v=${bundle.hash}`,
+        orderUrl: base,
+      });
+      return cacheable(c, script, 'application/javascript; charset=utf-8', 'public, max-age=300, stale-while-revalidate=86400');
+    }
+    if (format !== undefined && format !== 'html') throw notFound();
+    const product = await publicProduct(c, found);
+    return c.body(page({ title: `${ORDER_TEXT.title}: ${product.name}`, lang: 'en', body: orderPage(product) }), 200, PAGE_HEADERS);
+  });
+
+  // The fallback order page's form: the same checkout, then straight to the checkout page.
+  app.post('/a/:prefix/p/:token', async (c) => {
+    const prefix = c.req.param('prefix');
+    const found = await productByToken(c.get('db'), prefix, c.req.param('token'));
+    const body = c.get('body');
+    const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
+    const company = str('company');
+    let input: CheckoutInput;
+    try {
+      input = parseCheckout({
+        product: found.product.data.token,
+        quantity: str('quantity') || 1,
+        buyer: { email: str('email'), name: company || str('name') || null, tax_no: company ? str('tax_no') || null : null, ...(company && str('name') ? splitName(str('name')) : {}) },
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.fields) throw error;
+      const errors = Object.fromEntries(Object.entries(error.fields).map(([key, value]) => [key.replace(/^buyer\./, ''), value]));
+      const product = await publicProduct(c, found);
+      return c.body(page({ title: `${ORDER_TEXT.title}: ${product.name}`, lang: 'en', body: orderPage(product, errors) }), 422, PAGE_HEADERS);
+    }
+    await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
+    const answer = await createCheckout(c, prefix, input);
+    return c.redirect(answer.redirectUrl, 303);
+  });
+}
+
+function splitName(name: string): { first_name: string; last_name: string | null } {
+  const cut = name.lastIndexOf(' ');
+  return cut > 0 ? { first_name: name.slice(0, cut), last_name: name.slice(cut + 1) } : { first_name: name, last_name: null };
+}

@@ -1,0 +1,298 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import '../../src/elements/product-pay-button/define.js';
+import type { PayCancelEvent, PayStartEvent, PaySuccessEvent } from '../../src/elements/product-pay-button/events.js';
+import type { ProductPayButton } from '../../src/elements/product-pay-button/product-pay-button.js';
+import type { ShopFixtureInfo, ShopState } from './support/shop-fixture.js';
+
+/**
+ * The buy button in Chromium against the real service and BFF (test/elements/support/shop-fixture.ts).
+ * The payment page is on the service's origin: tests take the `pay-start` event's payment page
+ * themselves (as a page handling it in a popup would) and press Pay or Decline there with a real form
+ * post, then ask the button for the outcome. The full redirect and return runs in test/widget/.
+ */
+let shop: ShopFixtureInfo;
+before(async () => {
+  shop = (await (await fetch('/__shop/info')).json()) as ShopFixtureInfo;
+});
+
+const state = async (email: string) => (await (await fetch(`/__shop/state?email=${encodeURIComponent(email)}`)).json()) as ShopState;
+const part = <T extends Element = HTMLElement>(el: ProductPayButton, name: string) => el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
+const dialogOf = (el: ProductPayButton) => part<HTMLDialogElement>(el, 'dialog')!;
+const squash = (value: string | null | undefined) => value?.replace(/\s+/g, ' ').trim() ?? '';
+const text = (el: ProductPayButton, name: string) => squash(part(el, name)?.textContent);
+/** What a block of rows says: `innerText` keeps the gaps the layout puts between cells. */
+const rows = (el: ProductPayButton, name: string) => squash(part(el, name)?.innerText);
+const accessibleName = (el: ProductPayButton) => squash(part(el, 'button')!.getAttribute('aria-label'));
+let buyers = 0;
+const newEmail = () => `buyer-${Date.now()}-${(buyers += 1)}@example.com`;
+
+async function ready(el: ProductPayButton): Promise<void> {
+  await waitUntil(() => part(el, 'price') || part(el, 'error'), 'the product did not load', { timeout: 10_000 });
+  await el.updateComplete;
+}
+
+async function bffButton(product: string, extra = '') {
+  const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product=${product} locale="en"></product-pay-button>`);
+  if (extra) el.setAttribute('theme', extra);
+  await ready(el);
+  return el;
+}
+
+async function openDialog(el: ProductPayButton, email: string, name = 'Ada Lovelace'): Promise<HTMLFormElement> {
+  part<HTMLButtonElement>(el, 'button')!.click();
+  await el.updateComplete;
+  expect(dialogOf(el).open).to.equal(true);
+  const form = part<HTMLFormElement>(el, 'form')!;
+  form.querySelector<HTMLInputElement>('input[name=email]')!.value = email;
+  form.querySelector<HTMLInputElement>('input[name=name]')!.value = name;
+  return form;
+}
+
+/** Presses a button of the checkout page with a real form post, as the buyer's browser would. */
+async function onPaymentPage(redirectUrl: string, choice: 'pay' | 'decline'): Promise<void> {
+  await fetch(redirectUrl, { method: 'POST', mode: 'no-cors', body: new URLSearchParams({ choice }) });
+}
+
+/** Takes over the next navigation to the payment page: cancelled in the listener, before the button goes on. */
+function nextStart(el: ProductPayButton): Promise<PayStartEvent> {
+  return new Promise((resolve) =>
+    el.addEventListener(
+      'pay-start',
+      (event) => {
+        event.preventDefault();
+        resolve(event);
+      },
+      { once: true },
+    ),
+  );
+}
+
+/** Submits the dialog and takes over the navigation to the payment page. */
+async function startPayment(el: ProductPayButton): Promise<PayStartEvent> {
+  const started = nextStart(el);
+  part<HTMLButtonElement>(el, 'continue-button')!.click();
+  return started;
+}
+
+const checkoutRequests = () => performance.getEntriesByType('resource').filter((entry) => /\/bff\/checkout$/.test(entry.name)).length;
+
+describe('<product-pay-button>', () => {
+  it('shows the product price exactly as the service has it, with a distinct accessible name', async () => {
+    const el = await bffButton('logo-design');
+    expect(text(el, 'name')).to.equal('Logo design');
+    expect(text(el, 'price')).to.equal('PLN 1,845.00');
+    expect(text(el, 'test-badge')).to.equal('Test mode');
+    const other = await bffButton('coffee-beans');
+    expect(accessibleName(el)).to.equal('Buy now: Logo design, PLN 1,845.00');
+    expect(accessibleName(other)).to.equal('Buy now: Coffee beans, 1 kg, PLN 89.90');
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows a zero-decimal currency without decimals: JPY', async () => {
+    const el = await bffButton('logo-licence-jpy');
+    expect(text(el, 'price')).to.equal('¥15,000');
+    el.quantity = 3;
+    await el.updateComplete;
+    part<HTMLButtonElement>(el, 'button')!.click();
+    await el.updateComplete;
+    expect(rows(el, 'summary')).to.include('¥45,000');
+    expect(rows(el, 'summary')).to.include('VAT 10%');
+    expect(rows(el, 'summary')).to.include('¥4,091');
+    await expect(el).to.be.accessible();
+  });
+
+  it('sells: dialog, payment page, Pay, and back the service holds one paid payment, one paid invoice and the e-mail', async () => {
+    const el = await bffButton('logo-design');
+    const email = newEmail();
+    await openDialog(el, email);
+    expect(rows(el, 'summary')).to.equal('Unit price PLN 1,845.00 Quantity 1 usł. VAT 23% PLN 345.00 Total PLN 1,845.00');
+    await expect(el).to.be.accessible();
+    const start = await startPayment(el);
+    expect(start.detail).to.include({ product: 'logo-design', quantity: 1, amount: '1845', currency: 'PLN' });
+    await onPaymentPage(start.detail.redirectUrl, 'pay');
+    const success = oneEvent(el, 'pay-success') as Promise<PaySuccessEvent>;
+    void el.checkOutcome();
+    const { detail } = await success;
+    expect(detail.invoice!.number).to.match(/^\d+\/\d{2}\/\d{4}$/);
+    await el.updateComplete;
+    expect(text(el, 'status')).to.include(`Invoice ${detail.invoice!.number}`);
+    expect(part<HTMLAnchorElement>(el, 'invoice-link')!.href).to.equal(detail.invoice!.view_url);
+    await expect(el).to.be.accessible();
+    const after = await state(email);
+    expect(after.payments).to.deep.equal([{ price: '1845.0', paid: true, provider_status: 'paid', invoice_id: after.payments[0]!.invoice_id, quantity: '1.0', currency: 'PLN' }]);
+    expect(after.invoices).to.deep.equal([{ number: detail.invoice!.number, status: 'paid', price_gross: '1845.0', currency: 'PLN', buyer_name: 'Ada Lovelace', buyer_tax_no: null }]);
+    expect(after.mails).to.equal(1);
+  });
+
+  it('reports a declined payment as pay-cancel, and nothing is paid', async () => {
+    const el = await bffButton('coffee-beans');
+    const email = newEmail();
+    await openDialog(el, email);
+    const start = await startPayment(el);
+    await onPaymentPage(start.detail.redirectUrl, 'decline');
+    const cancelled = oneEvent(el, 'pay-cancel') as Promise<PayCancelEvent>;
+    void el.checkOutcome();
+    expect((await cancelled).detail).to.include({ reason: 'declined', product: 'coffee-beans' });
+    await el.updateComplete;
+    expect(text(el, 'status')).to.equal('Payment declined. Nothing was charged.');
+    await expect(el).to.be.accessible();
+    const after = await state(email);
+    expect(after.payments.map((p) => [p.paid, p.provider_status])).to.deep.equal([[false, 'declined']]);
+    expect(after.invoices).to.deep.equal([]);
+  });
+
+  it('makes one payment from a double click on Continue, and stays locked while the request is in flight', async () => {
+    const el = await bffButton('website-audit');
+    const email = newEmail();
+    await openDialog(el, email);
+    const before = checkoutRequests();
+    const started = nextStart(el);
+    const submit = part<HTMLButtonElement>(el, 'continue-button')!;
+    submit.click();
+    submit.click();
+    part<HTMLFormElement>(el, 'form')!.requestSubmit();
+    await el.updateComplete;
+    expect(submit.disabled).to.equal(true);
+    expect(submit.textContent!.trim()).to.equal('Opening the payment page…');
+    await expect(el).to.be.accessible();
+    await started;
+    expect(checkoutRequests() - before).to.equal(1);
+    expect((await state(email)).payments).to.have.length(1);
+  });
+
+  it('never pays the old price when the product changes while the dialog is open', async () => {
+    const el = await bffButton('logo-design');
+    const email = newEmail();
+    await openDialog(el, email);
+    let starts = 0;
+    el.addEventListener('pay-start', (event) => {
+      starts += 1;
+      event.preventDefault();
+    });
+    // Continue for the old product, and at once the shop switches the product.
+    part<HTMLButtonElement>(el, 'continue-button')!.click();
+    el.product = 'website-audit';
+    await waitUntil(() => rows(el, 'summary').includes('PLN 615.00'), 'the dialog did not follow the new product', { timeout: 10_000 });
+    expect(dialogOf(el).open).to.equal(true);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(starts, 'the stale attempt went on to payment').to.equal(0);
+    expect(rows(el, 'summary')).to.not.include('1,845');
+    const start = await startPayment(el);
+    expect(start.detail).to.include({ product: 'website-audit', amount: '615' });
+    await onPaymentPage(start.detail.redirectUrl, 'pay');
+    const after = await state(email);
+    expect(after.payments.filter((p) => p.paid).map((p) => p.price)).to.deep.equal(['615.0']);
+  });
+
+  it('follows quantity changes live and sends the quantity, never a price', async () => {
+    const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="coffee-beans" show-quantity locale="en"></product-pay-button>`);
+    await ready(el);
+    const email = newEmail();
+    await openDialog(el, email);
+    const quantity = part(el, 'form')!.querySelector<HTMLInputElement>('input[name=quantity]')!;
+    quantity.value = '3';
+    quantity.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    expect(rows(el, 'total')).to.equal('Total PLN 269.70');
+    expect(accessibleName(el)).to.equal('Buy now: Coffee beans, 1 kg, PLN 269.70');
+    const start = await startPayment(el);
+    expect(start.detail).to.include({ quantity: 3, amount: '269.7' });
+    expect((await state(email)).payments.map((p) => [p.quantity, p.price])).to.deep.equal([['3.0', '269.7']]);
+  });
+
+  it('survives being removed and added again, as SPA route changes do', async () => {
+    const el = await bffButton('logo-design');
+    const parent = el.parentNode!;
+    let starts = 0;
+    el.addEventListener('pay-start', (event) => {
+      starts += 1;
+      event.preventDefault();
+    });
+    await openDialog(el, newEmail());
+    part<HTMLButtonElement>(el, 'continue-button')!.click();
+    el.remove();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(starts, 'a removed button went on to payment').to.equal(0);
+    parent.appendChild(el);
+    await ready(el);
+    expect(dialogOf(el).open).to.equal(false);
+    expect(text(el, 'price')).to.equal('PLN 1,845.00');
+    const email = newEmail();
+    await openDialog(el, email);
+    await startPayment(el);
+    expect(starts).to.equal(1);
+    expect((await state(email)).payments).to.have.length(1);
+  });
+
+  it('asks for company name and tax number only when the buyer wants a company invoice', async () => {
+    const el = await bffButton('brand-workshop-eur');
+    const email = newEmail();
+    await openDialog(el, email, 'Jan Kowalski');
+    expect(part(el, 'form')!.querySelector('input[name=company]')).to.equal(null);
+    part(el, 'form')!.querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
+    await el.updateComplete;
+    part(el, 'form')!.querySelector<HTMLInputElement>('input[name=company]')!.value = 'Acme GmbH';
+    part(el, 'form')!.querySelector<HTMLInputElement>('input[name=tax_no]')!.value = 'DE811907980';
+    expect(rows(el, 'total')).to.equal('Total €590.00');
+    await expect(el).to.be.accessible();
+    const start = await startPayment(el);
+    await onPaymentPage(start.detail.redirectUrl, 'pay');
+    const after = await state(email);
+    expect(after.invoices.map((i) => [i.buyer_name, i.buyer_tax_no, i.price_gross, i.currency])).to.deep.equal([['Acme GmbH', 'DE811907980', '590.0', 'EUR']]);
+  });
+
+  it('shows a load failure with a retry, and speaks Polish', async () => {
+    const broken = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="no-such-product" locale="en"></product-pay-button>`);
+    await ready(broken);
+    expect(text(broken, 'error')).to.equal('Something went wrong.');
+    await expect(broken).to.be.accessible();
+    broken.product = 'logo-design';
+    await ready(broken);
+    await waitUntil(() => part(broken, 'price'));
+    const polish = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="logo-design" locale="pl"></product-pay-button>`);
+    await ready(polish);
+    expect(text(polish, 'price')).to.equal('1845,00 zł');
+    expect(part(polish, 'button')!.textContent!.trim()).to.equal('Kup teraz');
+    expect(text(polish, 'test-badge')).to.equal('Tryb testowy');
+  });
+
+  it('is accessible in the dark theme, on a dark page, and while loading', async () => {
+    const page = await fixture<HTMLElement>(html`<div style="background:#0b101b;padding:1rem">
+      <product-pay-button endpoint=${shop.bff} product="logo-design" theme="dark" locale="en"></product-pay-button>
+    </div>`);
+    const el = page.querySelector('product-pay-button')!;
+    await expect(el).to.be.accessible();
+    await ready(el);
+    part<HTMLButtonElement>(el, 'button')!.click();
+    await el.updateComplete;
+    await expect(el).to.be.accessible();
+  });
+
+  it('talks to the service directly, with no BFF: app-url and account', async () => {
+    const el = await fixture<ProductPayButton>(html`<product-pay-button app-url=${shop.service} account=${shop.account} product="logo-licence-jpy" locale="en"></product-pay-button>`);
+    await ready(el);
+    expect(text(el, 'price')).to.equal('¥15,000');
+    expect(text(el, 'test-badge')).to.equal('Test mode');
+    const email = newEmail();
+    await openDialog(el, email);
+    const start = await startPayment(el);
+    expect(start.detail).to.include({ amount: '15000', currency: 'JPY' });
+    await onPaymentPage(start.detail.redirectUrl, 'pay');
+    const success = oneEvent(el, 'pay-success') as Promise<PaySuccessEvent>;
+    void el.checkOutcome();
+    expect((await success).detail.invoice!.number).to.match(/^\d+\/\d{2}\/\d{4}$/);
+    const after = await state(email);
+    expect(after.invoices.map((i) => [i.price_gross, i.currency, i.status])).to.deep.equal([['15000.0', 'JPY', 'paid']]);
+  });
+
+  it('lets the page stop a checkout with pay-before', async () => {
+    const el = await bffButton('logo-design');
+    const email = newEmail();
+    await openDialog(el, email);
+    el.addEventListener('pay-before', (event) => event.preventDefault(), { once: true });
+    part<HTMLButtonElement>(el, 'continue-button')!.click();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await state(email)).payments).to.deep.equal([]);
+    expect(dialogOf(el).open).to.equal(true);
+  });
+});

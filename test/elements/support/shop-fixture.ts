@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { createInvoicingClient } from '../../../src/api/client.js';
+import { startBff } from '../../../src/bff/node.js';
+import { startTestService } from '../../helpers/service.js';
+
+/**
+ * The real parts the buy button's tests talk to: the service with its demo seed (products in PLN,
+ * EUR and JPY, the test payment provider) and a BFF in front of it that allows the test page's
+ * origin. The browser learns their addresses from `info` and what the service recorded for a
+ * buyer's e-mail from `state`.
+ */
+export interface ShopFixtureInfo {
+  /** The BFF's routes, for `endpoint`. */
+  bff: string;
+  /** The service, for direct mode's `app-url`. */
+  service: string;
+  account: string;
+}
+
+export interface ShopState {
+  payments: { price: string; paid: boolean; provider_status: string | null; invoice_id: number | null; quantity: string; currency: string }[];
+  invoices: { number: string; status: string; price_gross: string; currency: string; buyer_name: string | null; buyer_tax_no: string | null }[];
+  mails: number;
+}
+
+export async function startShopFixture(options: { pageOrigins: string[] }) {
+  const service = await startTestService({ seed: true });
+  const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
+  const bff = await startBff({
+    serviceUrl: service.url,
+    apiToken: service.apiToken,
+    portalSecret: randomBytes(32).toString('hex'),
+    allowedOrigins: options.pageOrigins,
+    logger: false,
+    rateLimit: false,
+    checkout: { testMode: true },
+  });
+  const info: ShopFixtureInfo = { bff: `${bff.url}/bff`, service: service.url, account: service.prefix };
+  return {
+    info,
+    /** Every payment, invoice and e-mail the service holds for this buyer. */
+    async state(email: string): Promise<ShopState> {
+      const payments = (await api.payments.list({ per_page: 100 })).filter((p) => p.email === email) as unknown as ShopState['payments'];
+      const invoices = await Promise.all(payments.filter((p) => p.invoice_id).map((p) => api.invoices.get(p.invoice_id!)));
+      const outbox = (await (await fetch(`${service.url}/outbox.json`)).json()) as { to: string[] }[];
+      return {
+        payments: payments.map(({ price, paid, provider_status, invoice_id, quantity, currency }) => ({ price, paid, provider_status, invoice_id, quantity, currency })),
+        invoices: invoices.map(({ number, status, price_gross, currency, buyer_name, buyer_tax_no }) => ({ number, status, price_gross, currency, buyer_name, buyer_tax_no: buyer_tax_no ?? null })),
+        mails: outbox.filter((m) => m.to.includes(email)).length,
+      };
+    },
+    async stop(): Promise<void> {
+      await bff.close();
+      await service.stop();
+    },
+  };
+}
