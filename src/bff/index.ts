@@ -12,6 +12,7 @@ export {
   type PortalSession,
   type PortalTokenRequest,
 } from './portal-token.js';
+export { MemoryCacheStore, type CacheStore, type MemoryCacheStoreOptions } from './cache.js';
 export { MemoryIdempotencyStore, type IdempotencyClaim, type IdempotencyStore, type StoredAnswer } from './idempotency.js';
 export { MemoryRateLimitStore, DEFAULT_RATE_LIMITS, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 export { BffError, ERROR_CODES, type ErrorBody, type ErrorCode } from './errors.js';

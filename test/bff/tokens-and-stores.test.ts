@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issuePortalToken, MemoryIdempotencyStore, MemoryRateLimitStore, PortalTokenError, portalSecretKey, verifyPortalToken } from '../../src/bff/index.js';
+import { issuePortalToken, MemoryCacheStore, MemoryIdempotencyStore, MemoryRateLimitStore, PortalTokenError, portalSecretKey, verifyPortalToken } from '../../src/bff/index.js';
 import { PORTAL_SECRET } from './support.js';
 
 const key = portalSecretKey(PORTAL_SECRET);
@@ -72,5 +72,27 @@ describe('MemoryRateLimitStore', () => {
     expect((await store.hit('b', 50)).count).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 70));
     expect((await store.hit('a', 50)).count).toBe(1);
+  });
+});
+
+describe('MemoryCacheStore', () => {
+  it('keeps a value for its time, forgets it after, and keeps nothing for a time of 0', async () => {
+    const store = new MemoryCacheStore();
+    await store.set('product:a', { id: 1 }, 50);
+    await store.set('product:miss', null, 50);
+    await store.set('never', 'x', 0);
+    expect(await store.get('product:a')).toEqual({ id: 1 });
+    expect(await store.get('product:miss')).toBeNull();
+    expect(await store.get('never')).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    expect(await store.get('product:a')).toBeUndefined();
+  });
+
+  it('drops the oldest entry when full', async () => {
+    const store = new MemoryCacheStore({ maxEntries: 2 });
+    for (const key of ['a', 'b', 'c']) await store.set(key, key, 60_000);
+    expect([await store.get('a'), await store.get('b'), await store.get('c')]).toEqual([undefined, 'b', 'c']);
+    await store.delete('b');
+    expect(await store.get('b')).toBeUndefined();
   });
 });

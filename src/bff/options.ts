@@ -1,0 +1,81 @@
+import type { createInvoicingClient } from '../api/client.js';
+import type { BffLogger } from './logger.js';
+import type { IdempotencyStore } from './idempotency.js';
+import type { PortalScope, PortalSecret } from './portal-token.js';
+import type { RateLimitOptions } from './rate-limit.js';
+import type { CacheStore } from './cache.js';
+
+export type InvoicingClient = ReturnType<typeof createInvoicingClient>;
+
+/** The part of the typed client the BFF uses; any object of this shape will do (a client with hooks, say). */
+export interface BffServiceClient {
+  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'>;
+  products: Pick<InvoicingClient['products'], 'list' | 'get'>;
+  clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
+  payments: Pick<InvoicingClient['payments'], 'create'>;
+}
+
+export interface SignupOptions {
+  /** Answer a portal token for the new client, so the page can go on to the portal. Default: none. */
+  portalToken?: { scopes?: readonly PortalScope[]; ttlSeconds?: number };
+  /** Called after the client was created, e.g. to link it to the host's own user. */
+  onCreated?: (client: { id: number; email: string | null; name: string }) => void | Promise<void>;
+}
+
+export interface CheckoutOptions {
+  /** Ask the service to issue an invoice once the payment is paid. Default true. */
+  generateInvoice?: boolean;
+  /** The seller (department) payments are made to; the service's default when omitted. */
+  departmentId?: number;
+  /** Most units one checkout may buy. Default 1000. */
+  maxQuantity?: number;
+}
+
+export interface BffOptions {
+  /** A typed client of the invoicing service. Or give `serviceUrl` and `apiToken`. */
+  client?: BffServiceClient;
+  serviceUrl?: string;
+  /** The account's api_token. It stays on the server: no answer and no log line carries it. */
+  apiToken?: string;
+  /** Signs portal tokens (HS256, at least 32 bytes). The host's backend mints tokens with the same secret. */
+  portalSecret: PortalSecret;
+  /** Origins (`https://shop.example`) whose pages may call the BFF. Same-origin calls always may. */
+  allowedOrigins?: readonly string[];
+  /** Origins checkout may send the buyer back to, beside `allowedOrigins` and the BFF's own. */
+  returnUrlOrigins?: readonly string[];
+  /** Where the routes live. Default `/bff`. */
+  basePath?: string;
+  /** Limits per IP, per portal token and for creating things; `false` turns them off. */
+  rateLimit?: RateLimitOptions | false;
+  /** Remembers checkout answers per `Idempotency-Key`. Default: in memory. */
+  idempotencyStore?: IdempotencyStore;
+  /**
+   * Keeps short-lived answers of the service (products by token, portal lists). Default: in memory.
+   * Several BFF processes may share one (Redis, say) through the same three methods.
+   */
+  cacheStore?: CacheStore;
+  /** Largest request body. Default 16 KiB. */
+  bodyLimitBytes?: number;
+  /** How long one call to the service may take before the BFF answers 504. Default 10 s. */
+  serviceTimeoutMs?: number;
+  /** Receives one structured entry per request and per failure; `false` for none. Default: JSON lines on stdout. */
+  logger?: BffLogger | false;
+  /** Enables `POST /clients` (sign-up). Default off. */
+  signup?: boolean | SignupOptions;
+  checkout?: CheckoutOptions;
+  /** The time zone whose calendar decides when an invoice is overdue. Default UTC. */
+  timeZone?: string;
+  /** How long a product looked up by token is remembered. Default 30 s. */
+  productCacheMs?: number;
+  /** Lifetime of the signed PDF links. Default 5 minutes, at most 1 hour. */
+  pdfLinkTtlSeconds?: number;
+  /**
+   * How to find the caller's IP for rate limits. Default: behind `trustProxy` hops of proxies the
+   * matching `X-Forwarded-For` entry, else the socket address Node adapters pass in.
+   */
+  clientIp?: (request: Request, env: unknown) => string | undefined;
+  /** How many proxies in front of the BFF append to `X-Forwarded-For`. Default 0 (ignore the header). */
+  trustProxy?: number;
+  /** How many invoices of one client the portal list reads at most. Default 20,000. */
+  maxInvoicesPerClient?: number;
+}

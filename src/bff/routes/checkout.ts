@@ -1,0 +1,162 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
+import { originOf, type Bff, type BffContext, type Env } from '../context.js';
+import { BffError, ERROR_CODES, type FieldErrors } from '../errors.js';
+import { fingerprintOf, type StoredAnswer } from '../idempotency.js';
+import type { InvoicingClient } from '../options.js';
+import { email, optionalText, readJson, validate, webUrl } from '../validation.js';
+import { PRODUCT_TOKEN_PATTERN, type ProductLookup } from './products.js';
+
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+const buyerInput = z.strictObject({
+  email,
+  name: optionalText(300),
+  first_name: optionalText(200),
+  last_name: optionalText(200),
+  tax_no: optionalText(50),
+  street: optionalText(300),
+  post_code: optionalText(30),
+  city: optionalText(200),
+  country: optionalText(100),
+  phone: optionalText(100),
+});
+
+/**
+ * `POST /checkout`: creates an unpaid payment in the service at the service's price and answers
+ * where to send the buyer. With an `Idempotency-Key`, a retry gets the first answer and creates
+ * nothing, even when the retries arrive at the same time.
+ */
+export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
+  const { checkout, idempotency, limits } = bff;
+  const checkoutInput = z.strictObject({
+    product: z.string({ message: 'must be a product token' }).regex(PRODUCT_TOKEN_PATTERN, 'is not a product token'),
+    quantity: z
+      .number({ message: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(checkout.maxQuantity, `must be at most ${checkout.maxQuantity}`)
+      .default(1),
+    buyer: buyerInput,
+    returnUrl: webUrl,
+    cancelUrl: webUrl.optional(),
+  });
+  type CheckoutInput = z.output<typeof checkoutInput>;
+
+  const routes = new Hono<Env>();
+  routes.post('/checkout', async (c) => {
+    const input = validate(checkoutInput, await readJson(c));
+    const ownOrigin = new URL(c.req.url).origin;
+    const badReturn: FieldErrors = {};
+    for (const field of ['returnUrl', 'cancelUrl'] as const) {
+      const url = input[field];
+      if (url && !bff.returnOrigins.has(originOf(url) ?? '') && originOf(url) !== ownOrigin) {
+        badReturn[field] = ['must point to an allowed origin'];
+      }
+    }
+    if (Object.keys(badReturn).length) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: badReturn });
+
+    const key = c.req.header('idempotency-key');
+    if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw new BffError(400, ERROR_CODES.badRequest, 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+    }
+    if (key === undefined) {
+      await bff.enforce(c, limits.create, `create:${c.get('clientIp')}`);
+      const answer = await createCheckout(c, input, undefined);
+      return c.json(answer.body as object, answer.status as 201);
+    }
+
+    const fingerprint = await fingerprintOf(input);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const claim = await idempotency.claim(key, fingerprint);
+      if (claim.state !== 'claimed' && claim.fingerprint !== fingerprint) {
+        throw new BffError(422, ERROR_CODES.idempotencyMismatch, 'This Idempotency-Key was used with a different request.');
+      }
+      if (claim.state === 'done') return replay(c, claim.answer);
+      if (claim.state === 'in-flight') {
+        if (!claim.settled) {
+          throw new BffError(409, ERROR_CODES.conflict, 'A request with this Idempotency-Key is in progress.', { headers: { 'Retry-After': '1' } });
+        }
+        const answer = await claim.settled;
+        if (answer) return replay(c, answer);
+        continue; // the first attempt failed and gave the key back: try again
+      }
+      let answer: StoredAnswer;
+      try {
+        // Only a new attempt counts against the limit; replays and waiters create nothing.
+        await bff.enforce(c, limits.create, `create:${c.get('clientIp')}`);
+        answer = await createCheckout(c, input, key);
+      } catch (error) {
+        await idempotency.release(key);
+        throw error;
+      }
+      await idempotency.complete(key, answer);
+      return c.json(answer.body as object, answer.status as 201);
+    }
+    throw new BffError(409, ERROR_CODES.conflict, 'A request with this Idempotency-Key is in progress.', { headers: { 'Retry-After': '1' } });
+  });
+
+  function replay(c: BffContext, answer: StoredAnswer) {
+    c.header('Idempotent-Replayed', 'true');
+    return c.json(answer.body as object, answer.status as 201);
+  }
+
+  async function createCheckout(c: BffContext, input: CheckoutInput, key: string | undefined): Promise<StoredAnswer> {
+    const product = await findProduct(c, input.product, true);
+    if (!product) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
+    const amount = roundMoney(mul(decimal(product.price_gross), decimal(input.quantity)), product.currency);
+    const { buyer } = input;
+    const fullName = [buyer.first_name, buyer.last_name].filter(Boolean).join(' ');
+    const paymentInput = {
+      name: product.name,
+      price: toPlain(amount),
+      quantity: input.quantity,
+      currency: product.currency,
+      product_id: product.id,
+      kind: 'api',
+      paid: false,
+      generate_invoice: checkout.generateInvoice,
+      ...(checkout.departmentId ? { department_id: checkout.departmentId } : {}),
+      email: buyer.email,
+      first_name: buyer.first_name ?? null,
+      last_name: buyer.last_name ?? null,
+      phone: buyer.phone ?? null,
+      invoice_name: buyer.name || fullName || buyer.email,
+      invoice_tax_no: buyer.tax_no ?? null,
+      invoice_street: buyer.street ?? null,
+      invoice_post_code: buyer.post_code ?? null,
+      invoice_city: buyer.city ?? null,
+      invoice_country: buyer.country ?? null,
+      description: `${input.quantity} × ${product.name}`,
+      ...(key ? { oid: `checkout-${(await fingerprintOf(key)).slice(0, 32)}` } : {}),
+      // Read by our service's payment page to send the buyer back; the hosted service ignores them.
+      return_url: input.returnUrl,
+      cancel_url: input.cancelUrl ?? input.returnUrl,
+    };
+    const payment = await bff.service(
+      c,
+      'payments.create',
+      (signal) =>
+        bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], {
+          signal,
+          ...(key ? { idempotencyKey: `bff-checkout-${key}` } : {}),
+        }),
+      [],
+    );
+    const paymentUrl = (payment as Record<string, unknown>)['payment_url'];
+    const redirectUrl = typeof paymentUrl === 'string' && originOf(paymentUrl) ? paymentUrl : input.returnUrl;
+    return {
+      status: 201,
+      body: {
+        redirectUrl,
+        amount: toPlain(amount),
+        currency: product.currency,
+        quantity: input.quantity,
+        product: { token: product.token, name: product.name },
+      },
+    };
+  }
+
+  return routes;
+}

@@ -1,0 +1,32 @@
+import { Hono } from 'hono';
+import type { Bff, Env } from '../context.js';
+import { BffError, ERROR_CODES, notFound } from '../errors.js';
+import { requireSession } from '../middleware.js';
+import { customerClient, CUSTOMER_CLIENT_FIELDS } from '../views.js';
+import { customerClientInput, readJson, validate } from '../validation.js';
+
+/** `GET /client` and `PUT /client`: the session's own client record, customer fields only. */
+export function portalClientRoutes(bff: Bff): Hono<Env> {
+  const routes = new Hono<Env>();
+
+  routes.get('/client', requireSession(bff, 'client:read'), async (c) => {
+    const clientId = c.get('session').clientId;
+    const record = await bff.service(c, 'clients.get', (signal) => bff.client.clients.get(clientId, { signal }));
+    if (record.id !== clientId) throw notFound('client');
+    c.header('Cache-Control', 'private, no-store');
+    return c.json(customerClient(record));
+  });
+
+  routes.put('/client', requireSession(bff, 'client:write'), async (c) => {
+    const clientId = c.get('session').clientId;
+    const changes = validate(customerClientInput, await readJson(c));
+    if (changes.name !== undefined && !changes.name) {
+      throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { name: ["can't be blank"] } });
+    }
+    const record = await bff.service(c, 'clients.update', (signal) => bff.client.clients.update(clientId, changes, { signal }), CUSTOMER_CLIENT_FIELDS);
+    c.header('Cache-Control', 'private, no-store');
+    return c.json(customerClient(record));
+  });
+
+  return routes;
+}

@@ -1,0 +1,118 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Invoice } from '../../api/schemas/invoice.js';
+import { PERIODS } from '../../api/schemas/invoice.js';
+import { todayIn, type Bff, type BffContext, type Env } from '../context.js';
+import { BffError, ERROR_CODES, notFound } from '../errors.js';
+import { requireSession } from '../middleware.js';
+import { issuePdfLinkToken, PortalTokenError, verifyPdfLinkToken } from '../portal-token.js';
+import { portalList, PORTAL_ORDER_FIELDS } from '../portal-list.js';
+import { intParam, validate } from '../validation.js';
+import { CUSTOMER_STATUSES, customerInvoice } from '../views.js';
+
+const ID_PATTERN = /^[1-9]\d{0,14}$/;
+const LIST_PERIODS = PERIODS.filter((p) => p !== 'more') as [string, ...string[]];
+
+export const invoiceListQuery = z.object({
+  page: intParam('page', 1, 100_000, 1),
+  per_page: intParam('per_page', 1, 100, 25),
+  period: z.enum(LIST_PERIODS, { message: `must be one of ${LIST_PERIODS.join(', ')}` }).optional(),
+  status: z.enum(CUSTOMER_STATUSES, { message: `must be one of ${CUSTOMER_STATUSES.join(', ')}` }).optional(),
+  search: z.string().trim().max(100, 'is too long (maximum is 100 characters)').optional(),
+  order: z
+    .string()
+    .regex(
+      new RegExp(`^(${PORTAL_ORDER_FIELDS.join('|')})(\\.(asc|desc))?$`),
+      `must be one of ${PORTAL_ORDER_FIELDS.join(', ')}, optionally with .asc or .desc`,
+    )
+    .optional(),
+});
+export type PortalListQuery = z.output<typeof invoiceListQuery>;
+
+/** The portal's invoice routes: the session client's list, one invoice, and its PDF. */
+export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
+  const { basePath, timeZone } = bff;
+  const pdfLinkTtl = Math.min(bff.options.pdfLinkTtlSeconds ?? 300, 3600);
+  const listPage = portalList(bff);
+  const routes = new Hono<Env>();
+
+  async function ownInvoice(c: BffContext, clientId: number, idText: string): Promise<Invoice> {
+    if (!ID_PATTERN.test(idText)) throw notFound('invoice');
+    let invoice: Invoice;
+    try {
+      invoice = await bff.service(c, 'invoices.get', (signal) => bff.client.invoices.get(Number(idText), { signal }));
+    } catch (error) {
+      if (error instanceof BffError && error.status === 404) throw notFound('invoice');
+      throw error;
+    }
+    // Another client's invoice answers exactly like a missing one.
+    if (invoice.client_id !== clientId || invoice.status === 'rejected') throw notFound('invoice');
+    return invoice;
+  }
+
+  routes.get('/invoices', requireSession(bff, 'invoices:read'), async (c) => {
+    const query = validate(invoiceListQuery, c.req.query());
+    const page = await listPage(c, c.get('session').clientId, query);
+    c.header('Cache-Control', 'private, no-store');
+    c.header('X-Total-Count', String(page.total));
+    return c.json(page);
+  });
+
+  routes.get('/invoices/:id', requireSession(bff, 'invoices:read'), async (c) => {
+    const invoice = await ownInvoice(c, c.get('session').clientId, c.req.param('id'));
+    c.header('Cache-Control', 'private, no-store');
+    return c.json(customerInvoice(invoice, todayIn(timeZone), basePath, true));
+  });
+
+  routes.get('/invoices/:id/pdf-link', requireSession(bff, 'invoices:read'), async (c) => {
+    const session = c.get('session');
+    const invoice = await ownInvoice(c, session.clientId, c.req.param('id'));
+    const link = await issuePdfLinkToken(session.clientId, invoice.id, pdfLinkTtl, bff.secretKey);
+    const path = `${basePath}/invoices/${invoice.id}/pdf?link=${encodeURIComponent(link)}`;
+    c.header('Cache-Control', 'private, no-store');
+    return c.json({
+      url: new URL(path, c.req.url).href,
+      expires_at: new Date(Date.now() + pdfLinkTtl * 1000).toISOString(),
+    });
+  });
+
+  routes.get(
+    '/invoices/:id/pdf',
+    async (c, next) => {
+      const link = c.req.query('link');
+      if (link === undefined) return requireSession(bff, 'invoices:read')(c, next);
+      try {
+        const claims = await verifyPdfLinkToken(link, bff.secretKey);
+        if (String(claims.invoiceId) !== c.req.param('id')) throw new PortalTokenError('invalid');
+        c.set('session', { clientId: claims.clientId, scopes: new Set(['invoices:read']), expiresAt: 0 });
+      } catch (error) {
+        const expired = error instanceof PortalTokenError && error.reason === 'expired';
+        throw new BffError(401, expired ? ERROR_CODES.tokenExpired : ERROR_CODES.unauthorized, expired ? 'The link has expired.' : 'The link is not valid.');
+      }
+      await next();
+    },
+    async (c) => {
+      const invoice = await ownInvoice(c, c.get('session').clientId, c.req.param('id'));
+      const pdf = await bff.service(c, 'invoices.pdf', (signal) => bff.client.invoices.pdf(invoice.id, { signal }));
+      if (!isPdf(pdf)) {
+        bff.emit({ level: 'error', msg: 'service answered something else than a PDF', request_id: c.get('requestId'), call: 'invoices.pdf' });
+        throw new BffError(502, ERROR_CODES.upstream, 'The invoicing service could not complete the request.');
+      }
+      const filename = `invoice-${invoice.number.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
+      const disposition = c.req.query('download') !== undefined ? 'attachment' : 'inline';
+      // Through the context, so the CORS headers set before this handler reach the answer.
+      return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Length': String(pdf.byteLength),
+        'Content-Disposition': `${disposition}; filename="${filename}"`,
+        'Cache-Control': 'private, no-store',
+      });
+    },
+  );
+
+  return routes;
+}
+
+function isPdf(bytes: Uint8Array): boolean {
+  return bytes.byteLength > 5 && String.fromCharCode(...bytes.subarray(0, 5)) === '%PDF-';
+}

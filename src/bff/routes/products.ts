@@ -1,0 +1,62 @@
+import { Hono } from 'hono';
+import type { Product } from '../../api/schemas/product.js';
+import type { Bff, BffContext, Env } from '../context.js';
+import { BffError, notFound } from '../errors.js';
+import type { InvoicingClient } from '../options.js';
+import { publicProduct } from '../views.js';
+
+export const PRODUCT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
+const SERVICE_PAGE_SIZE = 100;
+
+export type ProductLookup = (c: BffContext, token: string, fresh: boolean) => Promise<Product | undefined>;
+
+/**
+ * Finds a product by its public token, remembering the answer (and a miss) in the cache store.
+ * `fresh` re-reads a remembered product, for checkout, where the price must be the current one.
+ */
+export function productLookup(bff: Bff): ProductLookup {
+  const ttlMs = bff.options.productCacheMs ?? 30_000;
+  const keyOf = (token: string) => `product:${token}`;
+
+  return async (c, token, fresh) => {
+    const cached = (await bff.cache.get(keyOf(token))) as Product | null | undefined;
+    if (cached === null && !fresh) return undefined;
+    if (cached) {
+      if (!fresh) return cached;
+      try {
+        const current = await bff.service(c, 'products.get', (signal) => bff.client.products.get(cached.id, { signal }));
+        if (current.token === token) return current;
+      } catch (error) {
+        if (!(error instanceof BffError && error.status === 404)) throw error;
+      }
+      await bff.cache.delete(keyOf(token));
+    }
+    // `token` is a hint our service honours; the hosted one ignores it, so every page is checked here.
+    for (let page = 1; page <= 200; page += 1) {
+      const query = { token, page, per_page: SERVICE_PAGE_SIZE } as Parameters<InvoicingClient['products']['list']>[0];
+      const batch = await bff.service(c, 'products.list', (signal) => bff.client.products.list(query, { signal }));
+      const match = batch.find((product) => product.token === token);
+      if (match) {
+        await bff.cache.set(keyOf(token), match, ttlMs);
+        return match;
+      }
+      if (batch.length < SERVICE_PAGE_SIZE) break;
+    }
+    await bff.cache.set(keyOf(token), null, ttlMs);
+    return undefined;
+  };
+}
+
+/** `GET /products/:token`: what anyone may see of a product for sale. */
+export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
+  const routes = new Hono<Env>();
+  routes.get('/products/:token', async (c) => {
+    const token = c.req.param('token');
+    if (!PRODUCT_TOKEN_PATTERN.test(token)) throw notFound('product');
+    const product = await findProduct(c, token, false);
+    if (!product) throw notFound('product');
+    c.header('Cache-Control', 'public, max-age=30');
+    return c.json(publicProduct(product));
+  });
+  return routes;
+}

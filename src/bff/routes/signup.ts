@@ -1,0 +1,35 @@
+import { Hono } from 'hono';
+import type { Bff, Env } from '../context.js';
+import { issuePortalToken } from '../portal-token.js';
+import { customerClient, CUSTOMER_CLIENT_FIELDS } from '../views.js';
+import { customerClientInput, email, readJson, validate } from '../validation.js';
+import type { SignupOptions } from '../options.js';
+
+const signupInput = customerClientInput.extend({ email }).refine(
+  (value) => Boolean(value.name?.trim() || value.first_name?.trim() || value.last_name?.trim()),
+  { message: "can't be blank", path: ['name'] },
+);
+
+/** `POST /clients`: a new customer signs up as a buyer; mounted only when the host enables sign-up. */
+export function signupRoutes(bff: Bff, signup: SignupOptions): Hono<Env> {
+  const routes = new Hono<Env>();
+  routes.post('/clients', async (c) => {
+    const input = validate(signupInput, await readJson(c));
+    await bff.enforce(c, bff.limits.create, `create:${c.get('clientIp')}`);
+    const name = input.name?.trim() || [input.first_name, input.last_name].filter(Boolean).join(' ');
+    const created = await bff.service(
+      c,
+      'clients.create',
+      (signal) => bff.client.clients.create({ ...input, name, kind: 'buyer' }, { signal }),
+      CUSTOMER_CLIENT_FIELDS,
+    );
+    await signup.onCreated?.({ id: created.id, email: created.email, name: created.name });
+    const body: Record<string, unknown> = { client: customerClient(created) };
+    if (signup.portalToken) {
+      body.portalToken = await issuePortalToken({ clientId: created.id, ...signup.portalToken }, bff.secretKey);
+    }
+    c.header('Cache-Control', 'private, no-store');
+    return c.json(body, 201);
+  });
+  return routes;
+}
