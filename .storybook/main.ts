@@ -4,7 +4,9 @@ const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.ts'],
   addons: ['@storybook/addon-docs'],
   framework: { name: '@storybook/web-components-vite', options: {} },
-  core: { disableTelemetry: true },
+  core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  // The project's stories are the introduction; Storybook's own onboarding checklist is noise here.
+  features: { sidebarOnboardingChecklist: false },
   async viteFinal(viteConfig) {
     // The project's Vite config builds the library; Storybook builds an app from the same sources.
     if (viteConfig.build) {

@@ -10,9 +10,17 @@ await build({
   root,
   configFile: false,
   logLevel: 'warn',
+  // The elements' production modules: without the development warnings, as the package ships them.
+  plugins: [
+    {
+      name: 'invoicekit:production-elements',
+      load: (id) => (/\/src\/elements\/shared\/dev-mode\.ts$/.test(id) ? 'export const DEV = false;' : null),
+    },
+  ],
   build: {
     outDir: fileURLToPath(new URL('../dist/demo/', import.meta.url)),
     emptyOutDir: true,
+    reportCompressedSize: false,
     target: 'es2022',
     rolldownOptions: { input: Object.fromEntries(pages.map((name) => [name.replace(/\.html$/, ''), `${root}${name}`])) },
   },

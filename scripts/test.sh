@@ -7,6 +7,8 @@ bash scripts/ensure-tools.sh
 npx tsc -p .
 npx eslint .
 npm run build
+# Storybook builds from the same sources: every element in every state.
+npm run build-storybook -- --quiet
 node --test test/elements/bundle-size.test.mjs
 npx vitest run
 # Elements in Chromium against a real BFF and service.

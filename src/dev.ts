@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { getRequestListener } from '@hono/node-server';
+import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
 import { createInvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { startService } from './service/server.js';
@@ -13,22 +13,32 @@ import { startService } from './service/server.js';
 /**
  * `invoicekit dev` (`npm start`): the demo on the embedded service. One command starts
  *  - the invoicing service on its own port, with a seeded demo account in `./.invoicekit/data`;
- *  - the demo site, whose server plays the shop's own backend: it mounts the BFF at `/bff` and
- *    mints portal tokens for the signed-in customer at `/demo-api/session`.
+ *  - the demo site, served from the production build of the elements, whose server plays the
+ *    shop's own backend: it mounts the BFF at `/bff` and mints portal tokens for the signed-in
+ *    customer at `/demo-api/session`.
+ * The default ports (4700 for the site, 4701 for the service) stay clear of the usual dev servers.
  */
+export const DEFAULT_DEMO_PORT = 4700;
+export const DEFAULT_SERVICE_PORT = 4701;
+
 export async function runDev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      port: { type: 'string', default: process.env.PORT ?? '8080' },
+      port: { type: 'string', default: process.env.INVOICEKIT_DEMO_PORT || process.env.PORT || String(DEFAULT_DEMO_PORT) },
       host: { type: 'string', default: '127.0.0.1' },
-      'service-port': { type: 'string', default: '8787' },
+      'service-port': { type: 'string', default: process.env.INVOICEKIT_SERVICE_PORT || String(DEFAULT_SERVICE_PORT) },
       'data-dir': { type: 'string', default: './.invoicekit/data' },
     },
   });
+  const host = values.host;
+  const building = demoSite();
+  // A failed build must not leave the service running; the rejection is awaited below.
+  building.catch(() => undefined);
+
   const service = await startService({
     port: Number(values['service-port']),
-    host: values.host,
+    host,
     dataDir: values['data-dir'],
     databaseUrl: process.env.DATABASE_URL || undefined,
     apiToken: process.env.INVOICEKIT_API_TOKEN || undefined,
@@ -52,136 +62,106 @@ export async function runDev(argv: string[]): Promise<void> {
     if (!response.ok) throw new Error(`the outbox link could not be made: ${response.status}`);
     return ((await response.json()) as { url: string }).url;
   }
-  const firstLink = await outboxLink();
-  if (firstLink) console.log(`outbox of the demo account (link valid for 15 minutes): ${firstLink}`);
+
+  let root: string;
+  try {
+    root = await building;
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  // The site listens first, so that a port of 0 is known before the BFF learns its allowed origins.
+  let handle: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: (request) => handle(request), port: Number(values.port), hostname: host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const siteUrl = `http://${host}:${port}`;
 
   const portalSecret = process.env.INVOICEKIT_PORTAL_SECRET || randomBytes(32).toString('base64url');
   const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
-  const port = Number(values.port);
-  const origin = `http://${values.host}:${port}`;
   // The BFF receives the service's signed webhooks, so the portal sees a payment land without polling.
   const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
   const bff = createBff({
     client,
     portalSecret,
-    allowedOrigins: [origin, `http://localhost:${port}`],
+    allowedOrigins: [...new Set([siteUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`])],
     signup: true,
     logger: false,
     webhooks: { secret: webhookSecret },
+    checkout: { testMode: true },
   });
-  const bffListener = getRequestListener(bff.fetch);
 
-  const demo = await demoPages();
-
-  /** The shop's own backend: who is signed in is the host's business; the BFF only trusts the token. */
-  async function session(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', origin);
-    const send = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      response.end(JSON.stringify(body));
-    };
-    if (url.pathname === '/demo-api/config') {
-      // Each page load gets a fresh outbox link for the demo account only, never the api_token.
-      send(200, { serviceUrl: service.url, outboxUrl: await outboxLink() });
-      return;
-    }
-    if (url.pathname === '/demo-api/customers') {
-      const customers = await client.clients.list({ per_page: 100 });
-      send(200, customers.filter((c) => c.external_id).map((c) => ({ id: c.external_id, name: c.name, email: c.email })));
-      return;
-    }
-    if (url.pathname === '/demo-api/session') {
-      const externalId = url.searchParams.get('customer') ?? 'cust-1001';
-      const customer = await client.clients.findByExternalId(externalId);
-      if (!customer) return send(404, { error: { code: 'not_found', message: 'No such demo customer.' } });
-      const token = await issuePortalToken({ clientId: customer.id, ttlSeconds: 3600 }, portalSecret);
-      send(200, { token, customer: { id: customer.external_id, name: customer.name, email: customer.email } });
-      return;
-    }
-    send(404, { error: { code: 'not_found', message: 'Not found.' } });
-  }
-
-  const server = createServer((request, response) => {
-    const path = request.url ?? '/';
-    if (path === '/bff' || path.startsWith('/bff/')) return void bffListener(request, response);
-    if (path.startsWith('/demo-api/')) {
-      session(request, response).catch((error: unknown) => {
-        response.writeHead(502, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { code: 'service_unavailable', message: String(error) } }));
-      });
-      return;
-    }
-    demo.handle(request, response);
+  const site = new Hono();
+  site.all('/bff', (c) => bff.fetch(c.req.raw));
+  site.all('/bff/*', (c) => bff.fetch(c.req.raw));
+  // Each page load gets a fresh outbox link for the demo account only, never the api_token.
+  site.get('/demo-api/config', async (c) => c.json({ serviceUrl: service.url, outboxUrl: await outboxLink() }, 200, { 'cache-control': 'no-store' }));
+  site.get('/demo-api/customers', async (c) => {
+    const customers = await client.clients.list({ per_page: 100 });
+    return c.json(
+      customers.filter((customer) => customer.external_id).map((customer) => ({ id: customer.external_id, name: customer.name, email: customer.email })),
+      200,
+      { 'cache-control': 'no-store' },
+    );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, values.host, () => resolve());
+  // The shop's own sign-in, reduced to picking a customer: a real host mints the token after its login.
+  site.get('/demo-api/session', async (c) => {
+    const externalId = c.req.query('customer') ?? 'cust-1001';
+    const customer = await client.clients.findByExternalId(externalId);
+    if (!customer) return c.json({ error: { code: 'not_found', message: 'No such demo customer.' } }, 404);
+    const token = await issuePortalToken({ clientId: customer.id, ttlSeconds: 3600 }, portalSecret);
+    return c.json({ token, customer: { id: customer.external_id, name: customer.name, email: customer.email } }, 200, { 'cache-control': 'no-store' });
   });
-  const address = server.address() as AddressInfo;
-  await subscribeBffToWebhooks(client, `http://${values.host}:${address.port}/bff/webhooks`, webhookSecret);
-  console.log(`invoicekit demo on http://${values.host}:${address.port} (shop, customer portal, account page)`);
+  site.all('/demo-api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found.' } }, 404));
+  site.onError((error, c) => c.json({ error: { code: 'service_unavailable', message: error.message } }, 502));
+  site.use('/*', serveStatic({ root }));
+  site.notFound((c) => c.html('<!doctype html><title>Not found</title><p>Not found. <a href="/">Back to the demo</a></p>', 404));
+  handle = site.fetch;
+
+  await subscribeBffToWebhooks(client, `${siteUrl}/bff/webhooks`, webhookSecret);
+  const firstOutbox = await outboxLink();
+  console.log(`invoicekit demo on ${siteUrl} (shop, customer portal, account page)`);
+  console.log(
+    [
+      '',
+      `  Demo site        ${siteUrl}/`,
+      `  Shop             ${siteUrl}/shop.html`,
+      `  Customer portal  ${siteUrl}/portal.html`,
+      `  Account          ${siteUrl}/account.html`,
+      `  How it is wired  ${siteUrl}/how-it-works.html`,
+      `  BFF              ${siteUrl}/bff (mounted in the demo site's backend)`,
+      `  Service          ${service.url} (api token ${service.apiToken})`,
+      `  Outbox           ${firstOutbox ?? 'none: e-mail goes through SMTP_URL'}${firstOutbox ? ' (link valid for 15 minutes; the site always links a fresh one)' : ''}`,
+      '',
+      'Press Ctrl-C to stop.',
+    ].join('\n'),
+  );
 
   let closing = false;
   const stop = () => {
     if (closing) return;
     closing = true;
-    server.closeAllConnections();
     server.close();
-    Promise.all([demo.close(), service.close()]).finally(() => process.exit(0));
+    (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    Promise.allSettled([service.close()]).finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
 
-interface DemoPages {
-  handle(request: IncomingMessage, response: ServerResponse): void;
-  close(): Promise<void>;
-}
-
 /**
- * From the sources (`npm start`) Vite serves the demo and rebuilds it on change. The published
- * package runs compiled, without Vite, and serves the demo `npm run build` wrote to `dist/demo/`.
+ * The folder the demo site is served from: its production build in `dist/demo/`. From the sources
+ * (`npm start`) the build runs first, as a host's production build would, so the pages load Lit's
+ * production build and the elements' production modules; the published package ships it prebuilt.
  */
-async function demoPages(): Promise<DemoPages> {
+async function demoSite(): Promise<string> {
   if (import.meta.url.endsWith('.ts')) {
-    const { createServer: createVite } = await import('vite');
-    const vite = await createVite({
-      root: fileURLToPath(new URL('../demo', import.meta.url)),
-      configFile: false,
-      appType: 'mpa',
-      logLevel: 'warn',
-      server: { middlewareMode: true, hmr: false },
-      optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directive-helpers.js'] },
-    });
-    return { handle: (request, response) => vite.middlewares(request, response), close: () => vite.close() };
+    await import(pathToFileURL(fileURLToPath(new URL('../scripts/build-demo.mjs', import.meta.url))).href);
+    return fileURLToPath(new URL('../dist/demo/', import.meta.url));
   }
   const root = fileURLToPath(new URL('../demo/', import.meta.url));
-  return {
-    handle(request, response) {
-      const path = decodeURIComponent(new URL(request.url ?? '/', 'http://demo').pathname);
-      const relative = normalize(path.endsWith('/') ? `${path}index.html` : path).replace(/^([/\\])+/, '');
-      const file = join(root, relative);
-      const send = (status: number, body: string | Buffer, type: string) => {
-        response.writeHead(status, { 'content-type': type, 'x-content-type-options': 'nosniff' });
-        response.end(body);
-      };
-      if (!file.startsWith(root)) return send(404, 'Not found', 'text/plain; charset=utf-8');
-      readFile(file)
-        .catch(() => (extname(file) ? Promise.reject(new Error('missing')) : readFile(`${file}.html`)))
-        .then(
-          (body) => send(200, body, DEMO_TYPES[extname(file) || '.html'] ?? 'application/octet-stream'),
-          () => send(404, 'Not found', 'text/plain; charset=utf-8'),
-        );
-    },
-    close: async () => undefined,
-  };
+  if (!existsSync(root)) throw new Error(`The demo site is missing from ${root}: run npm run build.`);
+  return root;
 }
-
-const DEMO_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-};

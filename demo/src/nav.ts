@@ -1,20 +1,58 @@
+import { applyLanguage, currentLanguage, type Language, type MessageKey } from './i18n.js';
+
 /**
- * Points the header's service links at the embedded service, wherever it listens. The outbox link
- * is a short-lived signed one for the demo account, made by the demo's backend; with SMTP
- * configured there is no outbox and the link goes away.
+ * The demo's frame, the same on every page: the header with its navigation and language switch,
+ * and the footer. The page names itself with `<body data-page="…">`.
+ */
+const PAGES: { page: string; href: string; label: MessageKey }[] = [
+  { page: 'shop', href: '/shop.html', label: 'nav.shop' },
+  { page: 'portal', href: '/portal.html', label: 'nav.portal' },
+  { page: 'account', href: '/account.html', label: 'nav.account' },
+  { page: 'wiring', href: '/how-it-works.html', label: 'nav.wiring' },
+];
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+function renderHeader(): void {
+  const header = document.querySelector<HTMLElement>('header[data-demo-bar]');
+  if (!header) return;
+  const current = document.body.dataset.page;
+  const brand = element('a', { class: 'brand', href: '/' }, element('span', { class: 'logo', 'aria-hidden': 'true' }), 'Demo Studio');
+  const badge = element('span', { class: 'badge', 'data-i18n': 'nav.demo' }, 'Demo');
+  const links = PAGES.map(({ page, href, label }) =>
+    element('a', { href, 'data-i18n': label, ...(page === current ? { 'aria-current': 'page' } : {}) }, label),
+  );
+  const outbox = element('a', { href: '/outbox', 'data-service-link': 'outbox', 'data-i18n': 'nav.outbox' }, 'Outbox');
+  const nav = element('nav', { 'data-i18n-label': 'nav.label' }, ...links, outbox);
+  const select = element('select', { id: 'language', 'data-i18n-label': 'nav.language' });
+  select.append(new Option('English', 'en'), new Option('Polski', 'pl'));
+  select.value = currentLanguage();
+  select.addEventListener('change', () => applyLanguage(select.value as Language));
+  header.replaceChildren(element('div', { class: 'brand-row' }, brand, badge), nav, select);
+
+  const footer = element('footer', { class: 'demo-footer' }, element('p', { 'data-i18n': 'footer.text' }));
+  document.body.append(footer);
+}
+
+/**
+ * Points the outbox links at a short-lived signed link to the demo account's outbox, made by the
+ * demo's backend. With SMTP configured there is no outbox, and its links go away.
  */
 async function linkService(): Promise<void> {
   const response = await fetch('/demo-api/config');
   if (!response.ok) return;
-  const { serviceUrl, outboxUrl } = (await response.json()) as { serviceUrl: string; outboxUrl: string | null };
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-service-link]')) {
-    if (link.id === 'outbox-link') {
-      if (outboxUrl) link.href = outboxUrl;
-      else link.remove();
-      continue;
-    }
-    link.href = new URL(new URL(link.href).pathname, serviceUrl).href;
+  const { outboxUrl } = (await response.json()) as { outboxUrl: string | null };
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-service-link="outbox"]')) {
+    if (outboxUrl) link.href = outboxUrl;
+    else (link.closest('li.tile') ?? link).remove();
   }
 }
 
+renderHeader();
+applyLanguage();
 void linkService();

@@ -10,6 +10,7 @@ import {
   formatMoney,
   formatNumber,
   formatTaxRate,
+  formatUnit,
   labelsFor,
   paymentMethodText,
 } from './labels.js';
@@ -257,7 +258,7 @@ function drawPositions(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, t
       no: String(index + 1),
       name: position.description ? `${position.name}\n${position.description}` : position.name,
       quantity: formatNumber(position.quantity, labels),
-      unit: position.quantity_unit ?? '',
+      unit: formatUnit(position.quantity_unit, labels),
       price_net: formatNumber(position.price_net, labels, digits),
       tax: formatTaxRate(position.tax, labels),
       net: formatNumber(position.total_price_net, labels, digits),

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { compare, decimal, sub, toWire, ZERO } from '../../api/money.js';
 import type { Sql } from '../db.js';
 import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
+import { formatUnit, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData } from '../resources/payments.js';
 import { insertRow, type StoredRow, todayText } from '../store.js';
@@ -76,6 +77,7 @@ function party(title: string, lines: (string | null)[]): Html {
 function invoiceView(invoice: InvoiceData, token: string, payable: boolean, notice?: string): Html {
   const t = TEXT[langOf(invoice.lang)];
   const lang = langOf(invoice.lang);
+  const labels = labelsFor(lang);
   const left = outstanding(invoice);
   const due = compare(decimal(left), ZERO) > 0;
   const m = (amount: string) => money(amount, invoice.currency, lang);
@@ -96,7 +98,7 @@ function invoiceView(invoice: InvoiceData, token: string, payable: boolean, noti
       <table>
         <thead><tr><th>${t.item}</th><th class="num">${t.qty}</th><th class="num hide-narrow">${t.net}</th><th class="num hide-narrow">${t.tax}</th><th class="num">${t.gross}</th></tr></thead>
         <tbody>${invoice.positions.map(
-          (p) => html`<tr><td>${p.name}</td><td class="num">${p.quantity.replace(/\.0$/, '')} ${p.quantity_unit ?? ''}</td>
+          (p) => html`<tr><td>${p.name}</td><td class="num">${p.quantity.replace(/\.0$/, '')} ${formatUnit(p.quantity_unit, labels)}</td>
             <td class="num hide-narrow">${m(p.total_price_net)}</td><td class="num hide-narrow">${/^[a-z]/.test(p.tax) ? p.tax : `${p.tax}%`}</td>
             <td class="num">${m(p.total_price_gross)}</td></tr>`,
         )}</tbody>
