@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { overflowingElements, type RunningDemo, startDemo, startJourney } from './support/demo.js';
 
 /**
  * Every journey a newcomer takes through `npm start`, in Chromium, on one demo started for this file.
  */
 let demo: RunningDemo;
+vi.setConfig({ testTimeout: 120_000 });
 
 beforeAll(async () => {
   demo = await startDemo();
@@ -21,7 +22,7 @@ describe('every demo page', () => {
     it(`loads at ${width} px without console errors and with nothing wider than the viewport`, async () => {
       const { page, errors, context } = await startJourney(demo, `pages-${width}`, { width, height: 800 });
       for (const path of PAGES) {
-        await page.goto(`${demo.url}${path}`, { waitUntil: 'networkidle' });
+        await page.goto(`${demo.url}${path}`, { waitUntil: 'load' });
         // The elements have rendered their data, not a skeleton, before the layout is measured.
         await page.waitForFunction(() => !document.querySelector('invoice-list') || document.querySelector('invoice-list')!.shadowRoot?.querySelector('[part~="row"]'));
         expect(await page.title()).toMatch(/invoicekit demo/);
@@ -34,11 +35,11 @@ describe('every demo page', () => {
 
   it('reads in Polish, page and elements alike', async () => {
     const { page, errors, context } = await startJourney(demo, 'polish');
-    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
     await page.selectOption('#language', 'pl');
     await expect.poll(() => page.locator('h1').textContent()).toBe('Twoje konto');
     await expect.poll(() => page.locator('invoice-list').getAttribute('locale')).toBe('pl');
-    await page.goto(`${demo.url}/`, { waitUntil: 'networkidle' });
+    await page.goto(`${demo.url}/`, { waitUntil: 'load' });
     expect(await page.locator('html').getAttribute('lang')).toBe('pl');
     expect(await page.locator('nav a[href="/shop.html"]').textContent()).toBe('Sklep');
     expect(errors).toEqual([]);
@@ -49,7 +50,7 @@ describe('every demo page', () => {
 describe('the customer portal', () => {
   it('shows one customer only their own invoices, and what they owe', async () => {
     const { page, errors, context } = await startJourney(demo, 'isolation');
-    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
     const numbers = () =>
       page.locator('invoice-list [part~="row"] [part~="number"]').allTextContents().then((all) => all.map((text) => text.trim()));
     await expect.poll(numbers, { timeout: 20_000 }).not.toEqual([]);
@@ -82,10 +83,133 @@ describe('the customer portal', () => {
 
   it('has a customer with enough invoices to page through', async () => {
     const { page, errors, context } = await startJourney(demo, 'paging');
-    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
     await page.selectOption('#customer', 'cust-1006');
     const status = page.locator('invoice-list').locator('[part~="summary"], [part~="pagination"]').first();
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/of (6[0-9]|[7-9][0-9])/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+interface StoredPayment {
+  id: number;
+  paid: boolean;
+  email: string;
+  invoice_id: number | null;
+}
+
+async function serviceJson<T>(path: string): Promise<T> {
+  const url = new URL(path, demo.serviceUrl);
+  url.searchParams.set('api_token', demo.apiToken);
+  return (await (await fetch(url)).json()) as T;
+}
+
+/** Fills the pay button's dialog for `product` and continues to the service's checkout page. */
+async function checkout(page: import('playwright-core').Page, product: string, email: string): Promise<void> {
+  const button = page.locator(`product-pay-button[product="${product}"]`);
+  await expect.poll(() => button.locator('[part~="price"]').count(), { timeout: 20_000 }).toBe(1);
+  await button.locator('[part~="button"]').click();
+  const dialog = button.locator('[part~="dialog"]');
+  await dialog.locator('input[name="email"]').fill(email);
+  await dialog.locator('input[name="name"]').fill('Shopper Ltd');
+  await dialog.locator('[part~="continue-button"]').click();
+  await page.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
+}
+
+describe('buying in the shop', () => {
+  it('pays on the test payment page, returns to the shop, and the invoice is paid, e-mailed and in the outbox', async () => {
+    const { page, errors, context } = await startJourney(demo, 'buy');
+    await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
+    const logo = page.locator('product-pay-button[product="logo-design"] [part~="price"]');
+    await expect.poll(() => logo.textContent(), { timeout: 20_000 }).toMatch(/1,845\.00/);
+    // A zero-decimal currency is shown in its own minor units.
+    await expect.poll(() => page.locator('product-pay-button[product="logo-licence-jpy"] [part~="price"]').textContent()).toMatch(/15,000(?!\.)/);
+
+    await checkout(page, 'logo-design', 'buyer@shop.example');
+    expect(await page.locator('body').innerText()).toContain('buyer@shop.example');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/Thank you.*\d+\/\d{2}\/\d{4}/);
+
+    const payments = await serviceJson<StoredPayment[]>('/banking/payments.json?per_page=100');
+    const mine = payments.filter((payment) => payment.email === 'buyer@shop.example');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.paid).toBe(true);
+    const invoice = await serviceJson<{ status: string; price_gross: string }>(`/invoices/${mine[0]!.invoice_id}.json`);
+    expect(invoice).toMatchObject({ status: 'paid', price_gross: '1845.0' });
+
+    // One click on the header's Outbox link opens the demo account's outbox, where the invoice landed.
+    const outbox = page.locator('a[data-service-link="outbox"]').first();
+    await expect.poll(() => outbox.getAttribute('href')).toContain('key=');
+    await outbox.click();
+    await page.waitForURL(/\/outbox/);
+    await expect.poll(() => page.locator('tbody tr', { hasText: 'buyer@shop.example' }).count()).toBe(1);
+    expect(errors).toEqual([]);
+    expect(await page.content()).not.toContain(demo.apiToken);
+    await context.close();
+  });
+
+  it('leaves no invoice when the payment is declined', async () => {
+    const { page, errors, context } = await startJourney(demo, 'decline');
+    await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
+    await checkout(page, 'website-audit', 'decliner@shop.example');
+    await page.getByRole('button', { name: 'Decline payment' }).click();
+    await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toContain('not completed');
+    const payments = await serviceJson<StoredPayment[]>('/banking/payments.json?per_page=100');
+    const mine = payments.filter((payment) => payment.email === 'decliner@shop.example');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ paid: false, invoice_id: null });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('billing details', () => {
+  it('are edited in <client-form>, and an invoice issued through the API afterwards carries them', async () => {
+    const { page, errors, context } = await startJourney(demo, 'details');
+    await page.goto(`${demo.url}/account.html`, { waitUntil: 'load' });
+    const field = (name: string) => page.locator(`client-form [name="client[${name}]"]`);
+    await expect.poll(() => field('name').inputValue(), { timeout: 20_000 }).toBe('Zażółć Gęślą Jaźń Sp. z o.o.');
+    // A wrong post code is explained at its field, in a sentence.
+    await field('post_code').fill('31042');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await expect.poll(() => page.getByText('Enter the post code as 00-950.').isVisible()).toBe(true);
+    await field('post_code').fill('31-043');
+    await field('street').fill('ul. Floriańska 7');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('Saved');
+
+    const [client] = await serviceJson<{ id: number; street: string }[]>('/clients.json?external_id=cust-1001');
+    expect(client!.street).toBe('ul. Floriańska 7');
+    const created = await fetch(`${demo.serviceUrl}/invoices.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ api_token: demo.apiToken, invoice: { kind: 'vat', client_id: client!.id, positions: [{ name: 'Consulting', tax: 23, total_price_gross: '123.00', quantity: 1 }] } }),
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ buyer_street: 'ul. Floriańska 7', buyer_post_code: '31-043' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('paying from the portal', () => {
+  it('pays an unpaid invoice and lands back in the portal, with the invoice shown as paid', async () => {
+    const { page, errors, context } = await startJourney(demo, 'portal-pay');
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
+    await page.selectOption('#customer', 'cust-1003');
+    const payLinks = page.locator('invoice-list [part~="pay-link"]');
+    await expect.poll(() => payLinks.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const row = page.locator('invoice-list [part~="row"]', { has: page.locator('[part~="pay-link"]') }).first();
+    const number = (await row.locator('[part~="number"]').textContent())!.trim();
+    await payLinks.first().click();
+    await page.waitForURL(/\/banking\/payments\/pay\/|\/invoice\/payment\//, { timeout: 20_000 });
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/portal\.html/, { timeout: 20_000 });
+    const paidRow = page.locator('invoice-list [part~="row"]', { hasText: number });
+    await expect.poll(() => paidRow.locator('[part~="status-paid"]').count(), { timeout: 20_000 }).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   });

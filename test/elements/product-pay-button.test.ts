@@ -153,7 +153,7 @@ describe('<product-pay-button>', () => {
     part<HTMLFormElement>(el, 'form')!.requestSubmit();
     await el.updateComplete;
     expect(submit.disabled).to.equal(true);
-    expect(submit.textContent!.trim()).to.equal('Opening the payment page…');
+    expect(submit.textContent!.trim()).to.equal('Opening payment…');
     await expect(el).to.be.accessible();
     await started;
     expect(checkoutRequests() - before).to.equal(1);

@@ -16,7 +16,7 @@ export const en = {
   total: 'Total',
   continue: 'Continue to payment',
   cancel: 'Cancel',
-  redirecting: 'Opening the payment page…',
+  redirecting: 'Opening payment…',
   checking: 'Checking the payment…',
   paid: (invoice?: string) => `Payment received. Thank you!${invoice ? ` Invoice ${invoice} is on its way to your e-mail.` : ''}`,
   viewInvoice: (number: string) => `View invoice ${number}`,
@@ -24,7 +24,7 @@ export const en = {
   cancelled: 'Payment not completed. Nothing was charged.',
   errors: {
     offline: 'No connection to the server.',
-    busy: 'Too many attempts. Please wait a moment.',
+    busy: 'Too many attempts. Wait a moment.',
     invalid: 'Please check',
     failed: 'Something went wrong.',
   },

@@ -60,7 +60,7 @@ export { BffError as SaleError };
 
 const TIMEOUT_MS = 15_000;
 /** Worth another try (with the same Idempotency-Key): the server was busy, or the first try is still running. */
-const RETRY_STATUSES = new Set([409, 429, 502, 503, 504]);
+const RETRY_STATUSES = [409, 429, 502, 503, 504];
 
 /**
  * The button's side of a sale, in either mode: through the shop's BFF (`endpoint`), or straight to the
@@ -102,7 +102,7 @@ export class SaleClient {
         },
       );
       if (response?.ok) return (await response.json()) as T;
-      if (attempt < 4 && (!response || RETRY_STATUSES.has(response.status))) {
+      if (attempt < 4 && (!response || RETRY_STATUSES.includes(response.status))) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(Number(response?.headers.get('retry-after')) * 1000 || 500 * attempt, 3000)));
         if (signal?.aborted) throw signal.reason;
         continue;
