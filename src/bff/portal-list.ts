@@ -74,7 +74,7 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
       period: (query.period ?? 'all') as InvoiceListQuery['period'],
       status: query.status ?? 'active',
       today,
-      ...(query.search ? { number: query.search } : {}),
+      ...(query.search ? { number_contains: query.search } : {}),
       // The service's default order is issue_date.desc, the one its index serves best.
       ...(order === 'issue_date.desc' ? {} : { order: order as InvoiceListQuery['order'] }),
     };

@@ -292,6 +292,8 @@ export const invoiceListQuery = pageQuery.extend({
   invoice_id: optionalId,
   from_invoice_id: optionalId,
   number: z.string().optional(),
+  /** Part of the number, any case (an extension of our service: the hosted `number` is exact). */
+  number_contains: z.string().max(100).optional(),
   kind: z.enum(INVOICE_KINDS).optional(),
   status: z.enum([...INVOICE_STATUSES, ...INVOICE_PAYMENT_FILTERS]).optional(),
   /** The day `overdue` is judged by (an extension); default the service's date in UTC. */

@@ -84,6 +84,7 @@ export function invoiceListFilters(query: Record<string, unknown>, f: Filters): 
   if (q.invoice_id) f.add((p) => `(data->>'invoice_id')::integer = ${p}`, q.invoice_id);
   if (q.from_invoice_id) f.add((p) => `(data->>'from_invoice_id')::integer = ${p}`, q.from_invoice_id);
   if (q.number) f.add((p) => `lower(data->>'number') = lower(${p})`, q.number.trim());
+  if (q.number_contains) f.add((p) => `data->>'number' ilike ${p}`, `%${q.number_contains.replace(/[%_\\]/g, '\\$&')}%`);
   if (q.kind) f.add((p) => `data->>'kind' = ${p}`, q.kind);
   if (q.kinds?.length) f.add((p) => `data->>'kind' = any(${p}::text[])`, q.kinds);
   if (q.invoice_ids?.length) f.add((p) => `id = any(${p}::int[])`, q.invoice_ids);
@@ -104,8 +105,8 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     updateSchema: invoiceUpdateInput,
     listQuery: invoiceListQuery,
     order: (query) => (typeof query.order === 'string' ? orderClause(query.order) : DEFAULT_ORDER),
-    // A list without positions does not read them: they are most of a stored invoice.
-    listData: (query) => (includesPositions(query.include_positions) ? 'data' : `data - 'positions'`),
+    // Lists read whole invoices: even without `positions`, an answer carries `product_cache` and
+    // `discount`, which come from them.
     filters: invoiceListFilters,
     present(row, c) {
       const listing = c.req.method === 'GET' && c.req.param('id') === undefined;
