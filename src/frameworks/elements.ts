@@ -1,5 +1,9 @@
 import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceSelectEvent } from '../elements/invoice-list/events.js';
 import type { InvoiceList } from '../elements/invoice-list/invoice-list.js';
+import type { ClientForm } from '../elements/client-form/client-form.js';
+import type { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent } from '../elements/client-form/events.js';
+import type { PayBeforeEvent, PayCancelEvent, PayErrorEvent, PayStartEvent, PaySuccessEvent } from '../elements/product-pay-button/events.js';
+import type { ProductPayButton } from '../elements/product-pay-button/product-pay-button.js';
 
 /**
  * Every invoicekit element by tag name: its class and the events it fires, by type. The Vue and
@@ -7,6 +11,11 @@ import type { InvoiceList } from '../elements/invoice-list/invoice-list.js';
  */
 export interface InvoicekitElements {
   'invoice-list': { element: InvoiceList; events: { 'invoice-select': InvoiceSelectEvent; 'invoice-download': InvoiceDownloadEvent; 'invoice-pay': InvoicePayEvent } };
+  'client-form': { element: ClientForm; events: { 'client-change': ClientChangeEvent; 'client-saved': ClientSavedEvent; 'client-error': ClientErrorEvent } };
+  'product-pay-button': {
+    element: ProductPayButton;
+    events: { 'pay-before': PayBeforeEvent; 'pay-start': PayStartEvent; 'pay-success': PaySuccessEvent; 'pay-cancel': PayCancelEvent; 'pay-error': PayErrorEvent };
+  };
 }
 
 type Fn = (...args: never[]) => unknown;
