@@ -30,7 +30,12 @@ export const SEED_CLIENTS = [
   { name: 'Kawiarnia pod Lipami', tax_no: '5261040828', email: 'kontakt@podlipami.example', city: 'Gdańsk', post_code: '80-831', street: 'ul. Długa 5', country: 'PL', external_id: 'cust-1003' },
   { name: 'Acme Robotics GmbH', tax_no: 'DE811907980', email: 'billing@acme-robotics.example', city: 'Berlin', post_code: '10115', street: 'Invalidenstraße 7', country: 'DE', external_id: 'cust-1004' },
   { name: 'Anna Nowak', email: 'anna.nowak@mail.example', city: 'Poznań', post_code: '61-001', street: 'ul. Święty Marcin 3', country: 'PL', external_id: 'cust-1005', first_name: 'Anna', last_name: 'Nowak' },
+  { name: 'Lumen Coffee Roasters S.A.', tax_no: '5213000104', email: 'ap@lumen-coffee.example', city: 'Wrocław', post_code: '50-001', street: 'ul. Świdnicka 20', country: 'PL', external_id: 'cust-1006' },
 ] as const;
+
+/** The regular customer: a monthly subscription and coffee orders for two years, enough to page through. */
+const REGULAR_CLIENT = SEED_CLIENTS.length - 1;
+const REGULAR_INVOICES = 64;
 
 interface Scenario {
   client: number;
@@ -44,12 +49,18 @@ interface Scenario {
 function scenarios(): Scenario[] {
   const list: Scenario[] = [];
   for (let i = 0; i < 36; i += 1) {
-    const client = i % SEED_CLIENTS.length;
+    const client = i % REGULAR_CLIENT;
     const daysAgo = 3 + Math.floor((i * 353) / 36);
     const lines: [number, number][] = [[i % SEED_PRODUCTS.length, 1 + (i % 3)]];
     if (i % 4 === 0) lines.push([(i + 3) % SEED_PRODUCTS.length, 1]);
     const paid = daysAgo > 40 ? (i % 7 === 0 ? undefined : 'full') : i % 3 === 0 ? 'part' : i % 3 === 1 ? 'full' : undefined;
     list.push({ client, daysAgo, lines, ...(paid ? { paid } : {}), ...(client === 3 ? { currency: 'EUR' } : {}) });
+  }
+  for (let i = 0; i < REGULAR_INVOICES; i += 1) {
+    const daysAgo = 2 + Math.floor((i * 720) / REGULAR_INVOICES);
+    const lines: [number, number][] = i % 2 === 0 ? [[5, 1]] : [[4, 2 + (i % 5)], [5, 1]];
+    const paid = i < 2 ? undefined : i === 2 ? 'part' : i === 5 || i === 6 ? undefined : 'full';
+    list.push({ client: REGULAR_CLIENT, daysAgo, lines, ...(paid ? { paid } : {}) });
   }
   // Oldest first, so numbers grow with dates as they do in a real account.
   return list.sort((a, b) => b.daysAgo - a.daysAgo);

@@ -35,7 +35,7 @@ export function todayText(now = new Date()): string {
 
 const COLUMNS = 'id, data, created_at, updated_at';
 
-/** Told of every record written through `insertRow`/`updateRow`, inside the writing transaction. */
+/** Told of every record written through `insertRow`/`updateRow` (or `written` by hand), inside the writing transaction. */
 export type RowListener = (sql: Sql, table: ResourceTable, accountId: number, row: StoredRow, change: 'create' | 'update') => Promise<void>;
 const rowListeners = new Set<RowListener>();
 
@@ -44,7 +44,7 @@ export function onRowWritten(listener: RowListener): void {
   rowListeners.add(listener);
 }
 
-async function written(sql: Sql, table: ResourceTable, accountId: number, row: StoredRow<unknown>, change: 'create' | 'update') {
+export async function written(sql: Sql, table: ResourceTable, accountId: number, row: StoredRow<unknown>, change: 'create' | 'update') {
   for (const listener of rowListeners) await listener(sql, table, accountId, row as StoredRow, change);
 }
 

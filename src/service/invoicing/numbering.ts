@@ -1,6 +1,6 @@
 import type { Sql } from '../db.js';
 import { invalid } from '../http.js';
-import type { StoredRow } from '../store.js';
+import { type StoredRow, written } from '../store.js';
 
 /** `issueDate` plus `days`, as a `YYYY-MM-DD` date. */
 export function addDays(issueDate: string, days: number): string {
@@ -87,6 +87,9 @@ export async function insertNumbered<Data extends { number: string; kind: string
        returning id, data, created_at, updated_at`,
       [accountId, scope, JSON.stringify(data), suffix, data.kind],
     );
-    if (rows[0]) return rows[0];
+    if (rows[0]) {
+      await written(tx, table, accountId, rows[0], 'create');
+      return rows[0];
+    }
   }
 }
