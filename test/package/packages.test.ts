@@ -110,7 +110,7 @@ describe('the published packages, installed from their tarballs', () => {
   it.concurrent('mounts the BFF in Express as the README shows, and answers a portal request', async ({ expect }) => {
     const { createInvoicingClient } = (await import(join(projects.service, 'node_modules/invoicekit/dist/lib/api/index.js'))) as typeof import('../../src/api/index.js');
     const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
-    const buyer = await client.clients.create({ name: 'Portal Buyer Sp. z o.o.', email: 'buyer@example.com', tax_no: '5252445767' });
+    const buyer = await client.clients.create({ name: 'Portal Buyer Sp. z o.o.', email: 'buyer@example.com', tax_no: '5261040828' });
     const invoice = await client.invoices.create({
       kind: 'vat',
       client_id: buyer.id,
