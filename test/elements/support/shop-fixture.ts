@@ -42,7 +42,7 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
     async state(email: string): Promise<ShopState> {
       const payments = (await api.payments.list({ per_page: 100 })).filter((p) => p.email === email) as unknown as ShopState['payments'];
       const invoices = await Promise.all(payments.filter((p) => p.invoice_id).map((p) => api.invoices.get(p.invoice_id!)));
-      const outbox = (await (await fetch(`${service.url}/outbox.json`)).json()) as { to: string[] }[];
+      const outbox = (await (await fetch(`${service.url}/outbox.json`, { headers: { authorization: `Bearer ${service.apiToken}` } })).json()) as { to: string[] }[];
       return {
         payments: payments.map(({ price, paid, provider_status, invoice_id, quantity, currency }) => ({ price, paid, provider_status, invoice_id, quantity, currency })),
         invoices: invoices.map(({ number, status, price_gross, currency, buyer_name, buyer_tax_no }) => ({ number, status, price_gross, currency, buyer_name, buyer_tax_no: buyer_tax_no ?? null })),
