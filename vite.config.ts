@@ -85,6 +85,23 @@ function productionMode(): Plugin {
 }
 
 /**
+ * The React wrapper imports each element's published module (`../elements/<tag>.js`) instead of
+ * bundling its sources: the element modules are chunked exactly as without the wrapper, and a page
+ * that loads both an element and its wrapper registers the tag from one module.
+ */
+function wrapperImportsElementModules(): Plugin {
+  return {
+    name: 'invoicekit:wrapper-imports-element-modules',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const element = importer && /\/src\/frameworks\/[\w-]+\.ts$/.test(importer) ? /^\.\.\/elements\/([\w-]+)\/define\.js$/.exec(source) : null;
+      return element ? { id: `../elements/${element[1]}.js`, external: true } : null;
+    },
+  };
+}
+
+/**
  * `vite build` writes the per-element modules for bundler users: Lit stays bare
  * imports, so a page that already uses Lit loads it once. `vite build --mode development` writes the
  * same modules with the development warnings to `dist/dev/`, which the package's `development` export
@@ -93,7 +110,7 @@ function productionMode(): Plugin {
  * `<script type="module">` tag. `--mode classic` and `--mode widget` write the classic scripts above.
  */
 export default defineConfig(({ mode }) => ({
-  plugins: [minifyLitTemplates(), productionMode()],
+  plugins: [minifyLitTemplates(), productionMode(), wrapperImportsElementModules()],
   build:
     mode in classicBuilds
       ? {
