@@ -1,48 +1,7 @@
-import { createComponent, type EventName } from '@lit/react';
-import * as React from 'react';
-import { ClientForm as ClientFormElement } from '../elements/client-form/define.js';
-import { InvoiceList as InvoiceListElement } from '../elements/invoice-list/define.js';
-import { ProductPayButton as ProductPayButtonElement } from '../elements/product-pay-button/define.js';
-import type { InvoicekitElements, PascalEventName } from './elements.js';
-
-type Tag = keyof InvoicekitElements;
-type Events<T extends Tag> = InvoicekitElements[T]['events'];
-
-/** Each event of the element as its React prop name: `{ onPaySuccess: 'pay-success', … }`, every event once. */
-type EventProps<T extends Tag> = { [K in keyof Events<T> & string as `on${PascalEventName<K>}`]: K };
-
-/** What `createComponent` reads the listener types from: each prop's event name, branded with its event class. */
-type TypedEventProps<T extends Tag> = { [K in keyof Events<T> & string as `on${PascalEventName<K>}`]: EventName<Extract<Events<T>[K], Event>> };
-
 /**
- * Wraps one element as a React component: every public property is a typed prop, and each event is
- * an `on…` prop whose listener receives the element's own event class (`onPaySuccess(event)` gets a
- * `PaySuccessEvent`). `events` is checked against the element map, so an event left out (or a
- * misspelt one) does not compile.
+ * Every element as a React component. A page that uses one element imports it alone
+ * (`@invoicekit/elements/react/product-pay-button.js`), so it loads no other element.
  */
-function wrap<T extends Tag>(tagName: T, elementClass: new () => InvoicekitElements[T]['element'], events: EventProps<T>) {
-  return createComponent({ react: React, tagName, elementClass, events: events as unknown as TypedEventProps<T> });
-}
-
-/** `<InvoiceList endpoint="/bff" portalToken={token} onInvoicePay={(event) => …} />` */
-export const InvoiceList = wrap('invoice-list', InvoiceListElement, {
-  onInvoiceSelect: 'invoice-select',
-  onInvoiceDownload: 'invoice-download',
-  onInvoicePay: 'invoice-pay',
-});
-
-/** `<ClientForm endpoint="/bff" portalToken={token} onClientSaved={(event) => …} />` */
-export const ClientForm = wrap('client-form', ClientFormElement, {
-  onClientChange: 'client-change',
-  onClientSaved: 'client-saved',
-  onClientError: 'client-error',
-});
-
-/** `<ProductPayButton endpoint="/bff" product={token} onPaySuccess={(event) => …} />` */
-export const ProductPayButton = wrap('product-pay-button', ProductPayButtonElement, {
-  onPayBefore: 'pay-before',
-  onPayStart: 'pay-start',
-  onPaySuccess: 'pay-success',
-  onPayCancel: 'pay-cancel',
-  onPayError: 'pay-error',
-});
+export { ClientForm } from './react/client-form.js';
+export { InvoiceList } from './react/invoice-list.js';
+export { ProductPayButton } from './react/product-pay-button.js';
