@@ -124,6 +124,32 @@ describe('<product-pay-button>', () => {
     expect(after.mails).to.equal(1);
   });
 
+  it('sells to a signed-in customer with a portal token: the dialog asks nothing, and the invoice carries their details', async () => {
+    const email = newEmail();
+    const query = new URLSearchParams({ name: 'Signed-in Studio Sp. z o.o.', email, tax_no: '7010000000' });
+    const customer = (await (await fetch(`/__shop/customer?${query}`)).json()) as { id: number; token: string };
+    const el = await fixture<ProductPayButton>(
+      html`<product-pay-button endpoint=${shop.bff} product="website-audit" locale="en" portal-token=${customer.token}></product-pay-button>`,
+    );
+    await ready(el);
+    part<HTMLButtonElement>(el, 'button')!.click();
+    await el.updateComplete;
+    const form = part<HTMLFormElement>(el, 'form')!;
+    expect(form.querySelectorAll('input')).to.have.length(0);
+    expect(squash(form.textContent)).to.include('Invoiced to your account details.');
+    await expect(el).to.be.accessible();
+    const start = await startPayment(el);
+    await onPaymentPage(start.detail.redirectUrl, 'pay');
+    const success = oneEvent(el, 'pay-success') as Promise<PaySuccessEvent>;
+    void el.checkOutcome();
+    const { detail } = await success;
+    const after = await state(email);
+    expect(after.invoices).to.deep.equal([
+      { number: detail.invoice!.number, status: 'paid', price_gross: after.payments[0]!.price, currency: 'PLN', buyer_name: 'Signed-in Studio Sp. z o.o.', buyer_tax_no: '7010000000' },
+    ]);
+    expect(after.mails).to.equal(1);
+  });
+
   it('reports a declined payment as pay-cancel, and nothing is paid', async () => {
     const el = await bffButton('coffee-beans');
     const email = newEmail();
