@@ -175,12 +175,23 @@ describe('buying in the shop', () => {
     expect(text).toContain(number);
     expect(text).toMatch(/1[\s\u00a0]?845,00/);
 
-    // One click on the header's Outbox link opens the demo account's outbox, where the invoice landed.
+    // One click on the header's Outbox link opens the demo account's outbox beside the demo, where the
+    // invoice landed; on a phone the subject that opens the message is on screen.
     const outbox = page.locator('a[data-service-link="outbox"]').first();
     await expect.poll(() => outbox.getAttribute('href')).toContain('key=');
+    const opened = context.waitForEvent('page');
     await outbox.click();
-    await page.waitForURL(/\/outbox/);
-    await expect.poll(() => page.locator('tbody tr', { hasText: 'kontakt@podlipami.example' }).count()).toBe(1);
+    const tab = await opened;
+    await tab.setViewportSize({ width: 375, height: 800 });
+    await tab.waitForURL(/\/outbox/);
+    const message = tab.locator('tbody tr', { hasText: 'kontakt@podlipami.example' });
+    await expect.poll(() => message.count()).toBe(1);
+    expect(await overflowingElements(tab)).toEqual([]);
+    expect(await message.getByRole('link').isVisible()).toBe(true);
+    await message.getByRole('link').click();
+    await tab.waitForURL(/\/outbox\/[^/]+$/);
+    expect(await tab.locator('h2').textContent()).toContain(number);
+    expect(page.url()).toMatch(/\/portal\.html/);
     expect(errors).toEqual([]);
     expect(await page.content()).not.toContain(demo.apiToken);
     await context.close();
