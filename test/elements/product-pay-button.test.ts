@@ -8,7 +8,7 @@ import type { ShopFixtureInfo, ShopState } from './support/shop-fixture.js';
  * The buy button in Chromium against the real service and BFF (test/elements/support/shop-fixture.ts).
  * The payment page is on the service's origin: tests take the `pay-start` event's payment page
  * themselves (as a page handling it in a popup would) and press Pay or Decline there with a real form
- * post, then ask the button for the outcome. The full redirect and return runs in test/widget/.
+ * post, then ask the button for the outcome. The full redirect and return runs in test/e2e/.
  */
 let shop: ShopFixtureInfo;
 before(async () => {

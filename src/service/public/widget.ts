@@ -270,7 +270,10 @@ function widgetScript(options: { appUrl: string; prefix: string; token: string; 
   a.href = o.orderUrl;
   a.textContent = 'Buy ' + o.name;
   b.appendChild(a);
-  s.parentNode.insertBefore(b, s);
+  // Where the tag stands; a tag in <head> (a page holding nothing else) puts the button at the top of <body>.
+  if (s.parentNode !== document.head) s.parentNode.insertBefore(b, s);
+  else if (document.body) document.body.prepend(b);
+  else document.addEventListener('DOMContentLoaded', function () { document.body.prepend(b); });
   if (window.customElements && customElements.get('product-pay-button')) return;
   if (document.querySelector('script[data-invoicekit-bundle]')) return;
   var l = document.createElement('script');
