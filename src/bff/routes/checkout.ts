@@ -8,23 +8,13 @@ import type { PortalSession } from '../portal-token.js';
 import { BffError, ERROR_CODES, type FieldErrors } from '../errors.js';
 import { fingerprintOf, type StoredAnswer } from '../idempotency.js';
 import type { InvoicingClient } from '../options.js';
-import { email, optionalText, readJson, validate, webUrl } from '../validation.js';
+import { checkoutBuyerShape } from '../../api/validation/checkout.js';
+import { readJson, validate, webUrl } from '../validation.js';
 import { PRODUCT_TOKEN_PATTERN, type ProductLookup } from './products.js';
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-const buyerInput = z.strictObject({
-  email,
-  name: optionalText(300),
-  first_name: optionalText(200),
-  last_name: optionalText(200),
-  tax_no: optionalText(50),
-  street: optionalText(300),
-  post_code: optionalText(30),
-  city: optionalText(200),
-  country: optionalText(100),
-  phone: optionalText(100),
-});
+const buyerInput = z.strictObject(checkoutBuyerShape);
 
 /**
  * `POST /checkout`: creates an unpaid payment in the service at the service's price and answers
