@@ -289,8 +289,13 @@ describe('<product-pay-button>', () => {
     const el = page.querySelector('product-pay-button')!;
     await expect(el).to.be.accessible();
     await ready(el);
+    // The theme picks the dark half of each light-dark() token; a light button beside it keeps the light half.
+    expect(getComputedStyle(part(el, 'button')!).backgroundColor).to.equal('rgb(139, 147, 255)');
+    const light = await bffButton('logo-design');
+    expect(getComputedStyle(part(light, 'button')!).backgroundColor).to.equal('rgb(79, 70, 229)');
     part<HTMLButtonElement>(el, 'button')!.click();
     await el.updateComplete;
+    expect(getComputedStyle(dialogOf(el)).backgroundColor).to.equal('rgb(15, 21, 35)');
     await expect(el).to.be.accessible();
   });
 
