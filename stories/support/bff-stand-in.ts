@@ -32,8 +32,10 @@ const DAY = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
 const centsText = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
+/** A JSON answer; like the BFF, nothing is cached unless a route says otherwise. */
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+const PRIVATE = { 'cache-control': 'private, no-store' };
 
 /** The BFF's error body, with the BFF's own codes and messages (src/bff/errors.ts). */
 const failure = (status: number, code: string, message: string, extra: { fields?: Record<string, string[]>; headers?: Record<string, string> } = {}) =>
@@ -74,11 +76,11 @@ interface StandInInvoice {
 
 const SELLER: StandInInvoice['seller'] = {
   name: 'Studio Północ Sp. z o.o.', tax_no: '5213870274', street: 'ul. Marszałkowska 10', post_code: '00-590', city: 'Warszawa', country: 'PL',
-  email: 'billing@studio-polnoc.example', phone: null, bank: 'mBank', bank_account: 'PL61 1090 1014 0000 0712 1981 2874',
+  email: 'billing@studio-polnoc.example', phone: '+48 22 100 20 30', bank: 'mBank', bank_account: 'PL61 1090 1014 0000 0712 1981 2874',
 };
 const BUYER: Party = {
   name: 'Nowak Design Sp. z o.o.', tax_no: '5252445767', street: 'ul. Prosta 51', post_code: '00-838', city: 'Warszawa', country: 'PL',
-  email: 'faktury@nowak.example', phone: null,
+  email: 'faktury@nowak.example', phone: '+48 22 555 01 02',
 };
 
 /** A small deterministic generator, so screenshots of a story look the same every time. */
@@ -209,14 +211,14 @@ function invoicePage(scenario: string, query: URLSearchParams): Response {
 function portalAnswer(scenario: string, route: string, request: Request): Response {
   const pdfLink = /^invoices\/(\d+)\/pdf-link$/.exec(route);
   if (pdfLink && request.method === 'GET') {
-    return json({ url: `https://invoices.invoicekit.example/pdf/${pdfLink[1]}?link=storybook`, expires_at: new Date(Date.now() + 300_000).toISOString() });
+    return json({ url: `https://invoices.invoicekit.example/pdf/${pdfLink[1]}?link=storybook`, expires_at: new Date(Date.now() + 300_000).toISOString() }, 200, PRIVATE);
   }
   const payment = /^invoices\/(\d+)\/payment$/.exec(route);
   if (payment && request.method === 'POST') {
     const invoice = invoicesOf(scenario).find((each) => each.id === Number(payment[1]));
     if (!invoice) return notFound('invoice');
     if (!owes(invoice)) return failure(409, 'nothing_to_pay', 'Nothing is left to pay on this invoice.');
-    return json({ redirectUrl: `https://pay.invoicekit.example/checkout/${invoice.id}`, amount: invoice.outstanding, currency: invoice.currency }, 201);
+    return json({ redirectUrl: `https://pay.invoicekit.example/checkout/${invoice.id}`, amount: invoice.outstanding, currency: invoice.currency }, 201, PRIVATE);
   }
   if (route === 'invoices' && request.method === 'GET') return invoicePage(scenario, new URL(request.url).searchParams);
   return notFound('route');
@@ -284,7 +286,7 @@ const product = (token: string, name: string, net: string, gross: string, tax: s
 
 /** The products stories sell, by token. */
 export const STAND_IN_PRODUCTS: Record<string, StandInProduct> = {
-  'logo-design': product('logo-design', 'Logo design', '1500.0', '1845.0', '23', 'PLN', 'usł.', 'A logo in three proposals, two rounds of changes and every file format.'),
+  'logo-design': product('logo-design', 'Logo design', '1500.0', '1845.0', '23', 'PLN', 'usł.', null),
   'coffee-beans': product('coffee-beans', 'Coffee beans, 1 kg', '85.62', '89.9', '5', 'PLN', 'kg'),
   'brand-workshop-eur': product('brand-workshop-eur', 'Brand workshop (remote, EU)', '479.67', '590.0', '23', 'EUR', 'usł.'),
   'logo-licence-jpy': product('logo-licence-jpy', 'Logo licence, Japan', '13636', '15000', '10', 'JPY', 'usł.'),
@@ -350,8 +352,8 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
 function directAnswer(route: string, request: Request): Response {
   const productRoute = /^a\/[^/]+\/widget\/products\/([^/]+)\.json$/.exec(route);
   const found = productRoute && request.method === 'GET' ? STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)] : undefined;
-  if (!found) return json({ code: 'error', message: 'Not found' }, 404);
-  return json({ ...found, seller: 'Studio Północ', available: false, test_mode: false });
+  if (!found) return new Response(JSON.stringify({ code: 'error', message: 'Not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
+  return json({ ...found, seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
 }
 
 /**
