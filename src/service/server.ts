@@ -153,6 +153,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       intervalMs: options.schedulerIntervalMs ?? 60_000,
       smtpUrl: options.smtpUrl,
       publicUrl,
+      log: options.log,
     });
     scheduler.start();
     return {

@@ -46,9 +46,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 describe('recurring invoices', () => {
-  // Known defect: since invoices carry the hosted key set, the scheduler issues on time but sends no
-  // e-mail for `send_email`; the test stays here, skipped, until that is fixed.
-  it.skip('issue on their schedule, once per period, and catch up on missed periods', async () => {
+  it('issue on their schedule, once per period, and catch up on missed periods', async () => {
     const source = await template();
     const created = await http.post('/recurrings.json', {
       recurring: {
@@ -108,9 +106,13 @@ describe('recurring invoices', () => {
     const read = (await http.get(`/recurrings/${id}.json`)).body;
     expect(read).toMatchObject({ next_invoice_date: '2026-03-01', invoices_count: 1, last_invoice_id: (first[0] as unknown as { id: number }).id });
 
-    const mail = await service.db.query<{ recipients: string[]; subject: string }>(
-      `select recipients, subject from outbox_messages where invoice_id = $1`,
-      [(first[0] as unknown as { id: number }).id],
+    // The e-mail goes out once the invoice is committed, with its PDF rendered outside the transaction.
+    const mail = await until(
+      () =>
+        service.db.query<{ recipients: string[]; subject: string }>(`select recipients, subject from outbox_messages where invoice_id = $1`, [
+          (first[0] as unknown as { id: number }).id,
+        ]),
+      (rows) => rows.length > 0,
     );
     expect(mail).toHaveLength(1);
     expect(JSON.stringify(mail[0]!.recipients)).toContain('mail1@mail.pl');

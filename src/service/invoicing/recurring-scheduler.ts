@@ -21,6 +21,8 @@ export interface SchedulerOptions {
   intervalMs: number;
   smtpUrl?: string | undefined;
   publicUrl: () => string;
+  /** Where a failed e-mail is reported: the invoice stays issued, and the owner can send it again. */
+  log?: ((entry: Record<string, unknown>) => void) | undefined;
 }
 
 const DAYS = 24 * 60 * 60_000;
@@ -110,7 +112,17 @@ export class RecurringScheduler {
       if (result === 'none') break;
       if (result) {
         issued += 1;
-        if (result.email) await this.#send(result.accountId, result.invoice, result.email).catch(() => undefined);
+        if (result.email) {
+          await this.#send(result.accountId, result.invoice, result.email).catch((error: unknown) =>
+            this.#options.log?.({
+              time: new Date().toISOString(),
+              level: 'error',
+              msg: 'recurring invoice e-mail failed',
+              invoice_id: result.invoice.id,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          );
+        }
       }
     }
     return issued;
