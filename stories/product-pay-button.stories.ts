@@ -13,6 +13,7 @@ interface Args {
   'show-quantity': boolean;
   label: string;
   'return-url': string;
+  'portal-token': string;
   locale: string;
   theme: 'light' | 'dark' | 'auto';
 }
@@ -89,6 +90,7 @@ const button = (args: Args) => html`
     ?show-quantity=${args['show-quantity']}
     label=${args.label || nothing}
     return-url=${args['return-url'] || nothing}
+    portal-token=${args['portal-token'] || nothing}
     locale=${args.locale}
     theme=${args.theme}
     @pay-start=${payInPlace}
@@ -117,6 +119,7 @@ const meta: Meta<Args> = {
     'show-quantity': false,
     label: '',
     'return-url': '',
+    'portal-token': '',
     locale: 'en',
     theme: 'light',
   },
@@ -154,6 +157,12 @@ export const DialogOpen: Story = { play: play((el) => openDialog(el)) };
 
 /** A company invoice: company name and tax number beside the buyer's own name. */
 export const DialogAsCompany: Story = { play: play((el) => openDialog(el, { ...ADA, company: 'Analytical Engines Ltd', tax_no: '5252445767' })) };
+
+/** A signed-in customer (`portal-token`): the dialog asks nothing, and the invoice goes to their own details and portal. */
+export const SignedInCustomer: Story = {
+  args: { 'portal-token': 'storybook-portal-token' },
+  play: play((el) => openDialog(el)),
+};
 
 /** `show-quantity`: the buyer sets how many; the total follows. */
 export const WithQuantity: Story = {

@@ -217,6 +217,11 @@ describe('Storybook BFF stand-in', function (this: { timeout(ms: number): void }
 
     const start = () => ({ ...json(checkoutBody('coffee-beans', 3)), headers: { 'content-type': 'application/json', 'idempotency-key': newKey() } });
     compare('checkout', 'checkout', await standIn('shop', 'checkout', start()), await bff(real.bff, 'checkout', start()));
+    const signedIn = () => {
+      const init = start();
+      return { ...init, body: JSON.stringify({ product: 'coffee-beans', quantity: 3, returnUrl: location.href }), headers: { ...init.headers, authorization: `Bearer ${real.token}` } };
+    };
+    compare('checkout', 'signed-in checkout', await standIn('shop', 'checkout', signedIn()), await bff(real.bff, 'checkout', signedIn()));
     compare('checkout', 'test-mode checkout', await standIn('test-mode', 'checkout', start()), await bff(real.testModeBff, 'checkout', start()));
     const tooLong = () => ({ ...json({ ...checkoutBody(), buyer: { ...buyer, tax_no: '1'.repeat(51) } }), headers: { 'content-type': 'application/json', 'idempotency-key': newKey() } });
     compare('error', 'refused checkout', await standIn('checkout-invalid', 'checkout', tooLong()), await bff(real.bff, 'checkout', tooLong()));

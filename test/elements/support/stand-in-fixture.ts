@@ -92,7 +92,7 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
     await invoice('SI/4', '0', -60, -30);
 
     const token = (ttlSeconds: number, clientId = customer.id) =>
-      issuePortalToken({ clientId, scopes: ['invoices:read', 'client:read', 'client:write'], ttlSeconds }, portalSecret);
+      issuePortalToken({ clientId, scopes: ['invoices:read', 'client:read', 'client:write', 'checkout'], ttlSeconds }, portalSecret);
     const expiredToken = await token(1);
     // The shortest lifetime is a second: wait it out, so the token is expired when the test sends it.
     await new Promise((resolve) => setTimeout(resolve, 1100));
