@@ -71,6 +71,31 @@ function shopFixturePlugin() {
   };
 }
 
+/**
+ * The real answers the Storybook BFF stand-in is checked against (test/elements/bff-stand-in.test.ts).
+ * Started on the first request for `/__stand-in/info`, so runs of other test files never pay for it.
+ */
+function standInFixturePlugin() {
+  let fixture;
+  let origins = [];
+  return {
+    name: 'stand-in-fixture',
+    serverStart({ config }) {
+      origins = [...new Set([`http://${config.hostname}:${config.port}`, `http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`])];
+    },
+    async serverStop() {
+      await (await fixture)?.stop();
+    },
+    async serve(context) {
+      if (context.path !== '/__stand-in/info') return undefined;
+      fixture ??= tsImport('./test/elements/support/stand-in-fixture.ts', import.meta.url).then(({ startStandInFixture }) =>
+        startStandInFixture({ pageOrigins: origins }),
+      );
+      return { body: JSON.stringify((await fixture).info), type: 'json' };
+    },
+  };
+}
+
 export default {
   files: ['test/elements/**/*.test.ts'],
   nodeResolve: true,
@@ -81,7 +106,7 @@ export default {
   testsStartTimeout: 120_000,
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 20_000 } },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }), portalFixturePlugin(), shopFixturePlugin()],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }), portalFixturePlugin(), shopFixturePlugin(), standInFixturePlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,28 +1,87 @@
+import { decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
+
 /**
- * A stand-in for the BFF's portal routes, for Storybook only: stories point `endpoint` at
- * `/storybook-bff/<scenario>` and this answers with generated invoices, so every visual state can be
- * shown without a server. The element tests never use it: they run against the real BFF.
+ * A stand-in for the BFF, for Storybook only: stories point `endpoint` at `/storybook-bff/<scenario>`
+ * and this answers with the BFF's documented shapes (docs/bff.md), so every visual state can be shown
+ * without a server. Direct mode's widget routes of the service are stood in for under
+ * `/storybook-service/<scenario>`. The element tests never use it: they run against the real BFF, and
+ * test/elements/bff-stand-in.test.ts checks every answer here against the real one, key by key.
  */
 
+export const STAND_IN_BFF = '/storybook-bff/';
+export const STAND_IN_SERVICE = '/storybook-service/';
+
+/**
+ * Every scenario the stand-in knows, by what it stands in for. The drift test covers each one; a
+ * scenario added here without a case there fails it.
+ */
+export const STAND_IN_SCENARIOS = {
+  /** `GET /invoices`, `pdf-link`, `POST /invoices/:id/payment`. */
+  portal: ['mixed', 'many', 'euro', 'empty'],
+  /** `GET /client`, `PUT /client`, `POST /clients`. */
+  client: ['client-company', 'client-person', 'client-saving', 'client-invalid', 'signup'],
+  /** `GET /products/:token`, `POST /checkout`, `GET /checkout/:attempt`. */
+  sale: ['shop', 'test-mode', 'checkout-invalid', 'checkout-busy', 'offline', 'redirecting', 'outcome-checking', 'pending', 'declined', 'cancelled'],
+  /** Any route: never answers, the service is down, the portal token has expired. */
+  any: ['loading', 'error', 'expired'],
+  /** The service's widget routes in direct mode: a shop that takes no online payments. */
+  direct: ['unavailable'],
+} as const;
+
+const DAY = 86_400_000;
+const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
+const centsText = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/** A JSON answer; like the BFF, nothing is cached unless a route says otherwise. */
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+const PRIVATE = { 'cache-control': 'private, no-store' };
+
+/** The BFF's error body, with the BFF's own codes and messages (src/bff/errors.ts). */
+const failure = (status: number, code: string, message: string, extra: { fields?: Record<string, string[]>; headers?: Record<string, string> } = {}) =>
+  json({ error: { code, message, ...(extra.fields ? { fields: extra.fields } : {}) } }, status, extra.headers);
+const notFound = (what: string) => failure(404, 'not_found', `The ${what} was not found.`);
+
+/** Waits until the request is aborted, as a server that never answers would. */
+const never = (signal: AbortSignal): Promise<Response> =>
+  new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+
+// ——— Portal: invoices ———
+
+type Party = Record<'name' | 'tax_no' | 'street' | 'post_code' | 'city' | 'country' | 'email' | 'phone', string | null>;
+
+/** An invoice as a customer sees it (`customerInvoice` in src/bff/views.ts). */
 interface StandInInvoice {
   id: number;
   number: string;
   kind: string;
   status: 'paid' | 'partial' | 'unpaid' | 'overdue';
   issue_date: string;
-  payment_to: string;
+  sell_date: string;
+  payment_to: string | null;
+  payment_type: string | null;
   currency: string;
+  price_net: string;
+  price_tax: string;
   price_gross: string;
   paid: string;
   outstanding: string;
+  paid_date: string | null;
+  seller: Party & { bank: string | null; bank_account: string | null };
+  buyer: Party;
   payment_url: string | null;
-  view_url: string;
+  view_url: string | null;
+  pdf_url: string;
 }
 
-const BASE = '/storybook-bff/';
-const DAY = 86_400_000;
-const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
-const centsText = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+const SELLER: StandInInvoice['seller'] = {
+  name: 'Studio Północ Sp. z o.o.', tax_no: '5213870274', street: 'ul. Marszałkowska 10', post_code: '00-590', city: 'Warszawa', country: 'PL',
+  email: 'billing@studio-polnoc.example', phone: '+48 22 100 20 30', bank: 'mBank', bank_account: 'PL61 1090 1014 0000 0712 1981 2874',
+};
+const BUYER: Party = {
+  name: 'Nowak Design Sp. z o.o.', tax_no: '5252445767', street: 'ul. Prosta 51', post_code: '00-838', city: 'Warszawa', country: 'PL',
+  email: 'faktury@nowak.example', phone: '+48 22 555 01 02',
+};
 
 /** A small deterministic generator, so screenshots of a story look the same every time. */
 function random(seed: number) {
@@ -32,13 +91,14 @@ function random(seed: number) {
   };
 }
 
-function generate(count: number, currency = 'PLN'): StandInInvoice[] {
+function generate(scenario: string, count: number, currency = 'PLN'): StandInInvoice[] {
   const next = random(count);
   const today = Date.parse(iso(Date.now()));
   return Array.from({ length: count }, (_, i) => {
     const issued = today - Math.floor(i * (count > 100 ? 0.2 : 7.5) + next() * 3) * DAY;
     const due = issued + (next() < 0.5 ? 14 : 30) * DAY;
     const gross = Math.round(4_900 + next() * (next() < 0.2 ? 2_500_000 : 180_000));
+    const net = Math.round((gross * 100) / 123);
     const roll = next();
     const paid = roll < 0.55 ? gross : roll < 0.7 ? Math.round(gross * 0.4) : 0;
     const status = paid >= gross ? 'paid' : due < today ? 'overdue' : paid > 0 ? 'partial' : 'unpaid';
@@ -50,24 +110,36 @@ function generate(count: number, currency = 'PLN'): StandInInvoice[] {
       kind: 'vat',
       status,
       issue_date: iso(issued),
+      sell_date: iso(issued),
       payment_to: iso(due),
+      payment_type: 'transfer',
       currency,
+      price_net: centsText(net),
+      price_tax: centsText(gross - net),
       price_gross: centsText(gross),
       paid: centsText(paid),
       outstanding: centsText(gross - paid),
+      paid_date: status === 'paid' ? iso(Math.min(due, today)) : null,
+      seller: SELLER,
+      buyer: BUYER,
       payment_url: status === 'paid' ? null : `https://pay.invoicekit.example/i/${id}`,
       view_url: `https://invoices.invoicekit.example/i/${id}`,
+      pdf_url: `${STAND_IN_BFF}${scenario}/invoices/${id}/pdf`,
     };
   });
 }
 
-const datasets: Record<string, () => StandInInvoice[]> = {
-  mixed: () => generate(48),
-  many: () => generate(10_000),
-  euro: () => generate(12, 'EUR'),
+const datasets: Record<string, (scenario: string) => StandInInvoice[]> = {
+  mixed: (scenario) => generate(scenario, 48),
+  many: (scenario) => generate(scenario, 10_000),
+  euro: (scenario) => generate(scenario, 12, 'EUR'),
   empty: () => [],
 };
 const cache = new Map<string, StandInInvoice[]>();
+const invoicesOf = (scenario: string) => {
+  if (!cache.has(scenario)) cache.set(scenario, (datasets[scenario] ?? datasets['mixed']!)(scenario));
+  return cache.get(scenario)!;
+};
 
 function inPeriod(date: string, period: string | null): boolean {
   if (!period || period === 'all') return true;
@@ -115,27 +187,12 @@ function totalsOf(invoices: StandInInvoice[]) {
   return [...sums].map(([currency, each]) => ({ currency, ...each, outstanding: centsText(each.outstanding), overdue: centsText(each.overdue) }));
 }
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-function answer(scenario: string, route: string, query: URLSearchParams, signal?: AbortSignal | null): Promise<Response> | Response {
-  if (scenario === 'loading') {
-    return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-  }
-  if (scenario === 'error') return json({ error: { code: 'service_unavailable', message: 'The invoicing service is not answering.' } }, 503);
-  if (scenario === 'expired') return json({ error: { code: 'token_expired', message: 'The portal token has expired.' } }, 401);
-  const pdfLink = /^invoices\/(\d+)\/pdf-link$/.exec(route);
-  if (pdfLink) return json({ url: `https://invoices.invoicekit.example/pdf/${pdfLink[1]}?link=storybook`, expires_at: new Date(Date.now() + 300_000).toISOString() });
-  const payment = /^invoices\/(\d+)\/payment$/.exec(route);
-  if (payment) return json({ redirectUrl: `https://pay.invoicekit.example/checkout/${payment[1]}`, amount: '0', currency: 'PLN' }, 201);
-  if (route !== 'invoices') return json({ error: { code: 'not_found', message: 'Not found.' } }, 404);
-
-  if (!cache.has(scenario)) cache.set(scenario, (datasets[scenario] ?? datasets['mixed']!)());
+function invoicePage(scenario: string, query: URLSearchParams): Response {
+  const all = invoicesOf(scenario);
   const [field = 'issue_date', direction = 'desc'] = (query.get('order') ?? 'issue_date.desc').split('.') as [keyof StandInInvoice, string];
   const search = query.get('search')?.toLowerCase();
   const sign = direction === 'asc' ? 1 : -1;
-  const matching = cache
-    .get(scenario)!
+  const matching = all
     .filter((invoice) => FILTERS[query.get('status') ?? '']?.(invoice) ?? true)
     .filter((invoice) => !search || invoice.number.toLowerCase().includes(search))
     .filter((invoice) => inPeriod(invoice.issue_date, query.get('period')))
@@ -145,56 +202,190 @@ function answer(scenario: string, route: string, query: URLSearchParams, signal?
   const page = Number(query.get('page') ?? 1);
   const perPage = Number(query.get('per_page') ?? 25);
   const data = matching.slice((page - 1) * perPage, page * perPage);
-  if (query.get('totals') === 'false') return json({ data, page, per_page: perPage });
-  return json({
-    data,
-    page,
-    per_page: perPage,
-    total: matching.length,
-    total_pages: Math.ceil(matching.length / perPage),
-    totals: totalsOf(cache.get(scenario)!),
-  });
+  const headers = { 'cache-control': 'private, no-store' };
+  if (query.get('totals') === 'false') return json({ data, page, per_page: perPage }, 200, headers);
+  const body = { data, page, per_page: perPage, total: matching.length, total_pages: Math.ceil(matching.length / perPage), totals: totalsOf(all) };
+  return json(body, 200, { ...headers, 'x-total-count': String(matching.length) });
 }
 
-const STAND_IN_CLIENTS: Record<string, Record<string, unknown>> = {
-  company: {
-    id: 501, company: true, name: 'Nowak Design Sp. z o.o.', tax_no: '525-244-57-67', person: 'Ewa Nowak', email: 'faktury@nowak.example',
+function portalAnswer(scenario: string, route: string, request: Request): Response {
+  const pdfLink = /^invoices\/(\d+)\/pdf-link$/.exec(route);
+  if (pdfLink && request.method === 'GET') {
+    return json({ url: `https://invoices.invoicekit.example/pdf/${pdfLink[1]}?link=storybook`, expires_at: new Date(Date.now() + 300_000).toISOString() }, 200, PRIVATE);
+  }
+  const payment = /^invoices\/(\d+)\/payment$/.exec(route);
+  if (payment && request.method === 'POST') {
+    const invoice = invoicesOf(scenario).find((each) => each.id === Number(payment[1]));
+    if (!invoice) return notFound('invoice');
+    if (!owes(invoice)) return failure(409, 'nothing_to_pay', 'Nothing is left to pay on this invoice.');
+    return json({ redirectUrl: `https://pay.invoicekit.example/checkout/${invoice.id}`, amount: invoice.outstanding, currency: invoice.currency }, 201, PRIVATE);
+  }
+  if (route === 'invoices' && request.method === 'GET') return invoicePage(scenario, new URL(request.url).searchParams);
+  return notFound('route');
+}
+
+// ——— Portal: the customer's own client record ———
+
+const CLIENT_FIELDS = ['name', 'first_name', 'last_name', 'person', 'tax_no', 'email', 'phone', 'street', 'post_code', 'city', 'country', 'bank', 'bank_account'] as const;
+type StandInClient = { id: number; company: boolean } & Record<(typeof CLIENT_FIELDS)[number], string | null>;
+
+/** A client as the BFF shows it (`customerClient`): every field there, unset ones `null`. */
+function clientRecord(id: number, values: Record<string, unknown>): StandInClient {
+  const record = { id, company: values['company'] === true } as StandInClient;
+  for (const field of CLIENT_FIELDS) record[field] = typeof values[field] === 'string' && values[field] !== '' ? (values[field] as string) : null;
+  return record;
+}
+
+const STAND_IN_CLIENTS: Record<string, StandInClient> = {
+  company: clientRecord(501, {
+    company: true, name: 'Nowak Design Sp. z o.o.', tax_no: '525-244-57-67', person: 'Ewa Nowak', email: 'faktury@nowak.example',
     phone: '+48 22 555 01 02', street: 'ul. Prosta 51', post_code: '00-838', city: 'Warszawa', country: 'PL', bank: 'mBank', bank_account: 'PL61 1090 1014 0000 0712 1981 2874',
-  },
-  person: {
-    id: 502, company: false, name: 'Anna Kowalska', tax_no: null, person: null, email: 'anna.kowalska@mail.example',
-    phone: null, street: 'ul. Święty Marcin 3', post_code: '61-001', city: 'Poznań', country: 'PL', bank: null, bank_account: null,
-  },
+  }),
+  person: clientRecord(502, {
+    company: false, name: 'Anna Kowalska', first_name: 'Anna', last_name: 'Kowalska', email: 'anna.kowalska@mail.example',
+    street: 'ul. Święty Marcin 3', post_code: '61-001', city: 'Poznań', country: 'PL',
+  }),
 };
 
 /**
  * The client routes: `client-company` and `client-person` answer a stored client and save what is sent,
- * `client-saving` never finishes a save, `client-invalid` refuses it as the service would, `signup` creates.
+ * `client-saving` never finishes a save, `client-invalid` refuses it as the BFF does, `signup` creates.
  */
-async function clientAnswer(scenario: string, request: Request): Promise<Response> {
+async function clientAnswer(scenario: string, route: string, request: Request): Promise<Response> {
   const stored = STAND_IN_CLIENTS[scenario.replace(/^client-/, '')] ?? STAND_IN_CLIENTS['company']!;
-  if (request.method === 'GET') return json(stored);
+  const headers = { 'cache-control': 'private, no-store' };
+  if (route === 'client' && request.method === 'GET') return json(stored, 200, headers);
+  if (!((route === 'client' && request.method === 'PUT') || (route === 'clients' && request.method === 'POST'))) return notFound('route');
   const body = (await request.json()) as Record<string, unknown>;
-  if (scenario === 'client-saving') return new Promise(() => {});
+  if (scenario === 'client-saving') return never(request.signal);
   if (scenario === 'client-invalid') {
-    return json({ error: { code: 'validation_failed', message: 'Some fields are not valid.', fields: { bank: ['is too long (maximum is 200 characters)'], tax_no: ['is not a valid NIP (the check digit does not match)'] } } }, 422);
+    return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { bank: ['is too long (maximum is 200 characters)'] } });
   }
-  if (request.method === 'POST') return json({ client: { id: 777, company: true, ...body } }, 201);
-  Object.assign(stored, body);
-  return json(stored);
+  if (route === 'clients') return json({ client: clientRecord(777, body) }, 201, headers);
+  Object.assign(stored, clientRecord(stored.id, { ...stored, ...body }));
+  return json(stored, 200, headers);
+}
+
+// ——— Sales: products, checkout and its outcome ———
+
+/** What a buyer may see of a product (`publicProduct` in src/bff/views.ts). */
+interface StandInProduct {
+  token: string;
+  name: string;
+  description: string | null;
+  price_net: string;
+  price_gross: string;
+  tax: string;
+  currency: string;
+  quantity_unit: string | null;
+}
+
+const product = (token: string, name: string, net: string, gross: string, tax: string, currency: string, unit: string | null, description: string | null = null): StandInProduct => ({
+  token, name, description, price_net: net, price_gross: gross, tax, currency, quantity_unit: unit,
+});
+
+/** The products stories sell, by token. */
+export const STAND_IN_PRODUCTS: Record<string, StandInProduct> = {
+  'logo-design': product('logo-design', 'Logo design', '1500.0', '1845.0', '23', 'PLN', 'usł.', null),
+  'coffee-beans': product('coffee-beans', 'Coffee beans, 1 kg', '85.62', '89.9', '5', 'PLN', 'kg'),
+  'brand-workshop-eur': product('brand-workshop-eur', 'Brand workshop (remote, EU)', '479.67', '590.0', '23', 'EUR', 'usł.'),
+  'logo-licence-jpy': product('logo-licence-jpy', 'Logo licence, Japan', '13636', '15000', '10', 'JPY', 'usł.'),
+  'long-name': product(
+    'long-name',
+    'Complete brand identity package with logo, typography, colour palette, stationery and a forty-page brand book for print and web',
+    '9999.0', '12298.77', '23', 'PLN', 'usł.',
+  ),
+};
+
+interface Attempt {
+  product: StandInProduct;
+  quantity: number;
+  amount: string;
+}
+const attempts = new Map<string, Attempt>();
+
+const OUTCOMES: Record<string, 'paid' | 'declined' | 'cancelled' | 'pending'> = { pending: 'pending', declined: 'declined', cancelled: 'cancelled' };
+
+async function saleAnswer(scenario: string, route: string, request: Request): Promise<Response> {
+  const productRoute = /^products\/([^/]+)$/.exec(route);
+  if (productRoute && request.method === 'GET') {
+    const found = STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)];
+    if (!found) return notFound('product');
+    return json({ ...found, ...(scenario === 'test-mode' ? { test_mode: true } : {}) }, 200, { 'cache-control': 'public, max-age=30' });
+  }
+  if (route === 'checkout' && request.method === 'POST') {
+    if (scenario === 'offline') throw new TypeError('Failed to fetch');
+    if (scenario === 'redirecting') return never(request.signal);
+    if (scenario === 'checkout-busy') return failure(429, 'rate_limited', 'Too many requests. Try again later.', { headers: { 'retry-after': '1' } });
+    const body = (await request.json()) as { product?: string; quantity?: number };
+    if (scenario === 'checkout-invalid') {
+      return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is too long (maximum is 50 characters)'] } });
+    }
+    const found = STAND_IN_PRODUCTS[body.product ?? ''];
+    if (!found) return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
+    const quantity = body.quantity ?? 1;
+    const amount = toPlain(roundMoney(mul(decimal(found.price_gross), decimal(quantity)), found.currency));
+    const attempt = `storybook-attempt-${attempts.size + 1}`;
+    attempts.set(attempt, { product: found, quantity, amount });
+    return json(
+      { attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, currency: found.currency, quantity, product: { token: found.token, name: found.name } },
+      201,
+    );
+  }
+  const outcome = /^checkout\/([^/]+)$/.exec(route);
+  if (outcome && request.method === 'GET') {
+    const attempt = attempts.get(decodeURIComponent(outcome[1]!));
+    if (!attempt) return notFound('checkout');
+    if (scenario === 'outcome-checking') return never(request.signal);
+    const status = OUTCOMES[scenario] ?? 'paid';
+    const invoice = status === 'paid' ? { number: `FV/${attempts.size}/2026`, view_url: `https://invoices.invoicekit.example/i/${2000 + attempts.size}` } : null;
+    return json(
+      { status, amount: attempt.amount, currency: attempt.product.currency, quantity: attempt.quantity, product: { name: attempt.product.name }, invoice },
+      200,
+      { 'cache-control': 'private, no-store' },
+    );
+  }
+  return notFound('route');
+}
+
+/** Direct mode: the service's widget product route, for a shop with no payment provider. Its errors are the service's. */
+function directAnswer(route: string, request: Request): Response {
+  const productRoute = /^a\/[^/]+\/widget\/products\/([^/]+)\.json$/.exec(route);
+  const found = productRoute && request.method === 'GET' ? STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)] : undefined;
+  if (!found) return new Response(JSON.stringify({ code: 'error', message: 'Not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
+  return json({ ...found, seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
+}
+
+/**
+ * The stand-in's answer to one request for `/storybook-bff/…` or `/storybook-service/…`, at once.
+ * Rejects as `fetch` does when the scenario is a network failure.
+ */
+export async function standInAnswer(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const base = pathname.startsWith(STAND_IN_SERVICE) ? STAND_IN_SERVICE : STAND_IN_BFF;
+  const [scenario = 'mixed', ...rest] = pathname.slice(base.length).split('/');
+  const route = rest.join('/');
+  if (base === STAND_IN_SERVICE) return directAnswer(route, request);
+  if (scenario === 'loading') return never(request.signal);
+  if (scenario === 'error') return failure(502, 'service_error', 'The invoicing service could not complete the request.');
+  const portal = /^invoices(\/|$)/.test(route) || /^clients?$/.test(route);
+  if (scenario === 'expired' && portal) {
+    return failure(401, 'token_expired', 'The portal token has expired.', { headers: { 'www-authenticate': 'Bearer realm="invoicekit", error="invalid_token"' } });
+  }
+  if (/^clients?$/.test(route)) return clientAnswer(scenario, route, request);
+  if (/^(products|checkout)(\/|$)/.test(route)) return saleAnswer(scenario, route, request);
+  return portalAnswer(scenario, route, request);
 }
 
 export function installBffStandIn(): void {
   const realFetch = globalThis.fetch.bind(globalThis);
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const url = new URL(request.url);
-    if (!url.pathname.startsWith(BASE)) return realFetch(input, init);
-    const [scenario = 'mixed', ...route] = url.pathname.slice(BASE.length).split('/');
+    const request = input instanceof Request && !init ? input : new Request(input, init);
+    const { pathname } = new URL(request.url);
+    if (!pathname.startsWith(STAND_IN_BFF) && !pathname.startsWith(STAND_IN_SERVICE)) return realFetch(input, init);
     // A little latency, so loading states are visible the way they are on a real network.
-    await new Promise((resolve) => setTimeout(resolve, scenario === 'many' ? 150 : 350));
+    await new Promise((resolve) => setTimeout(resolve, pathname.startsWith(`${STAND_IN_BFF}many/`) ? 150 : 350));
     if (request.signal.aborted) throw new DOMException('aborted', 'AbortError');
-    if (/^clients?$/.test(route.join('/')) && !['loading', 'error', 'expired'].includes(scenario)) return clientAnswer(scenario, request);
-    return answer(scenario, route.join('/'), url.searchParams, request.signal);
+    return standInAnswer(request);
   };
 }

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { createInvoicingClient } from '../../../src/api/client.js';
+import { startBff, type RunningBff } from '../../../src/bff/node.js';
+import { issuePortalToken } from '../../../src/bff/portal-token.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+
+/**
+ * The real answers Storybook's BFF stand-in (stories/support/bff-stand-in.ts) is checked against: the
+ * seeded service, and BFFs in front of it set up the way each answer needs: a plain one (with sign-up),
+ * one in test mode, one allowing a single checkout a minute, one whose service is down, and a
+ * service with no payment provider for direct mode. One customer has a paid, a partly paid, an
+ * unpaid and an overdue invoice.
+ */
+export interface StandInFixtureInfo {
+  bff: string;
+  testModeBff: string;
+  limitedBff: string;
+  deadBff: string;
+  /** A service that takes no online payments, for direct mode's `app-url`. */
+  noPaymentsService: string;
+  account: string;
+  /** Reads and changes the customer's invoices and record. */
+  token: string;
+  /** The same for a private person with no tax number, bank or address. */
+  personToken: string;
+  expiredToken: string;
+  invoices: { paid: number; unpaid: number };
+}
+
+const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+export async function startStandInFixture(options: { pageOrigins: string[] }) {
+  const started: { close(): Promise<void> }[] = [];
+  const services: TestService[] = [];
+  try {
+    const service = await startTestService({ seed: true });
+    services.push(service);
+    const noPayments = await startTestService({ seed: true, testPayments: false });
+    services.push(noPayments);
+    const portalSecret = randomBytes(32).toString('hex');
+    const bff = async (extra: Partial<Parameters<typeof startBff>[0]> = {}): Promise<RunningBff> => {
+      const running = await startBff({
+        serviceUrl: service.url,
+        apiToken: service.apiToken,
+        portalSecret,
+        allowedOrigins: options.pageOrigins,
+        logger: false,
+        rateLimit: false,
+        serviceTimeoutMs: 3000,
+        ...extra,
+      });
+      started.push(running);
+      return running;
+    };
+    const plain = await bff({ signup: true });
+    const testMode = await bff({ checkout: { testMode: true } });
+    const limited = await bff({ rateLimit: { ip: false, token: false, list: false, create: { limit: 1, windowMs: 60_000 } } });
+    // Nothing listens on port 1: every call to the service fails as it does when the service is down.
+    const dead = await bff({ serviceUrl: 'http://127.0.0.1:1' });
+
+    const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
+    // Every field a customer sees is set on one client and left empty on the other, so the real answers show which may be null.
+    const customer = await api.clients.create({
+      name: 'Stand-in Company Sp. z o.o.', company: true, tax_no: '5252445767', person: 'Ewa Nowak', email: 'stand-in@example.com', phone: '+48 22 555 01 02',
+      street: 'ul. Prosta 51', post_code: '00-838', city: 'Warszawa', country: 'PL', bank: 'mBank', bank_account: 'PL61109010140000071219812874',
+    });
+    const person = await api.clients.create({ name: 'Anna Kowalska', first_name: 'Anna', last_name: 'Kowalska', company: false, email: 'anna.stand-in@example.com',
+      street: 'ul. Święty Marcin 3', post_code: '61-001', city: 'Poznań', country: 'PL',
+    });
+    const invoice = async (number: string, paid: string, issued: number, due: number) =>
+      (
+        await api.invoices.create({
+          kind: 'vat',
+          number,
+          client_id: customer.id,
+          issue_date: addDays(issued),
+          sell_date: addDays(issued),
+          payment_to_kind: 'other_date',
+          payment_to: addDays(due),
+          payment_type: 'transfer',
+          buyer_street: 'ul. Prosta 51',
+          buyer_post_code: '00-838',
+          buyer_country: 'PL',
+          currency: 'PLN',
+          positions: [{ name: 'Design retainer', tax: '23', quantity: '1', total_price_gross: '1230.00' }],
+          ...(paid !== '0' ? { paid, status: paid === '1230.00' ? 'paid' : 'partial' } : {}),
+        })
+      ).id;
+    const paid = await invoice('SI/1', '1230.00', -40, -10);
+    await invoice('SI/2', '200.00', -5, 25);
+    const unpaid = await invoice('SI/3', '0', -3, 27);
+    await invoice('SI/4', '0', -60, -30);
+
+    const token = (ttlSeconds: number, clientId = customer.id) =>
+      issuePortalToken({ clientId, scopes: ['invoices:read', 'client:read', 'client:write', 'checkout'], ttlSeconds }, portalSecret);
+    const expiredToken = await token(1);
+    // The shortest lifetime is a second: wait it out, so the token is expired when the test sends it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+
+    const info: StandInFixtureInfo = {
+      bff: `${plain.url}/bff`,
+      testModeBff: `${testMode.url}/bff`,
+      limitedBff: `${limited.url}/bff`,
+      deadBff: `${dead.url}/bff`,
+      noPaymentsService: noPayments.url,
+      account: noPayments.prefix,
+      token: await token(3600),
+      personToken: await token(3600, person.id),
+      expiredToken,
+      invoices: { paid, unpaid },
+    };
+    return { info, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  async function stop(): Promise<void> {
+    await Promise.all(started.map((each) => each.close()));
+    await Promise.all(services.map((each) => each.stop()));
+  }
+}
