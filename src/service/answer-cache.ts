@@ -1,7 +1,7 @@
 import type { Database } from './db.js';
 
 /** Answers kept per database; the oldest kept answer makes room for a new one. */
-const MAX_ENTRIES = 2000;
+const MAX_ENTRIES = 1000;
 
 /**
  * Presented answers kept while the database has not changed: an answer is kept only if the

@@ -69,6 +69,26 @@ describe('kept invoice reads', () => {
     expect((await read(query)).connected_payments).toHaveLength(1);
   });
 
+  it('counts a new invoice in the next list and summary', async () => {
+    const list = async () => (await (await fetch(`${service.url}/invoices.json?api_token=${service.apiToken}&period=all`)).json()) as unknown[];
+    const summary = async () =>
+      ((await (await fetch(`${service.url}/invoices/summary?api_token=${service.apiToken}&period=all`)).json()) as { count: number }).count;
+    const [listed, counted] = [(await list()).length, await summary()];
+    expect(await summary()).toBe(counted);
+    await service.db.query(`insert into invoices (account_id, data) select account_id, data || '{"number": "K/1", "token": "kept-answers-k1"}' from invoices where id = $1`, [id]);
+    expect((await list()).length).toBe(listed + 1);
+    expect(await summary()).toBe(counted + 1);
+  });
+
+  it('renders the PDF again after the invoice changed', async () => {
+    const pdf = async () => Buffer.from(await (await fetch(`${service.url}/invoices/${id}.pdf?api_token=${service.apiToken}`)).arrayBuffer());
+    const before = await pdf();
+    expect(before.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pdf()).equals(before)).toBe(true);
+    await service.db.query(`update invoices set data = jsonb_set(data, '{buyer_name}', '"Client6 SA"'), updated_at = now() where id = $1`, [id]);
+    expect((await pdf()).equals(before)).toBe(false);
+  });
+
   it('never keeps what was read while a write was under way', async () => {
     const cache = answerCacheOf(service.db);
     if (!cache) return expect(service.db.kind).toBe('postgres');
