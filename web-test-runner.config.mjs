@@ -63,6 +63,9 @@ function shopFixturePlugin() {
     async serve(context) {
       if (context.path === '/__shop/info') return { body: JSON.stringify(fixture.info), type: 'json' };
       if (context.path === '/__shop/state') return { body: JSON.stringify(await fixture.state(context.query.email)), type: 'json' };
+      if (context.path === '/__shop/customer') {
+        return { body: JSON.stringify(await fixture.customer(Object.fromEntries(new URLSearchParams(context.querystring)))), type: 'json' };
+      }
       return undefined;
     },
   };

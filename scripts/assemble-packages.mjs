@@ -13,7 +13,7 @@ const ranges = { ...rootManifest.devDependencies, ...rootManifest.peerDependenci
 /** What each audience package holds, as paths of the root package (folders are copied whole). */
 const contents = {
   elements: {
-    copy: ['dist/elements', 'dist/dev', 'dist/frameworks', 'dist/invoicekit.js', 'dist/invoicekit.js.map', 'src/elements', 'src/frameworks', 'custom-elements.json'],
+    copy: ['dist/elements', 'dist/dev', 'dist/frameworks', 'dist/invoicekit.js', 'dist/invoicekit.js.map', 'dist/invoicekit.classic.js', 'src/elements', 'src/frameworks', 'custom-elements.json'],
     // Only the declarations of the elements and wrappers: their JavaScript is the bundles above.
     declarations: ['dist/lib/elements', 'dist/lib/frameworks'],
   },

@@ -9,7 +9,7 @@ npx eslint .
 npm run build
 # Storybook builds from the same sources: every element in every state.
 npm run build-storybook -- --quiet
-node --test test/elements/bundle-size.test.mjs
+node --test test/elements/bundle-size.test.mjs test/elements/readme-sri.test.mjs
 npx vitest run
 # Elements in Chromium against a real BFF and service.
 npx wtr

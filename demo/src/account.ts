@@ -14,6 +14,7 @@ form.addEventListener('client-error', (event) => {
 });
 
 signIn((session) => {
+  if (!session) return;
   form.portalToken = session.token;
   if (!form.isConnected) document.querySelector('#details')!.replaceWith(form);
 }).catch((error: unknown) => announce(`The demo could not sign in: ${String(error)}`, 'error'));

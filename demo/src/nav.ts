@@ -27,7 +27,8 @@ function renderHeader(): void {
   const links = PAGES.map(({ page, href, label }) =>
     element('a', { href, 'data-i18n': label, ...(page === current ? { 'aria-current': 'page' } : {}) }, label),
   );
-  const outbox = element('a', { href: '/outbox', 'data-service-link': 'outbox', 'data-i18n': 'nav.outbox' }, 'Outbox');
+  // The outbox is the service's own page: it opens beside the demo, which stays where it was.
+  const outbox = element('a', { href: '/outbox', 'data-service-link': 'outbox', 'data-i18n': 'nav.outbox', target: '_blank', rel: 'noopener' }, 'Outbox');
   const nav = element('nav', { 'data-i18n-label': 'nav.label' }, ...links, outbox);
   const select = element('select', { id: 'language', 'data-i18n-label': 'nav.language' });
   select.append(new Option('English', 'en'), new Option('Polski', 'pl'));

@@ -69,6 +69,7 @@ document.addEventListener('demo-language', () => renderOwed());
 
 let events: EventSource | undefined;
 signIn((current) => {
+  if (!current) return;
   session = current;
   list.setAttribute('portal-token', current.token);
   details.setAttribute('portal-token', current.token);

@@ -16,19 +16,30 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-export async function signIn(onChange: (session: DemoSession) => void): Promise<void> {
+/** The value of the shop's "guest" choice: buying without signing in. */
+const GUEST = '';
+
+/**
+ * Signs in as the chosen demo customer, the same one on every page. `guest` (the shop) adds a choice
+ * to buy without signing in, which calls `onChange(undefined)`; the portal falls back to a customer.
+ */
+export async function signIn(onChange: (session: DemoSession | undefined) => void, options: { guest?: string } = {}): Promise<void> {
   const select = document.querySelector<HTMLSelectElement>('#customer');
   const customers = await json<{ id: string; name: string }[]>(await fetch('/demo-api/customers'));
-  const chosen = localStorage.getItem(STORAGE_KEY) ?? customers[0]?.id ?? '';
+  const stored = localStorage.getItem(STORAGE_KEY);
+  const known = stored !== null && (customers.some((c) => c.id === stored) || (options.guest !== undefined && stored === GUEST));
+  const chosen = known ? stored : (customers[0]?.id ?? GUEST);
   if (select) {
-    select.replaceChildren(...customers.map((c) => new Option(c.name, c.id, false, c.id === chosen)));
+    const choices = customers.map((c) => new Option(c.name, c.id, false, c.id === chosen));
+    if (options.guest !== undefined) choices.unshift(new Option(options.guest, GUEST, false, chosen === GUEST));
+    select.replaceChildren(...choices);
     select.addEventListener('change', () => {
       localStorage.setItem(STORAGE_KEY, select.value);
       void load(select.value);
     });
   }
   const load = async (customer: string) => {
-    onChange(await json<DemoSession>(await fetch(`/demo-api/session?customer=${encodeURIComponent(customer)}`)));
+    onChange(customer === GUEST ? undefined : await json<DemoSession>(await fetch(`/demo-api/session?customer=${encodeURIComponent(customer)}`)));
   };
   await load(chosen);
 }

@@ -76,36 +76,47 @@ export function limitBody(bff: Bff): MiddlewareHandler<Env> {
 }
 
 /**
- * Admits a request carrying a valid portal token with `scope`, and counts it against the token
+ * The portal session named by `Authorization: Bearer <portal token>`, checked for `scope`: a missing,
+ * bad or expired token is a 401 and a missing scope a 403. With `optional`, no header at all is no
+ * session (a guest), while a header that is present must still be right.
+ */
+export async function readSession(c: BffContext, bff: Bff, scope: PortalScope, optional = false): Promise<PortalSession | undefined> {
+  const header = c.req.header('authorization');
+  if (optional && header === undefined) return undefined;
+  const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header ?? '');
+  if (!match) {
+    throw new BffError(401, ERROR_CODES.unauthorized, 'A portal token is required.', {
+      headers: { 'WWW-Authenticate': 'Bearer realm="invoicekit"' },
+    });
+  }
+  let session: PortalSession;
+  try {
+    session = await verifyPortalToken(match[1]!, bff.secretKey);
+  } catch (error) {
+    const expired = error instanceof PortalTokenError && error.reason === 'expired';
+    throw new BffError(
+      401,
+      expired ? ERROR_CODES.tokenExpired : ERROR_CODES.unauthorized,
+      expired ? 'The portal token has expired.' : 'The portal token is not valid.',
+      { headers: { 'WWW-Authenticate': 'Bearer realm="invoicekit", error="invalid_token"' } },
+    );
+  }
+  if (!session.scopes.has(scope)) {
+    throw new BffError(403, ERROR_CODES.insufficientScope, `The portal token does not allow this (needs ${scope}).`, {
+      headers: { 'WWW-Authenticate': `Bearer realm="invoicekit", error="insufficient_scope", scope="${scope}"` },
+    });
+  }
+  c.set('session', session);
+  return session;
+}
+
+/**
+ * Requires a portal session with `scope` (see `readSession`), then counts the request against the
  * subject's limit (`limit`: `token`, or `list` for pages of the portal list).
  */
 export function requireSession(bff: Bff, scope: PortalScope, limit: 'token' | 'list' = 'token'): MiddlewareHandler<Env> {
   return async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header);
-    if (!match) {
-      throw new BffError(401, ERROR_CODES.unauthorized, 'A portal token is required.', {
-        headers: { 'WWW-Authenticate': 'Bearer realm="invoicekit"' },
-      });
-    }
-    let session: PortalSession;
-    try {
-      session = await verifyPortalToken(match[1]!, bff.secretKey);
-    } catch (error) {
-      const expired = error instanceof PortalTokenError && error.reason === 'expired';
-      throw new BffError(
-        401,
-        expired ? ERROR_CODES.tokenExpired : ERROR_CODES.unauthorized,
-        expired ? 'The portal token has expired.' : 'The portal token is not valid.',
-        { headers: { 'WWW-Authenticate': 'Bearer realm="invoicekit", error="invalid_token"' } },
-      );
-    }
-    if (!session.scopes.has(scope)) {
-      throw new BffError(403, ERROR_CODES.insufficientScope, `The portal token does not allow this (needs ${scope}).`, {
-        headers: { 'WWW-Authenticate': `Bearer realm="invoicekit", error="insufficient_scope", scope="${scope}"` },
-      });
-    }
-    c.set('session', session);
+    const session = (await readSession(c, bff, scope))!;
     await bff.enforce(c, bff.limits[limit], `${limit}:${session.clientId}`);
     await next();
   };

@@ -1,7 +1,10 @@
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 
-/** What a portal token may allow. A host grants the smallest set its page needs. */
-export const PORTAL_SCOPES = ['invoices:read', 'client:read', 'client:write'] as const;
+/**
+ * What a portal token may allow. A host grants the smallest set its page needs. `checkout` lets the
+ * customer buy as themselves: the purchase is invoiced to their own client record.
+ */
+export const PORTAL_SCOPES = ['invoices:read', 'client:read', 'client:write', 'checkout'] as const;
 export type PortalScope = (typeof PORTAL_SCOPES)[number];
 
 export const PORTAL_TOKEN_ISSUER = 'invoicekit-bff';

@@ -3,24 +3,7 @@ import { z } from 'zod';
 import { BffError, ERROR_CODES, type FieldErrors } from './errors.js';
 import { parseJsonInput, UnsafeInputError } from '../api/json-input.js';
 
-export const text = (max: number) => z.string({ message: 'must be text' }).trim().max(max, `is too long (maximum is ${max} characters)`);
-export const optionalText = (max: number) => text(max).nullish();
-export const email = z
-  .string({ message: 'must be text' })
-  .trim()
-  .max(300, 'is too long (maximum is 300 characters)')
-  .pipe(z.email({ message: 'is not an e-mail address' }));
-export const webUrl = z
-  .string({ message: 'must be a URL' })
-  .max(2000, 'is too long (maximum is 2000 characters)')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
+export { email, optionalText, text, webUrl } from '../api/validation/checkout.js';
 
 export const intParam = (name: string, min: number, max: number, fallback: number) =>
   z

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
 import type { Product } from '../../src/api/schemas/product.js';
-import { json, PRODUCT_TOKEN, SHOP_ORIGIN, startService, startTestBff, type Api, type Service, type TestBff } from './support.js';
+import { issuePortalToken } from '../../src/bff/index.js';
+import { bearer, json, PORTAL_SECRET, PRODUCT_TOKEN, SHOP_ORIGIN, startService, startTestBff, type Api, type Service, type TestBff } from './support.js';
 
 let service: Service;
 let api: Api;
@@ -169,5 +170,58 @@ describe('POST /bff/checkout', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  describe('signed in with a portal token', () => {
+    it('invoices the purchase to the customer’s own record, so it lands in their portal', async () => {
+      const customer = await api.clients.create({ name: 'Signed-in Buyer Sp. z o.o.', tax_no: '7010000000', email: 'signed-in@buyer.example', city: 'Kraków', country: 'PL' });
+      const token = await issuePortalToken({ clientId: customer.id, ttlSeconds: 600 }, PORTAL_SECRET);
+      const response = await postCheckout({ product: PRODUCT_TOKEN, quantity: 2, returnUrl: `${SHOP_ORIGIN}/thanks` }, { ...bearer(token), 'idempotency-key': randomUUID() });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const { redirectUrl } = await json(response);
+      expect((await fetch(redirectUrl, { method: 'POST', redirect: 'manual' })).status).toBe(303);
+
+      const [payment] = await paymentsFor('signed-in@buyer.example');
+      expect(payment).toMatchObject({ client_id: customer.id, paid: true, invoice_name: 'Signed-in Buyer Sp. z o.o.', invoice_tax_no: '7010000000' });
+      const invoice = await api.invoices.get(payment!.invoice_id!);
+      expect(invoice).toMatchObject({ client_id: customer.id, buyer_name: 'Signed-in Buyer Sp. z o.o.', buyer_tax_no: '7010000000', buyer_city: 'Kraków' });
+      const portal = await json(await fetch(`${bff.base}/invoices`, { headers: { origin: SHOP_ORIGIN, ...bearer(token) } }));
+      expect(portal.data.map((row: { number: string; status: string }) => [row.number, row.status])).toEqual([[invoice.number, 'paid']]);
+    });
+
+    it('takes only an e-mail from the browser, and refuses bad tokens and missing scopes', async () => {
+      const customer = await api.clients.create({ name: 'No Mail Ltd' });
+      const token = await issuePortalToken({ clientId: customer.id, ttlSeconds: 600 }, PORTAL_SECRET);
+      const body = { product: PRODUCT_TOKEN, returnUrl: `${SHOP_ORIGIN}/thanks` };
+
+      const noMail = await postCheckout(body, bearer(token));
+      expect(noMail.status).toBe(422);
+      expect(Object.keys((await json(noMail)).error.fields)).toEqual(['buyer.email']);
+      const claimed = await postCheckout({ ...body, buyer: { email: 'me@buyer.example', name: 'Someone Else', tax_no: '5252445767' } }, bearer(token));
+      expect(claimed.status).toBe(422);
+      expect(Object.keys((await json(claimed)).error.fields).sort()).toEqual(['buyer.name', 'buyer.tax_no']);
+      const ok = await postCheckout({ ...body, buyer: { email: 'me@buyer.example' } }, bearer(token));
+      expect(ok.status).toBe(201);
+      expect((await paymentsFor('me@buyer.example'))[0]).toMatchObject({ client_id: customer.id, invoice_name: 'No Mail Ltd' });
+
+      expect((await postCheckout({ ...body, buyer: { email: 'x@buyer.example' } }, bearer('not.a.token'))).status).toBe(401);
+      const readOnly = await issuePortalToken({ clientId: customer.id, scopes: ['invoices:read'], ttlSeconds: 600 }, PORTAL_SECRET);
+      const forbidden = await postCheckout({ ...body, buyer: { email: 'x@buyer.example' } }, bearer(readOnly));
+      expect(forbidden.status).toBe(403);
+      expect((await json(forbidden)).error.code).toBe('insufficient_scope');
+      expect(await paymentsFor('x@buyer.example')).toHaveLength(0);
+    });
+
+    it('never replays one customer’s checkout to another with the same Idempotency-Key', async () => {
+      const [a, b] = await Promise.all(['a', 'b'].map((n) => api.clients.create({ name: `Replay ${n}`, email: `replay-${n}@buyer.example` })));
+      const key = randomUUID();
+      const body = { product: PRODUCT_TOKEN, returnUrl: `${SHOP_ORIGIN}/thanks` };
+      const first = await postCheckout(body, { ...bearer(await issuePortalToken({ clientId: a!.id }, PORTAL_SECRET)), 'idempotency-key': key });
+      expect(first.status).toBe(201);
+      const second = await postCheckout(body, { ...bearer(await issuePortalToken({ clientId: b!.id }, PORTAL_SECRET)), 'idempotency-key': key });
+      expect(second.status).toBe(422);
+      expect((await json(second)).error.code).toBe('idempotency_key_reused');
+      expect(await paymentsFor('replay-b@buyer.example')).toHaveLength(0);
+    });
   });
 });

@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { overflowingElements, type RunningDemo, startDemo, startJourney } from './support/demo.js';
 
@@ -105,20 +111,33 @@ async function serviceJson<T>(path: string): Promise<T> {
   return (await (await fetch(url)).json()) as T;
 }
 
-/** Fills the pay button's dialog for `product` and continues to the service's checkout page. */
-async function checkout(page: import('playwright-core').Page, product: string, email: string): Promise<void> {
+/** Opens the pay button's dialog for `product` and, for a guest, fills it; then continues to the service's checkout page. */
+async function checkout(page: Page, product: string, guestEmail?: string): Promise<void> {
   const button = page.locator(`product-pay-button[product="${product}"]`);
   await expect.poll(() => button.locator('[part~="price"]').count(), { timeout: 20_000 }).toBe(1);
   await button.locator('[part~="button"]').click();
   const dialog = button.locator('[part~="dialog"]');
-  await dialog.locator('input[name="email"]').fill(email);
-  await dialog.locator('input[name="name"]').fill('Shopper Ltd');
+  if (guestEmail) {
+    await dialog.locator('input[name="email"]').fill(guestEmail);
+    await dialog.locator('input[name="name"]').fill('Shopper Ltd');
+  }
   await dialog.locator('[part~="continue-button"]').click();
   await page.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
 }
 
+/** The text of a PDF, as pdftotext reads it. */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'invoicekit-pdf-'));
+  try {
+    await writeFile(join(dir, 'invoice.pdf'), bytes);
+    return (await promisify(execFile)('pdftotext', ['-enc', 'UTF-8', join(dir, 'invoice.pdf'), '-'])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('buying in the shop', () => {
-  it('pays on the test payment page, returns to the shop, and the invoice is paid, e-mailed and in the outbox', async () => {
+  it('buys as a signed-in customer, pays, returns to the shop; the portal lists the invoice as paid, its PDF has the total, the e-mail is in the outbox', async () => {
     const { page, errors, context } = await startJourney(demo, 'buy');
     await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
     const logo = page.locator('product-pay-button[product="logo-design"] [part~="price"]');
@@ -126,33 +145,80 @@ describe('buying in the shop', () => {
     // A zero-decimal currency is shown in its own minor units.
     await expect.poll(() => page.locator('product-pay-button[product="logo-licence-jpy"] [part~="price"]').textContent()).toMatch(/15,000(?!\.)/);
 
-    await checkout(page, 'logo-design', 'buyer@shop.example');
-    expect(await page.locator('body').innerText()).toContain('buyer@shop.example');
+    // Signed in as the shop's customer (the same one the portal then shows), the dialog asks nothing.
+    await page.selectOption('#customer', 'cust-1003');
+    await expect.poll(() => page.locator('product-pay-button[product="logo-design"]').getAttribute('portal-token')).toBeTruthy();
+    await checkout(page, 'logo-design');
+    expect(await page.locator('body').innerText()).toContain('kontakt@podlipami.example');
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/Thank you.*\d+\/\d{2}\/\d{4}/);
+    const number = /(\d+\/\d{2}\/\d{4})/.exec((await page.locator('#status').textContent())!)![1]!;
 
     const payments = await serviceJson<StoredPayment[]>('/banking/payments.json?per_page=100');
-    const mine = payments.filter((payment) => payment.email === 'buyer@shop.example');
+    const mine = payments.filter((payment) => payment.email === 'kontakt@podlipami.example');
     expect(mine).toHaveLength(1);
     expect(mine[0]!.paid).toBe(true);
-    const invoice = await serviceJson<{ status: string; price_gross: string }>(`/invoices/${mine[0]!.invoice_id}.json`);
-    expect(invoice).toMatchObject({ status: 'paid', price_gross: '1845.0' });
+    const invoice = await serviceJson<{ number: string; status: string; price_gross: string; buyer_name: string }>(`/invoices/${mine[0]!.invoice_id}.json`);
+    expect(invoice).toMatchObject({ number, status: 'paid', price_gross: '1845.0', buyer_name: 'Kawiarnia pod Lipami' });
 
-    // One click on the header's Outbox link opens the demo account's outbox, where the invoice landed.
+    // In the portal, as the same customer, the new invoice is listed as paid, and its PDF carries the total.
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
+    const row = page.locator('invoice-list [part~="row"]', { hasText: number });
+    await expect.poll(() => row.locator('[part~="status-paid"]').count(), { timeout: 20_000 }).toBe(1);
+    const download = page.waitForEvent('download');
+    await row.locator('[part~="download-button"]').click();
+    const file = await download;
+    const bytes = await readFile((await file.path())!);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = (await pdfText(bytes)).replace(/\s+/g, ' ');
+    expect(text).toContain(number);
+    expect(text).toMatch(/1[\s\u00a0]?845,00/);
+
+    // One click on the header's Outbox link opens the demo account's outbox beside the demo, where the
+    // invoice landed; on a phone the subject that opens the message is on screen.
     const outbox = page.locator('a[data-service-link="outbox"]').first();
     await expect.poll(() => outbox.getAttribute('href')).toContain('key=');
+    const opened = context.waitForEvent('page');
     await outbox.click();
-    await page.waitForURL(/\/outbox/);
-    await expect.poll(() => page.locator('tbody tr', { hasText: 'buyer@shop.example' }).count()).toBe(1);
+    const tab = await opened;
+    await tab.setViewportSize({ width: 375, height: 800 });
+    await tab.waitForURL(/\/outbox/);
+    const message = tab.locator('tbody tr', { hasText: 'kontakt@podlipami.example' });
+    await expect.poll(() => message.count()).toBe(1);
+    expect(await overflowingElements(tab)).toEqual([]);
+    expect(await message.getByRole('link').isVisible()).toBe(true);
+    await message.getByRole('link').click();
+    await tab.waitForURL(/\/outbox\/[^/]+$/);
+    expect(await tab.locator('h2').textContent()).toContain(number);
+    expect(page.url()).toMatch(/\/portal\.html/);
     expect(errors).toEqual([]);
     expect(await page.content()).not.toContain(demo.apiToken);
+    await context.close();
+  });
+
+  it('sells to a guest, who types an e-mail and name, and the invoice goes to no registered customer', async () => {
+    const { page, errors, context } = await startJourney(demo, 'guest');
+    await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
+    await page.selectOption('#customer', '');
+    await checkout(page, 'coffee-beans', 'guest@shop.example');
+    expect(await page.locator('body').innerText()).toContain('guest@shop.example');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/Thank you/);
+    const [payment] = (await serviceJson<StoredPayment[]>('/banking/payments.json?per_page=100')).filter((p) => p.email === 'guest@shop.example');
+    const invoice = await serviceJson<{ buyer_name: string; client_id: number }>(`/invoices/${payment!.invoice_id}.json`);
+    expect(invoice.buyer_name).toBe('Shopper Ltd');
+    const registered = await serviceJson<{ id: number; external_id: string | null }[]>('/clients.json?per_page=100');
+    expect(registered.filter((client) => client.external_id).map((client) => client.id)).not.toContain(invoice.client_id);
+    expect(errors).toEqual([]);
     await context.close();
   });
 
   it('leaves no invoice when the payment is declined', async () => {
     const { page, errors, context } = await startJourney(demo, 'decline');
     await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
+    await page.selectOption('#customer', '');
     await checkout(page, 'website-audit', 'decliner@shop.example');
     await page.getByRole('button', { name: 'Decline payment' }).click();
     await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });

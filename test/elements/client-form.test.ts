@@ -357,4 +357,40 @@ describe('<client-form> against the real BFF and service', () => {
     await saved;
     expect(await serviceClient(id)).to.include({ country: 'GB', tax_no: 'GB123456789', post_code: 'EC1A 1BB' });
   });
+
+  it('is styled through ::part() from outside a component that wraps it in its shadow root', async () => {
+    const { token } = await newCustomer({ name: 'Parts Ltd' });
+    if (!customElements.get('account-panel')) {
+      customElements.define(
+        'account-panel',
+        class extends HTMLElement {
+          constructor() {
+            super();
+            this.attachShadow({ mode: 'open' });
+          }
+        },
+      );
+    }
+    const host = await fixture<HTMLElement>(html`<div>
+      <style>
+        account-panel::part(input) { outline: 3px solid rgb(1, 2, 3); }
+        account-panel::part(field-error) { letter-spacing: 2px; }
+        account-panel::part(submit-button) { text-transform: uppercase; }
+      </style>
+      <account-panel></account-panel>
+    </div>`);
+    const panel = host.querySelector('account-panel')!;
+    const el = document.createElement('client-form') as ClientForm;
+    el.setAttribute('endpoint', bff);
+    el.setAttribute('portal-token', token);
+    el.setAttribute('locale', 'en');
+    panel.shadowRoot!.append(el);
+    await settled(el);
+    expect(getComputedStyle(input(el, 'name')).outlineColor).to.equal('rgb(1, 2, 3)');
+    expect(getComputedStyle(input(el, 'country')).outlineColor).to.equal('rgb(1, 2, 3)');
+    expect(getComputedStyle(el.querySelector('.cf-error')!).letterSpacing).to.equal('2px');
+    expect(getComputedStyle(submitButton(el)).textTransform).to.equal('uppercase');
+    // The parts carry the same names as the other elements' parts.
+    expect([...el.querySelectorAll('[part]')].flatMap((node) => node.getAttribute('part')!.split(' '))).to.include.members(['field', 'label', 'input', 'button', 'status']);
+  });
 });

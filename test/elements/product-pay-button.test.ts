@@ -8,7 +8,7 @@ import type { ShopFixtureInfo, ShopState } from './support/shop-fixture.js';
  * The buy button in Chromium against the real service and BFF (test/elements/support/shop-fixture.ts).
  * The payment page is on the service's origin: tests take the `pay-start` event's payment page
  * themselves (as a page handling it in a popup would) and press Pay or Decline there with a real form
- * post, then ask the button for the outcome. The full redirect and return runs in test/widget/.
+ * post, then ask the button for the outcome. The full redirect and return runs in test/e2e/.
  */
 let shop: ShopFixtureInfo;
 before(async () => {
@@ -121,6 +121,32 @@ describe('<product-pay-button>', () => {
     const after = await state(email);
     expect(after.payments).to.deep.equal([{ price: '1845.0', paid: true, provider_status: 'paid', invoice_id: after.payments[0]!.invoice_id, quantity: '1.0', currency: 'PLN' }]);
     expect(after.invoices).to.deep.equal([{ number: detail.invoice!.number, status: 'paid', price_gross: '1845.0', currency: 'PLN', buyer_name: 'Ada Lovelace', buyer_tax_no: null }]);
+    expect(after.mails).to.equal(1);
+  });
+
+  it('sells to a signed-in customer with a portal token: the dialog asks nothing, and the invoice carries their details', async () => {
+    const email = newEmail();
+    const query = new URLSearchParams({ name: 'Signed-in Studio Sp. z o.o.', email, tax_no: '7010000000' });
+    const customer = (await (await fetch(`/__shop/customer?${query}`)).json()) as { id: number; token: string };
+    const el = await fixture<ProductPayButton>(
+      html`<product-pay-button endpoint=${shop.bff} product="website-audit" locale="en" portal-token=${customer.token}></product-pay-button>`,
+    );
+    await ready(el);
+    part<HTMLButtonElement>(el, 'button')!.click();
+    await el.updateComplete;
+    const form = part<HTMLFormElement>(el, 'form')!;
+    expect(form.querySelectorAll('input')).to.have.length(0);
+    expect(squash(form.textContent)).to.include('Invoiced to your account details.');
+    await expect(el).to.be.accessible();
+    const start = await startPayment(el);
+    await onPaymentPage(start.detail.redirectUrl, 'pay');
+    const success = oneEvent(el, 'pay-success') as Promise<PaySuccessEvent>;
+    void el.checkOutcome();
+    const { detail } = await success;
+    const after = await state(email);
+    expect(after.invoices).to.deep.equal([
+      { number: detail.invoice!.number, status: 'paid', price_gross: after.payments[0]!.price, currency: 'PLN', buyer_name: 'Signed-in Studio Sp. z o.o.', buyer_tax_no: '7010000000' },
+    ]);
     expect(after.mails).to.equal(1);
   });
 
@@ -263,8 +289,13 @@ describe('<product-pay-button>', () => {
     const el = page.querySelector('product-pay-button')!;
     await expect(el).to.be.accessible();
     await ready(el);
+    // The theme picks the dark half of each light-dark() token; a light button beside it keeps the light half.
+    expect(getComputedStyle(part(el, 'button')!).backgroundColor).to.equal('rgb(139, 147, 255)');
+    const light = await bffButton('logo-design');
+    expect(getComputedStyle(part(light, 'button')!).backgroundColor).to.equal('rgb(79, 70, 229)');
     part<HTMLButtonElement>(el, 'button')!.click();
     await el.updateComplete;
+    expect(getComputedStyle(dialogOf(el)).backgroundColor).to.equal('rgb(15, 21, 35)');
     await expect(el).to.be.accessible();
   });
 

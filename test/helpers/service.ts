@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,18 +23,7 @@ export async function startTestService(
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
   if (!process.env.DATABASE_URL) await cp(await templateDataDir(options.seed ?? false), dataDir, { recursive: true });
-  let databaseUrl: string | undefined;
-  if (process.env.DATABASE_URL) {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
-  }
+  const databaseUrl = await isolatedDatabaseUrl();
   const service = await startService({
     port: 0,
     host: '127.0.0.1',
@@ -92,4 +82,76 @@ export async function templateDataDir(seed: boolean): Promise<string> {
   // Another process may have finished first: its template is as good as this one.
   await rename(building, path).catch(() => rm(building, { recursive: true, force: true }));
   return path;
+}
+
+/**
+ * With DATABASE_URL set (the PostgreSQL pass), a schema of its own on that server, so tests never
+ * see each other's rows; otherwise `undefined` (PGlite in a data dir).
+ */
+export async function isolatedDatabaseUrl(): Promise<string | undefined> {
+  if (!process.env.DATABASE_URL) return undefined;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything it printed so far. */
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const processes = new Set<ChildProcess>();
+
+/**
+ * `invoicekit service` in a child process, as its command starts it (`node --import tsx` is what
+ * `npx tsx` runs, without a wrapper process between a signal and the service), once it listens.
+ */
+export async function spawnService(args: string[], env: Record<string, string>, startTimeoutMs = 90_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'service', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  processes.add(child);
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      processes.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), startTimeoutMs);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /invoicing service listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`the service exited (${code ?? signal}) before it listened:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output, exited };
+}
+
+/** Whether a spawned service is still running. */
+export const isRunning = (child: ChildProcess) => processes.has(child);
+
+/** Kills every spawned service still running (for `afterAll`). */
+export function killServices(): void {
+  for (const child of processes) child.kill('SIGKILL');
 }

@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type Api } from '../helpers/http.js';
-import { templateDataDir } from '../helpers/service.js';
+import { api } from '../helpers/http.js';
+import { isolatedDatabaseUrl, killServices, spawnService, templateDataDir } from '../helpers/service.js';
 import { Subscriber, verifySignature } from './support/subscriber.js';
 
 /**
@@ -15,71 +13,27 @@ import { Subscriber, verifySignature } from './support/subscriber.js';
 const API_TOKEN = 'webhook-durability-token-0123456789';
 let dataDir: string;
 let databaseUrl = '';
-const running = new Set<ChildProcess>();
 
-async function startCli(): Promise<{ child: ChildProcess; http: Api; exited: Promise<number | null> }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli.ts', 'service', '--port', '0', '--data-dir', dataDir, '--webhooks-allow-private'],
-    {
-      env: {
-        ...process.env,
-        INVOICEKIT_API_TOKEN: API_TOKEN,
-        INVOICEKIT_INTEGRATION_TOKEN: 'webhook-durability-integration',
-        INVOICEKIT_WEBHOOK_RETRY_BASE_MS: '200',
-        INVOICEKIT_WEBHOOK_RETRY_CAP_MS: '1000',
-        INVOICEKIT_WEBHOOK_POLL_MS: '100',
-        DATABASE_URL: databaseUrl,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  running.add(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 90_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /invoicing service listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the service exited (${code}) before it listened:\n${output}`));
-    });
+async function startCli() {
+  const started = await spawnService(['--data-dir', dataDir, '--webhooks-allow-private'], {
+    INVOICEKIT_API_TOKEN: API_TOKEN,
+    INVOICEKIT_INTEGRATION_TOKEN: 'webhook-durability-integration',
+    INVOICEKIT_WEBHOOK_RETRY_BASE_MS: '200',
+    INVOICEKIT_WEBHOOK_RETRY_CAP_MS: '1000',
+    INVOICEKIT_WEBHOOK_POLL_MS: '100',
+    DATABASE_URL: databaseUrl,
   });
-  return { child, http: api({ url, apiToken: API_TOKEN }), exited };
+  return { ...started, http: api({ url: started.url, apiToken: API_TOKEN }) };
 }
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-webhooks-'));
   // A migrated data dir opens in a fraction of the time a new one takes.
   if (!process.env.DATABASE_URL) await cp(await templateDataDir(false), dataDir, { recursive: true });
-  if (process.env.DATABASE_URL) {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
-  }
+  databaseUrl = (await isolatedDatabaseUrl()) ?? '';
 });
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  killServices();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -110,7 +64,7 @@ describe('webhook deliveries across a SIGKILL', () => {
     expect(log[0]).toMatchObject({ status: 'delivered', last_status: 200 });
 
     second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(await second.exited).toEqual({ code: 0, signal: null });
     await subscriber.stop();
   }, 150_000);
 });

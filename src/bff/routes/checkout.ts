@@ -3,26 +3,18 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
 import { originOf, type Bff, type BffContext, type Env } from '../context.js';
+import { readSession } from '../middleware.js';
+import type { PortalSession } from '../portal-token.js';
 import { BffError, ERROR_CODES, type FieldErrors } from '../errors.js';
 import { fingerprintOf, type StoredAnswer } from '../idempotency.js';
 import type { InvoicingClient } from '../options.js';
-import { email, optionalText, readJson, validate, webUrl } from '../validation.js';
+import { checkoutBuyerShape } from '../../api/validation/checkout.js';
+import { readJson, validate, webUrl } from '../validation.js';
 import { PRODUCT_TOKEN_PATTERN, type ProductLookup } from './products.js';
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-const buyerInput = z.strictObject({
-  email,
-  name: optionalText(300),
-  first_name: optionalText(200),
-  last_name: optionalText(200),
-  tax_no: optionalText(50),
-  street: optionalText(300),
-  post_code: optionalText(30),
-  city: optionalText(200),
-  country: optionalText(100),
-  phone: optionalText(100),
-});
+const buyerInput = z.strictObject(checkoutBuyerShape);
 
 /**
  * `POST /checkout`: creates an unpaid payment in the service at the service's price and answers
@@ -31,7 +23,7 @@ const buyerInput = z.strictObject({
  */
 export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
   const { checkout, idempotency, limits } = bff;
-  const checkoutInput = z.strictObject({
+  const guestInput = z.strictObject({
     product: z.string({ message: 'must be a product token' }).regex(PRODUCT_TOKEN_PATTERN, 'is not a product token'),
     quantity: z
       .number({ message: 'must be a whole number' })
@@ -43,11 +35,24 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     returnUrl: webUrl,
     cancelUrl: webUrl.optional(),
   });
-  type CheckoutInput = z.output<typeof checkoutInput>;
+  // A signed-in customer is invoiced to their own record: they may name only where it is e-mailed.
+  const customerInput = guestInput.extend({
+    buyer: buyerInput
+      .partial()
+      .superRefine((buyer, ctx) => {
+        for (const name of Object.keys(buyer)) {
+          if (name !== 'email') ctx.addIssue({ code: 'custom', path: [name], message: "is taken from the signed-in customer's details" });
+        }
+      })
+      .optional(),
+  });
+  type CheckoutInput = z.output<typeof customerInput>;
 
   const routes = new Hono<Env>();
   routes.post('/checkout', async (c) => {
-    const input = validate(checkoutInput, await readJson(c));
+    // A portal token makes this the signed-in customer's purchase; none at all, a guest's.
+    const session = await readSession(c, bff, 'checkout', true);
+    const input: CheckoutInput = session ? validate(customerInput, await readJson(c)) : validate(guestInput, await readJson(c));
     const ownOrigin = new URL(c.req.url).origin;
     const badReturn: FieldErrors = {};
     for (const field of ['returnUrl', 'cancelUrl'] as const) {
@@ -64,11 +69,12 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     }
     if (key === undefined) {
       await bff.enforce(c, limits.create, `create:${c.get('clientIp')}`);
-      const answer = await createCheckout(c, input, undefined);
+      const answer = await createCheckout(c, input, session, undefined);
       return c.json(answer.body as object, answer.status as 201);
     }
 
-    const fingerprint = await fingerprintOf(input);
+    // The customer is part of the request: the same key from another customer is another request.
+    const fingerprint = await fingerprintOf({ ...input, customer: session?.clientId ?? null });
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const claim = await idempotency.claim(key, fingerprint);
       if (claim.state !== 'claimed' && claim.fingerprint !== fingerprint) {
@@ -87,7 +93,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
       try {
         // Only a new attempt counts against the limit; replays and waiters create nothing.
         await bff.enforce(c, limits.create, `create:${c.get('clientIp')}`);
-        answer = await createCheckout(c, input, key);
+        answer = await createCheckout(c, input, session, key);
       } catch (error) {
         await idempotency.release(key);
         throw error;
@@ -103,11 +109,11 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     return c.json(answer.body as object, answer.status as 201);
   }
 
-  async function createCheckout(c: BffContext, input: CheckoutInput, key: string | undefined): Promise<StoredAnswer> {
+  async function createCheckout(c: BffContext, input: CheckoutInput, session: PortalSession | undefined, key: string | undefined): Promise<StoredAnswer> {
     const product = await findProduct(c, input.product, true);
     if (!product) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
     const amount = roundMoney(mul(decimal(product.price_gross), decimal(input.quantity)), product.currency);
-    const { buyer } = input;
+    const buyer = session ? await customerAsBuyer(c, session, input.buyer?.email) : input.buyer!;
     const fullName = [buyer.first_name, buyer.last_name].filter(Boolean).join(' ');
     const paymentInput = {
       name: product.name,
@@ -119,6 +125,8 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
       paid: false,
       generate_invoice: checkout.generateInvoice,
       ...(checkout.departmentId ? { department_id: checkout.departmentId } : {}),
+      // A signed-in customer's invoice joins their own record, and so their portal.
+      ...(session ? { client_id: session.clientId } : {}),
       email: buyer.email,
       first_name: buyer.first_name ?? null,
       last_name: buyer.last_name ?? null,
@@ -157,6 +165,24 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
         quantity: input.quantity,
         product: { token: product.token, name: product.name },
       },
+    };
+  }
+
+  /** The buyer fields of a signed-in customer's invoice: their record as they keep it, e-mailed where they ask. */
+  async function customerAsBuyer(c: BffContext, session: PortalSession, email: string | undefined): Promise<z.output<typeof buyerInput>> {
+    const record = await bff.service(c, 'clients.get', (signal) => bff.client.clients.get(session.clientId, { signal }));
+    const to = email ?? record.email ?? undefined;
+    if (!to) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { 'buyer.email': ['is required: your details have no e-mail'] } });
+    const text = (value: string | null | undefined) => value || undefined;
+    return {
+      email: to,
+      name: text(record.name),
+      tax_no: text(record.tax_no),
+      street: text(record.street),
+      post_code: text(record.post_code),
+      city: text(record.city),
+      country: text(record.country),
+      phone: text(record.phone),
     };
   }
 

@@ -60,6 +60,19 @@ const adopted = new WeakSet<Document | ShadowRoot>();
  * @fires {ClientSavedEvent} client-saved - The details were saved or the client signed up. `detail.client`, `detail.portalToken` after a sign-up when the BFF mints one.
  * @fires {ClientErrorEvent} client-error - Loading or saving failed. `detail.action`, `detail.status`, `detail.code`, `detail.message`, `detail.fields`.
  *
+ * @csspart field - Each field: its label, control and error.
+ * @csspart label - Each field's label.
+ * @csspart input - Each input and the country list.
+ * @csspart field-error - The message under a field that is not valid.
+ * @csspart kind - The company / private person choice.
+ * @csspart button - Every button; also `submit-button`, `discard-button`, `retry-button`.
+ * @csspart status - The line that says saving, saved or unsaved changes.
+ * @csspart error - The banner when the details cannot be loaded or saved.
+ *
+ * The inputs live in the light DOM, so `::part()` reaches them where the form sits in a shadow root
+ * (a wrapping component's, say: `my-account::part(input)`); in the page itself, select them as
+ * `client-form [part~="input"]`.
+ *
  * @cssprop --client-form-background - Background of the card.
  * @cssprop --client-form-padding - Space inside the card (default 1.25rem).
  * @cssprop --client-form-gap - Space between fields.
@@ -468,12 +481,12 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     const saving = this.phase === 'saving';
     const body = html`
       ${failed
-        ? html`<div class="cf-banner" role="alert">
+        ? html`<div class="cf-banner" part="error" role="alert">
             <p>${this.mode === 'create' ? m.saveError : m.loadError} ${this.#failureText(this.failure)}</p>
-            <button type="button" class="cf-button" @click=${this.reload}>${m.retry}</button>
+            <button type="button" class="cf-button" part="button retry-button" @click=${this.reload}>${m.retry}</button>
           </div>`
         : nothing}
-      <fieldset class="cf-kind" ?disabled=${disabled}>
+      <fieldset class="cf-kind" part="kind" ?disabled=${disabled}>
         <legend>${m.kind}</legend>
         ${[true, false].map(
           (company) => html`<label class="cf-choice"
@@ -492,13 +505,13 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       <div class="cf-actions">
         ${nested
           ? nothing
-          : html`<button type="submit" class="cf-button cf-primary" ?disabled=${disabled} aria-disabled=${saving ? 'true' : 'false'}>
+          : html`<button type="submit" class="cf-button cf-primary" part="button submit-button" ?disabled=${disabled} aria-disabled=${saving ? 'true' : 'false'}>
                 ${saving ? m.saving : this.mode === 'create' ? m.create : m.save}
               </button>
               ${this.mode === 'edit' && this.dirty && !saving
-                ? html`<button type="button" class="cf-button" ?disabled=${disabled} @click=${this.formResetCallback}>${m.discard}</button>`
+                ? html`<button type="button" class="cf-button" part="button discard-button" ?disabled=${disabled} @click=${this.formResetCallback}>${m.discard}</button>`
                 : nothing}`}
-        <p class="cf-status" role="status" data-kind=${kind}>${loading ? m.loading : notice || (this.dirty && !nested ? m.unsaved : '')}</p>
+        <p class="cf-status" part="status" role="status" data-kind=${kind}>${loading ? m.loading : notice || (this.dirty && !nested ? m.unsaved : '')}</p>
       </div>
     `;
     const frame = (content: unknown) =>
@@ -524,6 +537,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       field === 'country'
         ? html`<select
             class="cf-input"
+            part="input"
             id=${common.id}
             name=${common.name}
             autocomplete=${common.autocomplete}
@@ -536,6 +550,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
           </select>`
         : html`<input
             class="cf-input"
+            part="input"
             id=${common.id}
             name=${common.name}
             type=${TYPES[field] ?? 'text'}
@@ -549,10 +564,10 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
             aria-describedby=${common.describedby}
             ?disabled=${disabled}
           />`;
-    return html`<div class="cf-field ${WIDTH[field] ?? ''}">
-      <label for=${id}>${label}${required ? nothing : html` <span class="cf-note">(${m.optional})</span>`}</label>
+    return html`<div class="cf-field ${WIDTH[field] ?? ''}" part="field">
+      <label for=${id} part="label">${label}${required ? nothing : html` <span class="cf-note">(${m.optional})</span>`}</label>
       ${control}
-      <p class="cf-error" id="${id}-error" ?hidden=${!error}>${error}</p>
+      <p class="cf-error" part="field-error" id="${id}-error" ?hidden=${!error}>${error}</p>
     </div>`;
   }
 

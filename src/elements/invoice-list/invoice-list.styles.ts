@@ -1,6 +1,14 @@
 import { css } from 'lit';
 
 export const styles = css`
+  .visually-hidden {
+    position: absolute !important;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
   /* As wide as its container gives it, also as a flex or grid item (size containment would shrink it). */
   :host {
     display: block;

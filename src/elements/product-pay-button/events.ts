@@ -19,7 +19,8 @@ abstract class PayEvent<D extends PayEventDetail> extends Event {
 }
 
 export interface PayBeforeDetail extends PayEventDetail {
-  readonly buyer: Readonly<CheckoutBuyer>;
+  /** What the buyer typed; absent when a signed-in customer (`portal-token`) is invoiced to their own record. */
+  readonly buyer?: Readonly<CheckoutBuyer> | undefined;
 }
 
 /**

@@ -12,6 +12,7 @@ const pl: PayButtonMessages = {
   company: 'Faktura na firmę',
   companyName: 'Nazwa firmy',
   taxNo: 'NIP',
+  asCustomer: 'Faktura na dane z Twojego konta.',
   unitPrice: 'Cena jednostkowa',
   total: 'Razem',
   continue: 'Przejdź do płatności',

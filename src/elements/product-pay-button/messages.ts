@@ -12,6 +12,7 @@ export const en = {
   company: 'Company invoice',
   companyName: 'Company name',
   taxNo: 'Tax number',
+  asCustomer: 'Invoiced to your account details.',
   unitPrice: 'Unit price',
   total: 'Total',
   continue: 'Continue to payment',

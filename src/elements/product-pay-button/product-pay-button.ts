@@ -90,6 +90,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     showQuantity: { attribute: 'show-quantity', type: Boolean },
     label: {},
     returnUrl: { attribute: 'return-url' },
+    portalToken: { attribute: 'portal-token' },
     info: { state: true },
     failure: { state: true },
     open: { state: true },
@@ -123,6 +124,12 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
 
   /** Where the buyer comes back after paying or cancelling. Default: this page. In direct mode it must be on this page's origin. */
   returnUrl = '';
+
+  /**
+   * A signed-in customer's portal token (BFF mode, `checkout` scope), minted by the host's backend: the
+   * dialog asks nothing, and the purchase is invoiced to the customer's own details and shows in their portal.
+   */
+  portalToken = '';
 
   /** The product as the server answered it. */
   private info?: SaleProduct;
@@ -249,9 +256,12 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     const data = new FormData(event.target as HTMLFormElement);
     const value = (name: string) => String(data.get(name) ?? '').trim();
     // A company invoice names the company; the buyer's own name goes beside it.
-    const buyer: CheckoutBuyer = this.company
-      ? { email: value('email'), name: value('company'), tax_no: value('tax_no'), first_name: value('name') }
-      : { email: value('email'), name: value('name') };
+    const token = this.portalToken;
+    const buyer: CheckoutBuyer | undefined = token
+      ? undefined
+      : this.company
+        ? { email: value('email'), name: value('company'), tax_no: value('tax_no'), first_name: value('name') }
+        : { email: value('email'), name: value('name') };
     const { product, quantity } = this;
     const detail = { product, quantity, amount: line.total, currency: this.info!.currency };
     const before = new PayBeforeEvent({ ...detail, buyer });
@@ -265,7 +275,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     this.busy = true;
     this.problem = undefined;
     try {
-      const answer = await this.#client!.checkout(request, this.#attempt.key, signal);
+      const answer = await this.#client!.checkout(request, this.#attempt.key, signal, token);
       // The product or quantity changed meanwhile, or the server priced something else: never go on with it.
       if (signal.aborted || answer.product.token !== this.product || answer.quantity !== this.quantity) return;
       const pending = (this.#pending = { ...detail, attempt: answer.attempt, amount: answer.amount, source: this.#source });
@@ -322,11 +332,12 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
       <dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${this.#close}>
         <form part="form" @submit=${this.#submit} aria-busy=${busy}>
           <h2 id="title">${info?.name ?? m.loading}</h2>
-          ${info?.seller ? html`<p class="muted">${info.seller}</p>` : nothing}
-          ${field('email', m.email, 'email', 'email')}
-          ${field('name', m.name, 'text', 'name')}
-          <label class="check"><input type="checkbox" .checked=${this.company} ?disabled=${busy} @change=${(event: Event) => (this.company = (event.target as HTMLInputElement).checked)} />${m.company}</label>
-          ${this.company ? html`${field('company', m.companyName, 'text', 'organization')}${field('tax_no', m.taxNo, 'text', 'off')}` : nothing}
+          ${info?.seller ? html`<p>${info.seller}</p>` : nothing}
+          ${this.portalToken
+            ? html`<p>${m.asCustomer}</p>`
+            : html`${field('email', m.email, 'email', 'email')}${field('name', m.name, 'text', 'name')}
+                <label class="check"><input type="checkbox" .checked=${this.company} ?disabled=${busy} @change=${(event: Event) => (this.company = (event.target as HTMLInputElement).checked)} />${m.company}</label>
+                ${this.company ? html`${field('company', m.companyName, 'text', 'organization')}${field('tax_no', m.taxNo, 'text', 'off')}` : nothing}`}
           ${this.showQuantity
             ? html`<label>${m.quantity}<input part="input" name="quantity" type="number" min="1" max="1000" .value=${String(this.quantity)} ?readonly=${busy}
                 @input=${(event: Event) => {

@@ -2,7 +2,7 @@
 export const LIST_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
 /** What the list can be filtered by: a status, or `outstanding`, everything with money still due. */
-export const LIST_FILTERS = ['outstanding', ...LIST_STATUSES] as const;
+export const LIST_FILTERS = ['outstanding', 'paid', 'partial', 'unpaid', 'overdue'] as const satisfies readonly ['outstanding', ...ListStatus[]];
 export type ListFilter = (typeof LIST_FILTERS)[number];
 
 /**

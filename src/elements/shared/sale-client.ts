@@ -30,7 +30,8 @@ export interface CheckoutBuyer {
 export interface CheckoutRequest {
   product: string;
   quantity: number;
-  buyer: CheckoutBuyer;
+  /** Absent for a signed-in customer: the BFF invoices them to their own record. */
+  buyer?: CheckoutBuyer | undefined;
   returnUrl: string;
   cancelUrl: string;
 }
@@ -81,9 +82,13 @@ export class SaleClient {
     return this.#request(`products/${encodeURIComponent(token)}`, {}, signal);
   }
 
-  /** One attempt: the same `key` on every retry, so the server makes one payment at most. */
-  checkout(body: CheckoutRequest, key: string, signal?: AbortSignal): Promise<CheckoutAnswer> {
-    return this.#request('checkout', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) }, signal);
+  /**
+   * One attempt: the same `key` on every retry, so the server makes one payment at most. With a portal
+   * `token` (BFF mode), the signed-in customer buys as themselves.
+   */
+  checkout(body: CheckoutRequest, key: string, signal?: AbortSignal, token?: string): Promise<CheckoutAnswer> {
+    const headers = { 'content-type': 'application/json', 'idempotency-key': key, ...(token && { authorization: `Bearer ${token}` }) };
+    return this.#request('checkout', { method: 'POST', headers, body: JSON.stringify(body) }, signal);
   }
 
   outcome(attempt: string, signal?: AbortSignal): Promise<CheckoutOutcome> {

@@ -87,6 +87,16 @@ const STYLES = `
   iframe { display: block; width: 100%; height: 560px; border: 0; background: #fff; }
   pre { margin: 0; padding: 16px 20px; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.5 ui-monospace, Menlo, Consolas, monospace; }
   details summary { cursor: pointer; color: var(--muted); margin-bottom: 8px; }
+  /* On a phone each message is a block: date, recipients, then the subject that opens it. */
+  @media (max-width: 640px) {
+    thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    table, tbody, tr, td { display: block; }
+    tr { padding: 12px 14px; border-bottom: 1px solid var(--rule); }
+    tr:last-child { border-bottom: none; }
+    td { padding: 0; border: 0; }
+    td.subject { margin-top: 4px; font-size: 16px; }
+    td.subject a { display: block; padding: 6px 0; }
+  }
 `;
 
 function page(title: string, body: string): string {

@@ -1,25 +1,12 @@
+import type { RateLimitHit, RateLimitStore } from '../../bff/rate-limit.js';
 import type { Sql } from '../db.js';
 
 /**
  * Fixed-window rate limits for the service's public, credential-less routes (the product widget).
  * Several service processes share one database, so the default store counts there; a process-local
- * store would let each process allow the full limit.
+ * store would let each process allow the full limit. The store contract is the BFF's own.
  */
-export interface RateLimitHit {
-  /** Requests counted in the current window, this one included. */
-  count: number;
-  /** When the current window ends, in ms since the epoch. */
-  resetAt: number;
-}
-
-export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<RateLimitHit>;
-}
-
-export interface RateLimitRule {
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimitHit, RateLimitRule, RateLimitStore } from '../../bff/rate-limit.js';
 
 /** Counts in the `rate_limits` table: one upsert per request, shared by every process on the database. */
 export class SqlRateLimitStore implements RateLimitStore {

@@ -14,6 +14,7 @@ import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
 import { widgetBundle } from './widget-bundle.js';
+import { checkoutBuyerShape, webUrl } from '../../api/validation/checkout.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -39,19 +40,6 @@ export const WIDGET_RATE_LIMITS = {
   create: { limit: 20, windowMs: 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
 
-const text = (max: number) => z.string({ message: 'must be text' }).trim().max(max, `is too long (maximum is ${max} characters)`);
-const optionalText = (max: number) => text(max).nullish();
-const webUrl = z
-  .string({ message: 'must be a URL' })
-  .max(2000, 'is too long (maximum is 2000 characters)')
-  .refine((value) => {
-    try {
-      return /^https?:$/.test(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
-
 /** What a buyer may set. Anything else in the body (a price, a product id, a discount) is ignored. */
 const checkoutInput = z.object({
   product: z.string({ message: "can't be blank" }).regex(TOKEN_PATTERN, 'is not a product token'),
@@ -62,18 +50,7 @@ const checkoutInput = z.object({
     .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`)
     .default(1),
   buyer: z.object(
-    {
-      email: z.string({ message: "can't be blank" }).trim().max(300, 'is too long (maximum is 300 characters)').pipe(z.email({ message: 'is not an e-mail address' })),
-      name: optionalText(300),
-      first_name: optionalText(200),
-      last_name: optionalText(200),
-      tax_no: optionalText(50),
-      street: optionalText(300),
-      post_code: optionalText(30),
-      city: optionalText(200),
-      country: optionalText(100),
-      phone: optionalText(100),
-    },
+    checkoutBuyerShape,
     { message: "can't be blank" },
   ),
   returnUrl: webUrl.optional(),
@@ -270,7 +247,10 @@ function widgetScript(options: { appUrl: string; prefix: string; token: string; 
   a.href = o.orderUrl;
   a.textContent = 'Buy ' + o.name;
   b.appendChild(a);
-  s.parentNode.insertBefore(b, s);
+  // Where the tag stands; a tag in <head> (a page holding nothing else) puts the button at the top of <body>.
+  if (s.parentNode !== document.head) s.parentNode.insertBefore(b, s);
+  else if (document.body) document.body.prepend(b);
+  else document.addEventListener('DOMContentLoaded', function () { document.body.prepend(b); });
   if (window.customElements && customElements.get('product-pay-button')) return;
   if (document.querySelector('script[data-invoicekit-bundle]')) return;
   var l = document.createElement('script');

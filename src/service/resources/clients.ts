@@ -109,7 +109,7 @@ export function presentClient(row: StoredRow<ClientData>, balance = '0.0') {
 const UNBILLED_KINDS = ['proforma', 'estimate', 'client_order', 'kp', 'kw'];
 
 /** Each client's balance: paid less invoiced over its income invoices that are not cancelled. */
-async function balances(sql: Sql, accountId: number, clientIds: number[]): Promise<Map<number, string>> {
+export async function balances(sql: Sql, accountId: number, clientIds: number[]): Promise<Map<number, string>> {
   if (clientIds.length === 0) return new Map();
   const rows = await sql.query<{ client_id: number; balance: string }>(
     `select (data->>'client_id')::integer as client_id,

@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Database, Sql } from '../db.js';
 import { onRowWritten, type ResourceTable, type StoredRow } from '../store.js';
-import { presentClient } from '../resources/clients.js';
+import { balances, presentClient } from '../resources/clients.js';
 import { presentInvoice } from '../resources/invoices.js';
 import { presentPayment } from '../resources/payments.js';
 import { presentProduct, stockLevels } from '../resources/products.js';
@@ -110,8 +110,11 @@ async function presentRecord(sql: Sql, delivery: ClaimedDelivery, publicUrl: str
   switch (delivery.record_table) {
     case 'invoices':
       return presentInvoice(row as StoredRow<InvoiceData>, publicUrl, true) as Record<string, unknown>;
-    case 'clients':
-      return presentClient(row) as Record<string, unknown>;
+    case 'clients': {
+      // As for a product's stock: the balance as it stands when the delivery is sent, as a read would show it.
+      const found = await balances(sql, delivery.account_id, [delivery.record_id]);
+      return presentClient(row, found.get(delivery.record_id) ?? '0.0') as Record<string, unknown>;
+    }
     case 'payments':
       return presentPayment(row, publicUrl) as Record<string, unknown>;
     case 'products': {

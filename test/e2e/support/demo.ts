@@ -40,10 +40,7 @@ export async function startDemo(): Promise<RunningDemo> {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`the demo exited with ${code}:\n${output}`)));
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   return {
     ...ready,
     browser,
@@ -59,6 +56,14 @@ export async function startDemo(): Promise<RunningDemo> {
   };
 }
 
+/** Debian's Chromium, headless, through playwright-core. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  });
+}
+
 export interface Journey {
   context: BrowserContext;
   page: Page;
@@ -70,7 +75,7 @@ export interface Journey {
  * A fresh browser context for one journey. Everything the page logs as an error is collected, and a
  * failing journey leaves a screenshot of where it stood in `test-results/`.
  */
-export async function startJourney(demo: RunningDemo, name: string, viewport = { width: 1280, height: 900 }): Promise<Journey> {
+export async function startJourney(demo: Pick<RunningDemo, 'browser'>, name: string, viewport = { width: 1280, height: 900 }): Promise<Journey> {
   const context = await demo.browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   const errors: string[] = [];

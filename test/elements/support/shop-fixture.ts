@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createInvoicingClient } from '../../../src/api/client.js';
+import { issuePortalToken } from '../../../src/bff/index.js';
 import { startBff } from '../../../src/bff/node.js';
 import { startTestService } from '../../helpers/service.js';
 
@@ -26,10 +27,11 @@ export interface ShopState {
 export async function startShopFixture(options: { pageOrigins: string[] }) {
   const service = await startTestService({ seed: true });
   const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
+  const portalSecret = randomBytes(32).toString('hex');
   const bff = await startBff({
     serviceUrl: service.url,
     apiToken: service.apiToken,
-    portalSecret: randomBytes(32).toString('hex'),
+    portalSecret,
     allowedOrigins: options.pageOrigins,
     logger: false,
     rateLimit: false,
@@ -48,6 +50,11 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
         invoices: invoices.map(({ number, status, price_gross, currency, buyer_name, buyer_tax_no }) => ({ number, status, price_gross, currency, buyer_name, buyer_tax_no: buyer_tax_no ?? null })),
         mails: outbox.filter((m) => m.to.includes(email)).length,
       };
+    },
+    /** A registered customer, signed in: their client record and a portal token for it, as a host's backend mints one. */
+    async customer(fields: { name: string; email: string; tax_no?: string }): Promise<{ id: number; token: string }> {
+      const created = await api.clients.create(fields);
+      return { id: created.id, token: await issuePortalToken({ clientId: created.id, ttlSeconds: 3600 }, portalSecret) };
     },
     async stop(): Promise<void> {
       await bff.close();
