@@ -12,7 +12,11 @@ const elements = Object.fromEntries(
     .map((entry) => [entry.name, `src/elements/${entry.name}/define.ts`]),
 );
 
-const FRAMEWORK_REACT = 'framework-react';
+/** The React wrappers: `frameworks/react.js` with all of them, and `frameworks/react/<tag-name>.js` for one element. */
+const reactWrappers = {
+  'frameworks/react': 'src/frameworks/react.ts',
+  ...Object.fromEntries(Object.keys(elements).map((name) => [`frameworks/react/${name}`, `src/frameworks/react/${name}.ts`])),
+};
 
 /**
  * Classic scripts (IIFE, Lit inside) for pages that cannot load modules: every element in
@@ -85,6 +89,24 @@ function productionMode(): Plugin {
 }
 
 /**
+ * The React wrapper imports each element's published module (`../elements/<tag>.js`) instead of
+ * bundling its sources: the element modules are chunked exactly as without the wrapper, and a page
+ * that loads both an element and its wrapper registers the tag from one module.
+ */
+function wrapperImportsElementModules(): Plugin {
+  return {
+    name: 'invoicekit:wrapper-imports-element-modules',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const element = importer && /\/src\/frameworks\//.test(importer) ? /^((?:\.\.\/)+elements\/[\w-]+)\/define\.js$/.exec(source) : null;
+      // `dist/` mirrors `src/` (`src/elements/<tag>/define.ts` is `dist/elements/<tag>.js`), so the relative path holds.
+      return element ? { id: `${element[1]}.js`, external: true } : null;
+    },
+  };
+}
+
+/**
  * `vite build` writes the per-element modules for bundler users: Lit stays bare
  * imports, so a page that already uses Lit loads it once. `vite build --mode development` writes the
  * same modules with the development warnings to `dist/dev/`, which the package's `development` export
@@ -93,7 +115,7 @@ function productionMode(): Plugin {
  * `<script type="module">` tag. `--mode classic` and `--mode widget` write the classic scripts above.
  */
 export default defineConfig(({ mode }) => ({
-  plugins: [minifyLitTemplates(), productionMode()],
+  plugins: [minifyLitTemplates(), productionMode(), wrapperImportsElementModules()],
   build:
     mode in classicBuilds
       ? {
@@ -117,15 +139,18 @@ export default defineConfig(({ mode }) => ({
           target: 'es2022',
           minify: false,
           sourcemap: true,
-          // The React wrapper is built with the elements, so it shares their modules instead of copying them.
+          // The React wrappers are built with the elements and import their published modules (see wrapperImportsElementModules).
           lib: {
-            entry: { ...elements, [FRAMEWORK_REACT]: 'src/frameworks/react.ts' },
+            entry: { ...elements, ...reactWrappers },
             formats: ['es' as const],
-            fileName: (_format: string, name: string) => (name === FRAMEWORK_REACT ? 'frameworks/react.js' : `elements/${name}.js`),
+            fileName: (_format: string, name: string) => (name in reactWrappers ? `${name}.js` : `elements/${name}.js`),
           },
           rolldownOptions: {
             external: [/^lit($|\/)/, /^@lit\//, /^ky($|\/)/, /^react($|\/)/],
-            output: { chunkFileNames: 'elements/shared/[name]-[hash].js' },
+            output: {
+              // The wrappers' own shared code sits with them, outside the elements' side-effect globs.
+              chunkFileNames: (chunk) => (chunk.moduleIds.every((id) => id.includes('/src/frameworks/')) ? 'frameworks/shared/[name]-[hash].js' : 'elements/shared/[name]-[hash].js'),
+            },
           },
         },
   test: {

@@ -1,0 +1,9 @@
+import { ClientForm as ClientFormElement } from '../../elements/client-form/define.js';
+import { wrap } from './wrap.js';
+
+/** `<ClientForm endpoint="/bff" portalToken={token} onClientSaved={(event) => …} />` */
+export const ClientForm = wrap('client-form', ClientFormElement, {
+  onClientChange: 'client-change',
+  onClientSaved: 'client-saved',
+  onClientError: 'client-error',
+});
