@@ -30,9 +30,12 @@ const entries: Entry[] = [];
 const children: Child<unknown>[] = [];
 const started = performance.now();
 
+/** Repeated identical reads are answered from what PGlite keeps until the next write. */
+const KEPT = 'kept answer (nothing written meanwhile)';
+
 const log = (text: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
 
-type ServiceReady = { url: string; apiToken: string };
+type ServiceReady = { url: string; apiToken: string; unkeptUrl: string };
 const startService = async (env: Record<string, string | undefined> = {}) => {
   const child = await startChild<ServiceReady>('service', { BENCH_API_TOKEN: API_TOKEN, ...env });
   children.push(child as Child<unknown>);
@@ -68,6 +71,7 @@ interface HttpFigure {
   body?: string;
   headers?: Record<string, string>;
   target?: number;
+  note?: string;
   /** The same request, answered in the service process through a recording database, for its storage work. */
   storage?: { child: Child<ServiceReady>; path: string };
 }
@@ -85,7 +89,7 @@ async function httpFigure(figure: HttpFigure): Promise<LoadResult> {
       baseline: base.result.perSecond,
       baselineName: `fixed ${base.kb} KB JSON`,
       ...(figure.target !== undefined ? { target: { on: 'ratio' as const, op: '>=' as const, limit: figure.target } } : {}),
-      note: `answer ${(bytes / 1024).toFixed(1)} KB; p50 ${result.p50} ms, p97.5 ${result.p97} ms`,
+      note: `answer ${(bytes / 1024).toFixed(1)} KB; p50 ${result.p50} ms, p97.5 ${result.p97} ms${figure.note ? `; ${figure.note}` : ''}`,
     }),
   );
   if (figure.storage) {
@@ -146,17 +150,20 @@ async function servicePhase(): Promise<void> {
   log('bulk invoices written');
   const listPath = `/invoices.json?api_token=${t}&period=all&per_page=25`;
   const storage = (path: string) => ({ child: service, path });
-  const list = await httpFigure({ name: 'service: list 25 invoices (JSON)', url: base + listPath, target: 0.1, storage: storage(listPath) });
+  const list = await httpFigure({ name: 'service: list 25 invoices (JSON)', url: base + listPath, target: 0.1, storage: storage(listPath), note: KEPT });
   if (!quick) {
     const xml = `/invoices.xml?api_token=${t}&period=all&per_page=25`;
     await httpFigure({ name: 'service: list 25 invoices (XML)', url: base + xml, storage: storage(xml) });
   }
   const [first] = (await (await fetch(`${base}/invoices.json?api_token=${t}&per_page=1`)).json()) as { id: number }[];
   const read = `/invoices/${first!.id}.json?api_token=${t}`;
-  await httpFigure({ name: 'service: read one invoice', url: base + read, target: 0.25, storage: storage(read) });
+  await httpFigure({ name: 'service: read one invoice', url: base + read, target: 0.25, storage: storage(read), note: KEPT });
+  // The same reads where nothing can be kept: the first after a write, and every one on PostgreSQL.
+  await httpFigure({ name: 'service: list 25 invoices (JSON), nothing kept', url: service.ready.unkeptUrl + listPath });
+  await httpFigure({ name: 'service: read one invoice, nothing kept', url: service.ready.unkeptUrl + read });
   await httpFigure({ name: 'service: create an invoice (5 positions)', url: `${base}/invoices.json`, method: 'POST', body: invoiceBody(t), target: 0.03, storage: storage('/invoices.json') });
   const pdf = `/invoices/${first!.id}.pdf?api_token=${t}`;
-  await httpFigure({ name: 'service: invoice PDF, unchanged', url: base + pdf, target: 0.3, storage: storage(pdf) });
+  await httpFigure({ name: 'service: invoice PDF, unchanged', url: base + pdf, target: 0.3, storage: storage(pdf), note: KEPT });
 
   // First renders: invoices never rendered before, one at a time.
   const fresh = (await (await fetch(`${base}/invoices.json?api_token=${t}&period=all&per_page=100&client_id=${customers[25].clientId}`)).json()) as { id: number }[];

@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceApp } from '../../src/service/app.js';
@@ -149,4 +151,16 @@ process.on('message', (message: ServiceCommand) => {
   })();
 });
 
-process.send!({ type: 'ready', url: service.url, apiToken: service.apiToken });
+/**
+ * The same service on a second port, on the same database, keeping no answers: what a read costs
+ * when it cannot be kept (the first read after any write, and every read on PostgreSQL).
+ */
+const unkept = serve({
+  fetch: createServiceApp({ db: { ...service.db, writeCount: undefined }, integrationToken: 'bench-integration-token', publicUrl: service.url }).fetch,
+  port: 0,
+  hostname: '127.0.0.1',
+});
+await new Promise((resolve) => unkept.once('listening', resolve));
+const unkeptUrl = `http://127.0.0.1:${(unkept.address() as AddressInfo).port}`;
+
+process.send!({ type: 'ready', url: service.url, apiToken: service.apiToken, unkeptUrl });

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { sendByEmailInput } from '../../api/schemas/invoice.js';
 import type { Sql } from '../db.js';
+import { answerCacheOf } from '../answer-cache.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { invoiceLinks } from '../resources/invoices.js';
@@ -55,7 +56,10 @@ const printOptionQuery = z.object({ print_option: z.enum(['original', 'copy']).o
  */
 export async function invoicePdfResponse(c: ServiceContext, row: StoredRow<InvoiceData>, accountId: number): Promise<Response> {
   const { print_option } = validate(printOptionQuery, { print_option: c.req.query('print_option') });
-  const pdf = await renderInvoicePdfForRow(c.get('db'), accountId, row, print_option);
+  return pdfResponse(c, row, await renderInvoicePdfForRow(c.get('db'), accountId, row, print_option));
+}
+
+function pdfResponse(c: ServiceContext, row: StoredRow<InvoiceData>, pdf: Buffer): Response {
   return c.body(new Uint8Array(pdf), 200, {
     'content-type': 'application/pdf',
     'content-disposition': contentDisposition('inline', pdfFileName(row.data)),
@@ -114,8 +118,17 @@ export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDoc
   app.get('/invoices/:id', async (c, next) => {
     if (c.get('format') !== 'pdf') return next();
     const account = c.get('account');
-    const row = await requireRow<InvoiceData>(c.get('db'), 'invoices', account.id, idParam(c));
-    return invoicePdfResponse(c, row, account.id);
+    const kept = answerCacheOf(c.get('db'));
+    if (!kept) return invoicePdfResponse(c, await requireRow<InvoiceData>(c.get('db'), 'invoices', account.id, idParam(c)), account.id);
+    // The document follows from the database, the URL (print option) and today's date alone, as its
+    // rendered copy's key says: while nothing is written it is answered without a query.
+    const key = `pdf ${account.id} ${todayText()} ${c.req.url}`;
+    const { row, pdf } = await kept.get(key, async () => {
+      const found = await requireRow<InvoiceData>(c.get('db'), 'invoices', account.id, idParam(c));
+      const { print_option } = validate(printOptionQuery, { print_option: c.req.query('print_option') });
+      return { row: found, pdf: await renderInvoicePdfForRow(c.get('db'), account.id, found, print_option) };
+    });
+    return pdfResponse(c, row, pdf);
   });
 
   app.post('/invoices/:id/send_by_email', async (c) => {

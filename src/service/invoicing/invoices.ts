@@ -235,8 +235,21 @@ async function buildPosition(
   };
 }
 
-function lineIdSource(tx: Sql): () => Promise<number> {
-  return async () => (await tx.query<{ id: number }>(`select nextval('line_ids')::int as id`))[0]!.id;
+/**
+ * Ids for new positions, taken from the sequence in one query for as many as the request may need
+ * (at most `expected`, which is bounded by the position limit) rather than one query each. Ids a
+ * request took but did not use are gaps, as a rolled-back transaction leaves.
+ */
+function lineIdSource(tx: Sql, expected: number): () => Promise<number> {
+  let taken: number[] = [];
+  return async () => {
+    if (taken.length === 0) {
+      const count = Math.max(1, Math.min(expected, MAX_POSITIONS));
+      const rows = await tx.query<{ id: number }>(`select nextval('line_ids')::int as id from generate_series(1, $1::int)`, [count]);
+      taken = rows.map((row) => row.id);
+    }
+    return taken.shift()!;
+  };
 }
 
 function paymentDue(issueDate: string, kind: number | string | null, given: string | null | undefined): string | null {
@@ -362,7 +375,7 @@ export async function buildNewInvoice(
     currency,
     discountKind: input.discount_kind ?? (positionsInput.some((p) => p.discount_percent != null || p.discount != null) ? 'percent_unit' : null),
     problems,
-    lineIds: lineIdSource(tx),
+    lineIds: lineIdSource(tx, positionsInput.length),
   };
   const positions: StoredPosition[] = [];
   for (const [index, position] of positionsInput.entries()) {
@@ -509,7 +522,7 @@ export async function applyInvoiceUpdate(
     currency: next.currency,
     discountKind: (next.discount_kind as PositionContext['discountKind']) ?? null,
     problems,
-    lineIds: lineIdSource(tx),
+    lineIds: lineIdSource(tx, update.positions?.filter((p) => p.id == null && !p._destroy).length ?? 1),
   };
   if (update.positions) {
     if (update.positions.length > MAX_POSITIONS) throw tooManyPositions();

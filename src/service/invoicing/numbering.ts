@@ -76,13 +76,16 @@ export async function insertNumbered<Data extends { number: string; kind: string
 ): Promise<StoredRow<Data>> {
   const { scope, suffix } = sequenceOf(table, data.kind, data.issue_date);
   for (;;) {
+    // The number is looked up as a scalar subquery, a value the index on (account, kind, number)
+    // finds. Compared with `next.last_value` directly, the planner chose an anti join that read
+    // every document of the kind and filtered their numbers: a cost that grew with the account.
     const rows = await tx.query<StoredRow<Data>>(
       `with next as (${sequenceUpsert})
        insert into ${table} (account_id, data)
        select $1, jsonb_set($3::jsonb, '{number}', to_jsonb(next.last_value || $4))
          from next
         where not exists (
-          select 1 from ${table} t where t.account_id = $1 and t.data->>'kind' = $5 and t.data->>'number' = next.last_value || $4
+          select 1 from ${table} t where t.account_id = $1 and t.data->>'kind' = $5 and t.data->>'number' = (select last_value from next) || $4
         )
        returning id, data, created_at, updated_at`,
       [accountId, scope, JSON.stringify(data), suffix, data.kind],

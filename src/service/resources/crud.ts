@@ -1,9 +1,10 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { pageQuery } from '../../api/schemas/common.js';
+import { answerCacheOf } from '../answer-cache.js';
 import type { Sql } from '../db.js';
 import { type Account, idParam, invalid, queryOf, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
-import { deleteRow, Filters, insertRow, listRows, requireRow, type ResourceTable, type StoredRow, updateRow } from '../store.js';
+import { deleteRow, Filters, insertRow, listRows, requireRow, type ResourceTable, type StoredRow, todayText, updateRow } from '../store.js';
 
 /**
  * The five routes most resources share: list, read, create, update and delete, each scoped to the
@@ -35,6 +36,12 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   beforeDelete?(tx: Sql, account: Account, row: StoredRow<Data>): Promise<void>;
   /** Extra routes beside the five, e.g. singular read paths. */
   readPaths?: string[];
+  /**
+   * The answer of a read or a list follows from the database, the request's URL and (for a list's
+   * period and status filters) today's date alone: it may be kept until the next write (see
+   * `answer-cache.ts`).
+   */
+  keepAnswers?: boolean;
   /** Fields that name another record of the account (`category_id: 'categories'`): checked to exist, else 422. */
   references?: Readonly<Record<string, ResourceTable>>;
 }
@@ -67,6 +74,13 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
   const presentOne = async (row: StoredRow<Data>, c: ServiceContext) => (await presentAll([row], c))[0];
 
   app.get(path, async (c) => {
+    const kept = resource.keepAnswers ? answerCacheOf(c.get('db')) : undefined;
+    // Filters by period or status are relative to today: the date is part of the key.
+    if (kept) return respond(c, await kept.get(`${c.get('account').id} ${todayText()} ${c.req.url}`, () => list(c)), { root: resource.listRoot });
+    return respond(c, await list(c), { root: resource.listRoot });
+  });
+
+  const list = async (c: ServiceContext) => {
     const query = validate(resource.listQuery ?? pageQuery, queryOf(c)) as Record<string, unknown> & {
       page: number;
       per_page: number;
@@ -81,12 +95,15 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
       perPage: query.per_page,
       ...(resource.listData ? { data: resource.listData(query) } : {}),
     });
-    return respond(c, await presentAll(rows, c), { root: resource.listRoot });
-  });
+    return presentAll(rows, c);
+  };
 
   const read = async (c: ServiceContext) => {
-    const row = await requireRow<Data>(c.get('db'), table, c.get('account').id, idParam(c));
-    return respond(c, await presentOne(row, c), { root: resource.wrapper });
+    const answer = async () => presentOne(await requireRow<Data>(c.get('db'), table, c.get('account').id, idParam(c)), c);
+    const kept = resource.keepAnswers ? answerCacheOf(c.get('db')) : undefined;
+    // The account is part of the key: the same URL read with another account's token never gets this answer.
+    const value = kept ? await kept.get(`${c.get('account').id} ${c.req.url}`, answer) : await answer();
+    return respond(c, value, { root: resource.wrapper });
   };
   app.get(`${path}/:id`, read);
   for (const extra of resource.readPaths ?? []) app.get(`${extra}/:id`, read);

@@ -1,7 +1,8 @@
 import type { Hono } from 'hono';
 import { minorUnits, decimal, toFixed } from '../../api/money.js';
 import { invoiceListQuery } from '../../api/schemas/invoice.js';
-import { queryOf, respond, type ServiceEnv, validate } from '../http.js';
+import { answerCacheOf } from '../answer-cache.js';
+import { queryOf, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { Filters, todayText } from '../store.js';
 import { invoiceListFilters } from './invoices.js';
 
@@ -21,42 +22,48 @@ interface SummaryRow {
  */
 export function mountInvoiceSummary(app: Hono<ServiceEnv>): void {
   app.get('/invoices/summary', async (c) => {
-    const query = validate(invoiceListQuery, queryOf(c));
-    const today = query.today ?? todayText();
-    const filters = new Filters();
-    invoiceListFilters(query, filters);
-    const todayParam = `$${filters.params.length + 2}`;
-    const where = ['account_id = $1', ...filters.where].join(' and ');
-    // Each document is unpacked once per row (`jsonb_to_record`), not once per field and aggregate.
-    const rows = await c.get('db').query<SummaryRow>(
-      `select currency, count(*)::int as count,
-              coalesce(sum(due) filter (where outstanding), 0)::text as outstanding,
-              (count(*) filter (where outstanding))::int as outstanding_count,
-              coalesce(sum(due) filter (where outstanding and payment_to < ${todayParam}), 0)::text as overdue,
-              (count(*) filter (where outstanding and payment_to < ${todayParam}))::int as overdue_count
-         from (select r.currency, r.payment_to,
-                      r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) as due,
-                      r.status in ('issued', 'sent', 'partial') and coalesce(r.cancelled, 'false') <> 'true'
-                        and r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) > 0 as outstanding
-                 from invoices,
-                      jsonb_to_record(data) as r(currency text, payment_to text, price_gross numeric, paid text, status text, cancelled text)
-                where ${where}) as each_invoice
-        group by 1 order by 1`,
-      [c.get('account').id, ...filters.params, today],
-    );
-    const currencies = rows.map((row) => {
-      const currency = row.currency ?? '';
-      const scale = currency ? minorUnits(currency) : 2;
-      return {
-        currency,
-        count: row.count,
-        outstanding: toFixed(decimal(row.outstanding), scale),
-        outstanding_count: row.outstanding_count,
-        overdue: toFixed(decimal(row.overdue), scale),
-        overdue_count: row.overdue_count,
-      };
-    });
-    const summary = { count: currencies.reduce((n, each) => n + each.count, 0), today, currencies };
-    return respond(c, summary, { root: 'summary' });
+    const kept = answerCacheOf(c.get('db'));
+    // Like the list, a summary follows from the database, its URL and today's date alone.
+    const key = `${c.get('account').id} ${todayText()} ${c.req.url}`;
+    return respond(c, kept ? await kept.get(key, () => summarize(c)) : await summarize(c), { root: 'summary' });
   });
+}
+
+async function summarize(c: ServiceContext) {
+  const query = validate(invoiceListQuery, queryOf(c));
+  const today = query.today ?? todayText();
+  const filters = new Filters();
+  invoiceListFilters(query, filters);
+  const todayParam = `$${filters.params.length + 2}`;
+  const where = ['account_id = $1', ...filters.where].join(' and ');
+  // Each document is unpacked once per row (`jsonb_to_record`), not once per field and aggregate.
+  const rows = await c.get('db').query<SummaryRow>(
+    `select currency, count(*)::int as count,
+            coalesce(sum(due) filter (where outstanding), 0)::text as outstanding,
+            (count(*) filter (where outstanding))::int as outstanding_count,
+            coalesce(sum(due) filter (where outstanding and payment_to < ${todayParam}), 0)::text as overdue,
+            (count(*) filter (where outstanding and payment_to < ${todayParam}))::int as overdue_count
+       from (select r.currency, r.payment_to,
+                    r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) as due,
+                    r.status in ('issued', 'sent', 'partial') and coalesce(r.cancelled, 'false') <> 'true'
+                      and r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) > 0 as outstanding
+               from invoices,
+                    jsonb_to_record(data) as r(currency text, payment_to text, price_gross numeric, paid text, status text, cancelled text)
+              where ${where}) as each_invoice
+      group by 1 order by 1`,
+    [c.get('account').id, ...filters.params, today],
+  );
+  const currencies = rows.map((row) => {
+    const currency = row.currency ?? '';
+    const scale = currency ? minorUnits(currency) : 2;
+    return {
+      currency,
+      count: row.count,
+      outstanding: toFixed(decimal(row.outstanding), scale),
+      outstanding_count: row.outstanding_count,
+      overdue: toFixed(decimal(row.overdue), scale),
+      overdue_count: row.overdue_count,
+    };
+  });
+  return { count: currencies.reduce((n, each) => n + each.count, 0), today, currencies };
 }

@@ -104,6 +104,8 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
     createSchema: invoiceCreateInput,
     updateSchema: invoiceUpdateInput,
     listQuery: invoiceListQuery,
+    // A read's answer is the stored invoice (and, when asked, its payments) presented: nothing else.
+    keepAnswers: true,
     order: (query) => (typeof query.order === 'string' ? orderClause(query.order) : DEFAULT_ORDER),
     // Lists read whole invoices: even without `positions`, an answer carries `product_cache` and
     // `discount`, which come from them.

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerCacheOf } from '../../src/service/answer-cache.js';
+import { NOT_FOUND, secondAccount } from '../helpers/http.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+/**
+ * Invoice reads are kept until the next write on PGlite (see docs/decisions/service-speed.md):
+ * whatever writes, through the API or straight to the database, in any table, the next read
+ * answers from the database again. On PostgreSQL nothing is kept and the same reads hold.
+ */
+describe('kept invoice reads', () => {
+  let service: TestService;
+  let id: number;
+  const read = async (query = '') => {
+    const response = await fetch(`${service.url}/invoices/${id}.json?api_token=${service.apiToken}${query}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Record<string, unknown> & { connected_payments?: unknown[] };
+  };
+
+  beforeAll(async () => {
+    service = await startTestService();
+    const response = await fetch(`${service.url}/invoices.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        api_token: service.apiToken,
+        invoice: { kind: 'vat', buyer_name: 'Client1 SA', positions: [{ name: 'Produkt A1', tax: 23, total_price_gross: '10.23', quantity: 1 }] },
+      }),
+    });
+    expect(response.status).toBe(201);
+    ({ id } = (await response.json()) as { id: number });
+  });
+  afterAll(() => service.stop());
+
+  it('answers an update made through the API at once', async () => {
+    expect((await read()).buyer_name).toBe('Client1 SA');
+    expect((await read()).buyer_name).toBe('Client1 SA');
+    const update = await fetch(`${service.url}/invoices/${id}.json`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_token: service.apiToken, invoice: { buyer_name: 'Client2 SA' } }),
+    });
+    expect(update.status).toBe(200);
+    expect((await read()).buyer_name).toBe('Client2 SA');
+  });
+
+  it('answers a change written straight to the database, outside and inside a transaction', async () => {
+    await read();
+    await service.db.query(`update invoices set data = jsonb_set(data, '{buyer_name}', '"Client3 SA"') where id = $1`, [id]);
+    expect((await read()).buyer_name).toBe('Client3 SA');
+    await service.db.transaction(async (tx) => {
+      await tx.query(`update invoices set data = jsonb_set(data, '{buyer_name}', '"Client4 SA"') where id = $1`, [id]);
+    });
+    expect((await read()).buyer_name).toBe('Client4 SA');
+  });
+
+  it('answers a new payment of the invoice, kept in another table', async () => {
+    const query = '&additional_fields[invoice]=connected_payments';
+    expect((await read(query)).connected_payments).toEqual([]);
+    const payment = await fetch(`${service.url}/banking/payments.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        api_token: service.apiToken,
+        banking_payment: { name: 'Payment 1', price: '10.23', currency: 'PLN', invoice_id: id, paid: true, kind: 'api' },
+      }),
+    });
+    expect(payment.status).toBe(201);
+    expect((await read(query)).connected_payments).toHaveLength(1);
+  });
+
+  it('counts a new invoice in the next list and summary', async () => {
+    const list = async () => (await (await fetch(`${service.url}/invoices.json?api_token=${service.apiToken}&period=all`)).json()) as unknown[];
+    const summary = async () =>
+      ((await (await fetch(`${service.url}/invoices/summary?api_token=${service.apiToken}&period=all`)).json()) as { count: number }).count;
+    const [listed, counted] = [(await list()).length, await summary()];
+    expect(await summary()).toBe(counted);
+    await service.db.query(`insert into invoices (account_id, data) select account_id, data || '{"number": "K/1", "token": "kept-answers-k1"}' from invoices where id = $1`, [id]);
+    expect((await list()).length).toBe(listed + 1);
+    expect(await summary()).toBe(counted + 1);
+  });
+
+  it('renders the PDF again after the invoice changed', async () => {
+    const pdf = async () => Buffer.from(await (await fetch(`${service.url}/invoices/${id}.pdf?api_token=${service.apiToken}`)).arrayBuffer());
+    const before = await pdf();
+    expect(before.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pdf()).equals(before)).toBe(true);
+    await service.db.query(`update invoices set data = jsonb_set(data, '{buyer_name}', '"Client6 SA"'), updated_at = now() where id = $1`, [id]);
+    expect((await pdf()).equals(before)).toBe(false);
+  });
+
+  it('never keeps what was read while a write was under way', async () => {
+    const cache = answerCacheOf(service.db);
+    if (!cache) return expect(service.db.kind).toBe('postgres');
+    const key = `test ${id}`;
+    let reads = 0;
+    const name = async () => {
+      reads += 1;
+      return (await service.db.query<{ name: string }>(`select data->>'buyer_name' as name from invoices where id = $1`, [id]))[0]!.name;
+    };
+    // A read whose write lands before it is kept: the next asks the database again.
+    await cache.get(key, async () => {
+      const value = await name();
+      await service.db.query(`update invoices set data = jsonb_set(data, '{buyer_name}', '"Client5 SA"') where id = $1`, [id]);
+      return value;
+    });
+    expect(await cache.get(key, name)).toBe('Client5 SA');
+    expect(await cache.get(key, name)).toBe('Client5 SA');
+    expect(reads).toBe(2);
+  });
+
+  it('never answers one account with what another account read at the same address', async () => {
+    const other = await secondAccount(service, 'kept-other');
+    const at = (token: string) => fetch(`${service.url}/invoices/${id}.json`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await at(service.apiToken)).status).toBe(200);
+    expect((await at(service.apiToken)).status).toBe(200);
+    const intruder = await at(other.token);
+    expect(intruder.status).toBe(404);
+    expect(await intruder.json()).toEqual(NOT_FOUND);
+  });
+});
