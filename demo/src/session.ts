@@ -38,8 +38,12 @@ export async function signIn(onChange: (session: DemoSession | undefined) => voi
       void load(select.value);
     });
   }
+  // Only the latest choice wins: a slow sign-in for an earlier choice must not land after a later one.
+  let latest = 0;
   const load = async (customer: string) => {
-    onChange(customer === GUEST ? undefined : await json<DemoSession>(await fetch(`/demo-api/session?customer=${encodeURIComponent(customer)}`)));
+    const mine = ++latest;
+    const session = customer === GUEST ? undefined : await json<DemoSession>(await fetch(`/demo-api/session?customer=${encodeURIComponent(customer)}`));
+    if (mine === latest) onChange(session);
   };
   await load(chosen);
 }

@@ -146,8 +146,10 @@ describe('buying in the shop', () => {
     await expect.poll(() => page.locator('product-pay-button[product="logo-licence-jpy"] [part~="price"]').textContent()).toMatch(/15,000(?!\.)/);
 
     // Signed in as the shop's customer (the same one the portal then shows), the dialog asks nothing.
+    const signedIn = page.waitForResponse((response) => response.url().includes('/demo-api/session?customer=cust-1003'));
     await page.selectOption('#customer', 'cust-1003');
-    await expect.poll(() => page.locator('product-pay-button[product="logo-design"]').getAttribute('portal-token')).toBeTruthy();
+    const { token } = (await (await signedIn).json()) as { token: string };
+    await expect.poll(() => page.locator('product-pay-button[product="logo-design"]').getAttribute('portal-token')).toBe(token);
     await checkout(page, 'logo-design');
     expect(await page.locator('body').innerText()).toContain('kontakt@podlipami.example');
     await page.getByRole('button', { name: /^Pay / }).click();
@@ -201,6 +203,9 @@ describe('buying in the shop', () => {
     const { page, errors, context } = await startJourney(demo, 'guest');
     await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
     await page.selectOption('#customer', '');
+    // The default customer's sign-in may still be on its way; the guest choice, made later, must win.
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('product-pay-button[product="coffee-beans"]').getAttribute('portal-token')).toBeNull();
     await checkout(page, 'coffee-beans', 'guest@shop.example');
     expect(await page.locator('body').innerText()).toContain('guest@shop.example');
     await page.getByRole('button', { name: /^Pay / }).click();
@@ -219,6 +224,9 @@ describe('buying in the shop', () => {
     const { page, errors, context } = await startJourney(demo, 'decline');
     await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
     await page.selectOption('#customer', '');
+    // The default customer's sign-in may still be on its way; the guest choice, made later, must win.
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('product-pay-button[product="coffee-beans"]').getAttribute('portal-token')).toBeNull();
     await checkout(page, 'website-audit', 'decliner@shop.example');
     await page.getByRole('button', { name: 'Decline payment' }).click();
     await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
