@@ -40,6 +40,8 @@ function recording(db: Database, log: RecordedQuery[]): Database {
       return sql.query(text, params);
     },
     exec: (script) => sql.exec(script),
+    // What the service keeps it keeps here too: the storage work of a request as it runs.
+    ...(sql.keep ? { keep: sql.keep } : {}),
   });
   return {
     ...wrap(db, false),

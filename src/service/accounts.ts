@@ -1,4 +1,4 @@
-import type { Sql } from './db.js';
+import { keptRead, type Sql } from './db.js';
 import { type Account, ApiError } from './http.js';
 import { randomToken } from './passwords.js';
 import { insertRow, type StoredRow } from './store.js';
@@ -82,13 +82,16 @@ export async function createAccount(
   return account;
 }
 
-export async function defaultDepartment(sql: Sql, accountId: number): Promise<StoredRow<DepartmentData> | undefined> {
-  const rows = await sql.query<StoredRow<DepartmentData>>(
-    `select id, data, created_at, updated_at from departments
-      where account_id = $1 order by (data->>'main')::boolean desc nulls last, id limit 1`,
-    [accountId],
-  );
-  return rows[0];
+/** The account's main department (else its first): the seller of an invoice that names none. Kept where it can be. */
+export async function defaultDepartment(sql: Sql, accountId: number): Promise<Readonly<StoredRow<DepartmentData>> | undefined> {
+  return keptRead(sql, ['departments'], `main department of ${accountId}`, async () => {
+    const rows = await sql.query<StoredRow<DepartmentData>>(
+      `select id, data, created_at, updated_at from departments
+        where account_id = $1 order by (data->>'main')::boolean desc nulls last, id limit 1`,
+      [accountId],
+    );
+    return rows[0];
+  });
 }
 
 export async function defaultWarehouseId(sql: Sql, accountId: number): Promise<number | undefined> {

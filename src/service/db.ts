@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { ANY_TABLE, KeptReads } from './kept-reads.js';
 
 /**
  * The one small data layer: the same SQL runs on embedded PGlite (a folder on disk) and on a
@@ -13,6 +14,17 @@ export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Runs a script of several statements with no parameters (migrations). */
   exec(script: string): Promise<void>;
+  /**
+   * The value `read` derives from `tables` alone, kept until one of them is written (see
+   * `kept-reads.ts`). Only on PGlite, whose folder one process owns and so sees every write;
+   * absent on PostgreSQL, where other processes write too. The value comes back frozen.
+   */
+  keep?<T>(tables: readonly string[], key: string, read: () => Promise<T>): Promise<T>;
+}
+
+/** What `read` gives, kept where the database can keep it (`Sql.keep`), else read each time. */
+export function keptRead<T>(sql: Sql, tables: readonly string[], key: string, read: () => Promise<T>): Promise<T> {
+  return sql.keep ? sql.keep(tables, key, read) : read();
 }
 
 export interface Database extends Sql {
@@ -103,42 +115,57 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
   const usePrepared = (text: string) => statements.has(text) || statements.size < MAX_PREPARED;
   let writes = 0;
-  /** Moves the write count before a write starts and after it ends, whatever the outcome. */
-  const writing = async <T>(work: () => Promise<T>): Promise<T> => {
+  const kept = new KeptReads();
+  /** Moves the write counts before a write starts and after it ends, whatever the outcome. */
+  const writing = async <T>(text: string, work: () => Promise<T>): Promise<T> => {
     writes += 1;
+    kept.written(text);
     try {
       return await work();
     } finally {
       writes += 1;
+      kept.written(text);
     }
   };
   const run = async <Row>(text: string, params: readonly unknown[] | undefined, tx?: Pick<typeof pg, 'query'>): Promise<Row[]> => {
-    // Inside transactions (the writes) named statements measured slower than PGlite's own path:
-    // 21–26 ms of CPU per invoice creation against 16–18, the numbered insert above all.
-    if (tx) return (await tx.query<Row>(text, params as unknown[] | undefined)).rows;
-    if (!usePrepared(text)) return (await pg.query<Row>(text, params as unknown[] | undefined)).rows;
+    if (!usePrepared(text)) return (await (tx ?? pg).query<Row>(text, params as unknown[] | undefined)).rows;
+    // Inside a transaction its lock is held already: only wait for the engine.
+    if (tx) return pg.runExclusive(() => prepared<Row>(text, params ?? []));
     // The protocol calls take no lock of their own: wait for any transaction or query to end.
     // (No sync to the file system is needed: PGlite's Node file system writes through.)
     return engine._runExclusiveTransaction(() => pg.runExclusive(() => prepared<Row>(text, params ?? [])));
   };
+  const keep = <T>(tables: readonly string[], key: string, read: () => Promise<T>) => kept.get(tables, key, read);
   return {
     kind: 'pglite',
-    query: (text, params) => (isReadOnly(text) ? run(text, params) : writing(() => run(text, params))),
+    query: (text, params) => (isReadOnly(text) ? run(text, params) : writing(text, () => run(text, params))),
     exec: (script) =>
-      writing(async () => {
+      writing(ANY_TABLE, async () => {
         await pg.exec(script);
       }),
+    keep,
     transaction: (work) =>
-      writing(() =>
-        pg.transaction((tx) =>
-          work({
-            query: (text, params) => run(text, params, tx),
-            exec: async (script) => {
-              await tx.exec(script);
-            },
-          }),
-        ),
-      ),
+      writing('', async () => {
+        // What the transaction writes counts as changed from its first write until it ends.
+        const written = kept.begin();
+        try {
+          return await pg.transaction((tx) =>
+            work({
+              query: (text, params) => {
+                if (!isReadOnly(text)) written.push(text);
+                return run(text, params, tx);
+              },
+              exec: async (script) => {
+                written.push(ANY_TABLE);
+                await tx.exec(script);
+              },
+              keep,
+            }),
+          );
+        } finally {
+          kept.end(written);
+        }
+      }),
     writeCount: () => writes,
     async listen(channel, onNotify) {
       // One process owns a PGlite folder, so no notification can be missed.

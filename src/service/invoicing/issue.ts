@@ -1,6 +1,6 @@
 import type { invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
-import type { Sql } from '../db.js';
+import { keptRead, type Sql } from '../db.js';
 import type { Account } from '../http.js';
 import { applyInvoiceUpdate, buildNewInvoice, type InvoiceData } from './invoices.js';
 import { buildFromInvoice } from './copies.js';
@@ -20,9 +20,12 @@ type UpdateInput = z.output<typeof invoiceUpdateInput>;
 const STEERING = ['copy_invoice_from', 'advance_creation_mode', 'advance_value', 'position_name', 'invoice_ids', 'use_oss'] as const;
 const PART_KEYS = ['descriptions', 'settlement_positions', 'recipients'] as const;
 
-async function ownerUserId(tx: Sql, account: Account): Promise<number | null> {
-  const rows = await tx.query<{ id: number }>(`select id from users where account_id = $1 order by id limit 1`, [account.id]);
-  return rows[0]?.id ?? null;
+/** The account's first user, whom an invoice made through the API names as its author. Kept where it can be. */
+function ownerUserId(tx: Sql, account: Account): Promise<number | null> {
+  return keptRead(tx, ['users'], `first user of ${account.id}`, async () => {
+    const rows = await tx.query<{ id: number }>(`select id from users where account_id = $1 order by id limit 1`, [account.id]);
+    return rows[0]?.id ?? null;
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { decimal, toWire } from '../../api/money.js';
 import { client as clientSchema, clientCreateInput, clientListQuery, clientUpdateInput } from '../../api/schemas/client.js';
-import type { Sql } from '../db.js';
+import { keptRead, type Sql } from '../db.js';
 import { invalidField, type ServiceEnv } from '../http.js';
 import { randomToken } from '../passwords.js';
 import { type StoredRow, timestampText } from '../store.js';
@@ -139,16 +139,20 @@ export async function matchClient(
     [`lower(data->>'email') = lower($2)`, buyer.email],
     [`lower(data->>'name') = lower($2)`, buyer.name],
   ];
-  for (const [condition, value] of tries) {
-    if (!value || !value.trim()) continue;
-    const rows = await sql.query<StoredRow<ClientData>>(
-      `select id, data, created_at, updated_at from clients
-        where account_id = $1 and ${condition} and coalesce(data->>'self_service', 'false') <> 'true' order by id limit 1`,
-      [accountId, value.trim()],
-    );
-    if (rows[0]) return rows[0];
-  }
-  return undefined;
+  const given = tries.map(([, value]) => value?.trim() || null);
+  // The same buyer is invoiced again and again: the answer is kept until a client is written.
+  return keptRead(sql, ['clients'], `buyer of ${accountId} ${JSON.stringify(given)}`, async () => {
+    for (const [index, [condition]] of tries.entries()) {
+      if (!given[index]) continue;
+      const rows = await sql.query<StoredRow<ClientData>>(
+        `select id, data, created_at, updated_at from clients
+          where account_id = $1 and ${condition} and coalesce(data->>'self_service', 'false') <> 'true' order by id limit 1`,
+        [accountId, given[index]],
+      );
+      if (rows[0]) return rows[0];
+    }
+    return undefined;
+  });
 }
 
 export function mountClients(app: Hono<ServiceEnv>): void {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Database, Sql } from '../db.js';
+import { type Database, keptRead, type Sql } from '../db.js';
 import { onRowWritten, type ResourceTable, type StoredRow } from '../store.js';
 import { balances, presentClient } from '../resources/clients.js';
 import { presentInvoice } from '../resources/invoices.js';
@@ -26,9 +26,22 @@ export const APP_NAME = 'invoicekit';
 
 const NOUNS: Partial<Record<ResourceTable, string>> = { invoices: 'invoice', clients: 'client', products: 'product', payments: 'payment' };
 
+/** Whether any active webhook of the account listens for `kind`; kept until a webhook is written, where that can be. */
+function listened(sql: Sql, accountId: number, kind: string): Promise<boolean> {
+  return keptRead(sql, ['webhooks'], `webhooks of ${accountId} for ${kind}`, async () => {
+    const rows = await sql.query(
+      `select 1 from webhooks w where w.account_id = $1 and w.data->>'kind' = $2 and coalesce((w.data->>'active')::boolean, true) limit 1`,
+      [accountId, kind],
+    );
+    return rows.length > 0;
+  });
+}
+
 onRowWritten(async (sql, table, accountId, row, change) => {
   const noun = NOUNS[table];
   if (!noun) return;
+  // Most accounts have no webhook: where that is kept, a write queues nothing without a statement.
+  if (sql.keep && !(await listened(sql, accountId, `${noun}:${change}`))) return;
   // The snapshot is taken by the database from the row just written: nothing is sent when no webhook listens.
   const queued = await sql.query(
     `insert into webhook_deliveries (account_id, webhook_id, delivery_id, kind, record_table, record_id, record)
