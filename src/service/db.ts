@@ -20,6 +20,44 @@ export interface Sql {
    * absent on PostgreSQL, where other processes write too. The value comes back frozen.
    */
   keep?<T>(tables: readonly string[], key: string, read: () => Promise<T>): Promise<T>;
+  /**
+   * `count` new values of `sequence`, taken from the database in blocks that this process hands
+   * out, as a sequence's own CACHE does per session: every value is unique, and values handed out
+   * by different processes need not follow the order they were taken in. Values taken in a
+   * transaction that rolls back are never handed out again (`nextval` is not rolled back either).
+   */
+  sequenceValues?(sequence: string, count: number): Promise<number[]>;
+}
+
+/** New values of `sequence` (`Sql.sequenceValues`), or straight from the database where they are not handed out in blocks. */
+export async function sequenceValues(sql: Sql, sequence: string, count: number): Promise<number[]> {
+  if (sql.sequenceValues) return sql.sequenceValues(sequence, count);
+  return (await sql.query<{ id: number }>(`select nextval('${sequenceName(sequence)}')::int as id from generate_series(1, $1::int)`, [count])).map((row) => row.id);
+}
+
+const sequenceName = (name: string) => {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`not a sequence name: ${name}`);
+  return name;
+};
+
+/** Values a process takes from a sequence at once: one query serves this many new ids. */
+const SEQUENCE_BLOCK = 64;
+
+/** `Sql.sequenceValues` of one database: blocks of values per sequence, handed out in order. */
+function sequenceBlocks(): (sql: Sql, sequence: string, count: number) => Promise<number[]> {
+  const pools = new Map<string, number[]>();
+  return async (sql, sequence, count) => {
+    const name = sequenceName(sequence);
+    let pool = pools.get(name);
+    if (!pool) pools.set(name, (pool = []));
+    while (pool.length < count) {
+      const rows = await sql.query<{ id: number }>(`select nextval('${name}')::int as id from generate_series(1, $1::int)`, [
+        Math.max(SEQUENCE_BLOCK, count - pool.length),
+      ]);
+      pool.push(...rows.map((row) => row.id));
+    }
+    return pool.splice(0, count);
+  };
 }
 
 /** What `read` gives, kept where the database can keep it (`Sql.keep`), else read each time. */
@@ -136,7 +174,8 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     return engine._runExclusiveTransaction(() => pg.runExclusive(() => prepared<Row>(text, params ?? [])));
   };
   const keep = <T>(tables: readonly string[], key: string, read: () => Promise<T>) => kept.get(tables, key, read);
-  return {
+  const blocks = sequenceBlocks();
+  const database: Database = {
     kind: 'pglite',
     query: (text, params) => (isReadOnly(text) ? run(text, params) : writing(text, () => run(text, params))),
     exec: (script) =>
@@ -144,13 +183,14 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
         await pg.exec(script);
       }),
     keep,
+    sequenceValues: (sequence, count) => blocks(database, sequence, count),
     transaction: (work) =>
       writing('', async () => {
         // What the transaction writes counts as changed from its first write until it ends.
         const written = kept.begin();
         try {
-          return await pg.transaction((tx) =>
-            work({
+          return await pg.transaction((tx) => {
+            const sql: Sql = {
               query: (text, params) => {
                 if (!isReadOnly(text)) written.push(text);
                 return run(text, params, tx);
@@ -160,8 +200,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
                 await tx.exec(script);
               },
               keep,
-            }),
-          );
+              sequenceValues: (sequence, count) => blocks(sql, sequence, count),
+            };
+            return work(sql);
+          });
         } finally {
           kept.end(written);
         }
@@ -173,6 +215,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     },
     close: () => pg.close(),
   };
+  return database;
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -193,22 +236,26 @@ async function openPostgres(url: string): Promise<Database> {
   };
   let listener: InstanceType<typeof pgModule.Client> | undefined;
   let closing = false;
-  return {
+  const blocks = sequenceBlocks();
+  const database: Database = {
     kind: 'postgres',
     query: async (text, params) => (await pool.query(named(text, params))).rows,
     exec: async (script) => {
       await pool.query(script);
     },
+    sequenceValues: (sequence, count) => blocks(database, sequence, count),
     async transaction(work) {
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const result = await work({
+        const sql: Sql = {
           query: async (text, params) => (await client.query(named(text, params))).rows,
           exec: async (script) => {
             await client.query(script);
           },
-        });
+          sequenceValues: (sequence, count) => blocks(sql, sequence, count),
+        };
+        const result = await work(sql);
         await client.query('commit');
         return result;
       } catch (error) {
@@ -249,4 +296,5 @@ async function openPostgres(url: string): Promise<Database> {
       await pool.end();
     },
   };
+  return database;
 }

@@ -49,20 +49,27 @@ export interface InvoicePresentation {
   withPositions: boolean;
 }
 
-export function presentPosition(position: StoredPosition & { kind?: string | null; additional_info?: string | null }, row: StoredRow<unknown>, accountId: number) {
+/** Position keys whose value comes from the invoice or is fixed, not from the stored position. */
+const POSITION_FIXED: Readonly<Record<string, unknown>> = { deleted: false, tax2: '0', exchange_rate: '1.0' };
+
+export function presentPosition(
+  position: StoredPosition & { kind?: string | null; additional_info?: string | null },
+  row: StoredRow<unknown>,
+  accountId: number,
+  // The invoice's timestamps, written once for all its positions.
+  times: { created_at: string; updated_at: string } = { created_at: timestampText(row.created_at), updated_at: timestampText(row.updated_at) },
+) {
   const p = position as StoredPosition & Record<string, unknown>;
-  const known: Record<string, unknown> = {
-    ...p,
-    invoice_id: row.id,
-    account_id: accountId,
-    created_at: timestampText(row.created_at),
-    updated_at: timestampText(row.updated_at),
-    deleted: false,
-    tax2: '0',
-    exchange_rate: '1.0',
-  };
   const answer: Record<string, unknown> = {};
-  for (const key of POSITION_KEYS) answer[key] = known[key] ?? null;
+  for (const key of POSITION_KEYS) {
+    let value: unknown;
+    if (key === 'invoice_id') value = row.id;
+    else if (key === 'account_id') value = accountId;
+    else if (key === 'created_at' || key === 'updated_at') value = times[key];
+    else if (Object.hasOwn(POSITION_FIXED, key)) value = POSITION_FIXED[key];
+    else value = p[key];
+    answer[key] = value ?? null;
+  }
   if (p.correction_before) answer.correction_before_attributes = p.correction_before;
   if (p.correction_after) answer.correction_after_attributes = p.correction_after;
   return answer;
@@ -119,6 +126,7 @@ export function presentInvoice(row: StoredRow<InvoiceData>, options: InvoicePres
   const stored = row as StoredRow<StoredInvoice>;
   const d = stored.data as StoredInvoice & Record<string, unknown>;
   const fallback = derived(stored);
+  const times = { created_at: fallback.created_at as string, updated_at: fallback.updated_at as string };
   const links = invoiceLinks(options.publicUrl, d.token);
   const answer: Record<string, unknown> = { id: row.id };
   for (const key of INVOICE_KEYS) {
@@ -129,7 +137,7 @@ export function presentInvoice(row: StoredRow<InvoiceData>, options: InvoicePres
   }
   if (d.kind === 'correction') answer.correction_reason = d.correction_reason ?? null;
   if (options.withPositions) {
-    answer.positions = d.positions.map((p) => presentPosition(p, row, options.accountId));
+    answer.positions = d.positions.map((p) => presentPosition(p, row, options.accountId, times));
     answer.descriptions = d.descriptions ?? [];
     answer.settlement_positions = d.settlement_positions ?? [];
     answer.recipients = d.recipients ?? [];
