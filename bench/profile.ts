@@ -110,18 +110,21 @@ async function profileBffList(): Promise<void> {
     };
     // The BFF's own hop with no service call behind it: the least a proxied request can add.
     const bffHealth = [`${bff.url}/bff/health`];
+    // The page alone (the following pages of a scroll): what the summary call adds.
+    const bffPage = ['-H', `authorization=Bearer ${token}`, `${bff.url}/bff/invoices?per_page=25&totals=false`];
     const line = (name: string, r: Alone) =>
       `  ${name}: mean ${r.mean.toFixed(2)} ms, p50 ${r.p50} ms, ${r.requests} requests; CPU per request: BFF ${r.bffCpuMs.toFixed(2)} ms, service ${r.serviceCpuMs.toFixed(2)} ms`;
-    const show = (run: string, viaBff: Alone, direct: Alone, hop?: Alone) =>
+    const show = (run: string, viaBff: Alone, direct: Alone, hop?: Alone, pageAlone?: Alone) =>
       console.log(
         `${run}: latency ratio ${(viaBff.mean / direct.mean).toFixed(2)}\n${line('bff list    ', viaBff)}\n${line('service list', direct)}` +
-          (hop ? `\n${line('bff /health ', hop)}` : ''),
+          (hop ? `\n${line('bff /health ', hop)}` : '') +
+          (pageAlone ? `\n${line('bff page without totals', pageAlone)}` : ''),
       );
     await alone(bffList, 1);
     await alone(serviceList, 1);
     const profiledBff = await profiled(() => alone(bffList, seconds));
     show('profiled BFF', profiledBff, await alone(serviceList, seconds));
-    for (let run = 1; run <= 2; run += 1) show(`run ${run}`, await alone(bffList, seconds), await alone(serviceList, seconds), await alone(bffHealth, seconds));
+    for (let run = 1; run <= 2; run += 1) show(`run ${run}`, await alone(bffList, seconds), await alone(serviceList, seconds), await alone(bffHealth, seconds), await alone(bffPage, seconds));
     await bff.close();
   } finally {
     await service.stop();
