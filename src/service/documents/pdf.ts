@@ -51,7 +51,8 @@ interface Run {
 }
 
 /**
- * The font as pdfkit sees it, shaping each word once per process instead of once per document.
+ * The font as pdfkit sees it, shaping each word and decoding each glyph once per process instead of
+ * once per document.
  * pdfkit keeps shaped words only per document, and shaping (OpenType lookups in fontkit) was a fifth
  * of a render. pdfkit scales the positions it is given in place, so each call gets its own copies;
  * the glyphs are only read. Calls with explicit features are shaped afresh.
@@ -78,8 +79,28 @@ function withKeptLayouts(font: ParsedFont): ParsedFont {
       },
     };
   };
+  // Each document's font subset decodes the outline of every glyph it holds, anew each time; a
+  // glyph's outline never changes, so it is decoded once per process. fontkit keeps the glyph
+  // objects themselves, and only reads what `_decode` answers.
+  const getGlyph = (font as unknown as { getGlyph(id: number, codePoints?: number[]): DecodableGlyph }).getGlyph.bind(font);
+  (shaped as unknown as { getGlyph: typeof getGlyph }).getGlyph = (id, codePoints) => {
+    const glyph = getGlyph(id, codePoints);
+    if (glyph && typeof glyph._decode === 'function' && !decodedOnce.has(glyph)) {
+      const decode = glyph._decode.bind(glyph);
+      let outline: { value: unknown } | undefined;
+      glyph._decode = () => (outline ??= { value: decode() }).value;
+      decodedOnce.add(glyph);
+    }
+    return glyph;
+  };
   return shaped;
 }
+
+interface DecodableGlyph {
+  _decode?: () => unknown;
+}
+
+const decodedOnce = new WeakSet<DecodableGlyph>();
 
 const PAGE = { width: 595.28, height: 841.89, margin: 42 };
 const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
