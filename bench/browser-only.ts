@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { issuePortalToken } from '../src/bff/index.js';
+import { browserFigures } from './browser.js';
+import { profileList } from './browser-profile.js';
+import { startChild, type Child } from './processes/protocol.js';
+import { table } from './report.js';
+
+/**
+ * `npx tsx bench/browser-only.ts [--profile] [--repeat N]` (`--repeat 0` profiles only): only the browser figures of
+ * `npm run bench` (first rows of `<invoice-list>`, scrolling 10,000 rows, the buy button's first
+ * price), against the same service and BFF processes, in about a minute. `--profile` also records a
+ * Chromium trace and CPU profile of the insertion and of the scroll, and prints where the time went
+ * (network, script, style and layout, paint), with a readable (unminified) build of the kit so the
+ * CPU profile names functions.
+ */
+const args = process.argv.slice(2);
+const profile = args.includes('--profile');
+const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 1;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const API_TOKEN = 'bench-api-token-0123456789';
+const PORTAL_SECRET = 'bench-portal-secret-0123456789abcdefghij';
+const children: Child<unknown>[] = [];
+const log = (text: string) => process.stderr.write(`${text}\n`);
+
+/** The production element modules (`vite build`) bundled into one kit, minified as the benchmark ships it, and readable. */
+async function buildKits(): Promise<{ minified: string; readable: string }> {
+  const out = await mkdtemp(join(tmpdir(), 'invoicekit-bench-dist-'));
+  await promisify(execFile)('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: root });
+  const modules = (await readdir(join(out, 'elements'))).filter((name) => name.endsWith('.js'));
+  const contents = modules.map((module) => `import ${JSON.stringify(join(out, 'elements', module))};`).join('\n');
+  const kit = async (minify: boolean) => {
+    const result = await build({
+      stdin: { contents, resolveDir: out, loader: 'js' },
+      nodePaths: [join(root, 'node_modules')],
+      bundle: true,
+      minify,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+    });
+    const path = join(out, minify ? 'kit.js' : 'kit.readable.js');
+    await writeFile(path, result.outputFiles[0]!.contents);
+    return path;
+  };
+  return { minified: await kit(true), readable: await kit(false) };
+}
+
+try {
+  const kits = await buildKits();
+  const service = await startChild<{ url: string; apiToken: string }>('service', { BENCH_API_TOKEN: API_TOKEN });
+  children.push(service as Child<unknown>);
+  const customers: Record<number, { clientId: number }> = {};
+  for (const count of [25, 1000, 10_000]) {
+    customers[count] = await service.call({ type: 'bulk', request: { clientName: `Bench ${count}`, externalId: `bench-${count}`, count, dates: 'spread' } });
+  }
+  const bff = await startChild<{ url: string }>('bff', {
+    BENCH_SERVICE_URL: service.ready.url,
+    BENCH_API_TOKEN: service.ready.apiToken,
+    BENCH_PORTAL_SECRET: PORTAL_SECRET,
+    BENCH_KIT_PATH: kits.minified,
+  });
+  children.push(bff as Child<unknown>);
+  const tokens: Record<number, string> = {};
+  for (const [count, customer] of Object.entries(customers)) {
+    tokens[Number(count)] = await issuePortalToken({ clientId: customer.clientId, ttlSeconds: 3600 }, PORTAL_SECRET);
+  }
+  log('service seeded (25, 1,000 and 10,000 invoices), BFF started');
+  for (let i = 0; i < repeat; i += 1) {
+    console.log(table(await browserFigures(bff.ready.url, { tokens, productToken: 'logo-design' }, { quick: false })));
+  }
+  if (profile) console.log(await profileList(bff.ready.url, tokens, kits.readable));
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await Promise.all(children.map((child) => child.stop().catch(() => undefined)));
+}
