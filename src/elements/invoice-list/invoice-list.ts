@@ -186,6 +186,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #chunkWaitSince = 0;
   #sizes?: ResizeObserver;
   #observed?: Element;
+  /** The language, messages and day of the render under way, looked up once for all its rows. */
+  #locale = 'en';
+  #m = this.catalogs.en;
+  #today = 0;
 
   /** The arguments of the last load; a change starts the next one. */
   #loaded = '';
@@ -272,6 +276,19 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       this.#loaded = load;
       void this.reload();
     }
+  }
+
+  /**
+   * The first `Intl` formatter of a locale loads its data, tens of milliseconds on a slow phone:
+   * made after the first paint, while the first page is on its way, and not when its rows arrive.
+   */
+  protected override firstUpdated(): void {
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        formatNumber(0, this.#locale);
+        formatDate('2000-01-01', this.#locale);
+      }),
+    );
   }
 
   /**
@@ -424,7 +441,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   override render() {
-    const m = this.msg;
+    // Resolved once per render: each lookup walks the page for its `lang` and canonicalizes the tag.
+    this.#locale = this.resolvedLocale;
+    this.#today = dayNumber(localToday());
+    const m = (this.#m = this.msg);
     const value = this.result;
     const stale = this.loading && !!value;
     const state = this.failure && !this.loading ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
@@ -442,7 +462,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   #toolbar() {
-    const m = this.msg;
+    const m = this.#m;
     const choice = <K extends 'period' | 'order'>(key: K, label: string, values: readonly InvoiceList[K][], names: Record<InvoiceList[K], string>) =>
       html`<label class="select" part="${key === 'order' ? 'sort' : key}-select">
         <span class="visually-hidden">${label}</span>
@@ -484,9 +504,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** What the customer owes per currency, from the BFF's totals of all their invoices. */
   #totals(totals: CustomerTotals[]) {
-    const m = this.msg;
+    const m = this.#m;
     const owing = totals.filter((each) => !isZeroAmount(each.outstanding));
-    const money = (amount: string, currency: string) => formatMoney(amount, currency, this.resolvedLocale);
+    const money = (amount: string, currency: string) => formatMoney(amount, currency, this.#locale);
     return html`<p class="owed" part="totals">
       ${owing.length
         ? html`<span>${m.owed}</span>
@@ -514,7 +534,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   #table(result: InvoicePage | undefined, stale: boolean) {
-    const m = this.msg;
+    const m = this.#m;
     const columns = m.columns;
     const scroll = this.paging === 'scroll' && result;
     return html`
@@ -529,7 +549,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               ${this.#header(columns.status, 'status')} ${this.#header(html`<span class="visually-hidden">${columns.actions}</span>`, 'actions')}
             </tr>
           </thead>
-          <tbody>
+          <tbody class=${result ? '' : 'loading'}>
             ${!result
               ? Array.from({ length: Math.min(this.perPage, 6) }, () => this.#skeletonRow())
               : scroll
@@ -565,14 +585,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   #row(invoice: PortalInvoice, index?: number) {
-    const m = this.msg;
+    const m = this.#m;
     const columns = m.columns;
-    const locale = this.resolvedLocale;
+    const locale = this.#locale;
     const status: ListStatus = LIST_STATUSES.includes(invoice.status) ? invoice.status : 'unpaid';
     const money = (amount: string) => formatMoney(amount, invoice.currency, locale);
     const owing = !isZeroAmount(invoice.outstanding);
     const due = money(invoice.outstanding);
-    const days = invoice.payment_to ? dayNumber(invoice.payment_to) - dayNumber(localToday()) : undefined;
+    const days = invoice.payment_to ? dayNumber(invoice.payment_to) - this.#today : undefined;
     const busy = this.busy.includes(invoice.id);
     // Each action names its invoice for assistive technology, which hears the actions out of the row.
     const action = (name: string, icon: unknown, extra: unknown = nothing) =>
@@ -631,8 +651,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   #footer(result: InvoicePage) {
-    const m = this.msg;
-    const n = (value: number) => formatNumber(value, this.resolvedLocale);
+    const m = this.#m;
+    const n = (value: number) => formatNumber(value, this.#locale);
     if (this.paging === 'scroll') return html`<div class="pagination" part="pagination"><p>${m.count(n(result.total), result.total)}</p></div>`;
     const pages = Math.ceil(result.total / result.per_page);
     const from = (result.page - 1) * result.per_page + 1;
@@ -669,7 +689,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   #empty() {
-    const m = this.msg;
+    const m = this.#m;
     const filtered = this.status || this.period !== 'all' || this.search.trim();
     return filtered
       ? this.#state('empty', icons.empty, m.noMatchTitle, m.noMatchText, html`<button type="button" @click=${this.#clearFilters}>${m.clearFilters}</button>`)
@@ -677,7 +697,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   #error(error: unknown) {
-    const m = this.msg;
+    const m = this.#m;
     const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
     const noToken = code === 'no_token';
     const text = noToken ? m.errorNoToken : status === 401 ? m.errorSession : status === 429 ? m.errorBusy : status ? m.errorText : m.errorOffline;
