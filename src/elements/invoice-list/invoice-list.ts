@@ -45,8 +45,6 @@ const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as 
 const icon = (path: string) => html`<svg viewBox="0 0 20 20" aria-hidden="true"><path d=${path} /></svg>`;
 const icons = {
   search: icon('M14.5 9a5.5 5.5 0 0 0-11 0 5.5 5.5 0 0 0 11 0m-1 4.5 3.5 3.5'),
-  download: icon('M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12'),
-  open: icon('M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11'),
   chevron: icon('m8 5 5 5-5 5'),
   alert: icon('M17 10a7 7 0 0 0-14 0 7 7 0 0 0 14 0m-7-3.5v4m0 3v.01'),
   empty: icon('M5 2.5h6.5l3.5 3.5v11.5H5ZM11 2.5v4h4M8 11h4'),
@@ -579,11 +577,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   #skeletonRow(index?: number) {
+    // One template without nested ones: while scrolling fast, most rows rendered are placeholders.
     return html`<tr class="skeleton" part="skeleton" data-index=${index ?? nothing} aria-hidden="true">
-      ${Array.from({ length: 6 }, () => html`<td><span class="bar"></span></td>`)}
+      <td><span class="bar"></span></td><td><span class="bar"></span></td><td><span class="bar"></span></td><td><span class="bar"></span></td
+      ><td><span class="bar"></span></td><td><span class="bar"></span></td>
     </tr>`;
   }
 
+  /** One template per row, with its actions and icons inline: every nested template is one more instance to create per row. */
   #row(invoice: PortalInvoice, index?: number) {
     const m = this.#m;
     const columns = m.columns;
@@ -594,9 +595,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const due = money(invoice.outstanding);
     const days = invoice.payment_to ? dayNumber(invoice.payment_to) - this.#today : undefined;
     const busy = this.busy.includes(invoice.id);
-    // Each action names its invoice for assistive technology, which hears the actions out of the row.
-    const action = (name: string, icon: unknown, extra: unknown = nothing) =>
-      html`${icon}<span class="label">${name}</span>${extra}<span class="visually-hidden">, ${columns.number} ${invoice.number}</span>`;
     const select = (e?: Event) => this.#select(invoice, e);
     return html`<tr
       class="row"
@@ -628,14 +626,17 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       <td part="cell actions" class="actions">
         ${invoice.view_url
           ? html`<a part="action view-link" class="action" href=${invoice.view_url} target="_blank" rel="noopener" @click=${select}
-              >${action(m.open, icons.open)}</a
+              ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11" /></svg><span class="label">${m.open}</span
+              ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
             >`
-          : html`<button type="button" part="action view-link" class="action" ?disabled=${busy} @click=${() => select()}>
-              ${action(m.open, icons.open)}
-            </button>`}
-        <button type="button" part="action download-button" class="action" ?disabled=${busy} @click=${() => this.#download(invoice)}>
-          ${action(m.download, icons.download)}
-        </button>
+          : html`<button type="button" part="action view-link" class="action" ?disabled=${busy} @click=${() => select()}
+              ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11" /></svg><span class="label">${m.open}</span
+              ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></button
+            >`}
+        <button type="button" part="action download-button" class="action" ?disabled=${busy} @click=${() => this.#download(invoice)}
+          ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" /></svg><span class="label">${m.download}</span
+          ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></button
+        >
         ${owing && invoice.payment_url
           ? html`<a
               part="action pay-link"
@@ -643,7 +644,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               href=${invoice.payment_url}
               aria-disabled=${busy ? 'true' : nothing}
               @click=${(e: Event) => this.#pay(invoice, e)}
-              >${action(m.pay, nothing, html`<span class="visually-hidden"> ${due}</span>`)}</a
+              ><span class="label">${m.pay}</span><span class="visually-hidden"> ${due}</span
+              ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
             >`
           : nothing}
       </td>
