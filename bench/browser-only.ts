@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,16 +12,19 @@ import { startChild, type Child } from './processes/protocol.js';
 import { table } from './report.js';
 
 /**
- * `npx tsx bench/browser-only.ts [--profile] [--repeat N]` (`--repeat 0` profiles only): only the browser figures of
- * `npm run bench` (first rows of `<invoice-list>`, scrolling 10,000 rows, the buy button's first
- * price), against the same service and BFF processes, in about a minute. `--profile` also records a
- * Chromium trace and CPU profile of the insertion and of the scroll, and prints where the time went
- * (network, script, style and layout, paint), with a readable (unminified) build of the kit so the
- * CPU profile names functions.
+ * `npx tsx bench/browser-only.ts [--profile] [--repeat N] [--against <git ref>]`: only the browser
+ * figures of `npm run bench` (first rows of `<invoice-list>`, scrolling 10,000 rows, the buy
+ * button's first price), against the same service and BFF processes, in about two minutes.
+ * `--repeat 0` skips them. `--profile` also records a Chromium trace and CPU profile of the
+ * insertion and of the scroll, and prints where the time went (network, script, style and layout,
+ * paint), with a readable (unminified) build of the kit so the CPU profile names functions.
+ * `--against <ref>` measures the elements of that commit and of the working tree in turns, in one
+ * run, against the same service and BFF: a before and after on a shared, noisy machine.
  */
 const args = process.argv.slice(2);
 const profile = args.includes('--profile');
 const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 1;
+const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const API_TOKEN = 'bench-api-token-0123456789';
 const PORTAL_SECRET = 'bench-portal-secret-0123456789abcdefghij';
@@ -52,8 +55,30 @@ async function buildKits(): Promise<{ minified: string; readable: string }> {
   return { minified: await kit(true), readable: await kit(false) };
 }
 
+/** The elements of commit `ref`, bundled from their sources as one kit (for a before and after only). */
+async function kitOf(ref: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'invoicekit-bench-ref-'));
+  await promisify(execFile)('sh', ['-c', `git archive ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`], { cwd: root });
+  const result = await build({
+    entryPoints: [join(dir, 'src/elements/index.ts')],
+    tsconfig: join(root, 'tsconfig.json'),
+    nodePaths: [join(root, 'node_modules')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const path = join(dir, 'kit.js');
+  await writeFile(path, result.outputFiles[0]!.contents);
+  return path;
+}
+
 try {
   const kits = await buildKits();
+  const before = against ? await kitOf(against) : undefined;
+  const after = against ? await kitOf('HEAD') : undefined;
   const service = await startChild<{ url: string; apiToken: string }>('service', { BENCH_API_TOKEN: API_TOKEN });
   children.push(service as Child<unknown>);
   const customers: Record<number, { clientId: number }> = {};
@@ -73,7 +98,11 @@ try {
   }
   log('service seeded (25, 1,000 and 10,000 invoices), BFF started');
   for (let i = 0; i < repeat; i += 1) {
-    console.log(table(await browserFigures(bff.ready.url, { tokens, productToken: 'logo-design' }, { quick: false })));
+    // The BFF's process reads the kit on every request, so turns only change the file.
+    for (const [name, kit] of before && after ? [[against!, before], ['HEAD', after]] : [['the working tree', kits.minified]]) {
+      if (kit !== kits.minified) await copyFile(kit!, kits.minified);
+      console.log(`\n${name}:\n${table(await browserFigures(bff.ready.url, { tokens, productToken: 'logo-design' }, { quick: false }))}`);
+    }
   }
   if (profile) console.log(await profileList(bff.ready.url, tokens, kits.readable));
 } catch (error) {
