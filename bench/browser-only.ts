@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { copyFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { issuePortalToken } from '../src/bff/index.js';
 import { browserFigures } from './browser.js';
 import { profileList } from './browser-profile.js';
+import { buildKits, kitOf } from './kits.js';
 import { startChild, type Child } from './processes/protocol.js';
 import { table } from './report.js';
 
@@ -31,54 +27,10 @@ const PORTAL_SECRET = 'bench-portal-secret-0123456789abcdefghij';
 const children: Child<unknown>[] = [];
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
-/** The production element modules (`vite build`) bundled into one kit, minified as the benchmark ships it, and readable. */
-async function buildKits(): Promise<{ minified: string; readable: string }> {
-  const out = await mkdtemp(join(tmpdir(), 'invoicekit-bench-dist-'));
-  await promisify(execFile)('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: root });
-  const modules = (await readdir(join(out, 'elements'))).filter((name) => name.endsWith('.js'));
-  const contents = modules.map((module) => `import ${JSON.stringify(join(out, 'elements', module))};`).join('\n');
-  const kit = async (minify: boolean) => {
-    const result = await build({
-      stdin: { contents, resolveDir: out, loader: 'js' },
-      nodePaths: [join(root, 'node_modules')],
-      bundle: true,
-      minify,
-      format: 'esm',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    const path = join(out, minify ? 'kit.js' : 'kit.readable.js');
-    await writeFile(path, result.outputFiles[0]!.contents);
-    return path;
-  };
-  return { minified: await kit(true), readable: await kit(false) };
-}
-
-/** The elements of commit `ref`, bundled from their sources as one kit (for a before and after only). */
-async function kitOf(ref: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'invoicekit-bench-ref-'));
-  await promisify(execFile)('sh', ['-c', `git archive ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`], { cwd: root });
-  const result = await build({
-    entryPoints: [join(dir, 'src/elements/index.ts')],
-    tsconfig: join(root, 'tsconfig.json'),
-    nodePaths: [join(root, 'node_modules')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const path = join(dir, 'kit.js');
-  await writeFile(path, result.outputFiles[0]!.contents);
-  return path;
-}
-
 try {
-  const kits = await buildKits();
-  const before = against ? await kitOf(against) : undefined;
-  const after = against ? await kitOf('HEAD') : undefined;
+  const kits = await buildKits(root);
+  const before = against ? await kitOf(against, root) : undefined;
+  const after = against ? await kitOf('HEAD', root) : undefined;
   const service = await startChild<{ url: string; apiToken: string }>('service', { BENCH_API_TOKEN: API_TOKEN });
   children.push(service as Child<unknown>);
   const customers: Record<number, { clientId: number }> = {};
