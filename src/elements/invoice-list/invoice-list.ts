@@ -186,7 +186,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #observed?: Element;
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
-  #m = this.catalogs.en;
+  #m: InvoiceListMessages = catalogs.en;
   #today = 0;
 
   /** The arguments of the last load; a change starts the next one. */
