@@ -8,8 +8,8 @@ import { bulkInvoices } from './seed.js';
 /**
  * `npx tsx bench/statements.ts [requests]`: where one invoice creation spends its time, statement by
  * statement. The service runs in this process on PGlite with 11,000 invoices in the account, as in
- * the benchmark; requests are sent one at a time (no load, so the times are the work itself), and
- * each query, the transaction and the whole request are timed. Medians over `requests`.
+ * the benchmark; requests are sent one at a time, and each query, the transaction, the work inside
+ * it and the whole request are timed. Prints the low decile and the median over `requests`.
  */
 const count = Number(process.argv[2] ?? 200);
 const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-statements-'));
