@@ -7,15 +7,18 @@ import { startCluster } from './postgres.js';
 import { startChild, type Child } from './processes/protocol.js';
 
 /**
- * `npx tsx bench/postgres-list.ts [seconds] [--cpu-prof]`: the invoice list on PostgreSQL, as
- * `npm run bench` measures it (one process, two processes on one server, 6,400 more invoices on the
- * newest date), with where the CPU went during each load: each service process, the PostgreSQL
- * server's processes, the load generator (this process) and the whole machine. Then the list's
- * statements as the server saw them (pg_stat_statements) and `EXPLAIN (ANALYZE, BUFFERS)` of the list.
- * With `--cpu-prof` the first service process writes a CPU profile on exit (`invoicekit-postgres-list`
- * in the temporary directory).
+ * `npx tsx bench/postgres-list.ts [seconds] [--repeat=N] [--cpu-prof]`: the invoice list on
+ * PostgreSQL, as `npm run bench` measures it (one process, two processes on one server, 6,400 more
+ * invoices on the newest date), with where the CPU went during each load: each service process, the
+ * PostgreSQL server's processes, the load generator (this process) and the whole machine. CPU time
+ * per request hardly depends on what else the machine runs; throughput does. Then what the server's
+ * backends waited for, the statements as the server saw them (pg_stat_statements), and
+ * `EXPLAIN (ANALYZE, BUFFERS)` of the exact list statement the service sends, as a custom and as a
+ * generic plan. With `--cpu-prof` the first service process writes a CPU profile on exit
+ * (`invoicekit-postgres-list` in the temporary directory).
  */
 const seconds = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 5);
+const repeat = Number(process.argv.find((arg) => arg.startsWith('--repeat='))?.slice(9) ?? 1);
 const profile = process.argv.includes('--cpu-prof');
 const profileDir = join(tmpdir(), 'invoicekit-postgres-list');
 const API_TOKEN = 'bench-api-token-0123456789';
@@ -23,7 +26,7 @@ const TICK_MS = 10; // /proc reports CPU time in clock ticks of 10 ms (USER_HZ =
 
 type ServiceReady = { url: string };
 
-/** CPU time (ms) a process and, optionally, all of its children have used so far. */
+/** CPU time (ms) a process has used so far. */
 function cpuOf(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -32,6 +35,15 @@ function cpuOf(pid: number): number {
     return 0;
   }
 }
+
+/** A PostgreSQL process serving a client connection (`postgres: user db host(port) state`), not a background worker. */
+const isClientBackend = (pid: number) => {
+  try {
+    return /^postgres: \S+ \S+ \d/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 function childrenOf(parent: number): number[] {
   const pids: number[] = [];
@@ -47,63 +59,71 @@ function childrenOf(parent: number): number[] {
   return pids;
 }
 
-/** Busy and total CPU time (ms) of the whole machine, all cores. */
-function machine(): { busy: number; total: number } {
-  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
-  const n = values.map(Number);
-  const idle = n[3]! + n[4]!;
-  const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
+/** Busy CPU time (ms) of the whole machine, all cores. */
+function machineBusy(): number {
+  const values = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  return (values.reduce((a, b) => a + b, 0) - values[3]! - values[4]!) * TICK_MS;
 }
 
 interface Snapshot {
   at: number;
   services: number[];
   server: Map<number, number>;
+  /** The server's client backends; the rest are its background processes (autovacuum, checkpointer…). */
+  backends: Set<number>;
   self: number;
-  machine: { busy: number; total: number };
+  machine: number;
 }
 
 function snapshot(services: Child<ServiceReady>[], postmaster: number): Snapshot {
   const server = new Map<number, number>([[postmaster, cpuOf(postmaster)]]);
-  for (const pid of childrenOf(postmaster)) server.set(pid, cpuOf(pid));
+  const backends = new Set<number>();
+  for (const pid of childrenOf(postmaster)) {
+    server.set(pid, cpuOf(pid));
+    if (isClientBackend(pid)) backends.add(pid);
+  }
   const usage = process.cpuUsage();
-  return {
-    at: performance.now(),
-    services: services.map((s) => cpuOf(s.process.pid!)),
-    server,
-    self: (usage.user + usage.system) / 1000,
-    machine: machine(),
-  };
-}
-
-/** CPU used between two snapshots, in cores (1.0 = one core busy the whole time). */
-function cores(before: Snapshot, after: Snapshot) {
-  const wall = after.at - before.at;
-  let server = 0;
-  for (const [pid, ms] of after.server) server += ms - (before.server.get(pid) ?? 0);
-  return {
-    services: after.services.map((ms, i) => (ms - before.services[i]!) / wall),
-    server: server / wall,
-    load: (after.self - before.self) / wall,
-    machine: (after.machine.busy - before.machine.busy) / wall,
-  };
+  return { at: performance.now(), services: services.map((s) => cpuOf(s.process.pid!)), server, backends, self: (usage.user + usage.system) / 1000, machine: machineBusy() };
 }
 
 const fmt = (n: number) => n.toFixed(2);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function measured(label: string, services: Child<ServiceReady>[], postmaster: number, run: () => Promise<LoadResult>) {
+interface Measured {
+  perSecond: number;
+  /** CPU ms per request: all service processes, the PostgreSQL server, the load generator. */
+  service: number;
+  server: number;
+  load: number;
+}
+
+async function measured(label: string, services: Child<ServiceReady>[], postmaster: number, run: () => Promise<LoadResult>): Promise<Measured> {
   const before = snapshot(services, postmaster);
   const result = await run();
-  const used = cores(before, snapshot(services, postmaster));
-  const perRequest = (c: number) => ((c * 1000) / result.perSecond).toFixed(2);
-  const serviceCores = used.services.reduce((a, b) => a + b, 0);
+  const after = snapshot(services, postmaster);
+  const wall = after.at - before.at;
+  let server = 0;
+  let background = 0;
+  for (const [pid, ms] of after.server) {
+    const used = ms - (before.server.get(pid) ?? 0);
+    server += used;
+    if (!after.backends.has(pid)) background += used;
+  }
+  const serviceCores = after.services.map((ms, i) => (ms - before.services[i]!) / wall);
+  const cores = { services: serviceCores.reduce((a, b) => a + b, 0), server: server / wall, load: (after.self - before.self) / wall };
+  const perRequest = (c: number) => (c * 1000) / result.perSecond;
   console.log(
-    `${label}: ${Math.round(result.perSecond)} req/s, p50 ${result.p50} ms | cores used: services ${used.services.map(fmt).join(' + ')}` +
-      `, postgres ${fmt(used.server)}, load ${fmt(used.load)}, ours ${fmt(serviceCores + used.server + used.load)}, machine ${fmt(used.machine)}` +
-      ` | CPU ms per request: service ${perRequest(serviceCores)}, postgres ${perRequest(used.server)}, load ${perRequest(used.load)}`,
+    `${label}: ${Math.round(result.perSecond)} req/s, p50 ${result.p50} ms | cores used: services ${serviceCores.map(fmt).join(' + ')}` +
+      `, postgres ${fmt(cores.server)}, load ${fmt(cores.load)}, ours ${fmt(cores.services + cores.server + cores.load)}, machine ${fmt((after.machine - before.machine) / wall)}` +
+      ` | CPU ms per request: service ${fmt(perRequest(cores.services))}, postgres ${fmt(perRequest(cores.server))}` +
+      ` (of it background processes ${fmt(perRequest(background / wall))}), load ${fmt(perRequest(cores.load))}`,
   );
-  return result;
+  return { perSecond: result.perSecond, service: perRequest(cores.services), server: perRequest(cores.server), load: perRequest(cores.load) };
+}
+
+function summary(label: string, runs: Measured[]) {
+  const m = (key: keyof Measured) => median(runs.map((r) => r[key]));
+  console.log(`  median of ${runs.length} — ${label}: ${Math.round(m('perSecond'))} req/s; CPU ms per request: service ${fmt(m('service'))}, postgres ${fmt(m('server'))}, load ${fmt(m('load'))}`);
 }
 
 const cluster = await startCluster({ shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' });
@@ -125,11 +145,11 @@ try {
   // Warm both processes (JIT, prepared statements on every pooled connection) before measuring.
   await loadAll([one, two].map((s) => ({ url: s.ready.url + path, options: { seconds: 2, connections: 10 } })));
   await sql.query('select pg_stat_statements_reset()');
-  const single = await measured('one process, 20 connections', children, postmaster, () => load(one.ready.url + path, options));
+
   // What the server's backends wait for while both processes load it: a lock would show here.
   const waits = new Map<string, number>();
-  let sampling = true;
-  const sampler = (async () => {
+  let sampling = false;
+  const sample = async () => {
     while (sampling) {
       const { rows } = await sql.query<{ wait: string }>(
         `select coalesce(wait_event_type || ':' || wait_event, state) as wait from pg_stat_activity
@@ -138,47 +158,66 @@ try {
       for (const { wait } of rows) waits.set(wait, (waits.get(wait) ?? 0) + 1);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  })();
-  const pair = await measured('two processes, 10 connections each', children, postmaster, () =>
-    loadAll([one, two].map((s) => ({ url: s.ready.url + path, options: { ...options, connections: 10 } }))),
-  );
-  sampling = false;
-  await sampler;
-  console.log(`server backends sampled every 50 ms during the two-process load (state or wait event: samples): ${[...waits].map(([k, v]) => `${k}: ${v}`).join(', ')}`);
-  console.log(`two processes against one: ${fmt(pair.perSecond / single.perSecond)}`);
+  };
+  const singles: Measured[] = [];
+  const pairs: Measured[] = [];
+  for (let i = 0; i < repeat; i += 1) {
+    singles.push(await measured('one process, 20 connections', children, postmaster, () => load(one.ready.url + path, options)));
+    sampling = true;
+    const sampler = sample();
+    pairs.push(
+      await measured('two processes, 10 connections each', children, postmaster, () =>
+        loadAll([one, two].map((s) => ({ url: s.ready.url + path, options: { ...options, connections: 10 } }))),
+      ),
+    );
+    sampling = false;
+    await sampler;
+    console.log(`two processes against one: ${fmt(pairs.at(-1)!.perSecond / singles.at(-1)!.perSecond)}`);
+  }
+  summary('one process', singles);
+  summary('two processes', pairs);
+  console.log(`server backends sampled every 50 ms during the two-process loads (state or wait event: samples): ${[...waits].map(([k, v]) => `${k}: ${v}`).join(', ')}`);
   const statements = await sql.query(
-    `select calls, round(mean_exec_time::numeric, 3) as mean_ms, round(total_exec_time::numeric) as total_ms, rows / greatest(calls, 1) as rows_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query
-       from pg_stat_statements where calls > 10 order by total_exec_time desc limit 8`,
+    `select calls, round(mean_exec_time::numeric, 3) as mean_ms, rows / greatest(calls, 1) as rows_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) as query
+       from pg_stat_statements where calls > 10 and query not like '%pg_stat_activity%' order by total_exec_time desc limit 4`,
   );
   console.table(statements.rows);
 
-  const before = await measured('list before', children, postmaster, () => load(one.ready.url + path, options));
+  const befores: Measured[] = [];
+  for (let i = 0; i < repeat; i += 1) befores.push(await measured('list before', children, postmaster, () => load(one.ready.url + path, options)));
   await one.call({ type: 'bulk', request: { clientName: 'Bench same day', externalId: 'bench-same-day', count: 6400, dates: 'today' } });
-  const after = await measured('list with 6,400 more on the newest date', children, postmaster, () => load(one.ready.url + path, options));
-  console.log(`same date against before: ${fmt(after.perSecond / before.perSecond)}`);
-  const again = await measured('the same once more', children, postmaster, () => load(one.ready.url + path, options));
-  console.log(`once more against before: ${fmt(again.perSecond / before.perSecond)}`);
+  const afters: Measured[] = [];
+  for (let i = 0; i < repeat; i += 1) afters.push(await measured('list with 6,400 more on the newest date', children, postmaster, () => load(one.ready.url + path, options)));
+  summary('list before', befores);
+  summary('list with 6,400 more on the newest date', afters);
+  console.log(`same date against before (medians): ${fmt(median(afters.map((r) => r.perSecond)) / median(befores.map((r) => r.perSecond)))}`);
 
-  const listSql = (
-    await sql.query<{ query: string }>(`select query from pg_stat_statements where query like 'select id,%from invoices%order by%' order by calls desc limit 1`)
-  ).rows[0]?.query;
-  if (listSql) {
-    const account = (await sql.query<{ id: number }>(`select id from accounts where api_token = $1`, [API_TOKEN])).rows[0]!.id;
-    await sql.query(`prepare list as ${listSql}`);
-    console.log(listSql.replace(/\s+/g, ' '));
-    const sizes = await sql.query(
-      `select count(*) as invoices, round(avg(pg_column_size(data))) as stored_bytes, round(avg(length(data::text))) as text_bytes,
-              round(avg(length((data - 'positions')::text))) as text_bytes_without_positions from invoices where account_id = $1`,
-      [account],
-    );
-    console.table(sizes.rows);
-    // Plans as they would be once autovacuum has analyzed the grown table.
-    await sql.query('analyze invoices');
-    // `pg` runs it as a named statement: after five runs PostgreSQL may switch to a generic plan.
+  // The exact list statement the service sends, recorded in the service process.
+  const { statements: sent } = await one.call<{ statements: { text: string; params: unknown[] }[] }>({
+    type: 'storage',
+    request: { method: 'GET', path },
+    durationMs: 100,
+  });
+  const list = sent.find((statement) => /from invoices/.test(statement.text))!;
+  console.log(`the list statement: ${list.text.replace(/\s+/g, ' ')}\n  parameters: ${JSON.stringify(list.params)}`);
+  await sql.query(`prepare list as ${list.text}`);
+  const literal = (value: unknown) => (typeof value === 'number' ? String(value) : sql.escapeLiteral(String(value)));
+  // `pg` runs it as a named statement: after five runs PostgreSQL may switch to a generic plan.
+  for (const analyzed of [false, true]) {
+    // Then as they are once autovacuum has analyzed the grown table.
+    if (analyzed) await sql.query('analyze invoices');
     for (const mode of ['force_custom_plan', 'force_generic_plan']) {
       await sql.query(`set plan_cache_mode = ${mode}`);
-      const plan = await sql.query(`explain (analyze, buffers) execute list(${account}, 25, 0)`);
-      console.log(`${mode}:\n${plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')}`);
+      // Seven runs: one may land in a moment when the shared machine gives the server no CPU.
+      const plans: { ms: number; lines: string[] }[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        const plan = await sql.query<Record<string, string>>(`explain (analyze, buffers) execute list(${list.params.map(literal).join(', ')})`);
+        const lines = plan.rows.map((row) => row['QUERY PLAN']!);
+        plans.push({ ms: Number(/Execution Time: ([\d.]+)/.exec(lines.at(-1)!)?.[1]), lines });
+      }
+      plans.sort((a, b) => a.ms - b.ms);
+      console.log(`${mode}${analyzed ? ', after analyze' : ''}: execution ms of 7 runs ${plans.map((p) => p.ms).join(', ')}; the fastest:`);
+      console.log(plans[0]!.lines.map((line) => `  ${line}`).join('\n'));
     }
   }
 } finally {
