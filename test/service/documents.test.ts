@@ -138,6 +138,22 @@ describe('GET /invoices/<id>.pdf', () => {
     expect(copy).toContain(BUYER);
   });
 
+  it('lays out a document the same way however many were rendered before it in the process', async () => {
+    // Words are shaped once per process; pdfkit scales what it is given in place, so a shaped word
+    // used a second time must come out exactly as the first time.
+    const { renderInvoicePdf } = await import('../../src/service/documents/pdf.js');
+    const [first, second] = await Promise.all([createInvoice({}), createInvoice({ lang: 'en', buyer_name: 'Another Buyer Ltd' })]);
+    const dataOf = async (id: number) => (await service.db.query<{ data: Parameters<typeof renderInvoicePdf>[0] }>(`select data from invoices where id = $1`, [id]))[0]!.data;
+    const [a, b] = await Promise.all([dataOf(first.id), dataOf(second.id)]);
+    /** The document without what differs on every render: the creation date and the file identifier. */
+    const stable = (pdf: Buffer) => pdf.toString('latin1').replace(/\(D:\d+Z\)/g, '').replace(/\/ID \[<[0-9a-f]+> <[0-9a-f]+>\]/g, '');
+    const once = await renderInvoicePdf(a);
+    await renderInvoicePdf(b);
+    const again = await renderInvoicePdf(a);
+    expect(stable(again)).toBe(stable(once));
+    expect(await pdfText(again)).toContain(BUYER);
+  });
+
   it('embeds the department logo when one is set', async () => {
     const invoice = await createInvoice({});
     expect(invoice.department_id).toEqual(expect.any(Number));

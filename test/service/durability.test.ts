@@ -36,7 +36,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('durability of the service command', () => {
+// Each test starts the service command two or three times; on a loaded machine one start can take 20 s.
+describe('durability of the service command', { timeout: 120_000 }, () => {
   it('keeps what it answered 201 to through a SIGKILL, intact', async () => {
     const first = await startCli();
     expect(first.output()).toMatch(/^invoicing service listening on http:\/\/127\.0\.0\.1:\d+$/m);
