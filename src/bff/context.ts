@@ -136,8 +136,16 @@ export function originOf(value: string): string | undefined {
   }
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function todayIn(timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  // Making a formatter costs far more than using one: one per zone, kept.
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(new Date());
 }
 
 function resolveClient(options: BffOptions): BffServiceClient {

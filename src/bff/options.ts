@@ -11,8 +11,11 @@ export type InvoicingClient = ReturnType<typeof createInvoicingClient>;
 
 /** The part of the typed client the BFF uses; any object of this shape will do (a client with hooks, say). */
 export interface BffServiceClient {
-  /** `summary` is optional: without it the portal list reads whole lists (see docs/bff.md). */
-  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> & Partial<Pick<InvoicingClient['invoices'], 'summary'>>;
+  /**
+   * `summary` is optional: without it the portal list reads whole lists (see docs/bff.md).
+   * `listFields` is optional too: without it the portal list reads whole invoices of its page.
+   */
+  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> & Partial<Pick<InvoicingClient['invoices'], 'summary' | 'listFields'>>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
   payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;

@@ -1,8 +1,8 @@
-import type { Invoice, InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js';
+import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BffError } from './errors.js';
 import { readWholeList } from './portal-list-fallback.js';
-import { customerInvoice, type CustomerInvoice, type PortalListFilter } from './views.js';
+import { CUSTOMER_INVOICE_FIELDS, customerInvoice, type CustomerInvoice, type CustomerInvoiceSource, type PortalListFilter } from './views.js';
 
 export const PORTAL_ORDER_FIELDS = ['issue_date', 'payment_to', 'price_gross'] as const;
 /** How long a service without the list extensions is taken at its word before it is asked again. */
@@ -41,7 +41,7 @@ export interface PortalListPage {
 
 /** A page of the list and what the counts need, however the service gave them. */
 export interface ListRead {
-  invoices: Invoice[];
+  invoices: CustomerInvoiceSource[];
   total?: number;
   totals?: CustomerTotals[];
 }
@@ -94,8 +94,12 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
     const counted = query.totals ? summary(c, clientId, filters) : undefined;
     const owed = query.totals ? summary(c, clientId, { ...customerWide, order: undefined }) : undefined;
     const pageQuery = { ...filters, page: query.page, per_page: query.per_page };
+    const { listFields } = bff.client.invoices;
+    // Only the keys the customer's view is made from: a whole invoice has more than a hundred.
     const page = shared(`page:${clientId}:${JSON.stringify(pageQuery)}`, () =>
-      bff.service(c, 'invoices.list', (signal) => bff.client.invoices.list(pageQuery, { signal })),
+      bff.service(c, 'invoices.list', (signal) =>
+        listFields ? listFields(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal }) : bff.client.invoices.list(pageQuery, { signal }),
+      ),
     );
     const [invoices, count, totals] = await Promise.all([page, counted, owed]);
     const foreign = invoices.filter((invoice) => invoice.client_id !== clientId);

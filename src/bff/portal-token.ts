@@ -84,7 +84,32 @@ export class PortalTokenError extends Error {
   }
 }
 
+/** How many verified tokens are remembered per secret; the oldest makes room for a new one. */
+const VERIFIED_KEPT = 5000;
+const verified = new WeakMap<Uint8Array, Map<string, PortalSession>>();
+
+/**
+ * The session a portal token speaks for. A token once verified is remembered (per secret) until it
+ * expires: its signature and claims cannot change, and checking the signature again costs more
+ * than the rest of a cached request. Only the expiry depends on the time, and it is checked on
+ * every use.
+ */
 export async function verifyPortalToken(token: string, key: Uint8Array): Promise<PortalSession> {
+  let known = verified.get(key);
+  const session = known?.get(token);
+  if (session) {
+    if (session.expiresAt > Math.floor(Date.now() / 1000)) return session;
+    known!.delete(token);
+    throw new PortalTokenError('expired');
+  }
+  const fresh = await verifySignedPortalToken(token, key);
+  if (!known) verified.set(key, (known = new Map()));
+  if (known.size >= VERIFIED_KEPT) known.delete(known.keys().next().value!);
+  known.set(token, fresh);
+  return fresh;
+}
+
+async function verifySignedPortalToken(token: string, key: Uint8Array): Promise<PortalSession> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
@@ -96,7 +121,7 @@ export async function verifyPortalToken(token: string, key: Uint8Array): Promise
     if (clientId === undefined || typeof payload.exp !== 'number') throw new PortalTokenError('invalid');
     const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
     const scopes = new Set(granted.filter((s): s is PortalScope => (PORTAL_SCOPES as readonly string[]).includes(s)));
-    return { clientId, scopes, expiresAt: payload.exp };
+    return Object.freeze({ clientId, scopes, expiresAt: payload.exp });
   } catch (error) {
     if (error instanceof PortalTokenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new PortalTokenError('expired');

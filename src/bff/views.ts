@@ -1,4 +1,5 @@
 import type { Client } from '../api/schemas/client.js';
+import type { InvoiceField, InvoiceFields } from '../api/resources/invoices.js';
 import type { Invoice, Position } from '../api/schemas/invoice.js';
 import type { Product } from '../api/schemas/product.js';
 import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
@@ -152,7 +153,16 @@ export interface CustomerInvoice {
   positions?: CustomerPosition[];
 }
 
-export function customerInvoice(invoice: Invoice, today: string, basePath: string, withPositions = false): CustomerInvoice {
+/** The keys of an invoice that the customer's view of it is made from. */
+export const CUSTOMER_INVOICE_FIELDS = [
+  'number', 'kind', 'status', 'issue_date', 'sell_date', 'payment_to', 'payment_type', 'currency', 'price_net', 'price_tax',
+  'price_gross', 'paid', 'paid_date', 'payment_url', 'view_url', 'client_id',
+  ...SELLER_FIELDS.map((field) => `seller_${field}` as const),
+  ...PARTY_FIELDS.map((field) => `buyer_${field}` as const),
+] as const satisfies readonly InvoiceField[];
+export type CustomerInvoiceSource = InvoiceFields<(typeof CUSTOMER_INVOICE_FIELDS)[number]> & Partial<Pick<Invoice, 'positions'>>;
+
+export function customerInvoice(invoice: CustomerInvoiceSource, today: string, basePath: string, withPositions = false): CustomerInvoice {
   const record = invoice as Record<string, unknown>;
   const status = customerStatus(invoice, today);
   const view: CustomerInvoice = {

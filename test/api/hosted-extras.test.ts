@@ -16,6 +16,29 @@ for (const format of ['json', 'xml'] as const satisfies readonly Format[]) {
   describe(`typed client beyond the seed (${format})`, () => {
     const client = () => createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, integrationToken: service.integrationToken, format });
 
+    it('reads a page with only the named fields, from our service and from one that answers whole invoices', async () => {
+      const api = client();
+      await api.invoices.create({ kind: 'vat', buyer_name: `Fields ${format} Ltd`, positions: [{ name: 'Work', tax: '23', quantity: '2', total_price_gross: '24.60' }] });
+      const query = { period: 'all', per_page: 5, order: 'number.desc' } as const;
+      const whole = await api.invoices.list(query);
+      const picked = await api.invoices.listFields(['number', 'price_gross', 'buyer_name', 'payment_to'], query);
+      expect(picked).toEqual(whole.map(({ id, number, price_gross, buyer_name, payment_to }) => ({ id, number, price_gross, buyer_name, payment_to })));
+      // The hosted service ignores `fields` and answers whole invoices: the client keeps the same keys.
+      const hosted = createInvoicingClient({
+        baseUrl: service.url,
+        apiToken: service.apiToken,
+        format,
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          const url = new URL(request.url);
+          url.searchParams.delete('fields');
+          return fetch(new Request(url, request));
+        },
+      });
+      expect(await hosted.invoices.listFields(['number', 'price_gross', 'buyer_name', 'payment_to'], query)).toEqual(picked);
+      await expect(api.invoices.listFields(['api_token' as 'number'], query)).rejects.toThrow(TypeError);
+    });
+
     it('manages webhooks and reads their delivery log', async () => {
       const api = client();
       const hook = await api.webhooks.create({ kind: 'client:create', url: 'https://hooks.example.com/clients', api_token: 'shop', secret: `whsec_${format}-0123456789abcdef` });

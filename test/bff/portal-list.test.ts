@@ -15,6 +15,8 @@ let proxyUrl: string;
 let hideExtensions = false;
 let holdListMs = 0;
 const requests: string[] = [];
+/** The service's last answer to a list call, as the BFF received it. */
+let lastListAnswer = '';
 let clientId: number;
 let token: string;
 let bff: TestBff;
@@ -54,8 +56,10 @@ beforeAll(async () => {
     }
     if (holdListMs && url.startsWith('/invoices.json')) await new Promise((resolve) => setTimeout(resolve, holdListMs));
     const upstream = await fetch(`${service.url}${url}`, { method: req.method });
+    const answer = Buffer.from(await upstream.arrayBuffer());
+    if (url.startsWith('/invoices.json')) lastListAnswer = answer.toString('utf8');
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-    res.end(Buffer.from(await upstream.arrayBuffer()));
+    res.end(answer);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -93,6 +97,22 @@ describe('the portal list, pushed down to the service', () => {
     expect(listCalls(calls)[0]).toMatch(new RegExp(`[?&]client_id=${clientId}\\b`));
     expect(summaryCalls(calls)).toHaveLength(1);
     expect(calls).toHaveLength(2);
+  });
+
+  it('asks the service for only the fields a customer sees, and still shows every one of them', async () => {
+    const { body, calls } = await list(bff, '?per_page=5&status=unpaid');
+    const fields = new URL(listCalls(calls)[0]!, 'http://service').searchParams.get('fields')?.split(',');
+    expect(fields).toEqual(expect.arrayContaining(['id', 'number', 'status', 'price_gross', 'paid', 'payment_to', 'client_id', 'buyer_name', 'seller_name', 'payment_url']));
+    const answered = JSON.parse(lastListAnswer) as Record<string, unknown>[];
+    expect(answered).toHaveLength(5);
+    // The service answered those keys and nothing else: no positions, no token, no internal fields.
+    for (const invoice of answered) expect(Object.keys(invoice).sort()).toEqual([...fields!].sort());
+    const [first] = body.data;
+    expect(first).toMatchObject({ status: 'unpaid', paid: '0.0', currency: 'PLN', buyer: { name: 'Many Invoices Ltd', email: 'many@example.com' } });
+    expect(first.seller.name).toEqual(expect.any(String));
+    expect(first.payment_url).toMatch(/^http/);
+    expect(first.view_url).toMatch(/^http/);
+    expect(first.pdf_url).toBe(`/bff/invoices/${first.id}/pdf`);
   });
 
   it('filters outstanding invoices in the service, overdue and partly paid included, with exact totals', async () => {

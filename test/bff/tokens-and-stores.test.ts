@@ -25,12 +25,20 @@ describe('issuePortalToken', () => {
     await expect(issuePortalToken({ clientId: 1 }, 'short')).rejects.toThrow('32 bytes');
   });
 
-  it('tells an expired token from a forged one', async () => {
+  it('tells an expired token from a forged one, also once it has been verified before', async () => {
     const token = await issuePortalToken({ clientId: 7, ttlSeconds: 1 }, PORTAL_SECRET);
+    // Verified once, the token is remembered: the expiry must still be checked on each use.
+    expect((await verifyPortalToken(token, key)).clientId).toBe(7);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     await expect(verifyPortalToken(token, key)).rejects.toMatchObject({ reason: 'expired' });
+    await expect(verifyPortalToken(token, key)).rejects.toMatchObject({ reason: 'expired' });
     const other = portalSecretKey('x'.repeat(40));
-    await expect(verifyPortalToken(await issuePortalToken({ clientId: 7 }, PORTAL_SECRET), other)).rejects.toBeInstanceOf(PortalTokenError);
+    const valid = await issuePortalToken({ clientId: 7 }, PORTAL_SECRET);
+    expect((await verifyPortalToken(valid, key)).clientId).toBe(7);
+    // What one secret verified says nothing under another, and a changed signature is a new token.
+    await expect(verifyPortalToken(valid, other)).rejects.toBeInstanceOf(PortalTokenError);
+    const tampered = `${valid.slice(0, -2)}${valid.endsWith('AA') ? 'BB' : 'AA'}`;
+    await expect(verifyPortalToken(tampered, key)).rejects.toMatchObject({ reason: 'invalid' });
     await expect(verifyPortalToken('a.b.c', key)).rejects.toMatchObject({ reason: 'invalid' });
   });
 });

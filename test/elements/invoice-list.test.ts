@@ -274,8 +274,11 @@ describe('<invoice-list> against the real BFF', () => {
     expect(frame(el).dataset.state).to.equal('loading');
     expect(frame(el).getAttribute('aria-busy')).to.equal('true');
     expect(shadow(el).querySelectorAll('[part~="skeleton"]').length).to.be.greaterThan(0);
+    // One pulse for all placeholders: an animation per bar costs a style recalculation per bar in every frame.
+    expect(shadow(el).getAnimations().map((a) => (a.effect as KeyframeEffect).target!.localName)).to.deep.equal(['tbody']);
     await expect(el).to.be.accessible();
     await settled(el);
+    expect(shadow(el).getAnimations()).to.have.length(0);
     expect(shadow(el).querySelectorAll('[part~="skeleton"]')).to.have.length(0);
   });
 
@@ -525,10 +528,15 @@ describe('<invoice-list> against the real BFF', () => {
       const height = scroller.scrollHeight;
       const before = listRequests();
       // A quick scroll through every row, a few steps per frame, then a rest at the end.
+      // Placeholders met while scrolling stay still: animating them restyled every bar in every frame.
+      const animatedPlaceholders: number[] = [];
       for (let step = 1; step <= 24; step++) {
         scroller.scrollTop = (height * step) / 24;
         await new Promise((resolve) => requestAnimationFrame(resolve));
+        if (shadow(el).querySelector('[part~="skeleton"]')) animatedPlaceholders.push(shadow(el).getAnimations().length);
       }
+      expect(animatedPlaceholders.length, 'the scroll outran the rows').to.be.greaterThan(0);
+      expect(animatedPlaceholders.every((count) => count === 0)).to.equal(true);
       const scroll = [...invoices.scroll].sort(byIssueDateDesc);
       await waitUntil(() => numbers(el).includes(scroll.at(-1)!.number), 'the last rows never arrived', { timeout: 10_000 });
       await settled(el);

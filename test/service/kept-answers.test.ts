@@ -32,6 +32,12 @@ describe('kept invoice reads', () => {
   });
   afterAll(() => service.stop());
 
+  it('keeps them while the webhook worker finds nothing to send', async () => {
+    const writes = service.db.writeCount!();
+    expect(await service.webhooks.runOnce()).toBe(0);
+    expect(service.db.writeCount!()).toBe(writes);
+  });
+
   it('answers an update made through the API at once', async () => {
     expect((await read()).buyer_name).toBe('Client1 SA');
     expect((await read()).buyer_name).toBe('Client1 SA');

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { successBody, type SuccessBody } from '../schemas/common.js';
 import {
   invoice,
@@ -15,6 +16,11 @@ import {
 } from '../schemas/invoice.js';
 import type { CallOptions, Transport } from '../transport.js';
 import { collect, idSegment, paginate, toQuery, type Id } from './shared.js';
+
+/** A key of an invoice as the schema declares it. */
+export type InvoiceField = keyof typeof invoice.shape & string;
+/** An invoice reduced to `F` and its `id`. */
+export type InvoiceFields<F extends InvoiceField> = Pick<Invoice, F | 'id'>;
 
 export interface SendByEmailOptions {
   /** Send to this address instead of the buyer's e-mail. */
@@ -52,6 +58,13 @@ export interface AdvanceOptions {
 export interface InvoicesApi {
   /** One page of invoices (`GET /invoices`). Without `period` the service's default applies. */
   list(query?: InvoiceListQuery, options?: CallOptions): Promise<Invoice[]>;
+  /**
+   * One page of invoices with only `fields` of each (and `id`), checked against the invoice schema
+   * field by field. Our service answers just these keys (`fields=…`, an extension); the hosted
+   * service answers whole invoices and the other keys are dropped here. Cheaper to move and to
+   * check than `list` when a page shows a few fields.
+   */
+  listFields<F extends InvoiceField>(fields: readonly F[], query?: InvoiceListQuery, options?: CallOptions): Promise<InvoiceFields<F>[]>;
   /** Every invoice matching `query`, page by page: `for await (const invoice of invoices.iterate({ period: 'all' }))`. */
   iterate(query?: InvoiceListQuery, options?: CallOptions): AsyncIterable<Invoice>;
   /**
@@ -93,9 +106,24 @@ export function invoicesApi(transport: Transport): InvoicesApi {
   const list = async (query: InvoiceListQuery = {}, options?: CallOptions) =>
     transport.request({ method: 'GET', path: 'invoices', query: toQuery(query) }, invoiceList, options);
   const iterate = (query: InvoiceListQuery = {}, options?: CallOptions) => paginate(list, query, options);
+  const fieldLists = new Map<string, z.ZodType<InvoiceFields<InvoiceField>[]>>();
+  const listFields = async <F extends InvoiceField>(fields: readonly F[], query: InvoiceListQuery = {}, options?: CallOptions) => {
+    const names = [...new Set<InvoiceField>(['id', ...fields])].sort();
+    for (const name of names) if (!Object.hasOwn(invoice.shape, name)) throw new TypeError(`${name} is not a field of an invoice`);
+    const key = names.join(',');
+    let schema = fieldLists.get(key);
+    if (!schema) {
+      // A plain object drops the keys it does not name without looking at them.
+      schema = z.array(z.object(Object.fromEntries(names.map((name) => [name, invoice.shape[name]])))) as unknown as z.ZodType<InvoiceFields<InvoiceField>[]>;
+      fieldLists.set(key, schema);
+    }
+    const answer = await transport.request({ method: 'GET', path: 'invoices', query: { ...toQuery(query), fields: key } }, schema, options);
+    return answer as InvoiceFields<F>[];
+  };
 
   return {
     list,
+    listFields,
     iterate,
     summary: async (query = {}, options) =>
       transport.request({ method: 'GET', path: 'invoices/summary', query: toQuery(query) }, invoiceSummary, options),

@@ -121,7 +121,9 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       const listing = c.req.method === 'GET' && c.req.param('id') === undefined;
       const withPositions = !listing || includesPositions(c.req.query('include_positions'));
       const answers = rows.map((row) => presentInvoice(row, publicUrl(c), withPositions, c.get('account').id));
-      return additionalInvoiceFields(c, rows, answers);
+      const presented = await additionalInvoiceFields(c, rows, answers);
+      const fields = listing ? listedFields(c.req.query('fields')) : undefined;
+      return fields ? presented.map((answer) => pickFields(answer as Record<string, unknown>, fields)) : presented;
     },
     create: async (tx, account, input, c) =>
       issueInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice), { numberOnInsert: true }),
@@ -142,6 +144,23 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
 const includesPositions = (value: unknown) => ['true', '1', 'yes'].includes(String(value).toLowerCase());
 
 const LIST_DATA = { data: `data - 'positions'`, columns: ['position_names', 'position_discounts'] };
+
+/**
+ * `fields=id,number,…` (an extension of our service): a list answers only these keys of each
+ * invoice, so a caller that shows a few of them does not move and parse all of them. Names that
+ * are not keys are ignored, like any unknown parameter; `id` is always there.
+ */
+function listedFields(value: string | undefined): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',').map((name) => name.trim()).filter((name) => /^[a-z][a-z0-9_]{0,63}$/.test(name));
+  return names.length ? [...new Set(['id', ...names])].slice(0, 200) : undefined;
+}
+
+function pickFields(answer: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const field of fields) if (Object.hasOwn(answer, field)) picked[field] = answer[field];
+  return picked;
+}
 
 /** Newest first; `invoices_list_idx` (and `invoices_client_list_idx` for one client) is in this order. */
 const DEFAULT_ORDER = `data->>'issue_date' desc nulls last, id desc`;

@@ -227,6 +227,10 @@ export class WebhookWorker {
 
   /** Claims and sends one batch of due deliveries; answers how many were attempted. */
   async runOnce(): Promise<number> {
+    // Looked for with a read first: a claim is a write even when it claims nothing, and on PGlite
+    // every write retires the answers the service keeps, so an idle poll would empty them each second.
+    const due = await this.#db.query(`select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= now() limit 1`);
+    if (due.length === 0) return 0;
     const claimed = await this.#db.query<ClaimedDelivery>(
       `update webhook_deliveries d
           set next_attempt_at = now() + make_interval(secs => $1), attempts = d.attempts + 1, last_attempt_at = now()
