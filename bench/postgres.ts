@@ -13,6 +13,8 @@ import { promisify } from 'node:util';
  */
 export interface Cluster {
   url: string;
+  /** The data directory; `postmaster.pid` in it names the server process. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -34,7 +36,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startCluster(): Promise<Cluster | undefined> {
+/** `settings` are extra server settings (`-c name=value`), e.g. to load pg_stat_statements for a profile. */
+export async function startCluster(settings: Record<string, string> = {}): Promise<Cluster | undefined> {
   const bin = binDir();
   if (!bin) return undefined;
   const dir = await mkdtemp(join(tmpdir(), 'invoicekit-bench-pg-'));
@@ -51,12 +54,13 @@ export async function startCluster(): Promise<Cluster | undefined> {
   await asOwner(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'invoicekit']);
   await asOwner(join(bin, 'pg_ctl'), [
     '-D', join(dir, 'data'),
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    '-o', [`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(' '),
     '-l', join(dir, 'log'), '-w', 'start',
   ]);
   await asOwner(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'invoicekit', 'invoicekit']);
   return {
     url: `postgres://invoicekit@127.0.0.1:${port}/invoicekit`,
+    dataDir: join(dir, 'data'),
     async stop() {
       await asOwner(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });

@@ -121,7 +121,8 @@ process.on('message', (message: ServiceCommand) => {
       switch (message.type) {
         case 'storage': {
           const queries = await storageWork(message.request);
-          reply(message, await replay(queries, message.durationMs));
+          const statements = queries.map(({ text, params }) => ({ text, params }));
+          reply(message, { ...(await replay(queries, message.durationMs)), statements });
           break;
         }
         case 'render': {

@@ -250,6 +250,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 70,
+    name: 'position names and discounts beside each invoice, for lists',
+    // A list without positions reads these instead of the positions (see
+    // docs/decisions/postgres-list-speed.md). Generated, so no write can leave them behind.
+    sql: `
+      alter table invoices
+        add column position_names jsonb generated always as (jsonb_path_query_array(data, '$.positions[*].name')) stored,
+        add column position_discounts jsonb generated always as (jsonb_path_query_array(data, '$.positions[*].discount')) stored;
+    `,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

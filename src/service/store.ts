@@ -108,6 +108,8 @@ export interface ListOptions {
   perPage: number;
   /** What to read as `data`: e.g. `data - 'positions'` when the answer leaves them out. Default the whole document. */
   data?: string;
+  /** Further columns read into each row, e.g. generated columns that stand in for what `data` leaves out. */
+  columns?: string[];
 }
 
 export async function listRows<Data>(sql: Sql, table: ResourceTable, accountId: number, options: ListOptions): Promise<StoredRow<Data>[]> {
@@ -115,7 +117,7 @@ export async function listRows<Data>(sql: Sql, table: ResourceTable, accountId: 
   const params = [accountId, ...(options.params ?? []), options.perPage, (options.page - 1) * options.perPage];
   const n = params.length;
   return sql.query<StoredRow<Data>>(
-    `select id, ${options.data ?? 'data'} as data, created_at, updated_at from ${table}
+    `select id, ${options.data ?? 'data'} as data, ${(options.columns ?? []).map((column) => `${column}, `).join('')}created_at, updated_at from ${table}
       where ${where} order by ${options.order ?? 'id'} limit $${n - 1} offset $${n}`,
     params,
   );

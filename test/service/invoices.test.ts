@@ -158,6 +158,25 @@ describe('creating an invoice', () => {
     expect(invoice.positions[0]).toMatchObject({ discount: '5.0', discount_percent: null, total_price_gross: '95.0' });
   });
 
+  it('lists an invoice without positions exactly as a read answers it, less the positions', async () => {
+    const invoice = await createInvoice({
+      show_discount: true,
+      discount_kind: 'amount',
+      positions: [
+        { name: 'Box', tax: 23, price_gross: 50, quantity: 2, discount: 5 },
+        { name: 'Łódź delivery', tax: 8, price_gross: 20, quantity: 1 },
+        { name: 'Lid', tax: 23, price_gross: 10, quantity: 3, discount: '2.50' },
+      ],
+    });
+    const [listed] = (await http.get('/invoices.json', { period: 'all', invoice_ids: String(invoice.id) })).body;
+    const read = (await http.get(`/invoices/${String(invoice.id)}.json`)).body;
+    expect(listed).toMatchObject({ product_cache: 'Box, Łódź delivery, Lid', discount: '7.5' });
+    expect(listed.positions).toBeUndefined();
+    const { positions, descriptions, settlement_positions, recipients, ...withoutParts } = read;
+    expect([positions, descriptions, settlement_positions, recipients].every(Array.isArray)).toBe(true);
+    expect(listed).toEqual(withoutParts);
+  });
+
   it('refuses a discount larger than the position', async () => {
     const reply = await http.post('/invoices.json', {
       invoice: { buyer_name: 'Acme Ltd', discount_kind: 'amount', positions: [{ name: 'Box', tax: 23, price_gross: 5, quantity: 1, discount: 6 }] },

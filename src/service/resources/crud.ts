@@ -28,8 +28,8 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   presentAll?(rows: StoredRow<Data>[], c: ServiceContext): Promise<unknown[]>;
   listQuery?: z.ZodType<{ page: number; per_page: number }>;
   filters?(query: Record<string, unknown>, filters: Filters): void;
-  /** What a list reads of each document (see `ListOptions.data`); the whole document by default. */
-  listData?(query: Record<string, unknown>): string;
+  /** What a list reads of each document (see `ListOptions.data` and `.columns`); the whole document by default. */
+  listData?(query: Record<string, unknown>): { data: string; columns?: string[] };
   /** `order by` clause of the list, fixed or from the validated query. */
   order?: string | ((query: Record<string, unknown>) => string);
   /** Work to do in the same transaction before a record is deleted (undoing its effects). */
@@ -93,7 +93,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
       order: typeof resource.order === 'function' ? resource.order(query) : (resource.order ?? 'id'),
       page: query.page,
       perPage: query.per_page,
-      ...(resource.listData ? { data: resource.listData(query) } : {}),
+      ...resource.listData?.(query),
     });
     return presentAll(rows, c);
   };
