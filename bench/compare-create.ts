@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { load, type LoadResult } from './load.js';
 import { type Child, startChild } from './processes/protocol.js';
+import { invoiceBody } from './invoice-body.js';
 
 /**
  * `npx tsx bench/compare-create.ts <other checkout> [rounds] [seconds]`: invoice creation (5
@@ -41,21 +42,7 @@ const services: [string, Service][] = [
 for (const [, service] of services) {
   await service.call({ type: 'bulk', request: { clientName: 'Bench 1000', externalId: 'bench-1000', count: 1000, dates: 'spread' } });
 }
-const body = JSON.stringify({
-  api_token: TOKEN,
-  invoice: {
-    kind: 'vat',
-    buyer_name: 'Client1 SA',
-    buyer_tax_no: '5252445767',
-    positions: [
-      { name: 'Produkt A1', tax: 23, total_price_gross: '10.23', quantity: 1 },
-      { name: 'Produkt A2', tax: 8, total_price_gross: '50.00', quantity: 2 },
-      { name: 'Produkt A3', tax: 5, price_net: '12.50', quantity: 3 },
-      { name: 'Usługa B1', tax: 23, total_price_gross: '199.99', quantity: 1 },
-      { name: 'Usługa B2', tax: 0, price_gross: '7.10', quantity: 10 },
-    ],
-  },
-});
+const body = invoiceBody(TOKEN);
 const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body, seconds };
 const baseline = () => measured(fixed as Child<unknown>, () => load(`${fixed.ready.url}/fixed/8192`, { seconds }));
 for (let round = 1; round <= rounds; round += 1) {

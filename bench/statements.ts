@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Sql } from '../src/service/db.js';
 import { startService } from '../src/service/server.js';
 import { bulkInvoices } from './seed.js';
+import { invoiceBody } from './invoice-body.js';
 
 /**
  * `npx tsx bench/statements.ts [requests]`: where one invoice creation spends its time, statement by
@@ -40,21 +41,7 @@ db.transaction = <T>(work: (tx: Sql) => Promise<T>) =>
     transaction((tx) => timed('  the work inside', () => work({ ...tx, query: (text, params) => timed(`  in tx: ${short(text)}`, () => tx.query(text, params)) }))),
   );
 
-const body = JSON.stringify({
-  api_token: service.apiToken,
-  invoice: {
-    kind: 'vat',
-    buyer_name: 'Client1 SA',
-    buyer_tax_no: '5252445767',
-    positions: [
-      { name: 'Produkt A1', tax: 23, total_price_gross: '10.23', quantity: 1 },
-      { name: 'Produkt A2', tax: 8, total_price_gross: '50.00', quantity: 2 },
-      { name: 'Produkt A3', tax: 5, price_net: '12.50', quantity: 3 },
-      { name: 'Usługa B1', tax: 23, total_price_gross: '199.99', quantity: 1 },
-      { name: 'Usługa B2', tax: 0, price_gross: '7.10', quantity: 10 },
-    ],
-  },
-});
+const body = invoiceBody(service.apiToken);
 const create = async () => {
   const response = await fetch(`${service.url}/invoices.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   if (response.status !== 201) throw new Error(`${response.status} ${await response.text()}`);

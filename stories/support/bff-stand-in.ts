@@ -1,4 +1,5 @@
 import { decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
+import type { SaleProduct } from '../../src/elements/shared/sale-client.js';
 
 /**
  * A stand-in for the BFF, for Storybook only: stories point `endpoint` at `/storybook-bff/<scenario>`
@@ -268,17 +269,8 @@ async function clientAnswer(scenario: string, route: string, request: Request): 
 
 // ——— Sales: products, checkout and its outcome ———
 
-/** What a buyer may see of a product (`publicProduct` in src/bff/views.ts). */
-interface StandInProduct {
-  token: string;
-  name: string;
-  description: string | null;
-  price_net: string;
-  price_gross: string;
-  tax: string;
-  currency: string;
-  quantity_unit: string | null;
-}
+/** What a buyer may see of a product (`publicProduct` in src/bff/views.ts), as the BFF answers it. */
+type StandInProduct = Omit<SaleProduct, 'seller' | 'available'>;
 
 const product = (token: string, name: string, net: string, gross: string, tax: string, currency: string, unit: string | null, description: string | null = null): StandInProduct => ({
   token, name, description, price_net: net, price_gross: gross, tax, currency, quantity_unit: unit,
