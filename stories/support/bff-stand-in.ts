@@ -1,4 +1,5 @@
 import { decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
+import { unitForReader } from '../../src/api/units.js';
 import type { SaleProduct } from '../../src/elements/shared/sale-client.js';
 
 /**
@@ -298,12 +299,18 @@ const attempts = new Map<string, Attempt>();
 
 const OUTCOMES: Record<string, 'paid' | 'declined' | 'cancelled' | 'pending'> = { pending: 'pending', declined: 'declined', cancelled: 'cancelled' };
 
+/** The product with its unit in the reader's language, as the BFF and the widget route answer it. */
+const inReadersWords = (found: StandInProduct, request: Request): StandInProduct => ({
+  ...found,
+  quantity_unit: unitForReader(found.quantity_unit, request.headers.get('accept-language') ?? undefined),
+});
+
 async function saleAnswer(scenario: string, route: string, request: Request): Promise<Response> {
   const productRoute = /^products\/([^/]+)$/.exec(route);
   if (productRoute && request.method === 'GET') {
     const found = STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)];
     if (!found) return notFound('product');
-    return json({ ...found, ...(scenario === 'test-mode' ? { test_mode: true } : {}) }, 200, { 'cache-control': 'public, max-age=30' });
+    return json({ ...inReadersWords(found, request), ...(scenario === 'test-mode' ? { test_mode: true } : {}) }, 200, { 'cache-control': 'public, max-age=30' });
   }
   if (route === 'checkout' && request.method === 'POST') {
     if (scenario === 'offline') throw new TypeError('Failed to fetch');
@@ -345,7 +352,7 @@ function directAnswer(route: string, request: Request): Response {
   const productRoute = /^a\/[^/]+\/widget\/products\/([^/]+)\.json$/.exec(route);
   const found = productRoute && request.method === 'GET' ? STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)] : undefined;
   if (!found) return new Response(JSON.stringify({ code: 'error', message: 'Not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
-  return json({ ...found, seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
+  return json({ ...inReadersWords(found, request), seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
 }
 
 /**

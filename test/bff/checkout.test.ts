@@ -63,6 +63,22 @@ describe('GET /bff/products/:token', () => {
     });
   });
 
+  it("names the product's unit in the buyer's language, and says the answer varies with it", async () => {
+    const token = `unit-${randomUUID().slice(0, 8)}`;
+    await api.products.create({ name: 'Consulting hour', price_net: '100', tax: '23', currency: 'PLN', token, quantity_unit: 'godz.' });
+    const unitFor = async (language?: string) => {
+      const response = await fetch(`${bff.base}/products/${token}`, { headers: { origin: SHOP_ORIGIN, ...(language !== undefined && { 'accept-language': language }) } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('vary')).toMatch(/accept-language/i);
+      return ((await json(response)) as { quantity_unit: string }).quantity_unit;
+    };
+    expect(await unitFor('en')).toBe('h');
+    expect(await unitFor('de-AT,de;q=0.8')).toBe('Std.');
+    expect(await unitFor('pl')).toBe('godz.');
+    expect(await unitFor('x'.repeat(500))).toBe('godz.');
+    expect(await unitFor()).toBe('godz.');
+  });
+
   it('answers 404 for unknown and malformed tokens', async () => {
     for (const token of ['no-such-product', 'x', '..%2F..%2Fclients', 'a'.repeat(65)]) {
       const response = await fetch(`${bff.base}/products/${token}`);

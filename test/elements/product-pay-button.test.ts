@@ -101,11 +101,21 @@ describe('<product-pay-button>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('names the unit as the seller stored it on a Polish page', async () => {
+    const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="logo-design" locale="pl"></product-pay-button>`);
+    await ready(el);
+    part<HTMLButtonElement>(el, 'button')!.click();
+    await el.updateComplete;
+    await waitUntil(() => rows(el, 'summary').includes('Cena jednostkowa'), 'the Polish messages did not load', { timeout: 10_000 });
+    expect(rows(el, 'summary')).to.include('1 usł.');
+  });
+
   it('sells: dialog, payment page, Pay, and back the service holds one paid payment, one paid invoice and the e-mail', async () => {
     const el = await bffButton('logo-design');
     const email = newEmail();
     await openDialog(el, email);
-    expect(rows(el, 'summary')).to.equal('Unit price PLN 1,845.00 Quantity 1 usł. VAT 23% PLN 345.00 Total PLN 1,845.00');
+    // The seller stored the unit in Polish (usł.); an English page reads it in English.
+    expect(rows(el, 'summary')).to.equal('Unit price PLN 1,845.00 Quantity 1 service VAT 23% PLN 345.00 Total PLN 1,845.00');
     await expect(el).to.be.accessible();
     const start = await startPayment(el);
     expect(start.detail).to.include({ product: 'logo-design', quantity: 1, amount: '1845', currency: 'PLN' });

@@ -56,6 +56,26 @@ describe('the product widget endpoints', () => {
     });
   });
 
+  it("names the product's unit in the buyer's language, as the invoice will print it", async () => {
+    const created = await fetch(`${service.url}/products.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ api_token: service.apiToken, product: { name: 'Website audit', price_gross: '615.00', tax: '23', token: 'audit-unit', quantity_unit: 'usł.' } }),
+    });
+    expect(created.status).toBe(201);
+    const unitFor = async (headers: Record<string, string>) => {
+      const response = await fetch(widget('/widget/products/audit-unit.json'), { headers });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('vary')).toMatch(/accept-language/i);
+      return ((await response.json()) as { quantity_unit: string }).quantity_unit;
+    };
+    expect(await unitFor({ 'accept-language': 'en-GB,en;q=0.9' })).toBe('service');
+    expect(await unitFor({ 'accept-language': 'de' })).toBe('Leistung');
+    // Polish, languages with no words for it, nonsense and no header at all: as the seller stored it.
+    for (const language of ['pl-PL', 'fr', '*', 'en_GB<script>', '']) expect(await unitFor({ 'accept-language': language }), language).toBe('usł.');
+    expect(await unitFor({})).toBe('usł.');
+  });
+
   it('answers 404 for unknown tokens, prefixes and guessed attempts', async () => {
     for (const path of ['/widget/products/nope.json', '/widget/products/..%2F..json', '/widget/checkout/aaaaaaaaaaaaaaaaaaaaaaaa.json', '/p/nope.js']) {
       const response = await fetch(widget(path));

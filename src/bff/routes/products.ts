@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Product } from '../../api/schemas/product.js';
+import { unitForReader } from '../../api/units.js';
 import type { Bff, BffContext, Env } from '../context.js';
 import { BffError, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
@@ -56,7 +57,9 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     const product = await findProduct(c, token, false);
     if (!product) throw notFound('product');
     c.header('Cache-Control', 'public, max-age=30');
-    return c.json({ ...publicProduct(product), ...(bff.checkout.testMode ? { test_mode: true } : {}) });
+    // The unit reads in the buyer's language, as the invoice will print it.
+    c.header('Vary', 'Accept-Language');
+    return c.json({ ...publicProduct(product), quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')), ...(bff.checkout.testMode ? { test_mode: true } : {}) });
   });
   return routes;
 }

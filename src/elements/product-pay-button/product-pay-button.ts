@@ -158,7 +158,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     const { signal } = (this.#load = new AbortController());
     this.failure = this.info = undefined;
     try {
-      this.info = await this.#client!.product(this.product, signal);
+      this.info = await this.#client!.product(this.product, this.resolvedLocale, signal);
       const pending = pendingAttempt();
       if (pending?.source === this.#source && pending.product === this.product) {
         // This button sent the buyer to pay: it reports how that ended, and no other button does.

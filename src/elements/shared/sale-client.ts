@@ -78,8 +78,9 @@ export class SaleClient {
     this.#ext = direct ? '.json' : '';
   }
 
-  product(token: string, signal?: AbortSignal): Promise<SaleProduct> {
-    return this.#request(`products/${encodeURIComponent(token)}`, {}, signal);
+  /** The product as a reader of `lang` sees it: the server names its unit in that language. */
+  product(token: string, lang: string, signal?: AbortSignal): Promise<SaleProduct> {
+    return this.#request(`products/${encodeURIComponent(token)}`, { headers: { 'accept-language': lang } }, signal);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { decimal, minorUnits, toFixed } from '../../api/money.js';
+import { unitIn } from '../../api/units.js';
 
 /** The words of an invoice document, its e-mail and its public pages, in the invoice's `lang`. */
 export interface DocumentLabels {
@@ -343,18 +344,10 @@ export function formatNumber(value: string, labels: DocumentLabels, minDigits = 
   return numberFormat(labels.locale, { minimumFractionDigits: minDigits, maximumFractionDigits: 20 }).format(text);
 }
 
-/**
- * Units are stored as the seller typed them, most often in Polish (`szt.`, `usł.`). A document in
- * another language shows the common ones in its own words and any other unit as stored.
- */
-const UNITS: Record<string, Record<string, string>> = {
-  en: { 'szt.': 'pcs', szt: 'pcs', 'usł.': 'service', 'mies.': 'month', 'godz.': 'h', 'kpl.': 'set', 'opak.': 'pack', 'dzień': 'day', 'dni': 'days' },
-  de: { 'szt.': 'Stk.', szt: 'Stk.', 'usł.': 'Leistung', 'mies.': 'Monat', 'godz.': 'Std.', 'kpl.': 'Satz', 'opak.': 'Pck.', 'dzień': 'Tag', 'dni': 'Tage' },
-};
-
+/** A position's unit as the document's language names it (`unitIn`). */
 export function formatUnit(unit: string | null | undefined, labels: DocumentLabels): string {
   if (!unit) return '';
-  return UNITS[labels.locale.split('-')[0]!]?.[unit.trim().toLowerCase()] ?? unit;
+  return unitIn(unit, labels.locale);
 }
 
 /** A tax rate as printed: `23%`, or the code of an exempt rate (`zw`, `np`). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
+import { unitForReader } from '../../api/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { idempotentPost } from '../idempotency.js';
@@ -106,7 +107,8 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct) {
     price_gross: data.price_gross,
     tax: data.tax,
     currency: data.currency,
-    quantity_unit: data.quantity_unit ?? null,
+    // The unit reads in the buyer's language, as the invoice will print it.
+    quantity_unit: unitForReader(data.quantity_unit, c.req.header('accept-language')),
     seller: await sellerName(c.get('db'), found.account),
     /** False when the service takes no online payments; the button then says so instead of selling. */
     available: provider !== null,
@@ -328,6 +330,7 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
   app.get('/a/:prefix/widget/products/:token', async (c) => {
     const found = await productByToken(c.get('db'), c.req.param('prefix'), c.req.param('token'));
     c.header('cache-control', 'public, max-age=30');
+    c.header('vary', 'Accept-Language');
     return c.json(await publicProduct(c, found));
   });
 
