@@ -42,6 +42,12 @@ describe('OpenAPI document', () => {
     expect(schemas['ErrorBody']!.properties['message']).toBeDefined();
   });
 
+  it("lists the invoice list's query parameters, extensions included", () => {
+    const paths = document['paths'] as Record<string, Record<string, { parameters: { name: string; in: string; description?: string }[] }>>;
+    const names = paths['/invoices.json']!['get']!.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['period', 'client_id', 'status', 'number_contains', 'fields', 'order', 'page', 'per_page']));
+  });
+
   it('states where the tokens go', () => {
     const paths = document['paths'] as Record<string, Record<string, Record<string, unknown>>>;
     const create = paths['/invoices.json']!['post']!;
