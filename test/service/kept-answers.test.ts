@@ -39,6 +39,12 @@ describe('kept invoice reads', () => {
     expect(service.db.writeCount!()).toBe(writes);
   });
 
+  it.skipIf(process.env.DATABASE_URL)('keeps them while the recurring invoice scheduler finds nothing due', async () => {
+    const writes = service.db.writeCount!();
+    expect(await service.scheduler.runDue()).toBe(0);
+    expect(service.db.writeCount!()).toBe(writes);
+  });
+
   it('answers an update made through the API at once', async () => {
     expect((await read()).buyer_name).toBe('Client1 SA');
     expect((await read()).buyer_name).toBe('Client1 SA');
