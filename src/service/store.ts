@@ -44,6 +44,19 @@ export function onRowWritten(listener: RowListener): void {
   rowListeners.add(listener);
 }
 
+/** Told, inside the transaction, before a statement that takes a lock until the commit writes a record (`insertNumbered`). */
+export type RowWritingListener = (sql: Sql, table: ResourceTable, accountId: number, change: 'create' | 'update') => Promise<void>;
+const writingListeners = new Set<RowWritingListener>();
+
+/** Reads that a row listener needs, done before the lock is taken rather than while it is held. */
+export function beforeRowWritten(listener: RowWritingListener): void {
+  writingListeners.add(listener);
+}
+
+export async function aboutToWrite(sql: Sql, table: ResourceTable, accountId: number, change: 'create' | 'update') {
+  for (const listener of writingListeners) await listener(sql, table, accountId, change);
+}
+
 export async function written(sql: Sql, table: ResourceTable, accountId: number, row: StoredRow<unknown>, change: 'create' | 'update') {
   for (const listener of rowListeners) await listener(sql, table, accountId, row as StoredRow, change);
 }

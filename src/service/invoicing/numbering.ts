@@ -1,6 +1,6 @@
 import type { Sql } from '../db.js';
 import { invalid } from '../http.js';
-import { type StoredRow, written } from '../store.js';
+import { aboutToWrite, type StoredRow, written } from '../store.js';
 
 /** `issueDate` plus `days`, as a `YYYY-MM-DD` date. */
 export function addDays(issueDate: string, days: number): string {
@@ -75,6 +75,8 @@ export async function insertNumbered<Data extends { number: string; kind: string
   data: Data,
 ): Promise<StoredRow<Data>> {
   const { scope, suffix } = sequenceOf(table, data.kind, data.issue_date);
+  // What the row's listeners read (whether a webhook listens) is read now, not under the lock.
+  await aboutToWrite(tx, table, accountId, 'create');
   for (;;) {
     // The number is looked up as a scalar subquery, a value the index on (account, kind, number)
     // finds. Compared with `next.last_value` directly, the planner chose an anti join that read
