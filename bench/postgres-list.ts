@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { load, loadAll, type LoadResult } from './load.js';
 import { startCluster } from './postgres.js';
+import { invoiceBody } from './invoice-body.js';
 import { startChild, type Child } from './processes/protocol.js';
 
 /**
- * `npx tsx bench/postgres-list.ts [seconds] [--repeat=N] [--cpu-prof]`: the invoice list on
+ * `npx tsx bench/postgres-list.ts [seconds] [--repeat=N] [--cpu-prof] [--create]`: the invoice list on
  * PostgreSQL, as `npm run bench` measures it (one process, two processes on one server, 6,400 more
  * invoices on the newest date), with where the CPU went during each load: each service process, the
  * PostgreSQL server's processes, the load generator (this process) and the whole machine. CPU time
@@ -15,11 +16,14 @@ import { startChild, type Child } from './processes/protocol.js';
  * backends waited for, the statements as the server saw them (pg_stat_statements), and
  * `EXPLAIN (ANALYZE, BUFFERS)` of the exact list statement the service sends, as a custom and as a
  * generic plan. With `--cpu-prof` the first service process writes a CPU profile on exit
- * (`invoicekit-postgres-list` in the temporary directory).
+ * (`invoicekit-postgres-list` in the temporary directory). With `--create` the same one-against-two
+ * measurement, waits and statements are taken for invoice creation (the benchmark's 5 positions)
+ * instead of the list, and nothing list-specific follows.
  */
 const seconds = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 5);
 const repeat = Number(process.argv.find((arg) => arg.startsWith('--repeat='))?.slice(9) ?? 1);
 const profile = process.argv.includes('--cpu-prof');
+const creating = process.argv.includes('--create');
 const profileDir = join(tmpdir(), 'invoicekit-postgres-list');
 const API_TOKEN = 'bench-api-token-0123456789';
 const TICK_MS = 10; // /proc reports CPU time in clock ticks of 10 ms (USER_HZ = 100)
@@ -140,10 +144,11 @@ try {
   children.push(two);
   await sql.connect();
   await sql.query('create extension if not exists pg_stat_statements');
-  const path = `/invoices.json?api_token=${API_TOKEN}&period=all&per_page=25`;
-  const options = { seconds };
+  const path = creating ? '/invoices.json' : `/invoices.json?api_token=${API_TOKEN}&period=all&per_page=25`;
+  const post = { method: 'POST', body: invoiceBody(API_TOKEN), headers: { 'content-type': 'application/json' } };
+  const options = { seconds, ...(creating ? post : {}) };
   // Warm both processes (JIT, prepared statements on every pooled connection) before measuring.
-  await loadAll([one, two].map((s) => ({ url: s.ready.url + path, options: { seconds: 2, connections: 10 } })));
+  await loadAll([one, two].map((s) => ({ url: s.ready.url + path, options: { ...options, seconds: 2, connections: 10 } })));
   await sql.query('select pg_stat_statements_reset()');
 
   // What the server's backends wait for while both processes load it: a lock would show here.
@@ -182,6 +187,18 @@ try {
        from pg_stat_statements where calls > 10 and query not like '%pg_stat_activity%' order by total_exec_time desc limit 4`,
   );
   console.table(statements.rows);
+  if (!creating) await listOnly(one);
+} finally {
+  await sql.end().catch(() => undefined);
+  for (const child of children) await child.stop();
+  await cluster.stop();
+}
+if (profile) console.log(`CPU profile of the first service process in ${profileDir}`);
+
+/** The list's own figures: 6,400 more invoices on the newest date, and the list statement's plans. */
+async function listOnly(one: Child<ServiceReady>): Promise<void> {
+  const path = `/invoices.json?api_token=${API_TOKEN}&period=all&per_page=25`;
+  const options = { seconds };
 
   const befores: Measured[] = [];
   for (let i = 0; i < repeat; i += 1) befores.push(await measured('list before', children, postmaster, () => load(one.ready.url + path, options)));
@@ -220,9 +237,4 @@ try {
       console.log(plans[0]!.lines.map((line) => `  ${line}`).join('\n'));
     }
   }
-} finally {
-  await sql.end().catch(() => undefined);
-  for (const child of children) await child.stop();
-  await cluster.stop();
 }
-if (profile) console.log(`CPU profile of the first service process in ${profileDir}`);
