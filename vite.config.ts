@@ -122,7 +122,7 @@ export default defineConfig(({ mode }) => ({
           emptyOutDir: false,
           target: 'es2021',
           lib: { entry: classicBuilds[mode]!.entry, formats: ['iife' as const], name: 'invoicekit', fileName: () => classicBuilds[mode]!.file },
-          rolldownOptions: { output: { minify: true, inlineDynamicImports: true } },
+          rolldownOptions: { output: { minify: true, codeSplitting: false } },
         }
       : mode === 'standalone'
       ? {
@@ -130,7 +130,7 @@ export default defineConfig(({ mode }) => ({
           target: 'es2022',
           sourcemap: true,
           lib: { entry: 'src/elements/index.ts', formats: ['es' as const], fileName: () => 'invoicekit.js' },
-          rolldownOptions: { output: { minify: true, inlineDynamicImports: true } },
+          rolldownOptions: { output: { minify: true, codeSplitting: false } },
         }
       : {
           // `--mode development` writes the same modules with the development warnings kept, to `dist/dev/`.
