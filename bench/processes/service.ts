@@ -42,7 +42,7 @@ function recording(db: Database, log: RecordedQuery[]): Database {
     exec: (script) => sql.exec(script),
     // What the service keeps it keeps here too: the storage work of a request as it runs.
     ...(sql.keep ? { keep: sql.keep } : {}),
-    ...(sql.sequenceValues ? { sequenceValues: sql.sequenceValues } : {}),
+    sequenceValues: sql.sequenceValues,
   });
   return {
     ...wrap(db, false),

@@ -26,13 +26,7 @@ export interface Sql {
    * by different processes need not follow the order they were taken in. Values taken in a
    * transaction that rolls back are never handed out again (`nextval` is not rolled back either).
    */
-  sequenceValues?(sequence: string, count: number): Promise<number[]>;
-}
-
-/** New values of `sequence` (`Sql.sequenceValues`), or straight from the database where they are not handed out in blocks. */
-export async function sequenceValues(sql: Sql, sequence: string, count: number): Promise<number[]> {
-  if (sql.sequenceValues) return sql.sequenceValues(sequence, count);
-  return (await sql.query<{ id: number }>(`select nextval('${sequenceName(sequence)}')::int as id from generate_series(1, $1::int)`, [count])).map((row) => row.id);
+  sequenceValues(sequence: string, count: number): Promise<number[]>;
 }
 
 const sequenceName = (name: string) => {

@@ -3,7 +3,7 @@ import { MAX_YEAR } from '../../api/schemas/common.js';
 import type { InvoiceStatus, invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import { type DepartmentData, defaultDepartment } from '../accounts.js';
-import { sequenceValues, type Sql } from '../db.js';
+import type { Sql } from '../db.js';
 import { type Account, invalid } from '../http.js';
 import { randomToken } from '../passwords.js';
 import { findRow, insertRow, type StoredRow, todayText } from '../store.js';
@@ -243,7 +243,7 @@ async function buildPosition(
 function lineIdSource(tx: Sql, expected: number): () => Promise<number> {
   let taken: number[] = [];
   return async () => {
-    if (taken.length === 0) taken = await sequenceValues(tx, 'line_ids', Math.max(1, Math.min(expected, MAX_POSITIONS)));
+    if (taken.length === 0) taken = await tx.sequenceValues('line_ids', Math.max(1, Math.min(expected, MAX_POSITIONS)));
     return taken.shift()!;
   };
 }

@@ -6,7 +6,7 @@ import {
   type settlementPositionInput,
 } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
-import { sequenceValues, type Sql } from '../db.js';
+import type { Sql } from '../db.js';
 import { invalid } from '../http.js';
 
 /**
@@ -146,7 +146,7 @@ export interface PartsInput {
 /** The nested parts after a create (`current` empty) or an update request. */
 export async function applyParts(tx: Sql, current: InvoiceParts, input: PartsInput): Promise<InvoiceParts> {
   const problems: Record<string, string[]> = {};
-  const nextId = async () => (await sequenceValues(tx, 'line_ids', 1))[0]!;
+  const nextId = async () => (await tx.sequenceValues('line_ids', 1))[0]!;
   const parts: InvoiceParts = {};
   parts.descriptions = input.descriptions
     ? await applyNested('descriptions', current.descriptions ?? [], input.descriptions, description, nextId, problems)

@@ -4,7 +4,7 @@ import { add, decimal, div, HUNDRED, mul, ONE, round, toWire } from '../../api/m
 import { minorUnits } from '../../api/money.js';
 import { priceListCreateInput, priceListPositionInput, priceListUpdateInput } from '../../api/schemas/price-list.js';
 import type { invoiceCreateInput } from '../../api/schemas/invoice.js';
-import { sequenceValues, type Sql } from '../db.js';
+import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceEnv } from '../http.js';
 import { findRow, type StoredRow, timestampText } from '../store.js';
 import { derivePrices, normalizeTax } from '../invoicing/amounts.js';
@@ -63,7 +63,7 @@ async function buildPosition(
   const useTax = input.use_tax ?? current?.use_tax ?? input.tax != null;
   const tax = input.tax != null ? normalizeTax(input.tax) : (current?.tax ?? null);
   const position: PriceListPositionData = {
-    id: current?.id ?? (await sequenceValues(tx, 'line_ids', 1))[0]!,
+    id: current?.id ?? (await tx.sequenceValues('line_ids', 1))[0]!,
     priceable_id: productId,
     priceable_name: input.priceable_name ?? current?.priceable_name ?? product.data.name,
     priceable_type: 'Product',

@@ -7,7 +7,7 @@ import {
 } from '../../api/schemas/warehouse-document.js';
 import type { z } from 'zod';
 import { type DepartmentData, defaultDepartment, defaultWarehouseId } from '../accounts.js';
-import { sequenceValues, type Sql } from '../db.js';
+import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceEnv } from '../http.js';
 import { findRow, insertRow, type StoredRow, timestampText, todayText } from '../store.js';
 import { normalizeTax, taxRate } from '../invoicing/amounts.js';
@@ -120,7 +120,7 @@ async function buildActions(tx: Sql, account: Account, kind: string, inputs: Act
     const price = kind === 'pz' ? (input.purchase_price_net ?? input.price_net) : (input.price_net ?? input.purchase_price_net);
     const tax = kind === 'pz' ? (input.purchase_tax ?? input.tax) : (input.tax ?? input.purchase_tax);
     actions.push({
-      id: (await sequenceValues(tx, 'line_ids', 1))[0]!,
+      id: (await tx.sequenceValues('line_ids', 1))[0]!,
       product_id: productId,
       product_name: product.name,
       quantity: toWire(decimal(input.quantity)),
