@@ -47,18 +47,20 @@ const askedBefore = new WeakMap<Sql, Map<string, boolean>>();
 beforeRowWritten(async (sql, table, accountId, change) => {
   const noun = NOUNS[table];
   if (!noun) return;
+  const kind = `${noun}:${change}`;
   let asked = askedBefore.get(sql);
   if (!asked) askedBefore.set(sql, (asked = new Map()));
-  asked.set(`${accountId} ${noun}:${change}`, await listened(sql, accountId, `${noun}:${change}`));
+  asked.set(`${accountId} ${kind}`, await listened(sql, accountId, kind));
 });
 
 onRowWritten(async (sql, table, accountId, row, change) => {
   const noun = NOUNS[table];
   if (!noun) return;
-  const known = askedBefore.get(sql)?.get(`${accountId} ${noun}:${change}`);
-  if (known === false) return;
-  // Most accounts have no webhook: where that is kept, a write queues nothing without a statement.
-  if (known === undefined && sql.keep && !(await listened(sql, accountId, `${noun}:${change}`))) return;
+  const kind = `${noun}:${change}`;
+  // Most accounts have no webhook: known beforehand, or kept, a write queues nothing without a statement.
+  // Otherwise the insert below finds the listening webhooks itself.
+  const listens = askedBefore.get(sql)?.get(`${accountId} ${kind}`) ?? (sql.keep ? await listened(sql, accountId, kind) : true);
+  if (!listens) return;
   // The snapshot is taken by the database from the row just written: nothing is sent when no webhook listens.
   const queued = await sql.query(
     `insert into webhook_deliveries (account_id, webhook_id, delivery_id, kind, record_table, record_id, record)
@@ -67,7 +69,7 @@ onRowWritten(async (sql, table, accountId, row, change) => {
        from webhooks w join ${table} r on r.id = $4 and r.account_id = $1
       where w.account_id = $1 and w.data->>'kind' = $2 and coalesce((w.data->>'active')::boolean, true)
      returning id`,
-    [accountId, `${noun}:${change}`, table, row.id],
+    [accountId, kind, table, row.id],
   );
   if (queued.length > 0) for (const worker of workers) worker.kickSoon();
 });
