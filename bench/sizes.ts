@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { builtElements, bundle } from './kits.js';
 import { entry, type Entry } from './report.js';
 
 /** The element budget of the size test (`test/elements/bundle-size.test.mjs`). */
@@ -21,20 +18,6 @@ property({ type: String })(TinyElement.prototype, 'label');
 customElements.define('tiny-element', TinyElement);
 `;
 
-async function bundle(options: { entry?: string; contents?: string; resolveDir?: string }, root: string): Promise<Uint8Array> {
-  const result = await build({
-    nodePaths: [join(root, 'node_modules')],
-    ...(options.entry ? { entryPoints: [options.entry] } : { stdin: { contents: options.contents!, resolveDir: options.resolveDir!, loader: 'js' } }),
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.contents;
-}
-
 const gzipKb = (code: Uint8Array) => gzipSync(code, { level: 9 }).length / 1024;
 const brotliKb = (code: Uint8Array) =>
   brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.length } }).length / 1024;
@@ -45,11 +28,7 @@ const brotliKb = (code: Uint8Array) =>
  * Also writes the whole kit as one file for the browser figures.
  */
 export async function measureSizes(root: string): Promise<{ entries: Entry[]; kitPath: string }> {
-  // Outside the project, so that its package.json `sideEffects` cannot drop a module from the kit;
-  // the modules' bare `lit` imports resolve from the project's node_modules through `nodePaths`.
-  const out = await mkdtemp(join(tmpdir(), 'invoicekit-bench-dist-'));
-  await promisify(execFile)('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: root });
-  const modules = (await readdir(join(out, 'elements'))).filter((name) => name.endsWith('.js')).sort();
+  const { out, modules, kit: kitInput } = await builtElements(root);
   const lit = await bundle({ contents: LIT_ALONE, resolveDir: root }, root);
   const litGzip = gzipKb(lit);
   const entries: Entry[] = [
@@ -70,8 +49,7 @@ export async function measureSizes(root: string): Promise<{ entries: Entry[]; ki
       entry({ name: `size: <${tag}> with Lit, min+brotli`, value: brotliKb(code), unit: 'KB', baseline: brotliKb(lit), baselineName: 'Lit alone' }),
     );
   }
-  const kitEntry = modules.map((module) => `import ${JSON.stringify(join(out, 'elements', module))};`).join('\n');
-  const kit = await bundle({ contents: kitEntry, resolveDir: out }, root);
+  const kit = await bundle(kitInput, root);
   entries.push(
     entry({ name: 'size: the kit (every element), min+gzip', value: gzipKb(kit), unit: 'KB', baseline: litGzip, baselineName: 'Lit alone' }),
     entry({ name: 'size: the kit (every element), min+brotli', value: brotliKb(kit), unit: 'KB', baseline: brotliKb(lit), baselineName: 'Lit alone' }),
