@@ -11,7 +11,7 @@ import { measureSizes } from './sizes.js';
 import { invoiceBody } from './invoice-body.js';
 
 /**
- * `npm run bench` (about 2.5 minutes on 2 cores) and `npm run bench -- --quick` (a 20-second subset).
+ * `npm run bench` (about 2.5 minutes on 2 cores) and `npm run bench -- --quick` (a subset with about 20 seconds of load, half a minute in all).
  *
  * Every process measured runs on its own: the service, the BFF and the baseline are Node processes
  * started like the CLI starts them, and the load comes from this process (autocannon) over
