@@ -57,6 +57,7 @@ function recording(db: Database, log: RecordedQuery[]): Database {
           throw error;
         }),
     listen: (channel, onNotify, onLost) => db.listen(channel, onNotify, onLost),
+    onWrite: (listener) => db.onWrite(listener),
     close: () => db.close(),
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from './db.js';
+import { ANY_TABLE } from './kept-reads.js';
 import type { Account } from './http.js';
 
 /** How long an account found by its token may be used without asking the database again. */
@@ -6,10 +7,13 @@ export const ACCOUNT_CACHE_MAX_AGE_MS = 10_000;
 const MAX_ENTRIES = 1000;
 /** Notified by a trigger on every change or removal of an account (migration 20). */
 const CHANNEL = 'invoicekit_accounts';
+const NAMES_ACCOUNTS = /\baccounts\b/i;
 
 /**
- * Accounts by api_token, kept so that an authenticated request needs no query for it. Any change to
- * any account, in any process, clears every process's cache through a database notification; while
+ * Accounts by api_token, kept so that an authenticated request needs no query for it. A change to
+ * an account clears the cache of the process that makes it before that change is answered (the
+ * database tells of each write it is about to make and has made), and every other process's cache
+ * through a database notification, which arrives a moment later; while
  * a process is not sure to hear them (before listening, or after its listening connection broke) it
  * keeps nothing. An entry is dropped after `ACCOUNT_CACHE_MAX_AGE_MS` in any case, which bounds how
  * long a changed token could keep working should a notification be lost.
@@ -22,6 +26,10 @@ export class AccountCache {
 
   static async open(db: Database): Promise<AccountCache> {
     const cache = new AccountCache();
+    // This process's own change is seen before its answer leaves, not when its notification arrives.
+    db.onWrite((text) => {
+      if (text === ANY_TABLE || NAMES_ACCOUNTS.test(text)) cache.#clear(cache.#listening);
+    });
     await db.listen(
       CHANNEL,
       () => cache.#clear(true),

@@ -54,6 +54,17 @@ function sequenceBlocks(): (sql: Sql, sequence: string, count: number) => Promis
   };
 }
 
+/** The listeners of `Database.onWrite`. */
+function writeListeners() {
+  const listeners: ((text: string) => void)[] = [];
+  return {
+    add: (listener: (text: string) => void) => void listeners.push(listener),
+    tell(text: string) {
+      for (const listener of listeners) listener(text);
+    },
+  };
+}
+
 /** What `read` gives, kept where the database can keep it (`Sql.keep`), else read each time. */
 export function keptRead<T>(sql: Sql, tables: readonly string[], key: string, read: () => Promise<T>): Promise<T> {
   return sql.keep ? sql.keep(tables, key, read) : read();
@@ -69,6 +80,14 @@ export interface Database extends Sql {
    * `onNotify` is called again once listening resumed.
    */
   listen(channel: string, onNotify: () => void, onLost: () => void): Promise<void>;
+  /**
+   * Calls `listener` with the text of each statement this process runs that may write (`ANY_TABLE`
+   * for a script): before it runs and once it has ended, or, in a transaction, as it runs and once
+   * the transaction has committed or rolled back. Unlike a notification, which reaches even this
+   * process only later, this comes before the write's answer does: a value this process keeps can
+   * be dropped before anyone could be told of the change.
+   */
+  onWrite(listener: (text: string) => void): void;
   /**
    * A count that moves before and after every statement that may write, in this process. Only on
    * PGlite, where one process owns the folder and so makes every write: an answer derived from
@@ -148,15 +167,18 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const usePrepared = (text: string) => statements.has(text) || statements.size < MAX_PREPARED;
   let writes = 0;
   const kept = new KeptReads();
+  const listeners = writeListeners();
   /** Moves the write counts before a write starts and after it ends, whatever the outcome. */
   const writing = async <T>(text: string, work: () => Promise<T>): Promise<T> => {
     writes += 1;
     kept.written(text);
+    listeners.tell(text);
     try {
       return await work();
     } finally {
       writes += 1;
       kept.written(text);
+      listeners.tell(text);
     }
   };
   const run = async <Row>(text: string, params: readonly unknown[] | undefined, tx?: Pick<typeof pg, 'query'>): Promise<Row[]> => {
@@ -186,11 +208,15 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
           return await pg.transaction((tx) => {
             const sql: Sql = {
               query: (text, params) => {
-                if (!isReadOnly(text)) written.push(text);
+                if (!isReadOnly(text)) {
+                  written.push(text);
+                  listeners.tell(text);
+                }
                 return run(text, params, tx);
               },
               exec: async (script) => {
                 written.push(ANY_TABLE);
+                listeners.tell(ANY_TABLE);
                 await tx.exec(script);
               },
               keep,
@@ -200,9 +226,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
           });
         } finally {
           kept.end(written);
+          for (const text of written) listeners.tell(text);
         }
       }),
     writeCount: () => writes,
+    onWrite: listeners.add,
     async listen(channel, onNotify) {
       // One process owns a PGlite folder, so no notification can be missed.
       await pg.listen(channel, () => onNotify());
@@ -231,20 +259,43 @@ async function openPostgres(url: string): Promise<Database> {
   let listener: InstanceType<typeof pgModule.Client> | undefined;
   let closing = false;
   const blocks = sequenceBlocks();
+  const listeners = writeListeners();
+  /** Tells the write listeners before a write starts and after it ends, whatever the outcome. */
+  const writing = async <T>(text: string, work: () => Promise<T>): Promise<T> => {
+    listeners.tell(text);
+    try {
+      return await work();
+    } finally {
+      listeners.tell(text);
+    }
+  };
   const database: Database = {
     kind: 'postgres',
-    query: async (text, params) => (await pool.query(named(text, params))).rows,
-    exec: async (script) => {
-      await pool.query(script);
+    query: async (text, params) => {
+      const run = async () => (await pool.query(named(text, params))).rows;
+      return isReadOnly(text) ? run() : writing(text, run);
     },
+    exec: (script) =>
+      writing(ANY_TABLE, async () => {
+        await pool.query(script);
+      }),
     sequenceValues: (sequence, count) => blocks(database, sequence, count),
     async transaction(work) {
       const client = await pool.connect();
+      const written: string[] = [];
       try {
         await client.query('begin');
         const sql: Sql = {
-          query: async (text, params) => (await client.query(named(text, params))).rows,
+          query: async (text, params) => {
+            if (!isReadOnly(text)) {
+              written.push(text);
+              listeners.tell(text);
+            }
+            return (await client.query(named(text, params))).rows;
+          },
           exec: async (script) => {
+            written.push(ANY_TABLE);
+            listeners.tell(ANY_TABLE);
             await client.query(script);
           },
           sequenceValues: (sequence, count) => blocks(sql, sequence, count),
@@ -257,8 +308,10 @@ async function openPostgres(url: string): Promise<Database> {
         throw error;
       } finally {
         client.release();
+        for (const text of written) listeners.tell(text);
       }
     },
+    onWrite: listeners.add,
     async listen(channel, onNotify, onLost) {
       const connect = async (): Promise<void> => {
         const client = new pgModule.Client({ connectionString: url });
