@@ -77,6 +77,7 @@ export class RecurringScheduler {
   readonly #mailer: Mailer;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
+  #lastRun: Promise<unknown> = Promise.resolve();
   #stopped = true;
 
   constructor(db: Database, options: SchedulerOptions) {
@@ -108,8 +109,18 @@ export class RecurringScheduler {
     this.#timer.unref?.();
   }
 
-  /** Issues every invoice due by the clock's today; answers how many were issued. */
-  async runDue(): Promise<number> {
+  /**
+   * Issues every invoice due by the clock's today; answers how many this call issued. Runs in this
+   * process follow one another: once it resolves, everything due when it was called is issued,
+   * unless another process holds it, issuing it still.
+   */
+  runDue(): Promise<number> {
+    const run = this.#lastRun.then(() => this.#runDue());
+    this.#lastRun = run.catch(() => undefined);
+    return run;
+  }
+
+  async #runDue(): Promise<number> {
     const today = todayText(this.#options.clock());
     // A plain read first: most polls find nothing due, and a transaction counts as a write on
     // PGlite, which would retire every kept answer once a minute.
