@@ -1,7 +1,7 @@
 import { createInvoicingClient } from '../../../src/api/client.js';
 import { issuePortalToken } from '../../../src/bff/portal-token.js';
-import { startBff } from '../../../src/bff/node.js';
 import { startTestService } from '../../helpers/service.js';
+import { startFixtureBff } from './fixture-bff.js';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -45,17 +45,8 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
   const service = await startTestService({ seed: true });
   const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
   const portalSecret = randomBytes(32).toString('hex');
-  const bff = await startBff({
-    serviceUrl: service.url,
-    apiToken: service.apiToken,
-    portalSecret,
-    allowedOrigins: options.pageOrigins,
-    logger: false,
-    // The suite makes a few hundred quick requests from one browser; production limits stay in their own tests.
-    rateLimit: false,
-    // <client-form mode="create"> signs customers up.
-    signup: true,
-  });
+  // <client-form mode="create"> signs customers up.
+  const bff = await startFixtureBff(service, options.pageOrigins, portalSecret, { signup: true });
   const today = new Date().toISOString().slice(0, 10);
 
   async function createInvoice(clientId: number, spec: Omit<SeededInvoice, 'id' | 'status'>): Promise<SeededInvoice> {

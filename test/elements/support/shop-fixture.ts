@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createInvoicingClient } from '../../../src/api/client.js';
 import { issuePortalToken } from '../../../src/bff/index.js';
-import { startBff } from '../../../src/bff/node.js';
 import { startTestService } from '../../helpers/service.js';
+import { startFixtureBff } from './fixture-bff.js';
 
 /**
  * The real parts the buy button's tests talk to: the service with its demo seed (products in PLN,
@@ -28,15 +28,7 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
   const service = await startTestService({ seed: true });
   const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
   const portalSecret = randomBytes(32).toString('hex');
-  const bff = await startBff({
-    serviceUrl: service.url,
-    apiToken: service.apiToken,
-    portalSecret,
-    allowedOrigins: options.pageOrigins,
-    logger: false,
-    rateLimit: false,
-    checkout: { testMode: true },
-  });
+  const bff = await startFixtureBff(service, options.pageOrigins, portalSecret, { checkout: { testMode: true } });
   const info: ShopFixtureInfo = { bff: `${bff.url}/bff`, service: service.url, account: service.prefix };
   return {
     info,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createInvoicingClient } from '../../../src/api/client.js';
-import { startBff, type RunningBff } from '../../../src/bff/node.js';
+import type { RunningBff, StartBffOptions } from '../../../src/bff/node.js';
 import { issuePortalToken } from '../../../src/bff/portal-token.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { startFixtureBff } from './fixture-bff.js';
 
 /**
  * The real answers Storybook's BFF stand-in (stories/support/bff-stand-in.ts) is checked against: the
@@ -38,17 +39,8 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
     const noPayments = await startTestService({ seed: true, testPayments: false });
     services.push(noPayments);
     const portalSecret = randomBytes(32).toString('hex');
-    const bff = async (extra: Partial<Parameters<typeof startBff>[0]> = {}): Promise<RunningBff> => {
-      const running = await startBff({
-        serviceUrl: service.url,
-        apiToken: service.apiToken,
-        portalSecret,
-        allowedOrigins: options.pageOrigins,
-        logger: false,
-        rateLimit: false,
-        serviceTimeoutMs: 3000,
-        ...extra,
-      });
+    const bff = async (extra: Partial<StartBffOptions> = {}): Promise<RunningBff> => {
+      const running = await startFixtureBff(service, options.pageOrigins, portalSecret, { serviceTimeoutMs: 3000, ...extra });
       started.push(running);
       return running;
     };
