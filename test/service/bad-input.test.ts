@@ -151,6 +151,27 @@ describe('wrong types and missing data', () => {
     expect(reply.body.id).not.toBe(424242);
   });
 
+  it('answers a list with only the id and the known keys that fields= names, whatever else it names', async () => {
+    await http.post('/invoices.json', { invoice: { buyer_name: 'Fields', positions: [line] } });
+    const keys = async (fields: string) => {
+      const reply = await http.get('/invoices.json', { period: 'all', per_page: 3, fields });
+      expect(reply.status, reply.text).toBe(200);
+      return [...new Set((reply.body as Record<string, unknown>[]).flatMap((invoice) => Object.keys(invoice)))].sort();
+    };
+    const whole = (await keys('')).length;
+    expect(whole).toBeGreaterThan(30);
+    expect((await keys(' , ,')).length).toBe(whole);
+    for (const fields of ['nope', '__proto__', 'constructor', '%00', "id'; drop table invoices;--", 'positions', 'API_TOKEN', 'data']) {
+      expect(await keys(fields), fields).toEqual(['id']);
+    }
+    expect(await keys('price_gross,__proto__,Number, number')).toEqual(['id', 'number', 'price_gross']);
+    expect((await http.get('/invoices.json', { period: 'all', fields: 'id,'.repeat(2000) })).status).toBe(422);
+    expect((await http.get('/invoices.json', { period: 'all', fields: 'id\u0000' })).body).toEqual({
+      code: 'error',
+      message: { fields: ['must not contain NUL characters'] },
+    });
+  });
+
   it('accepts the boolean words and comma decimals the reference lists', async () => {
     for (const [word, expected] of [['1', true], ['yes', true], [0, false], ['no', false], [true, true]] as const) {
       const reply = await http.post('/products.json', { product: { name: `Flag ${String(word)}`, service: word, price_net: '1,50' } });

@@ -151,9 +151,10 @@ const LIST_DATA = { data: `data - 'positions'`, columns: ['position_names', 'pos
  * are not keys are ignored, like any unknown parameter; `id` is always there.
  */
 function listedFields(value: string | undefined): readonly string[] | undefined {
-  if (value === undefined) return undefined;
-  const names = value.split(',').map((name) => name.trim()).filter((name) => /^[a-z][a-z0-9_]{0,63}$/.test(name));
-  return names.length ? [...new Set(['id', ...names])].slice(0, 200) : undefined;
+  const names = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) return undefined;
+  // Whatever the shape of a name that is not a key, the answer is the same: it is left out.
+  return [...new Set(['id', ...names.filter((name) => /^[a-z][a-z0-9_]{0,63}$/.test(name))])].slice(0, 200);
 }
 
 function pickFields(answer: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
