@@ -36,7 +36,29 @@ function fieldErrors(error: z.ZodError): FieldErrors {
   return fields;
 }
 
+/**
+ * The paths of the strings in `value` that hold a NUL character: no text field can store one (the
+ * service refuses it, and PostgreSQL text cannot hold it), so it is refused here, in a query as in
+ * a body, before anything is asked of the service.
+ */
+function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path.join('.') || 'base');
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => nulPaths(item, [...path, String(index)], found));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) nulPaths(item, [...path, key], found);
+  }
+  return found;
+}
+
 export function validate<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const withNul = nulPaths(value);
+  if (withNul.length > 0) {
+    const fields: FieldErrors = Object.create(null);
+    for (const path of withNul) fields[path] = ['must not contain NUL characters'];
+    throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields });
+  }
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: fieldErrors(result.error) });

@@ -49,6 +49,30 @@ describe('checkout bodies with prototype keys', () => {
   });
 });
 
+describe('NUL characters', () => {
+  it('are refused with 422 naming the field, in a query as in a body, and nothing is made of them', async () => {
+    const token = await issuePortalToken({ clientId: (await api.clients.create({ name: 'Nul Ltd', email: 'nul@example.com' })).id, scopes: ['invoices:read', 'client:write'], ttlSeconds: 600 }, PORTAL_SECRET);
+    const before = (await api.invoices.list({ period: 'all', per_page: 100 })).length;
+    const fieldsOf = async (response: Response) => {
+      expect(response.status).toBe(422);
+      const body = await json(response);
+      expect(body.error.code).toBe('validation_failed');
+      return body.error.fields as Record<string, string[]>;
+    };
+    const list = await fetch(`${bff.base}/invoices?search=A%00B`, { headers: { ...bearer(token), origin: SHOP_ORIGIN } });
+    expect(await fieldsOf(list)).toEqual({ search: ['must not contain NUL characters'] });
+    const bought = await checkout(JSON.stringify({ product: PRODUCT_TOKEN, buyer: { ...buyer, name: 'Buyer\u0000Ltd' }, returnUrl: `${SHOP_ORIGIN}/thanks` }));
+    expect(await fieldsOf(bought)).toEqual({ 'buyer.name': ['must not contain NUL characters'] });
+    const changed = await fetch(`${bff.base}/client`, {
+      method: 'PUT',
+      headers: { ...bearer(token), origin: SHOP_ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ city: 'Kraków\u0000' }),
+    });
+    expect(await fieldsOf(changed)).toEqual({ city: ['must not contain NUL characters'] });
+    expect((await api.invoices.list({ period: 'all', per_page: 100 })).length).toBe(before);
+  });
+});
+
 describe('a customer cannot capture other buyers’ invoices', () => {
   it('keeps a claimed tax number and an anonymous purchase with the customer’s e-mail out of their portal', async () => {
     const signup = await fetch(`${bff.base}/clients`, {
