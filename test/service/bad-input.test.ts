@@ -195,6 +195,29 @@ describe('wrong types and missing data', () => {
     expect(xmlNul.status).toBeLessThan(500);
   });
 
+  it('answers 404, never 500, to a NUL or other nonsense in any path segment of any route', async () => {
+    const segments = ['%00', 'a%00b', '..%2f..%2fetc', '__proto__', '99999999999999999999', '-1', '%ff%fe', 'x'.repeat(2000)];
+    const routes = [
+      '/a/:x/widget/products/logo', '/a/demo/p/:x', '/a/demo/widget/checkout/:x', '/a/demo/widget/products/:x', '/account/delete/:x',
+      '/banking/payments/pay/:x', '/banking/payments/pay/:x/return', '/departments/:x.json', '/departments/:x/logo', '/invoice/:x',
+      '/invoice/:x.pdf', '/invoice/payment/:x', '/invoices/:x.json', '/invoices/:x.pdf', '/invoices/:x/attachments.json', '/outbox/:x',
+      '/outbox/:x/body', '/webhooks/:x/deliveries.json', '/clients/:x.json', '/payments/:x.json', '/recurrings/:x.json',
+    ];
+    const failures: string[] = [];
+    for (const route of routes) {
+      for (const segment of segments) {
+        for (const method of ['GET', 'POST']) {
+          const path = route.replace(':x', segment);
+          const reply = await http.raw(method, path.endsWith('.json') ? `${path}?api_token=${http.token}` : path, { headers: json, body: method === 'POST' ? '{}' : undefined });
+          if (reply.status >= 500) failures.push(`${method} ${path.slice(0, 60)}: ${reply.status}`);
+          if (segment.includes('%00') && reply.status !== 404) failures.push(`${method} ${path.slice(0, 60)}: ${reply.status}, not 404`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect((await http.raw('GET', '/account/delete/a%00b', {})).body).toEqual(NOT_FOUND);
+  });
+
   it('answers 404 to ids that are not ids, and 4xx to nonsense in queries', async () => {
     for (const path of ['/invoices/abc.json', '/invoices/0.json', '/invoices/-1.json', '/invoices/1.5.json', '/invoices/99999999999999999999.json', '/clients/%E0%A4%A.json']) {
       const reply = await http.get(path);
