@@ -220,7 +220,7 @@ function storableText(value: unknown, path: string[]): unknown {
 export const parseRequest: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   c.set('format', formatOf(c));
   // No record's id, token or prefix holds a NUL character: a path with one names nothing.
-  if (/%00|\u0000/i.test(c.req.path)) throw new ApiError(404, 'Not found');
+  if (c.req.path.includes('\u0000') || /%00/.test(c.req.path)) throw new ApiError(404, 'Not found');
   for (const [key, values] of Object.entries(c.req.queries())) {
     if (values.some((value) => value.includes('\u0000'))) throw invalidField(key, 'must not contain NUL characters');
   }
