@@ -110,6 +110,17 @@ describe('<product-pay-button>', () => {
     expect(rows(el, 'summary')).to.include('1 usł.');
   });
 
+  it('reads the unit in the new language when the page switches its locale', async () => {
+    const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="logo-design" locale="pl"></product-pay-button>`);
+    await ready(el);
+    el.locale = 'en';
+    await waitUntil(() => text(el, 'price') === 'PLN 1,845.00', 'the price did not turn English', { timeout: 10_000 });
+    part<HTMLButtonElement>(el, 'button')!.click();
+    await el.updateComplete;
+    await waitUntil(() => rows(el, 'summary').includes('1 service'), `the unit stayed as it was: ${rows(el, 'summary')}`, { timeout: 10_000 });
+    expect(rows(el, 'summary')).not.to.include('usł.');
+  });
+
   it('sells: dialog, payment page, Pay, and back the service holds one paid payment, one paid invoice and the e-mail', async () => {
     const el = await bffButton('logo-design');
     const email = newEmail();

@@ -218,6 +218,9 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
       this.#client = new SaleClient(direct ? { appUrl: this.appUrl, account: this.account } : { endpoint: this.endpoint });
       this.result = undefined;
       void this.reload();
+    } else if (changed.has('locale')) {
+      // The product's unit comes in the buyer's language: a new language asks for it again.
+      void this.reload();
     }
   }
 
