@@ -57,10 +57,20 @@ function sequenceBlocks(): (sql: Sql, sequence: string, count: number) => Promis
 /** The listeners of `Database.onWrite`. */
 function writeListeners() {
   const listeners: ((text: string) => void)[] = [];
+  const tell = (text: string) => {
+    for (const listener of listeners) listener(text);
+  };
   return {
     add: (listener: (text: string) => void) => void listeners.push(listener),
-    tell(text: string) {
-      for (const listener of listeners) listener(text);
+    tell,
+    /** A write in a transaction: told now, and kept in `written` to be told again when the transaction ends. */
+    inTransaction(written: string[], text: string) {
+      written.push(text);
+      tell(text);
+    },
+    /** The transaction whose writes these are committed or rolled back. */
+    ended(written: readonly string[]) {
+      for (const text of written) tell(text);
     },
   };
 }
@@ -208,15 +218,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
           return await pg.transaction((tx) => {
             const sql: Sql = {
               query: (text, params) => {
-                if (!isReadOnly(text)) {
-                  written.push(text);
-                  listeners.tell(text);
-                }
+                if (!isReadOnly(text)) listeners.inTransaction(written, text);
                 return run(text, params, tx);
               },
               exec: async (script) => {
-                written.push(ANY_TABLE);
-                listeners.tell(ANY_TABLE);
+                listeners.inTransaction(written, ANY_TABLE);
                 await tx.exec(script);
               },
               keep,
@@ -226,7 +232,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
           });
         } finally {
           kept.end(written);
-          for (const text of written) listeners.tell(text);
+          listeners.ended(written);
         }
       }),
     writeCount: () => writes,
@@ -287,15 +293,11 @@ async function openPostgres(url: string): Promise<Database> {
         await client.query('begin');
         const sql: Sql = {
           query: async (text, params) => {
-            if (!isReadOnly(text)) {
-              written.push(text);
-              listeners.tell(text);
-            }
+            if (!isReadOnly(text)) listeners.inTransaction(written, text);
             return (await client.query(named(text, params))).rows;
           },
           exec: async (script) => {
-            written.push(ANY_TABLE);
-            listeners.tell(ANY_TABLE);
+            listeners.inTransaction(written, ANY_TABLE);
             await client.query(script);
           },
           sequenceValues: (sequence, count) => blocks(sql, sequence, count),
@@ -308,7 +310,7 @@ async function openPostgres(url: string): Promise<Database> {
         throw error;
       } finally {
         client.release();
-        for (const text of written) listeners.tell(text);
+        listeners.ended(written);
       }
     },
     onWrite: listeners.add,

@@ -76,7 +76,7 @@ export class RecurringScheduler {
   readonly #options: SchedulerOptions;
   readonly #mailer: Mailer;
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
+  /** The last run started, scheduled or asked for: the next one waits for it, and so does `stop`. */
   #lastRun: Promise<unknown> = Promise.resolve();
   #stopped = true;
 
@@ -94,15 +94,14 @@ export class RecurringScheduler {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#running;
+    await this.#lastRun;
   }
 
   #schedule(delayMs: number): void {
     this.#timer = setTimeout(() => {
-      this.#running = this.runDue()
+      void this.runDue()
         .catch(() => 0)
         .finally(() => {
-          this.#running = undefined;
           if (!this.#stopped) this.#schedule(this.#options.intervalMs);
         });
     }, delayMs);
