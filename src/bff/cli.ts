@@ -4,6 +4,7 @@ import { jsonLineLogger } from './logger.js';
 import { storesFromEnv } from './stores/index.js';
 
 const USAGE = `Usage: invoicekit bff --service <url> [--port 8788] [--host 127.0.0.1] [--allow-origin <origin>]... [--base-path /bff] [--signup]
+                      [--public-url https://shop.example]
 
 Environment:
   INVOICEKIT_API_TOKEN      the account's api_token (required)
@@ -11,7 +12,8 @@ Environment:
   INVOICEKIT_ALLOWED_ORIGINS  comma-separated origins whose pages may call the BFF
   REDIS_URL                 share idempotency keys, rate limits and caches between BFF processes in Redis
   DATABASE_URL              or in PostgreSQL (when REDIS_URL is not set); otherwise they stay in memory
-  INVOICEKIT_TRUST_PROXY    how many proxies in front append to X-Forwarded-For (default 0)
+  INVOICEKIT_TRUST_PROXY    how many proxies in front set X-Forwarded-For/-Proto/-Host (default 0)
+  INVOICEKIT_BFF_PUBLIC_URL  the BFF's address as browsers reach it, for absolute links (or --public-url)
   INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)`;
 
 /** `invoicekit bff`: runs the BFF alone in front of a service. Resolves once it listens. */
@@ -24,6 +26,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
       service: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
       'base-path': { type: 'string', default: '/bff' },
+      'public-url': { type: 'string', default: process.env['INVOICEKIT_BFF_PUBLIC_URL'] || undefined },
       signup: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -50,6 +53,8 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
     ...(process.env['INVOICEKIT_ALLOWED_ORIGINS'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   ];
 
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) fail(`--public-url must be an http(s) address, not ${publicUrl}`);
   const trustProxy = Number(process.env['INVOICEKIT_TRUST_PROXY'] ?? 0);
   if (!Number.isInteger(trustProxy) || trustProxy < 0) fail('INVOICEKIT_TRUST_PROXY must be a whole number');
   const stores = await storesFromEnv(process.env, {
@@ -58,6 +63,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
   const bff = await startBff({
     stores,
     trustProxy,
+    publicUrl,
     port,
     host: values.host,
     serviceUrl: serviceUrl!,

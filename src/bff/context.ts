@@ -5,7 +5,9 @@ import { BffError, ERROR_CODES, fromServiceError } from './errors.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency.js';
 import { jsonLineLogger, redactingLogger, type BffLogEntry, type BffLogger } from './logger.js';
 import type { BffOptions, BffServiceClient, CheckoutOptions, SignupOptions } from './options.js';
+import { checkBffOptions } from './check-options.js';
 import { portalSecretKey, type PortalSession } from './portal-token.js';
+import { publicOrigin, type PublicOrigin } from './public-origin.js';
 import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitHit, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 
 export type Env = { Variables: { session: PortalSession; requestId: string; clientIp: string } };
@@ -21,6 +23,8 @@ export interface Bff {
   basePath: string;
   allowedOrigins: ReadonlySet<string>;
   returnOrigins: ReadonlySet<string>;
+  /** The origin browsers see the BFF at (see public-origin.ts): for absolute links and the same-origin check. */
+  publicOrigin: PublicOrigin;
   timeZone: string;
   idempotency: IdempotencyStore;
   cache: CacheStore;
@@ -43,6 +47,7 @@ export interface RateLimits {
 }
 
 export function resolveBff(options: BffOptions): Bff {
+  checkBffOptions(options);
   const secretKey = portalSecretKey(options.portalSecret);
   const allowedOrigins = new Set(
     (options.allowedOrigins ?? []).map((o) => {
@@ -72,6 +77,7 @@ export function resolveBff(options: BffOptions): Bff {
     secretKey,
     basePath: normalizeBasePath(options.basePath ?? '/bff'),
     allowedOrigins,
+    publicOrigin: publicOrigin(options),
     returnOrigins: new Set([...allowedOrigins, ...(options.returnUrlOrigins ?? []).map((o) => originOf(o) ?? o)]),
     timeZone,
     idempotency: options.idempotencyStore ?? options.stores?.idempotency ?? new MemoryIdempotencyStore(),

@@ -15,7 +15,7 @@ export function requestLog(bff: Bff): MiddlewareHandler<Env> {
     c.set('clientIp', ip);
     await next();
     c.header('X-Request-Id', requestId);
-    applySecurityHeaders(c, bff.allowedOrigins);
+    applySecurityHeaders(c, bff);
     const session = c.get('session');
     const errorCode = c.res.status >= 400 ? c.res.headers.get('x-error-code') : null;
     c.res.headers.delete('x-error-code');
@@ -37,7 +37,7 @@ export function requestLog(bff: Bff): MiddlewareHandler<Env> {
 export function cors(bff: Bff): MiddlewareHandler<Env> {
   return async (c, next) => {
     const origin = c.req.header('origin');
-    const ownOrigin = new URL(c.req.url).origin;
+    const ownOrigin = bff.publicOrigin(c.req.raw);
     const crossOrigin = origin !== undefined && origin !== ownOrigin;
     if (crossOrigin && !bff.allowedOrigins.has(origin)) {
       throw new BffError(403, ERROR_CODES.originNotAllowed, 'This origin may not call the BFF.');
@@ -155,12 +155,12 @@ function forwardedFor(request: Request, hops: number): string | undefined {
   return list.length ? list[Math.max(0, list.length - hops)] : undefined;
 }
 
-function applySecurityHeaders(c: BffContext, allowedOrigins: ReadonlySet<string>): void {
+function applySecurityHeaders(c: BffContext, { allowedOrigins, publicOrigin }: Bff): void {
   const headers = c.res.headers;
   headers.set('X-Content-Type-Options', 'nosniff');
   headers.set('Referrer-Policy', 'no-referrer');
   if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
-  if (new URL(c.req.url).protocol === 'https:') headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  if (publicOrigin(c.req.raw).startsWith('https:')) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   if (headers.get('Content-Type')?.startsWith('application/pdf')) {
     // Only who may frame the PDF; anything more would stop the browser's PDF viewer.
     headers.set('Content-Security-Policy', `frame-ancestors 'self' ${[...allowedOrigins].join(' ')}`.trim());

@@ -93,8 +93,17 @@ export interface BffOptions {
    * matching `X-Forwarded-For` entry, else the socket address Node adapters pass in.
    */
   clientIp?: (request: Request, env: unknown) => string | undefined;
-  /** How many proxies in front of the BFF append to `X-Forwarded-For`. Default 0 (ignore the header). */
+  /**
+   * How many proxies in front of the BFF append to `X-Forwarded-For` and set `X-Forwarded-Proto` and
+   * `X-Forwarded-Host`. Default 0: those headers are ignored.
+   */
   trustProxy?: number;
+  /**
+   * The BFF's address as browsers reach it (`https://shop.example`), for the absolute links it answers
+   * (`pdf-link`) and its same-origin check. Default: from a trusted proxy's `X-Forwarded-Proto` and
+   * `X-Forwarded-Host`, else the request's own URL.
+   */
+  publicUrl?: string;
   /**
    * With a service that lacks the list summary (the hosted one), how many invoices of one client
    * the portal list reads at most. Default 20,000.

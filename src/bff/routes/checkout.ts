@@ -53,7 +53,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     // A portal token makes this the signed-in customer's purchase; none at all, a guest's.
     const session = await readSession(c, bff, 'checkout', true);
     const input: CheckoutInput = session ? validate(customerInput, await readJson(c)) : validate(guestInput, await readJson(c));
-    const ownOrigin = new URL(c.req.url).origin;
+    const ownOrigin = bff.publicOrigin(c.req.raw);
     const badReturn: FieldErrors = {};
     for (const field of ['returnUrl', 'cancelUrl'] as const) {
       const url = input[field];

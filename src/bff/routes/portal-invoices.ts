@@ -71,7 +71,7 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
     const path = `${basePath}/invoices/${invoice.id}/pdf?link=${encodeURIComponent(link)}`;
     c.header('Cache-Control', 'private, no-store');
     return c.json({
-      url: new URL(path, c.req.url).href,
+      url: new URL(path, bff.publicOrigin(c.req.raw)).href,
       expires_at: new Date(Date.now() + pdfLinkTtl * 1000).toISOString(),
     });
   });

@@ -23,7 +23,7 @@ export function portalPaymentRoutes(bff: Bff): Hono<Env> {
   const routes = new Hono<Env>();
   routes.post('/invoices/:id/payment', requireSession(bff, 'invoices:read'), async (c) => {
     const input = validate(payInput, await readJson(c));
-    const ownOrigin = new URL(c.req.url).origin;
+    const ownOrigin = bff.publicOrigin(c.req.raw);
     const allowed = (url: string | undefined) => !url || bff.returnOrigins.has(originOf(url) ?? '') || originOf(url) === ownOrigin;
     const fields: Record<string, string[]> = {};
     if (!allowed(input.returnUrl)) fields.returnUrl = ['must point to an allowed origin'];
