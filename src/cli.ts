@@ -29,7 +29,8 @@ async function runService(argv: string[]): Promise<void> {
     allowPositionals: false,
   });
   const { startService } = await import('./service/server.js');
-  const service = await startService({
+  const { withPortFlag } = await import('./bff/listen-errors.js');
+  const service = await withPortFlag(startService({
     port: Number(values.port),
     host: values.host,
     dataDir: values['data-dir'],
@@ -45,7 +46,7 @@ async function runService(argv: string[]): Promise<void> {
     webhooks: webhookSettingsFromEnv(values['webhooks-allow-private']),
     log: (entry) => console.error(JSON.stringify(entry)),
     logRequests: !values.quiet,
-  });
+  }), '--port', values.port);
   if (!process.env.INVOICEKIT_API_TOKEN) console.log(`demo account api token: ${service.apiToken}`);
   if (!process.env.INVOICEKIT_INTEGRATION_TOKEN) console.log(`integration token: ${service.integrationToken}`);
   console.log(`invoicing service listening on ${service.url}`);

@@ -8,6 +8,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { createInvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
+import { withPortFlag } from './bff/listen-errors.js';
 import { startService } from './service/server.js';
 
 /**
@@ -36,7 +37,7 @@ export async function runDev(argv: string[]): Promise<void> {
   // A failed build must not leave the service running; the rejection is awaited below.
   building.catch(() => undefined);
 
-  const service = await startService({
+  const service = await withPortFlag(startService({
     port: Number(values['service-port']),
     host,
     dataDir: values['data-dir'],
@@ -49,7 +50,7 @@ export async function runDev(argv: string[]): Promise<void> {
     seed: true,
     // The demo's BFF subscribes to webhooks on this machine.
     webhooks: { allowPrivate: true },
-  });
+  }), '--service-port', values['service-port']);
   console.log(`invoicing service listening on ${service.url}`);
 
   /** A short-lived link to the demo account's outbox (none with SMTP), made with its api_token. */
@@ -72,10 +73,20 @@ export async function runDev(argv: string[]): Promise<void> {
   }
   // The site listens first, so that a port of 0 is known before the BFF learns its allowed origins.
   let handle: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: (request) => handle(request), port: Number(values.port), hostname: host }, () => resolve(s));
-    s.once('error', reject);
-  });
+  let server: ServerType;
+  try {
+    server = await withPortFlag(
+      new Promise<ServerType>((resolve, reject) => {
+        const s = serve({ fetch: (request) => handle(request), port: Number(values.port), hostname: host }, () => resolve(s));
+        s.once('error', reject);
+      }),
+      '--port',
+      values.port,
+    );
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   const siteUrl = `http://${host}:${port}`;
 

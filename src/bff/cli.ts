@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { withPortFlag } from './listen-errors.js';
 import { startBff, type RunningBff } from './node.js';
 import { jsonLineLogger } from './logger.js';
 import { storesFromEnv } from './stores/index.js';
@@ -60,7 +61,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
   const stores = await storesFromEnv(process.env, {
     onError: (error) => jsonLineLogger({ time: new Date().toISOString(), level: 'error', msg: 'store connection failed', error: error instanceof Error ? error.message : String(error) }),
   });
-  const bff = await startBff({
+  const bff = await withPortFlag(startBff({
     stores,
     trustProxy,
     publicUrl,
@@ -72,7 +73,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
     allowedOrigins,
     basePath: values['base-path'],
     signup: values.signup,
-  });
+  }), '--port', port);
   console.log(`bff listening on ${bff.url}`);
   jsonLineLogger({ time: new Date().toISOString(), level: 'info', msg: 'stores', stores: stores.kind });
   const graceMs = Number(process.env['INVOICEKIT_SHUTDOWN_GRACE_MS'] ?? 10_000);

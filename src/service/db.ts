@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { lockDataDir } from './data-lock.js';
 import { ANY_TABLE, KeptReads } from './kept-reads.js';
 
 /**
@@ -140,8 +141,15 @@ const concat = (parts: Uint8Array[]) => {
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
   if (dataDir) await mkdir(dataDir, { recursive: true });
+  // One process per folder: a second one would write the same files from its own view of them.
+  const lock = dataDir ? await lockDataDir(dataDir) : undefined;
   const pg = new PGlite(dataDir ? { dataDir } : {});
-  await pg.waitReady;
+  try {
+    await pg.waitReady;
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   // PGlite's own `query` parses, describes, binds and executes in six calls into the engine and
   // plans every time. Here a statement is parsed once under a name, then each query is one call.
   const engine = pg as unknown as {
@@ -241,7 +249,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       // One process owns a PGlite folder, so no notification can be missed.
       await pg.listen(channel, () => onNotify());
     },
-    close: () => pg.close(),
+    async close() {
+      try {
+        await pg.close();
+      } finally {
+        await lock?.release();
+      }
+    },
   };
   return database;
 }
