@@ -99,6 +99,17 @@ export async function fingerprintOf(value: unknown): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * The `Idempotency-Key` the BFF sends the service for `value`: stable, so a retry through any BFF
+ * process names the same request, but an HMAC under the BFF's secret, so nobody who lacks the
+ * secret can work out (and claim first) the key of someone else's payment.
+ */
+export async function serviceIdempotencyKey(secret: Uint8Array, purpose: string, value: unknown): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${purpose}\n${canonicalJson(value)}`));
+  return `bff-${purpose}-${[...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 48)}`;
+}
+
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../api/connection-limits.js';
 import { createBff, type BffOptions } from './app.js';
 
 export interface StartBffOptions extends BffOptions {
@@ -7,6 +8,8 @@ export interface StartBffOptions extends BffOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Request, header and idle timeouts and the connection cap (see `docs/security.md`). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningBff {
@@ -22,14 +25,16 @@ export interface RunningBff {
 
 /** Runs the BFF alone on Node's `http`, for the CLI, the demo and tests. */
 export async function startBff(options: StartBffOptions): Promise<RunningBff> {
-  const { port = 0, host = '127.0.0.1', ...bffOptions } = options;
+  const { port = 0, host = '127.0.0.1', connectionLimits: limitOverrides, ...bffOptions } = options;
+  const limits = connectionLimits(limitOverrides);
   let draining = false;
   const outer = bffOptions.draining;
   const app = createBff({ ...bffOptions, draining: () => draining || Boolean(outer?.()) });
   // Loaded here, not at the top, so importing the package on an edge runtime never touches node:http.
   const { createServer } = await import('node:http');
   const { getRequestListener } = await import('@hono/node-server');
-  const server: Server = createServer(getRequestListener(app.fetch));
+  const server: Server = createServer(connectionServerOptions(limits), getRequestListener(app.fetch));
+  capConnections(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

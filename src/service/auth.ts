@@ -24,6 +24,8 @@ async function cachedAccountByToken(db: Database, token: string): Promise<Accoun
 }
 
 interface LoginRow {
+  /** The user the typed login (or e-mail) resolved to: failed logins count per user. */
+  user_id: string | number;
   password_hash: string;
 }
 
@@ -38,11 +40,11 @@ export async function checkLogin<Row extends LoginRow>(
   find: (login: string) => Promise<Row | undefined>,
 ): Promise<Row | undefined> {
   const guard = c.get('config').loginGuard;
+  const row = await find(login);
+  const user = row ? `id:${row.user_id}` : `login:${login.toLowerCase()}`;
   try {
-    return await guard.attempt(login, clientAddress(c), async () => {
-      const row = await find(login);
-      return (await verifyPassword(password, row?.password_hash)) ? row : undefined;
-    });
+    return await guard.attempt(user, clientAddress(c), async () =>
+      (await verifyPassword(password, row?.password_hash)) ? row : undefined);
   } catch (error) {
     // Answered at once rather than queued: a flood of logins waits on nobody's CPU.
     if (error instanceof HashingBusyError) throw new ApiError(429, error.message, undefined, { 'retry-after': '1' });
@@ -53,7 +55,7 @@ export async function checkLogin<Row extends LoginRow>(
 async function accountByLogin(c: ServiceContext, login: string, password: string): Promise<Account | undefined> {
   const row = await checkLogin(c, login, password, async (name) => {
     const rows = await c.get('db').query<Account & LoginRow>(
-      `select a.id, a.prefix, a.api_token, a.name, a.created_at, u.password_hash
+      `select a.id, a.prefix, a.api_token, a.name, a.created_at, u.id as user_id, u.password_hash
          from users u join accounts a on a.id = u.account_id
         where u.login = $1 or lower(u.email) = lower($1)
         order by u.id limit 1`,
@@ -62,7 +64,7 @@ async function accountByLogin(c: ServiceContext, login: string, password: string
     return rows[0];
   });
   if (!row) return undefined;
-  const { password_hash: _ignored, ...account } = row;
+  const { password_hash: _hash, user_id: _user, ...account } = row;
   return account;
 }
 

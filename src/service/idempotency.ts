@@ -7,15 +7,45 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION = '24 hours';
 
 /**
+ * Whose keys a route's callers share: the account's own (callers holding its api_token) or the
+ * public one (strangers on a public route of the account, such as the widget's checkout).
+ */
+export type IdempotencyCallers = 'account' | 'public';
+
+/**
  * `Idempotency-Key` on a POST makes a retry safe: the first request with a key runs, every later
  * one with the same key and the same body gets the first answer again, and one with another body
  * is refused. A key still in flight answers 409, so concurrent duplicates never both run.
+ *
+ * Public callers keep their keys apart from the account's: a stranger who sends the key the shop
+ * will use next (`order-1001`) claims it only among strangers, never in the shop's own API. The
+ * public namespace is a prefix with a space, which no key may contain, so the two never meet.
  */
-export const idempotentPost: MiddlewareHandler<ServiceEnv> = async (c, next) => {
-  const key = c.req.header('idempotency-key');
-  const account = c.get('account') as ServiceEnv['Variables']['account'] | undefined;
-  if (c.req.method !== 'POST' || key === undefined || !account) return next();
-  if (!KEY_PATTERN.test(key)) throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+export function idempotentPosts(callers: IdempotencyCallers): MiddlewareHandler<ServiceEnv> {
+  return async (c, next) => {
+    const sent = c.req.header('idempotency-key');
+    const account = c.get('account') as ServiceEnv['Variables']['account'] | undefined;
+    // A request that two mounts match (`/invoices` and `/invoices/*`) claims its key once.
+    if (c.req.method !== 'POST' || sent === undefined || !account || claimedRequests.has(c.req.raw)) return next();
+    claimedRequests.add(c.req.raw);
+    if (!KEY_PATTERN.test(sent)) throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    return remembered(c, next, account, callers === 'public' ? `public ${sent}` : sent);
+  };
+}
+
+const claimedRequests = new WeakSet<Request>();
+
+/** For the API's own routes, whose callers hold the account's api_token. */
+export const idempotentPost = idempotentPosts('account');
+/** For an account's public routes, called by strangers. */
+export const publicIdempotentPost = idempotentPosts('public');
+
+async function remembered(
+  c: Parameters<MiddlewareHandler<ServiceEnv>>[0],
+  next: () => Promise<void>,
+  account: ServiceEnv['Variables']['account'],
+  key: string,
+): Promise<Response | void> {
   const db = c.get('db');
   const fingerprint = createHash('sha256')
     .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
@@ -62,4 +92,4 @@ export const idempotentPost: MiddlewareHandler<ServiceEnv> = async (c, next) => 
     response.headers.get('content-type'),
     body,
   ]);
-};
+}

@@ -105,8 +105,8 @@ export function mountIntegrations(app: Hono<ServiceEnv>): void {
     // The same 401, after the same work, for an unknown login and a wrong password: nothing tells
     // which one exists. Failures count against the login and the address.
     const user = await checkLogin(c, input.login, input.password, async (login) => {
-      const rows = await c.get('db').query<UserRow & { prefix: string; api_token: string }>(
-        `select u.id, u.account_id, u.login, u.email, u.password_hash, u.data, u.created_at, a.prefix, a.api_token
+      const rows = await c.get('db').query<UserRow & { user_id: string; prefix: string; api_token: string }>(
+        `select u.id, u.id as user_id, u.account_id, u.login, u.email, u.password_hash, u.data, u.created_at, a.prefix, a.api_token
            from users u join accounts a on a.id = u.account_id
           where u.login = $1 or lower(u.email) = lower($1) order by u.id limit 1`,
         [login],

@@ -3,15 +3,20 @@ import type { Database } from './db.js';
 import { ApiError } from './http.js';
 
 /**
- * Limits on failed logins (Basic authentication on every route, and `/login`): per login and per
- * client address, in a fixed window. While a key is over its limit, logins for it are answered 429
- * with `Retry-After` before any password is hashed. A successful login clears its login's count.
+ * Limits on logins (Basic authentication on every route, and `/login`): per user and per client
+ * address, in a fixed window. Each attempt is reserved atomically before any password is hashed, so
+ * concurrent guesses cannot all pass the check before the first one is counted; an attempt that
+ * succeeds (or is never checked) gives its reservation back. A user is counted under one key however
+ * it is named (login, e-mail, any letter case).
  */
 export interface LoginFailureStore {
-  /** Seconds until `key` may try again, or 0 when it may now. */
-  blockedFor(key: string, limit: number): Promise<number>;
-  /** Counts one failure of `key` in a window of `windowMs`. */
-  fail(key: string, windowMs: number): Promise<void>;
+  /**
+   * Counts one attempt of `key` in a window of `windowMs` when fewer than `limit` are counted, and
+   * answers 0; otherwise counts nothing and answers the seconds until `key` may try again.
+   */
+  reserve(key: string, limit: number, windowMs: number): Promise<number>;
+  /** Gives back one attempt reserved for `key` that did not fail. */
+  release(key: string): Promise<void>;
   clear(key: string): Promise<void>;
 }
 
@@ -27,34 +32,33 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perLogin: 10, perAddress: 50,
 export class MemoryLoginFailureStore implements LoginFailureStore {
   readonly #entries = new Map<string, { count: number; resetAt: number }>();
   readonly #max: number;
+  readonly #now: () => number;
 
-  constructor(max = 100_000) {
+  constructor(max = 100_000, now: () => number = Date.now) {
     this.#max = max;
+    this.#now = now;
   }
 
-  async blockedFor(key: string, limit: number): Promise<number> {
-    const entry = this.#entries.get(key);
-    if (!entry) return 0;
-    const left = entry.resetAt - Date.now();
-    if (left <= 0) {
-      this.#entries.delete(key);
-      return 0;
-    }
-    return entry.count >= limit ? Math.ceil(left / 1000) : 0;
-  }
-
-  async fail(key: string, windowMs: number): Promise<void> {
-    const now = Date.now();
+  // No await between the read and the write: in one process, the check and the count are one step.
+  async reserve(key: string, limit: number, windowMs: number): Promise<number> {
+    const now = this.#now();
     const entry = this.#entries.get(key);
     if (entry && entry.resetAt > now) {
+      if (entry.count >= limit) return Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
       entry.count += 1;
-      return;
+      return 0;
     }
     if (this.#entries.size >= this.#max) {
       for (const [k, e] of this.#entries) if (e.resetAt <= now) this.#entries.delete(k);
       if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
     }
     this.#entries.set(key, { count: 1, resetAt: now + windowMs });
+    return 0;
+  }
+
+  async release(key: string): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (entry && entry.count > 0) entry.count -= 1;
   }
 
   async clear(key: string): Promise<void> {
@@ -70,25 +74,29 @@ export class SqlLoginFailureStore implements LoginFailureStore {
     this.#db = db;
   }
 
-  async blockedFor(key: string, limit: number): Promise<number> {
-    const rows = await this.#db.query<{ seconds: number }>(
-      `select ceil(extract(epoch from (reset_at - now())))::integer as seconds from login_failures
-        where key = $1 and reset_at > now() and count >= $2`,
-      [key, limit],
-    );
-    return rows[0] ? Math.max(1, rows[0].seconds) : 0;
-  }
-
-  async fail(key: string, windowMs: number): Promise<void> {
-    await this.#db.query(
+  async reserve(key: string, limit: number, windowMs: number): Promise<number> {
+    // One statement: the row lock makes the check and the count atomic across processes.
+    const reserved = await this.#db.query<{ count: number }>(
       `insert into login_failures (key, count, reset_at) values ($1, 1, now() + make_interval(secs => $2))
        on conflict (key) do update set
          count = case when login_failures.reset_at > now() then login_failures.count + 1 else 1 end,
-         reset_at = case when login_failures.reset_at > now() then login_failures.reset_at else excluded.reset_at end`,
-      [key, windowMs / 1000],
+         reset_at = case when login_failures.reset_at > now() then login_failures.reset_at else excluded.reset_at end
+       where login_failures.reset_at <= now() or login_failures.count < $3
+       returning count`,
+      [key, windowMs / 1000, limit],
     );
     // Expired rows are swept now and then, so the table stays as small as the set of active attackers.
     if (Math.random() < 0.01) await this.#db.query(`delete from login_failures where reset_at < now()`);
+    if (reserved.length > 0) return 0;
+    const rows = await this.#db.query<{ seconds: number }>(
+      `select ceil(extract(epoch from (reset_at - now())))::integer as seconds from login_failures where key = $1`,
+      [key],
+    );
+    return Math.max(1, rows[0]?.seconds ?? 1);
+  }
+
+  async release(key: string): Promise<void> {
+    await this.#db.query(`update login_failures set count = count - 1 where key = $1 and count > 0`, [key]);
   }
 
   async clear(key: string): Promise<void> {
@@ -97,20 +105,35 @@ export class SqlLoginFailureStore implements LoginFailureStore {
 }
 
 export interface LoginGuard {
-  /** Runs `check` (which hashes the password) unless the login or address is over its limit. */
-  attempt<T>(login: string, address: string, check: () => Promise<T | undefined>): Promise<T | undefined>;
+  /**
+   * Runs `check` (which hashes the password) unless the user or the address is over its limit.
+   * `user` names the account holder the typed login resolved to (or the typed login, lower-cased,
+   * when it names nobody), so every alias of one user shares one count.
+   */
+  attempt<T>(user: string, address: string, check: () => Promise<T | undefined>): Promise<T | undefined>;
 }
 
 export function createLoginGuard(store: LoginFailureStore, limits: LoginLimits = DEFAULT_LOGIN_LIMITS): LoginGuard {
   return {
-    async attempt(login, address, check) {
-      const loginKey = `login:${login.toLowerCase().slice(0, 320)}`;
+    async attempt<T>(user: string, address: string, check: () => Promise<T | undefined>): Promise<T | undefined> {
+      const userKey = `user:${user.slice(0, 320)}`;
       const addressKey = `address:${address}`;
-      const wait = Math.max(await store.blockedFor(loginKey, limits.perLogin), await store.blockedFor(addressKey, limits.perAddress));
-      if (wait > 0) throw tooManyFailures(wait);
-      const result = await check();
-      if (result === undefined) await Promise.all([store.fail(loginKey, limits.windowMs), store.fail(addressKey, limits.windowMs)]);
-      else await store.clear(loginKey);
+      const userWait = await store.reserve(userKey, limits.perLogin, limits.windowMs);
+      if (userWait > 0) throw tooManyFailures(userWait);
+      const addressWait = await store.reserve(addressKey, limits.perAddress, limits.windowMs);
+      if (addressWait > 0) {
+        await store.release(userKey);
+        throw tooManyFailures(addressWait);
+      }
+      let result: T | undefined;
+      try {
+        result = await check();
+      } catch (error) {
+        // Never checked (the hashing queue was full): the attempt is given back.
+        await Promise.all([store.release(userKey), store.release(addressKey)]);
+        throw error;
+      }
+      if (result !== undefined) await Promise.all([store.clear(userKey), store.release(addressKey)]);
       return result;
     },
   };

@@ -1,5 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../api/connection-limits.js';
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { type Database, openDatabase } from './db.js';
@@ -41,6 +42,8 @@ export interface ServiceOptions {
   clock?: () => Date;
   /** How often the scheduler looks for recurring invoices that are due. Default one minute. */
   schedulerIntervalMs?: number;
+  /** Request, header and idle timeouts and the connection cap (see `docs/security.md`). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningService {
@@ -138,10 +141,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;
+    const limits = connectionLimits(options.connectionLimits);
     const server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
+      const s = serve({ fetch, port: options.port ?? 8787, hostname: host, serverOptions: connectionServerOptions(limits) }, () => resolve(s));
       s.once('error', reject);
     });
+    capConnections(server, limits);
     const { port } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     listening = url;

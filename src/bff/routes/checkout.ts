@@ -6,7 +6,7 @@ import { originOf, type Bff, type BffContext, type Env } from '../context.js';
 import { readSession } from '../middleware.js';
 import type { PortalSession } from '../portal-token.js';
 import { BffError, ERROR_CODES, type FieldErrors } from '../errors.js';
-import { fingerprintOf, type StoredAnswer } from '../idempotency.js';
+import { fingerprintOf, serviceIdempotencyKey, type StoredAnswer } from '../idempotency.js';
 import type { InvoicingClient } from '../options.js';
 import { checkoutBuyerShape } from '../../api/validation/checkout.js';
 import { readJson, validate, webUrl } from '../validation.js';
@@ -143,13 +143,14 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
       return_url: input.returnUrl,
       cancel_url: input.cancelUrl ?? input.returnUrl,
     };
+    const serviceKey = key ? await serviceIdempotencyKey(bff.secretKey, 'checkout', key) : undefined;
     const payment = await bff.service(
       c,
       'payments.create',
       (signal) =>
         bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], {
           signal,
-          ...(key ? { idempotencyKey: `bff-checkout-${key}` } : {}),
+          ...(serviceKey ? { idempotencyKey: serviceKey } : {}),
         }),
       [],
     );

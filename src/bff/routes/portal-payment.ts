@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { compare, decimal, sub, toPlain, ZERO } from '../../api/money.js';
 import { originOf, type Bff, type Env } from '../context.js';
 import { BffError, ERROR_CODES } from '../errors.js';
-import { fingerprintOf } from '../idempotency.js';
+import { serviceIdempotencyKey } from '../idempotency.js';
 import { requireSession } from '../middleware.js';
 import type { InvoicingClient } from '../options.js';
 import { readJson, validate, webUrl } from '../validation.js';
@@ -38,7 +38,7 @@ export function portalPaymentRoutes(bff: Bff): Hono<Env> {
     }
     await bff.enforce(c, bff.limits.create, `create:${c.get('clientIp')}`);
     const amount = toPlain(left);
-    const key = `bff-invoice-payment-${(await fingerprintOf([invoice.id, amount, input.returnUrl, input.cancelUrl ?? ''])).slice(0, 40)}`;
+    const key = await serviceIdempotencyKey(bff.secretKey, 'invoice-payment', [invoice.id, amount, input.returnUrl, input.cancelUrl ?? '']);
     const paymentInput = {
       name: `${invoice.number}`,
       price: amount,

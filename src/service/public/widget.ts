@@ -5,7 +5,7 @@ import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
 import { unitForReader } from '../../api/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
-import { idempotentPost } from '../idempotency.js';
+import { publicIdempotentPost } from '../idempotency.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData } from '../resources/payments.js';
 import type { ProductData } from '../resources/products.js';
@@ -334,15 +334,15 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     return c.json(await publicProduct(c, found));
   });
 
-  // Idempotency as for every POST of the API, kept per account: a retry with the same key and body
-  // answers the first checkout again instead of creating a second payment.
+  // Idempotency as for every POST of the API, among the account's public callers: a retry with the
+  // same key and body answers the first checkout again instead of creating a second payment.
   app.post(
     '/a/:prefix/widget/checkout',
     async (c, next) => {
       c.set('account', await accountByPrefix(c.get('db'), c.req.param('prefix')));
       await next();
     },
-    idempotentPost,
+    publicIdempotentPost,
     async (c) => {
       if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw new ApiError(415, 'Send the checkout as application/json');
       const input = parseCheckout(c.get('body'));

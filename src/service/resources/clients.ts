@@ -158,6 +158,7 @@ export async function matchClient(
 export function mountClients(app: Hono<ServiceEnv>): void {
   mountCrud<ClientData, typeof clientCreateInput, typeof clientUpdateInput>(app, {
     table: 'clients',
+    references: { category_id: 'categories', department_id: 'departments', buyer_id: 'clients' },
     path: '/clients',
     wrapper: 'client',
     listRoot: 'clients',

@@ -45,7 +45,7 @@ export function periodRange(period: Period, today: string, from?: string | null,
 }
 
 const ORDER_COLUMNS: Record<string, string> = {
-  number: `(substring(data->>'number' from '^[0-9]+'))::bigint`,
+  number: `(substring(data->>'number' from '^[0-9]+'))::numeric`,
   issue_date: `data->>'issue_date'`,
   payment_to: `data->>'payment_to'`,
   price_gross: `(data->>'price_gross')::numeric`,
@@ -97,7 +97,17 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
 
   mountCrud<InvoiceData, typeof invoiceCreateInput, typeof invoiceUpdateInput>(app, {
     table: 'invoices',
-    references: { from_invoice_id: 'invoices', invoice_id: 'invoices', warehouse_id: 'warehouses', product_id: 'products' },
+    references: {
+      from_invoice_id: 'invoices',
+      invoice_id: 'invoices',
+      warehouse_id: 'warehouses',
+      product_id: 'products',
+      client_id: 'clients',
+      recipient_id: 'clients',
+      department_id: 'departments',
+      category_id: 'categories',
+      warehouse_document_id: 'warehouse_documents',
+    },
     path: '/invoices',
     wrapper: 'invoice',
     listRoot: 'invoices',

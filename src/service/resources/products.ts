@@ -111,6 +111,7 @@ export async function newProductData(tx: Sql, account: Account, input: Record<st
 export function mountProducts(app: Hono<ServiceEnv>): void {
   mountCrud(app, {
     table: 'products',
+    references: { category_id: 'categories' },
     path: '/products',
     wrapper: 'product',
     listRoot: 'products',

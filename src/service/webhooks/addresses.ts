@@ -28,13 +28,15 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
+  // IETF protocol assignments: Teredo (2001::/32, which carries an IPv4 address), benchmarking, ORCHID.
+  ['2001::', 23],
   ['2001:db8::', 32],
   ['2002::', 16],
+  ['3fff::', 20],
+  ['5f00::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
@@ -43,17 +45,43 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address (`::ffff:10.0.0.1`). */
-function embeddedIpv4(address: string): string | undefined {
-  const dotted = /^(?:0*:)*(?:::)?(?:ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address.replace(/^\[|\]$/g, ''));
-  if (dotted) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex) {
-    const high = parseInt(hex[1]!, 16);
-    const low = parseInt(hex[2]!, 16);
-    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The eight 16-bit groups of an IPv6 literal (a trailing dotted quad counts as two), or undefined. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address;
+  const quad = /^(.*:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
+  if (quad) {
+    const bytes = quad[2]!.split('.').map(Number);
+    if (bytes.some((b) => b > 255)) return undefined;
+    text = `${quad[1]}${((bytes[0]! << 8) | bytes[1]!).toString(16)}:${((bytes[2]! << 8) | bytes[3]!).toString(16)}`;
   }
-  return undefined;
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const part = (half: string) => (half ? half.split(':').map((group) => (/^[0-9a-f]{1,4}$/i.test(group) ? parseInt(group, 16) : NaN)) : []);
+  const head = part(halves[0]!);
+  const tail = halves.length === 2 ? part(halves[1]!) : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
+  return groups.some(Number.isNaN) ? undefined : groups;
+}
+
+const dottedQuad = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
+/**
+ * True when an IPv6 address reaches, or carries, an address a webhook may not reach. `::/8` holds
+ * the IPv4-compatible (`::a.b.c.d`, which the URL parser writes as `::7f00:1`), IPv4-translated and
+ * NAT64 forms: all refused, except IPv4-mapped addresses of public IPv4 hosts. Teredo and 6to4 are
+ * refused whole; ISATAP interface ids are checked by the IPv4 address they carry.
+ */
+function isForbiddenIpv6(bare: string): boolean {
+  const groups = ipv6Groups(bare);
+  if (!groups) return true;
+  if (groups[0]! < 0x100) {
+    const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+    return !mapped || blocked.check(dottedQuad(groups[6]!, groups[7]!), 'ipv4');
+  }
+  if ((groups[4]! & 0xfdff) === 0 && groups[5] === 0x5efe && blocked.check(dottedQuad(groups[6]!, groups[7]!), 'ipv4')) return true;
+  return blocked.check(bare, 'ipv6');
 }
 
 /** True when `address` (an IP literal) lies in a range a webhook may not reach. */
@@ -61,13 +89,7 @@ export function isForbiddenAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const version = isIP(bare);
   if (version === 4) return blocked.check(bare, 'ipv4');
-  if (version === 6) {
-    const inner = embeddedIpv4(bare);
-    if (inner && isIP(inner) === 4) return blocked.check(inner, 'ipv4');
-    // Every other IPv4-mapped form (::ffff:0:0/96) is refused outright.
-    if (/^(0{0,4}:){0,5}:?ffff:/i.test(bare)) return true;
-    return blocked.check(bare, 'ipv6');
-  }
+  if (version === 6) return isForbiddenIpv6(bare);
   return true;
 }
 

@@ -15,8 +15,13 @@ import { ForbiddenAddressError, type ResolvedTarget, resolveTarget } from './add
  * Durable webhook deliveries. A write to an invoice, client, product or payment queues one
  * delivery per matching active webhook in the same transaction as the write, so what committed is
  * delivered even across a crash. A worker in each service process claims due deliveries with
- * `for update skip locked` (one process sends each), posts them signed, and retries failures with
- * exponential backoff up to a cap.
+ * a lease (one process sends each), posts them signed, and retries failures with exponential
+ * backoff up to a cap.
+ *
+ * Sending is fair and never waits on a neighbour: each delivery is sent on its own (no batch waits
+ * for its slowest member), at most `perSubscriber` at once to one webhook and `perAccount` at once
+ * for one account, and each claim takes the due deliveries round-robin across accounts. A subscriber
+ * that never answers holds only its own account's slots; every other account's deliveries go on.
  */
 
 export const SIGNATURE_HEADER = 'X-Invoicekit-Signature';
@@ -93,6 +98,12 @@ export interface WebhookSettings {
   pollMs: number;
   /** How long one attempt may take. */
   timeoutMs: number;
+  /** Attempts under way at once in one process. */
+  concurrency: number;
+  /** Attempts under way at once for one account. */
+  perAccount: number;
+  /** Attempts under way at once to one webhook. */
+  perSubscriber: number;
 }
 
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
@@ -102,6 +113,9 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   maxAttempts: 15,
   pollMs: 1000,
   timeoutMs: 10_000,
+  concurrency: 32,
+  perAccount: 4,
+  perSubscriber: 2,
 };
 
 /** The delay after `attempts` failed attempts: base·2^(n−1), at most the cap, with a little jitter. */
@@ -130,7 +144,6 @@ interface WebhookRow {
 const workers = new Set<WebhookWorker>();
 /** How long a claimed delivery stays invisible to other processes while this one sends it. */
 const LEASE_SECONDS = 60;
-const BATCH = 10;
 
 async function presentRecord(sql: Sql, delivery: ClaimedDelivery, publicUrl: string): Promise<Record<string, unknown>> {
   const row = {
@@ -198,9 +211,13 @@ export class WebhookWorker {
   readonly #settings: WebhookSettings;
   readonly #publicUrl: () => string;
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  #claiming: Promise<void> | undefined;
   #stopped = true;
   #again = false;
+  /** Attempts under way, and how many of them each account and each webhook has. */
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #perAccount = new Map<number, number>();
+  readonly #perWebhook = new Map<number, number>();
   /** Aborts the attempts under way when the process shuts down; their leases expire and they are sent again. */
   #shutdown = new AbortController();
 
@@ -222,7 +239,8 @@ export class WebhookWorker {
     workers.delete(this);
     clearTimeout(this.#timer);
     this.#shutdown.abort();
-    await this.#running;
+    await this.#claiming;
+    await Promise.all(this.#inFlight);
   }
 
   /** Looks for work shortly, after the transaction that queued it has had time to commit. */
@@ -239,17 +257,17 @@ export class WebhookWorker {
 
   async #tick(): Promise<void> {
     if (this.#stopped) return;
-    if (this.#running) {
+    if (this.#claiming) {
       this.#again = true;
       return;
     }
-    this.#running = this.runOnce()
-      .then((sent) => {
-        if (sent >= BATCH) this.#again = true;
+    this.#claiming = this.#claimAndStart()
+      .then((started) => {
+        if (started.length > 0) this.#again = true;
       })
       .catch(() => undefined)
       .finally(() => {
-        this.#running = undefined;
+        this.#claiming = undefined;
         if (this.#stopped) return;
         const again = this.#again;
         this.#again = false;
@@ -257,23 +275,80 @@ export class WebhookWorker {
       });
   }
 
-  /** Claims and sends one batch of due deliveries; answers how many were attempted. */
+  /** Claims and sends the deliveries due now that the limits allow; answers how many were attempted. */
   async runOnce(): Promise<number> {
+    const started = await this.#claimAndStart();
+    await Promise.all(started);
+    return started.length;
+  }
+
+  /** Claims due deliveries for the free slots and starts each on its own; answers their attempts. */
+  async #claimAndStart(): Promise<Promise<void>[]> {
+    const free = this.#settings.concurrency - this.#inFlight.size;
+    if (free <= 0) return [];
     // Looked for with a read first: a claim is a write even when it claims nothing, and on PGlite
     // every write retires the answers the service keeps, so an idle poll would empty them each second.
     const due = await this.#db.query(`select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= now() limit 1`);
-    if (due.length === 0) return 0;
+    if (due.length === 0) return [];
+    const busyWebhooks = [...this.#perWebhook].filter(([, n]) => n >= this.#settings.perSubscriber).map(([id]) => id);
+    const fullAccounts = [...this.#perAccount].filter(([, n]) => n >= this.#settings.perAccount).map(([id]) => id);
+    // The oldest due delivery of each webhook that has a free slot, ranked within its account:
+    // every account's first comes before anyone's second.
+    const candidates = await this.#db.query<{ id: number; account_id: number; webhook_id: number }>(
+      `select id, account_id, webhook_id from (
+         select id, account_id, webhook_id, next_attempt_at,
+                row_number() over (partition by account_id order by next_attempt_at, id) as rank
+           from (select distinct on (webhook_id) id, account_id, webhook_id, next_attempt_at
+                   from webhook_deliveries
+                  where status = 'pending' and next_attempt_at <= now()
+                    and webhook_id <> all($1::int[]) and account_id <> all($2::int[])
+                  order by webhook_id, next_attempt_at, id) oldest
+       ) ranked
+       where rank <= $3
+       order by rank, next_attempt_at, id
+       limit $4`,
+      [busyWebhooks, fullAccounts, this.#settings.perAccount, free * 4],
+    );
+    const chosen: number[] = [];
+    const accounts = new Map(this.#perAccount);
+    for (const candidate of candidates) {
+      if (chosen.length >= free) break;
+      const load = accounts.get(candidate.account_id) ?? 0;
+      if (load >= this.#settings.perAccount) continue;
+      accounts.set(candidate.account_id, load + 1);
+      chosen.push(candidate.id);
+    }
+    if (chosen.length === 0) return [];
+    // Claimed only if still due: a delivery another process leased meanwhile is no longer.
     const claimed = await this.#db.query<ClaimedDelivery>(
       `update webhook_deliveries d
           set next_attempt_at = now() + make_interval(secs => $1), attempts = d.attempts + 1, last_attempt_at = now()
-        where d.id in (select id from webhook_deliveries
-                        where status = 'pending' and next_attempt_at <= now()
-                        order by next_attempt_at, id limit $2 for update skip locked)
+        where d.id = any($2::bigint[]) and d.status = 'pending' and d.next_attempt_at <= now()
        returning d.id, d.account_id, d.webhook_id, d.delivery_id, d.kind, d.record_table, d.record_id, d.record, d.body, d.attempts`,
-      [LEASE_SECONDS, BATCH],
+      [LEASE_SECONDS, chosen],
     );
-    await Promise.all(claimed.map((delivery) => this.#deliver(delivery)));
-    return claimed.length;
+    return claimed.map((delivery) => this.#start(delivery));
+  }
+
+  #start(delivery: ClaimedDelivery): Promise<void> {
+    const count = (map: Map<number, number>, key: number, change: number) => {
+      const next = (map.get(key) ?? 0) + change;
+      if (next > 0) map.set(key, next);
+      else map.delete(key);
+    };
+    count(this.#perAccount, delivery.account_id, 1);
+    count(this.#perWebhook, delivery.webhook_id, 1);
+    const attempt: Promise<void> = this.#deliver(delivery)
+      .catch(() => undefined)
+      .finally(() => {
+        this.#inFlight.delete(attempt);
+        count(this.#perAccount, delivery.account_id, -1);
+        count(this.#perWebhook, delivery.webhook_id, -1);
+        // A slot is free: the next due delivery goes at once.
+        if (!this.#stopped) this.#schedule(0);
+      });
+    this.#inFlight.add(attempt);
+    return attempt;
   }
 
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
