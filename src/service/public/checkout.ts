@@ -1,13 +1,15 @@
 import type { Hono } from 'hono';
 import { defaultDepartment, type DepartmentData } from '../accounts.js';
-import type { Database, Sql } from '../db.js';
+import type { Sql } from '../db.js';
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { computeLine } from '../invoicing/amounts.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import type { PaymentOutcome, ProviderPayment } from '../payments/provider.js';
-import { type PaymentData, settle } from '../resources/payments.js';
+import { paymentProviderOf } from '../payments/settings.js';
+import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
+import type { PaymentData } from '../resources/payments.js';
 import { DEFAULT_TAX, type ProductData } from '../resources/products.js';
-import { findRow, todayText, updateRow } from '../store.js';
+import { findRow, updateRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 import { byToken, type Lang, money, safeReturnUrl } from './pages.js';
 
@@ -49,11 +51,7 @@ const STYLE_EXTRA = html`<style>
   .problem { border-color: #c4320a; }
 </style>`;
 
-/** What a checkout's outcome is, as the widget and the pages report it. */
-export function checkoutOutcome(payment: PaymentData): PaymentOutcome {
-  if (payment.paid) return 'paid';
-  return payment.provider_status === 'declined' || payment.provider_status === 'cancelled' ? payment.provider_status : 'pending';
-}
+export { checkoutOutcome };
 
 function languageOf(c: ServiceContext): Lang {
   return /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
@@ -69,6 +67,8 @@ function providerPayment(c: ServiceContext, payment: PaymentData): ProviderPayme
     description: String(payment.description ?? payment.name),
     buyerEmail: (payment.email as string | null) ?? null,
     returnUrl: `${c.get('config').publicUrl}/banking/payments/pay/${payment.token}/return`,
+    checkoutUrl: `${c.get('config').publicUrl}/banking/payments/pay/${payment.token}`,
+    locale: languageOf(c),
   };
 }
 
@@ -83,31 +83,12 @@ async function sellerOf(sql: Sql, account: Account, payment: PaymentData): Promi
   return (await defaultDepartment(sql, account.id))?.data;
 }
 
-/**
- * Records what the provider said, once: a paid payment settles (and issues its invoice); a declined or
- * cancelled one stays unpaid with the reason. Answers whether an invoice was issued just now.
- */
-async function recordOutcome(db: Database, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
-  return db.transaction(async (tx) => {
-    const found = await byToken<PaymentData>(tx, 'payments', token, true);
-    const current = found.row.data;
-    if (current.paid || outcome === 'pending' || checkoutOutcome(current) !== 'pending') return { ...found, issued: false };
-    const data: PaymentData = { ...current, provider: providerId, provider_status: outcome, ...(reference ? { provider_title: reference } : {}) };
-    if (outcome === 'paid') {
-      Object.assign(data, { paid: true, paid_date: todayText() });
-      await settle(tx, found.account, data);
-    }
-    const row = await updateRow(tx, 'payments', found.account.id, found.row.id, data);
-    return { account: found.account, row, issued: data.generate_invoice && data.invoice_id != null && current.invoice_id == null };
-  });
-}
-
 export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
   async function show(c: ServiceContext, problem?: string) {
     const token = c.req.param('token')!;
     const db = c.get('db');
     const { row, account } = await byToken<PaymentData>(db, 'payments', token);
-    const provider = c.get('config').paymentProvider;
+    const provider = await paymentProviderOf(c, account);
     const lang = languageOf(c);
     const t = TEXT[lang];
     const payment = row.data;
@@ -165,17 +146,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     return c.redirect(back ?? `/banking/payments/pay/${payment.token}`, 303);
   }
 
-  /** The issued invoice goes to the buyer by e-mail, as the hosted service does after a paid order. */
-  async function mailInvoice(c: ServiceContext, account: Account, payment: PaymentData): Promise<void> {
-    if (!payment.email) return;
-    const send = new URL(`/invoices/${payment.invoice_id}/send_by_email.json`, c.req.url);
-    send.searchParams.set('api_token', account.api_token);
-    await app.request(send.toString(), { method: 'POST', headers: { accept: 'application/json' } });
-  }
-
   async function finish(c: ServiceContext, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
-    const { row, account, issued } = await recordOutcome(c.get('db'), token, outcome, providerId, reference);
-    if (issued) await mailInvoice(c, account, row.data);
+    const { row } = await settlePayment(app, c.get('db'), { token, outcome, providerId, reference });
     return leave(c, row.data);
   }
 
@@ -183,8 +155,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
 
   app.post('/banking/payments/pay/:token', async (c) => {
     const token = c.req.param('token');
-    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
-    const provider = c.get('config').paymentProvider;
+    const { row, account } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const provider = await paymentProviderOf(c, account);
     const choice = String(c.get('body').choice ?? 'pay');
     if (checkoutOutcome(row.data) !== 'pending') return leave(c, row.data);
     if (choice === 'cancel') return finish(c, token, 'cancelled', provider?.id ?? 'none');
@@ -208,8 +180,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
   // Where a redirecting provider sends the buyer back: the outcome is asked of the provider, not read from the query.
   app.get('/banking/payments/pay/:token/return', async (c) => {
     const token = c.req.param('token');
-    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
-    const provider = c.get('config').paymentProvider;
+    const { row, account } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const provider = await paymentProviderOf(c, account);
     const reference = row.data.provider_title as string | null;
     if (!provider || checkoutOutcome(row.data) !== 'pending' || !reference) return leave(c, row.data);
     const outcome = await provider.outcome(reference, providerPayment(c, row.data)).catch(() => 'pending' as const);
