@@ -120,11 +120,13 @@ export function mountStripeWebhook(app: Hono<ServiceEnv>, options: { clock?: (()
     const signature = c.req.header('stripe-signature');
     if (!signature) throw new ApiError(400, 'The Stripe-Signature header is missing');
     const payload = await c.req.text().catch(() => '');
+    const receivedAt = now().getTime();
+    // Stripe's check refuses events older than the tolerance; one signed too far ahead is refused as well.
+    const signedAt = Number(/(?:^|,)\s*t=(\d{1,12})(?:,|$)/.exec(signature)?.[1] ?? NaN);
+    if (!(signedAt * 1000 <= receivedAt + STRIPE_SIGNATURE_TOLERANCE_S * 1000)) throw new ApiError(400, 'The Stripe-Signature header does not match this event');
     let event: Stripe.Event;
     try {
-      event = await stripeClient(keys.secret_key).webhooks.constructEventAsync(
-        payload, signature, keys.webhook_secret, STRIPE_SIGNATURE_TOLERANCE_S, undefined, Math.floor(now().getTime() / 1000),
-      );
+      event = await stripeClient(keys.secret_key).webhooks.constructEventAsync(payload, signature, keys.webhook_secret, STRIPE_SIGNATURE_TOLERANCE_S, undefined, receivedAt);
     } catch {
       throw new ApiError(400, 'The Stripe-Signature header does not match this event');
     }
