@@ -279,6 +279,30 @@ describe('Stripe Checkout', () => {
     expect((await press()).status).toBe(303);
   });
 
+  it("takes the portal's Pay of an invoice through Stripe and pays the invoice on the signed event", async () => {
+    const created = await shop.post('/invoices.json', {
+      invoice: { kind: 'vat', buyer_name: 'Acme Sp. z o.o.', buyer_email: 'portal@example.com', positions: [{ name: 'Audit', quantity: '1', total_price_gross: '615.00', tax: '23' }] },
+    });
+    expect(created.status).toBe(201);
+    const { id, token } = created.body as { id: number; token: string };
+    const view = await (await fetch(`${service.url}/invoice/payment/${token}`)).text();
+    expect(view).not.toContain('Test payment provider');
+    const pay = await fetch(`${service.url}/invoice/payment/${token}`, { method: 'POST', redirect: 'manual' });
+    expect(pay.status).toBe(303);
+    const checkoutPage = new URL(pay.headers.get('location')!, service.url).toString();
+    expect(checkoutPage).toMatch(/\/banking\/payments\/pay\/[A-Za-z0-9_-]+$/);
+    const toStripe = await fetch(checkoutPage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'choice=pay', redirect: 'manual' });
+    const paymentToken = checkoutPage.split('/').at(-1)!;
+    const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === paymentToken)!;
+    expect(toStripe.headers.get('location')).toBe(session.url);
+    expect(session).toMatchObject({ amount_total: 61500, currency: 'pln', customer_email: 'portal@example.com' });
+    const payload = stripe.event('checkout.session.completed', stripe.complete(session.id));
+    expect((await deliver(payload, stripeSignature(payload, WEBHOOK_SECRET))).status).toBe(200);
+    expect((await shop.get(`/invoices/${id}.json`)).body).toMatchObject({ status: 'paid', paid: '615.0' });
+    const back = await fetch(`${service.url}/banking/payments/pay/${paymentToken}/return`, { redirect: 'manual' });
+    expect(back.headers.get('location')).toBe(`${service.url}/invoice/${token}?paid`);
+  });
+
   it('shows no test mode with live keys', async () => {
     await useStripe(LIVE_KEY);
     try {
