@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type Api, secondAccount } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestBff } from '../bff/support.js';
 import { StripeStandIn, stripeSignature } from './support/stripe-standin.js';
 
 /**
@@ -301,6 +302,20 @@ describe('Stripe Checkout', () => {
     expect((await shop.get(`/invoices/${id}.json`)).body).toMatchObject({ status: 'paid', paid: '615.0' });
     const back = await fetch(`${service.url}/banking/payments/pay/${paymentToken}/return`, { redirect: 'manual' });
     expect(back.headers.get('location')).toBe(`${service.url}/invoice/${token}?paid`);
+  });
+
+  it("lets a BFF show test mode as the service says for the account's provider", async () => {
+    const bff = await startTestBff(service, { checkout: { testMode: 'service' }, productCacheMs: 0 });
+    try {
+      const productOf = async () => (await (await fetch(`${bff.base}/products/logo-design`)).json()) as { test_mode?: boolean };
+      expect((await productOf()).test_mode).toBe(true);
+      await useStripe(LIVE_KEY);
+      expect((await productOf()).test_mode).toBeUndefined();
+      expect(JSON.stringify(bff.logs)).not.toContain('sk_live');
+    } finally {
+      await useStripe(TEST_KEY);
+      await bff.close();
+    }
   });
 
   it('shows no test mode with live keys', async () => {
