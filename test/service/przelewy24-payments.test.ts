@@ -103,6 +103,10 @@ describe('Przelewy24', () => {
     // Back from the transaction page before the notification: not settled by the return.
     const back = await fetch(`${service.url}/banking/payments/pay/${token}/return?status=success`, { redirect: 'manual' });
     expect(back.status).toBe(200);
+    expect(back.headers.get('refresh')).toBe(`5; url=/banking/payments/pay/${token}/return`);
+    const waiting = await back.text();
+    expect(waiting).toContain('Waiting for the payment provider to confirm your payment.');
+    expect(waiting).not.toContain('name="choice" value="pay"');
     expect(await paymentOf(token)).toMatchObject({ paid: false });
 
     const verificationsBefore = p24.verifications.length;

@@ -29,6 +29,7 @@ const TEXT = {
     viewInvoice: 'View the invoice', declined: 'The payment was declined. Nothing was charged.',
     cancelled: 'The payment was cancelled. Nothing was charged.', unavailable: 'Online payment is not available for this shop at the moment.',
     failed: 'The payment provider could not be reached. Please try again.',
+    confirming: 'Waiting for the payment provider to confirm your payment. This page updates by itself.', checkAgain: 'Check again',
   },
   pl: {
     checkout: 'Płatność', payTo: 'Zapłać', item: 'Nazwa', qty: 'Ilość', unitPrice: 'Cena jedn.', vat: 'VAT', amount: 'Kwota',
@@ -40,6 +41,7 @@ const TEXT = {
     viewInvoice: 'Zobacz fakturę', declined: 'Płatność została odrzucona. Nic nie pobrano.',
     cancelled: 'Płatność została anulowana. Nic nie pobrano.', unavailable: 'Płatności online są w tej chwili niedostępne.',
     failed: 'Nie udało się połączyć z operatorem płatności. Spróbuj ponownie.',
+    confirming: 'Czekamy, aż operator płatności potwierdzi płatność. Ta strona odświeży się sama.', checkAgain: 'Sprawdź ponownie',
   },
 } as const;
 
@@ -84,7 +86,8 @@ async function sellerOf(sql: Sql, account: Account, payment: PaymentData): Promi
 }
 
 export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
-  async function show(c: ServiceContext, problem?: string) {
+  /** `confirming`: the buyer is back from the provider's page and the provider has not confirmed the payment yet. */
+  async function show(c: ServiceContext, problem?: string, confirming = false) {
     const token = c.req.param('token')!;
     const db = c.get('db');
     const { row, account } = await byToken<PaymentData>(db, 'payments', token);
@@ -129,6 +132,10 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
           ${back ? html`<div class="actions"><a class="button" href="${back}">${t.back(originOf(back)!)}</a></div>` : ''}`;
       }
       if (!provider) return html`<p class="notice problem" role="status">${t.unavailable}</p>`;
+      if (confirming) {
+        return html`<p class="notice" role="status">${t.confirming}</p>
+          <div class="actions"><a class="button primary" href="/banking/payments/pay/${payment.token}/return">${t.checkAgain}</a></div>`;
+      }
       return html`<form method="post"><div class="actions">
           <button class="button primary" type="submit" name="choice" value="pay">${t.pay(m(payment.price))}</button>
           ${provider.testMode ? html`<button class="button" type="submit" name="choice" value="decline">${t.decline}</button>` : ''}
@@ -137,7 +144,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
         ${back ? html`<p class="muted">${t.returnsTo(originOf(back)!)}</p>` : ''}
         ${provider.testMode ? html`<p class="test-banner">${t.testNote}</p>` : ''}`;
     }
-    return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), problem ? 502 : 200, PAGE_HEADERS);
+    const refresh: Record<string, string> = confirming && outcome === 'pending' ? { refresh: `5; url=/banking/payments/pay/${payment.token}/return` } : {};
+    return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), problem ? 502 : 200, { ...PAGE_HEADERS, ...refresh });
   }
 
   /** Sends the buyer back to the shop once the outcome is known; the shop asks the service what it was. */
@@ -185,7 +193,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     const reference = row.data.provider_title as string | null;
     if (!provider || checkoutOutcome(row.data) !== 'pending' || !reference) return leave(c, row.data);
     const outcome = await provider.outcome(reference, providerPayment(c, row.data)).catch(() => 'pending' as const);
-    if (outcome === 'pending') return show(c);
+    if (outcome === 'pending') return show(c, undefined, true);
     return finish(c, token, outcome, provider.id, reference);
   });
 }
