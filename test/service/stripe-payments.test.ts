@@ -45,22 +45,26 @@ async function useStripe(secretKey = TEST_KEY) {
   expect(reply.status).toBe(200);
 }
 
-/** A buyer's widget checkout and press of Pay: answers the payment's token and the Checkout Session it went to. */
-async function buy(product = 'logo-design', quantity = 2, email = 'ada@example.com') {
-  const created = await fetch(widget('/widget/checkout.json'), {
+function checkout(email: string, product = 'logo-design', quantity = 1) {
+  return fetch(widget('/widget/checkout.json'), {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: SHOP },
     body: JSON.stringify({ product, quantity, buyer: { email, name: 'Ada Lovelace' }, returnUrl: `${SHOP}/thanks` }),
   });
+}
+
+/** A buyer's purchase through the widget: answers the payment's token and the Checkout Session the buyer is sent to. */
+async function buy(product = 'logo-design', quantity = 2, email = 'ada@example.com') {
+  const created = await checkout(email, product, quantity);
   expect(created.status).toBe(201);
   const { attempt, redirectUrl } = (await created.json()) as { attempt: string; redirectUrl: string };
-  const pay = await fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'choice=pay', redirect: 'manual' });
-  expect(pay.status).toBe(303);
-  const location = pay.headers.get('location')!;
   const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === attempt)!;
-  expect(location).toBe(session.url);
+  expect(redirectUrl).toBe(session.url);
   return { token: attempt, session };
 }
+
+const press = (checkoutPage: string) =>
+  fetch(checkoutPage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' }, body: 'choice=pay', redirect: 'manual' });
 
 async function paymentOf(token: string) {
   const list = (await shop.get('/banking/payments.json', { per_page: 100 })).body as { id: number; paid: boolean; invoice_id: number | null; provider: string | null; provider_status: string | null; payment_url: string }[];
@@ -252,32 +256,34 @@ describe('Stripe Checkout', () => {
   });
 
   it('leaves the payment pending while Stripe is slow, and retryable while it is down', async () => {
-    const created = await fetch(widget('/widget/checkout.json'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: SHOP },
-      body: JSON.stringify({ product: 'logo-design', buyer: { email: 'slow@example.com' }, returnUrl: `${SHOP}/thanks` }),
-    });
-    const { attempt, redirectUrl } = (await created.json()) as { attempt: string; redirectUrl: string };
-    const press = () => fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' }, body: 'choice=pay', redirect: 'manual' });
-
     const release = stripe.server.hold();
     const arrived = stripe.server.nextRequest();
-    const pressing = press();
-    await arrived;
-    expect(await paymentOf(attempt)).toMatchObject({ paid: false, provider: null });
+    const starting = checkout('slow@example.com');
+    expect((await arrived).path).toBe('/v1/checkout/sessions');
+    const waiting = ((await shop.get('/banking/payments.json', { per_page: 100 })).body as { email: string; paid: boolean; provider: string | null }[]).filter((p) => p.email === 'slow@example.com');
+    expect(waiting).toMatchObject([{ paid: false, provider: null }]);
     release();
-    expect((await pressing).status).toBe(303);
+    const started = (await (await starting).json()) as { attempt: string; redirectUrl: string };
+    expect(started.redirectUrl).toBe([...stripe.sessions.values()].find((s) => s.client_reference_id === started.attempt)!.url);
 
     await stripe.server.stop();
+    let down: { attempt: string; redirectUrl: string };
     try {
-      const down = await press();
-      expect(down.status).toBe(502);
-      expect(await down.text()).toContain('The payment provider could not be reached. Please try again.');
-      expect(await paymentOf(attempt)).toMatchObject({ paid: false, provider_status: null });
+      const created = await checkout('down@example.com');
+      expect(created.status).toBe(201);
+      // Stripe cannot be reached: the buyer lands on the checkout page, which offers Pay again.
+      down = (await created.json()) as typeof down;
+      expect(down.redirectUrl).toBe(`${service.url}/banking/payments/pay/${down.attempt}`);
+      const refused = await press(down.redirectUrl);
+      expect(refused.status).toBe(502);
+      expect(await refused.text()).toContain('The payment provider could not be reached. Please try again.');
+      expect(await paymentOf(down.attempt)).toMatchObject({ paid: false, provider: null, provider_status: null });
     } finally {
       await stripe.server.start();
     }
-    expect((await press()).status).toBe(303);
+    const again = await press(down.redirectUrl);
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe([...stripe.sessions.values()].find((s) => s.client_reference_id === down.attempt)!.url);
   });
 
   it("takes the portal's Pay of an invoice through Stripe and pays the invoice on the signed event", async () => {
@@ -290,12 +296,9 @@ describe('Stripe Checkout', () => {
     expect(view).not.toContain('Test payment provider');
     const pay = await fetch(`${service.url}/invoice/payment/${token}`, { method: 'POST', redirect: 'manual' });
     expect(pay.status).toBe(303);
-    const checkoutPage = new URL(pay.headers.get('location')!, service.url).toString();
-    expect(checkoutPage).toMatch(/\/banking\/payments\/pay\/[A-Za-z0-9_-]+$/);
-    const toStripe = await fetch(checkoutPage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'choice=pay', redirect: 'manual' });
-    const paymentToken = checkoutPage.split('/').at(-1)!;
-    const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === paymentToken)!;
-    expect(toStripe.headers.get('location')).toBe(session.url);
+    const session = [...stripe.sessions.values()].find((s) => s.customer_email === 'portal@example.com')!;
+    expect(pay.headers.get('location')).toBe(session.url);
+    const paymentToken = session.client_reference_id!;
     expect(session).toMatchObject({ amount_total: 61500, currency: 'pln', customer_email: 'portal@example.com' });
     const payload = stripe.event('checkout.session.completed', stripe.complete(session.id));
     expect((await deliver(payload, stripeSignature(payload, WEBHOOK_SECRET))).status).toBe(200);

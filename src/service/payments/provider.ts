@@ -43,6 +43,11 @@ export interface PaymentProvider {
   /** True while no real money moves: the button and the checkout page then show a "test mode" badge. */
   readonly testMode: boolean;
   /**
+   * True when Pay sends the buyer to the provider's own page (Stripe Checkout, Przelewy24): a new
+   * checkout then goes there at once, without stopping at the service's checkout page.
+   */
+  readonly redirects?: boolean;
+  /**
    * The buyer pressed a button of the checkout page. `choice` is the `value` of the pressed button
    * (`pay`, or for the test provider also `decline`).
    */

@@ -67,6 +67,7 @@ const transaction = z.object({ data: z.object({ status: z.number(), amount: z.nu
 export function przelewy24Provider(keys: Przelewy24Keys, options: { notifyUrl: string }): PaymentProvider {
   return {
     id: 'przelewy24',
+    redirects: true,
     testMode: keys.sandbox,
     async start(payment) {
       if (!payment.buyerEmail) throw new Error('Przelewy24 needs the buyer’s e-mail');

@@ -67,6 +67,7 @@ function paidSessionOf(session: Stripe.Checkout.Session, payment: Pick<ProviderP
 export function stripeProvider(keys: StripeKeys): PaymentProvider {
   return {
     id: 'stripe',
+    redirects: true,
     testMode: isStripeTestKey(keys.secret_key),
     async start(payment) {
       const unitAmount = stripeMinorAmount(payment.amount, payment.currency);

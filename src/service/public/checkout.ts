@@ -4,12 +4,13 @@ import type { Sql } from '../db.js';
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { computeLine } from '../invoicing/amounts.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import type { PaymentOutcome, ProviderPayment } from '../payments/provider.js';
+import type { PaymentOutcome } from '../payments/provider.js';
+import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
 import type { PaymentData } from '../resources/payments.js';
 import { DEFAULT_TAX, type ProductData } from '../resources/products.js';
-import { findRow, updateRow } from '../store.js';
+import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 import { byToken, type Lang, money, safeReturnUrl } from './pages.js';
 
@@ -61,18 +62,7 @@ function languageOf(c: ServiceContext): Lang {
 
 const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
 
-function providerPayment(c: ServiceContext, payment: PaymentData): ProviderPayment {
-  return {
-    token: payment.token,
-    amount: payment.price,
-    currency: payment.currency,
-    description: String(payment.description ?? payment.name),
-    buyerEmail: (payment.email as string | null) ?? null,
-    returnUrl: `${c.get('config').publicUrl}/banking/payments/pay/${payment.token}/return`,
-    checkoutUrl: `${c.get('config').publicUrl}/banking/payments/pay/${payment.token}`,
-    locale: languageOf(c),
-  };
-}
+const providerPayment = (c: ServiceContext, payment: PaymentData) => providerPaymentOf(c.get('config').publicUrl, payment, languageOf(c));
 
 async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
   const product = payment.product_id != null ? await findRow<ProductData>(sql, 'products', account.id, payment.product_id as number) : undefined;
@@ -171,17 +161,11 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     if (!provider) return show(c);
     let start;
     try {
-      start = await provider.start(providerPayment(c, row.data), choice);
+      start = await startPayment(c.get('db'), provider, providerPayment(c, row.data), choice);
     } catch {
       return show(c, TEXT[languageOf(c)].failed);
     }
-    if ('redirectUrl' in start) {
-      await c.get('db').transaction(async (tx) => {
-        const found = await byToken<PaymentData>(tx, 'payments', token, true);
-        await updateRow(tx, 'payments', found.account.id, found.row.id, { ...found.row.data, provider: provider.id, provider_title: start.reference });
-      });
-      return c.redirect(start.redirectUrl, 303);
-    }
+    if ('redirectUrl' in start) return c.redirect(start.redirectUrl, 303);
     return finish(c, token, start.outcome, provider.id, start.reference);
   });
 

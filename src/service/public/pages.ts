@@ -6,7 +6,9 @@ import { formatUnit, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData } from '../resources/payments.js';
 import { insertRow, type StoredRow, todayText } from '../store.js';
+import type { PaymentProvider } from '../payments/provider.js';
 import { paymentProviderOf } from '../payments/settings.js';
+import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 
 /**
@@ -132,15 +134,15 @@ export function sendPage(c: ServiceContext, title: string, lang: Lang, body: Htm
 }
 
 /**
- * An unpaid payment of what is left on the invoice, paid on the checkout page through the account's
- * provider; the buyer comes back to the invoice. Answers the checkout page's address.
+ * An unpaid payment of what is left on the invoice, paid through the account's provider; the buyer
+ * comes back to the invoice. Answers where the buyer goes: the provider's page, else the checkout page.
  */
-async function invoiceCheckout(c: ServiceContext, token: string): Promise<string> {
+async function invoiceCheckout(c: ServiceContext, token: string, provider: PaymentProvider): Promise<string> {
   const { publicUrl } = c.get('config');
-  return c.get('db').transaction(async (tx) => {
+  const payment = await c.get('db').transaction(async (tx) => {
     const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
     const left = outstanding(row.data);
-    if (compare(decimal(left), ZERO) <= 0) return `/invoice/${token}`;
+    if (compare(decimal(left), ZERO) <= 0) return undefined;
     const data = await newPaymentData(tx, account, {
       name: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
       price: left,
@@ -154,9 +156,11 @@ async function invoiceCheckout(c: ServiceContext, token: string): Promise<string
       return_url: `${publicUrl}/invoice/${token}?paid`,
       cancel_url: `${publicUrl}/invoice/${token}`,
     });
-    const payment = await insertRow(tx, 'payments', account.id, data);
-    return `/banking/payments/pay/${payment.data.token}`;
+    return (await insertRow(tx, 'payments', account.id, data)).data;
   });
+  if (!payment) return `/invoice/${token}`;
+  const lang = /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
+  return (await providerPageOf(c.get('db'), provider, providerPaymentOf(publicUrl, payment, lang))) ?? `/banking/payments/pay/${payment.token}`;
 }
 
 export function mountPublicPages(app: Hono<ServiceEnv>): void {
@@ -208,7 +212,7 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     const token = c.req.param('token');
     const provider = await paymentProviderOf(c, (await byToken<InvoiceData>(c.get('db'), 'invoices', token)).account);
     if (!provider) return invoicePaymentPage(c, 403);
-    if (provider.id !== 'test') return c.redirect(await invoiceCheckout(c, token), 303);
+    if (provider.id !== 'test') return c.redirect(await invoiceCheckout(c, token, provider), 303);
     await c.get('db').transaction(async (tx) => {
       const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
       const left = outstanding(row.data);

@@ -11,6 +11,7 @@ import { newPaymentData, type PaymentData } from '../resources/payments.js';
 import type { ProductData } from '../resources/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
+import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { checkoutOutcome } from '../payments/settlement.js';
 import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
@@ -211,9 +212,13 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
     const payment = await newPaymentData(tx, found.account, { ...data, product_id: found.product.id });
     return insertRow(tx, 'payments', found.account.id, payment);
   });
+  const { publicUrl } = c.get('config');
+  const locale = /^pl\b/i.test(input.lang ?? c.req.header('accept-language') ?? '') ? 'pl' : 'en';
+  // A provider with a page of its own takes the buyer there at once; otherwise (or while it is down) the checkout page.
+  const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, locale));
   return {
     attempt: row.data.token,
-    redirectUrl: `${c.get('config').publicUrl}/banking/payments/pay/${row.data.token}`,
+    redirectUrl: providerPage ?? `${publicUrl}/banking/payments/pay/${row.data.token}`,
     amount: toPlain(amount),
     currency: found.product.data.currency,
     quantity: input.quantity,
