@@ -19,6 +19,8 @@ export interface BffServiceClient {
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
   payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
+  /** Needed for `checkout.testMode: 'service'`. */
+  account?: Pick<InvoicingClient['account'], 'paymentSettings'>;
 }
 
 export interface SignupOptions {
@@ -36,10 +38,11 @@ export interface CheckoutOptions {
   /** Most units one checkout may buy. Default 1000. */
   maxQuantity?: number;
   /**
-   * The service takes payments with its test provider: products say `test_mode: true`, so the button
-   * shows a "Test mode" badge. Default false.
+   * Whether products say `test_mode: true`, so the button shows a "Test mode" badge. `'service'` asks
+   * the service (`GET /account/payments`): true while the account's provider moves no real money (the
+   * test provider, Stripe test keys, Przelewy24's sandbox). Default false.
    */
-  testMode?: boolean;
+  testMode?: boolean | 'service';
 }
 
 export interface BffOptions {

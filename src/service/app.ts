@@ -15,6 +15,7 @@ import { HOSTED_EXTRA_PATHS, mountHostedExtras } from './hosted-extras.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
 import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
+import { mountPaymentNotifications } from './payments/notifications.js';
 import { mountCheckoutPage } from './public/checkout.js';
 import { mountPublicPages } from './public/pages.js';
 import { mountWidget } from './public/widget.js';
@@ -122,6 +123,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
   mountPublicPages(app);
   mountCheckoutPage(app);
+  mountPaymentNotifications(app);
   mountWidget(app);
   mountIntegrations(app);
   for (const prefix of ACCOUNT_PATHS) {

@@ -49,6 +49,8 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   LoginResult: [schemas.loginResult, 'output'],
   AccountResult: [schemas.accountResult, 'output'],
   AccountInfo: [schemas.accountInfo, 'output'],
+  PaymentSettingsResult: [schemas.paymentSettingsResult, 'output'],
+  PaymentSettingsInput: [schemas.paymentSettingsInput, 'input'],
   Webhook: [schemas.webhook, 'output'],
   WebhookList: [schemas.webhookList, 'output'],
   WebhookCreateInput: [schemas.webhookCreateInput, 'input'],
@@ -171,6 +173,11 @@ const OPERATIONS: OperationSpec[] = [
   ...crud('Categories', '/categories', 'category', { one: 'Category', list: 'CategoryList', create: 'CategoryCreateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'delete']),
   ...crud('Warehouses', '/warehouses', 'warehouse', { one: 'Warehouse', list: 'WarehouseList', create: 'WarehouseCreateInput', query: schemas.pageQuery }, ['list', 'create', 'get', 'delete']),
   ...crud('WarehouseDocuments', '/warehouse_documents', 'warehouse_document', { one: 'WarehouseDocument', list: 'WarehouseDocumentList', create: 'WarehouseDocumentCreateInput', update: 'WarehouseDocumentUpdateInput', query: schemas.warehouseDocumentListQuery }, ['list', 'create', 'get', 'update', 'delete']),
+  { id: 'getPaymentSettings', tag: 'Payments', summary: "The account's payment provider and its public settings; secrets are write-only and read back only as `*_set` (extension of this service)", method: 'get', path: '/account/payments', formats: JSON_ONLY, response: 'PaymentSettingsResult' },
+  {
+    id: 'updatePaymentSettings', tag: 'Payments', method: 'put', path: '/account/payments', formats: JSON_ONLY, body: ['payments', 'PaymentSettingsInput'], response: 'PaymentSettingsResult',
+    summary: 'Choose the payment provider (`test`, `stripe`, `przelewy24`, `none`) and set its keys; a secret left out keeps the stored one, `null` removes it (extension of this service)',
+  },
   { id: 'listDepartments', tag: 'Departments', summary: 'List the departments (seller entities)', method: 'get', path: '/departments', response: 'DepartmentList' },
   {
     id: 'setDepartmentLogo', tag: 'Departments', summary: 'Update a department, or upload its logo as multipart (PNG or JPEG, up to 2 MiB)', method: 'put',
@@ -329,6 +336,25 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       '404': { description: 'No such account or product' },
     },
   });
+
+  const notification = (id: string, summary: string, header?: string) => ({
+    operationId: id,
+    tags: ['Payments'],
+    summary,
+    security: [],
+    parameters: [
+      { name: 'prefix', in: 'path', required: true, schema: { type: 'string' }, description: "The account's prefix" },
+      ...(header ? [{ name: header, in: 'header', required: true, schema: { type: 'string' } }] : []),
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+    responses: {
+      '200': { description: 'Received (a repeated notification changes nothing)' },
+      '400': errorResponse('Forged, stale or altered: nothing changed'),
+      '503': errorResponse('Not settled yet (the provider could not confirm it); the provider delivers it again'),
+    },
+  });
+  add('/payments/stripe/{prefix}/webhook', 'post', notification('receiveStripeEvent', "Stripe's events of the account's Checkout Sessions, signed with its webhook secret", 'Stripe-Signature'));
+  add('/payments/przelewy24/{prefix}/notify', 'post', notification('receivePrzelewy24Notification', "Przelewy24's transaction notifications (`urlStatus`), signed with the account's CRC key"));
 
   return {
     openapi: '3.1.0',

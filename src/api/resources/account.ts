@@ -1,6 +1,7 @@
 import { successBody, type SuccessBody } from '../schemas/common.js';
 import { accountOperationResult, type AccountAddUserInput, type AccountOperationResult } from '../schemas/account-operations.js';
 import { userResult, type UserResult } from '../schemas/account.js';
+import { type PaymentSettings, type PaymentSettingsInput, paymentSettingsResult } from '../schemas/payment-settings.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 export interface AccountApi {
@@ -10,6 +11,10 @@ export interface AccountApi {
   requestDeletion(options?: CallOptions): Promise<SuccessBody>;
   /** Detaches client accounts (by prefix) from this partner account. */
   unlink(prefix: string | string[], options?: CallOptions): Promise<AccountOperationResult>;
+  /** The account's payment provider and its public settings (secrets only as `*_set`). */
+  paymentSettings(options?: CallOptions): Promise<PaymentSettings>;
+  /** Chooses the payment provider and sets its keys; a secret left out keeps the stored one. */
+  updatePaymentSettings(payments: PaymentSettingsInput, options?: CallOptions): Promise<PaymentSettings>;
 }
 
 /** The account operations of the hosted service (`/account/…`). */
@@ -20,5 +25,9 @@ export function accountApi(transport: Transport): AccountApi {
     requestDeletion: async (options) => transport.request({ method: 'POST', path: 'account/delete', format: 'json', body: {} }, successBody, options),
     unlink: async (prefix, options) =>
       transport.request({ method: 'PATCH', path: 'account/unlink', format: 'json', body: { prefix } }, accountOperationResult, options),
+    paymentSettings: async (options) =>
+      (await transport.request({ method: 'GET', path: 'account/payments', format: 'json' }, paymentSettingsResult, options)).payments,
+    updatePaymentSettings: async (payments, options) =>
+      (await transport.request({ method: 'PUT', path: 'account/payments', format: 'json', body: { payments } }, paymentSettingsResult, options)).payments,
   };
 }

@@ -4,6 +4,7 @@ import { unitForReader } from '../../api/units.js';
 import type { Bff, BffContext, Env } from '../context.js';
 import { BffError, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
+import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
 
 export const PRODUCT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
@@ -59,7 +60,7 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     c.header('Cache-Control', 'public, max-age=30');
     // The unit reads in the buyer's language, as the invoice will print it.
     c.header('Vary', 'Accept-Language');
-    return c.json({ ...publicProduct(product), quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')), ...(bff.checkout.testMode ? { test_mode: true } : {}) });
+    return c.json({ ...publicProduct(product), quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')), ...((await paymentsTestMode(bff, c)) ? { test_mode: true } : {}) });
   });
   return routes;
 }

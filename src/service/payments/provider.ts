@@ -1,9 +1,9 @@
 /**
  * Payment providers: who takes the buyer's money for a checkout. The service owns the checkout page
  * (seller, line, VAT, total, buyer) and the payment record; a provider only moves the money. Adding
- * a real provider (Stripe, PayU, Przelewy24, …) means implementing this interface and passing it to
- * `createServiceApp({ paymentProvider })`; nothing else in the service changes. See
- * docs/payment-providers.md.
+ * real provider means implementing this interface, a notification route that ends in
+ * `settlePayment` (settlement.ts), and a case in the account's settings (settings.ts). Stripe and
+ * Przelewy24 are built so. See docs/payment-providers.md.
  */
 
 /** What the service knows about a payment at the moment the buyer presses Pay. */
@@ -22,6 +22,10 @@ export interface ProviderPayment {
    * `outcome`, never from the query alone.
    */
   returnUrl: string;
+  /** The service's checkout page of the payment: where a buyer who cancels at the provider goes back to choose again. */
+  checkoutUrl?: string | undefined;
+  /** The buyer's language, for the provider's own page. */
+  locale?: 'en' | 'pl' | undefined;
 }
 
 /** How a payment ended, as the provider reports it. */
@@ -38,6 +42,11 @@ export interface PaymentProvider {
   readonly id: string;
   /** True while no real money moves: the button and the checkout page then show a "test mode" badge. */
   readonly testMode: boolean;
+  /**
+   * True when Pay sends the buyer to the provider's own page (Stripe Checkout, Przelewy24): a new
+   * checkout then goes there at once, without stopping at the service's checkout page.
+   */
+  readonly redirects?: boolean;
   /**
    * The buyer pressed a button of the checkout page. `choice` is the `value` of the pressed button
    * (`pay`, or for the test provider also `decline`).

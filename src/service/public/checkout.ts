@@ -1,13 +1,16 @@
 import type { Hono } from 'hono';
 import { defaultDepartment, type DepartmentData } from '../accounts.js';
-import type { Database, Sql } from '../db.js';
+import type { Sql } from '../db.js';
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { computeLine } from '../invoicing/amounts.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import type { PaymentOutcome, ProviderPayment } from '../payments/provider.js';
-import { type PaymentData, settle } from '../resources/payments.js';
+import type { PaymentOutcome } from '../payments/provider.js';
+import { providerPaymentOf, startPayment } from '../payments/start.js';
+import { paymentProviderOf } from '../payments/settings.js';
+import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
+import type { PaymentData } from '../resources/payments.js';
 import { DEFAULT_TAX, type ProductData } from '../resources/products.js';
-import { findRow, todayText, updateRow } from '../store.js';
+import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 import { byToken, type Lang, money, safeReturnUrl } from './pages.js';
 
@@ -27,6 +30,7 @@ const TEXT = {
     viewInvoice: 'View the invoice', declined: 'The payment was declined. Nothing was charged.',
     cancelled: 'The payment was cancelled. Nothing was charged.', unavailable: 'Online payment is not available for this shop at the moment.',
     failed: 'The payment provider could not be reached. Please try again.',
+    confirming: 'Waiting for the payment provider to confirm your payment. This page updates by itself.', checkAgain: 'Check again',
   },
   pl: {
     checkout: 'Płatność', payTo: 'Zapłać', item: 'Nazwa', qty: 'Ilość', unitPrice: 'Cena jedn.', vat: 'VAT', amount: 'Kwota',
@@ -38,6 +42,7 @@ const TEXT = {
     viewInvoice: 'Zobacz fakturę', declined: 'Płatność została odrzucona. Nic nie pobrano.',
     cancelled: 'Płatność została anulowana. Nic nie pobrano.', unavailable: 'Płatności online są w tej chwili niedostępne.',
     failed: 'Nie udało się połączyć z operatorem płatności. Spróbuj ponownie.',
+    confirming: 'Czekamy, aż operator płatności potwierdzi płatność. Ta strona odświeży się sama.', checkAgain: 'Sprawdź ponownie',
   },
 } as const;
 
@@ -49,11 +54,7 @@ const STYLE_EXTRA = html`<style>
   .problem { border-color: #c4320a; }
 </style>`;
 
-/** What a checkout's outcome is, as the widget and the pages report it. */
-export function checkoutOutcome(payment: PaymentData): PaymentOutcome {
-  if (payment.paid) return 'paid';
-  return payment.provider_status === 'declined' || payment.provider_status === 'cancelled' ? payment.provider_status : 'pending';
-}
+export { checkoutOutcome };
 
 function languageOf(c: ServiceContext): Lang {
   return /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
@@ -61,16 +62,7 @@ function languageOf(c: ServiceContext): Lang {
 
 const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
 
-function providerPayment(c: ServiceContext, payment: PaymentData): ProviderPayment {
-  return {
-    token: payment.token,
-    amount: payment.price,
-    currency: payment.currency,
-    description: String(payment.description ?? payment.name),
-    buyerEmail: (payment.email as string | null) ?? null,
-    returnUrl: `${c.get('config').publicUrl}/banking/payments/pay/${payment.token}/return`,
-  };
-}
+const providerPayment = (c: ServiceContext, payment: PaymentData) => providerPaymentOf(c.get('config').publicUrl, payment, languageOf(c));
 
 async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
   const product = payment.product_id != null ? await findRow<ProductData>(sql, 'products', account.id, payment.product_id as number) : undefined;
@@ -83,31 +75,13 @@ async function sellerOf(sql: Sql, account: Account, payment: PaymentData): Promi
   return (await defaultDepartment(sql, account.id))?.data;
 }
 
-/**
- * Records what the provider said, once: a paid payment settles (and issues its invoice); a declined or
- * cancelled one stays unpaid with the reason. Answers whether an invoice was issued just now.
- */
-async function recordOutcome(db: Database, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
-  return db.transaction(async (tx) => {
-    const found = await byToken<PaymentData>(tx, 'payments', token, true);
-    const current = found.row.data;
-    if (current.paid || outcome === 'pending' || checkoutOutcome(current) !== 'pending') return { ...found, issued: false };
-    const data: PaymentData = { ...current, provider: providerId, provider_status: outcome, ...(reference ? { provider_title: reference } : {}) };
-    if (outcome === 'paid') {
-      Object.assign(data, { paid: true, paid_date: todayText() });
-      await settle(tx, found.account, data);
-    }
-    const row = await updateRow(tx, 'payments', found.account.id, found.row.id, data);
-    return { account: found.account, row, issued: data.generate_invoice && data.invoice_id != null && current.invoice_id == null };
-  });
-}
-
 export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
-  async function show(c: ServiceContext, problem?: string) {
+  /** `confirming`: the buyer is back from the provider's page and the provider has not confirmed the payment yet. */
+  async function show(c: ServiceContext, problem?: string, confirming = false) {
     const token = c.req.param('token')!;
     const db = c.get('db');
     const { row, account } = await byToken<PaymentData>(db, 'payments', token);
-    const provider = c.get('config').paymentProvider;
+    const provider = await paymentProviderOf(c, account);
     const lang = languageOf(c);
     const t = TEXT[lang];
     const payment = row.data;
@@ -148,6 +122,10 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
           ${back ? html`<div class="actions"><a class="button" href="${back}">${t.back(originOf(back)!)}</a></div>` : ''}`;
       }
       if (!provider) return html`<p class="notice problem" role="status">${t.unavailable}</p>`;
+      if (confirming) {
+        return html`<p class="notice" role="status">${t.confirming}</p>
+          <div class="actions"><a class="button primary" href="/banking/payments/pay/${payment.token}/return">${t.checkAgain}</a></div>`;
+      }
       return html`<form method="post"><div class="actions">
           <button class="button primary" type="submit" name="choice" value="pay">${t.pay(m(payment.price))}</button>
           ${provider.testMode ? html`<button class="button" type="submit" name="choice" value="decline">${t.decline}</button>` : ''}
@@ -156,7 +134,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
         ${back ? html`<p class="muted">${t.returnsTo(originOf(back)!)}</p>` : ''}
         ${provider.testMode ? html`<p class="test-banner">${t.testNote}</p>` : ''}`;
     }
-    return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), problem ? 502 : 200, PAGE_HEADERS);
+    const refresh: Record<string, string> = confirming && outcome === 'pending' ? { refresh: `5; url=/banking/payments/pay/${payment.token}/return` } : {};
+    return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), problem ? 502 : 200, { ...PAGE_HEADERS, ...refresh });
   }
 
   /** Sends the buyer back to the shop once the outcome is known; the shop asks the service what it was. */
@@ -165,17 +144,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     return c.redirect(back ?? `/banking/payments/pay/${payment.token}`, 303);
   }
 
-  /** The issued invoice goes to the buyer by e-mail, as the hosted service does after a paid order. */
-  async function mailInvoice(c: ServiceContext, account: Account, payment: PaymentData): Promise<void> {
-    if (!payment.email) return;
-    const send = new URL(`/invoices/${payment.invoice_id}/send_by_email.json`, c.req.url);
-    send.searchParams.set('api_token', account.api_token);
-    await app.request(send.toString(), { method: 'POST', headers: { accept: 'application/json' } });
-  }
-
   async function finish(c: ServiceContext, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
-    const { row, account, issued } = await recordOutcome(c.get('db'), token, outcome, providerId, reference);
-    if (issued) await mailInvoice(c, account, row.data);
+    const { row } = await settlePayment(app, c.get('db'), { token, outcome, providerId, reference });
     return leave(c, row.data);
   }
 
@@ -183,37 +153,31 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
 
   app.post('/banking/payments/pay/:token', async (c) => {
     const token = c.req.param('token');
-    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
-    const provider = c.get('config').paymentProvider;
+    const { row, account } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const provider = await paymentProviderOf(c, account);
     const choice = String(c.get('body').choice ?? 'pay');
     if (checkoutOutcome(row.data) !== 'pending') return leave(c, row.data);
     if (choice === 'cancel') return finish(c, token, 'cancelled', provider?.id ?? 'none');
     if (!provider) return show(c);
     let start;
     try {
-      start = await provider.start(providerPayment(c, row.data), choice);
+      start = await startPayment(c.get('db'), provider, providerPayment(c, row.data), choice);
     } catch {
       return show(c, TEXT[languageOf(c)].failed);
     }
-    if ('redirectUrl' in start) {
-      await c.get('db').transaction(async (tx) => {
-        const found = await byToken<PaymentData>(tx, 'payments', token, true);
-        await updateRow(tx, 'payments', found.account.id, found.row.id, { ...found.row.data, provider: provider.id, provider_title: start.reference });
-      });
-      return c.redirect(start.redirectUrl, 303);
-    }
+    if ('redirectUrl' in start) return c.redirect(start.redirectUrl, 303);
     return finish(c, token, start.outcome, provider.id, start.reference);
   });
 
   // Where a redirecting provider sends the buyer back: the outcome is asked of the provider, not read from the query.
   app.get('/banking/payments/pay/:token/return', async (c) => {
     const token = c.req.param('token');
-    const { row } = await byToken<PaymentData>(c.get('db'), 'payments', token);
-    const provider = c.get('config').paymentProvider;
+    const { row, account } = await byToken<PaymentData>(c.get('db'), 'payments', token);
+    const provider = await paymentProviderOf(c, account);
     const reference = row.data.provider_title as string | null;
     if (!provider || checkoutOutcome(row.data) !== 'pending' || !reference) return leave(c, row.data);
     const outcome = await provider.outcome(reference, providerPayment(c, row.data)).catch(() => 'pending' as const);
-    if (outcome === 'pending') return show(c);
+    if (outcome === 'pending') return show(c, undefined, true);
     return finish(c, token, outcome, provider.id, reference);
   });
 }

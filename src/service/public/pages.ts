@@ -6,7 +6,9 @@ import { formatUnit, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData } from '../resources/payments.js';
 import { insertRow, type StoredRow, todayText } from '../store.js';
-import { testPaymentsEnabled } from '../payment-provider.js';
+import type { PaymentProvider } from '../payments/provider.js';
+import { paymentProviderOf } from '../payments/settings.js';
+import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 
 /**
@@ -131,6 +133,36 @@ export function sendPage(c: ServiceContext, title: string, lang: Lang, body: Htm
   return c.body(page({ title, lang, body }), status, PAGE_HEADERS);
 }
 
+/**
+ * An unpaid payment of what is left on the invoice, paid through the account's provider; the buyer
+ * comes back to the invoice. Answers where the buyer goes: the provider's page, else the checkout page.
+ */
+async function invoiceCheckout(c: ServiceContext, token: string, provider: PaymentProvider): Promise<string> {
+  const { publicUrl } = c.get('config');
+  const payment = await c.get('db').transaction(async (tx) => {
+    const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
+    const left = outstanding(row.data);
+    if (compare(decimal(left), ZERO) <= 0) return undefined;
+    const data = await newPaymentData(tx, account, {
+      name: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
+      price: left,
+      invoice_id: row.id,
+      client_id: row.data.client_id,
+      currency: row.data.currency,
+      paid: false,
+      kind: 'api',
+      email: row.data.buyer_email,
+      description: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
+      return_url: `${publicUrl}/invoice/${token}?paid`,
+      cancel_url: `${publicUrl}/invoice/${token}`,
+    });
+    return (await insertRow(tx, 'payments', account.id, data)).data;
+  });
+  if (!payment) return `/invoice/${token}`;
+  const lang = /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
+  return (await providerPageOf(c.get('db'), provider, providerPaymentOf(publicUrl, payment, lang))) ?? `/banking/payments/pay/${payment.token}`;
+}
+
 export function mountPublicPages(app: Hono<ServiceEnv>): void {
   app.get('/invoice/:token', async (c) => {
     const { row, account } = await byToken<InvoiceData>(c.get('db'), 'invoices', c.req.param('token'));
@@ -140,17 +172,19 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     }
     const lang = langOf(row.data.lang);
     const notice = c.req.query('paid') !== undefined ? TEXT[lang].thanks : undefined;
-    return sendPage(c, `${TEXT[lang].invoice} ${row.data.number}`, lang, invoiceView(row.data, c.req.param('token'), testPaymentsEnabled(c), notice));
+    const payable = (await paymentProviderOf(c, account)) !== null;
+    return sendPage(c, `${TEXT[lang].invoice} ${row.data.number}`, lang, invoiceView(row.data, c.req.param('token'), payable, notice));
   });
 
   async function invoicePaymentPage(c: ServiceContext, status: 200 | 403 = 200) {
     const token = c.req.param('token')!;
-    const { row } = await byToken<InvoiceData>(c.get('db'), 'invoices', token);
+    const { row, account } = await byToken<InvoiceData>(c.get('db'), 'invoices', token);
     const lang = langOf(row.data.lang);
     const t = TEXT[lang];
     const left = outstanding(row.data);
     const due = compare(decimal(left), ZERO) > 0;
-    const payable = testPaymentsEnabled(c);
+    const provider = await paymentProviderOf(c, account);
+    const payable = provider !== null;
     return sendPage(
       c,
       `${t.payInvoice} ${row.data.number}`,
@@ -163,7 +197,7 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
           : payable
             ? html`<p class="amount">${money(left, row.data.currency, lang)}</p>
             <form method="post"><button class="button primary" type="submit">${t.pay}</button></form>
-            <p class="muted">${t.testProvider}</p>`
+            ${provider?.testMode ? html`<p class="muted">${t.testProvider}</p>` : ''}`
             : html`<p class="amount">${money(left, row.data.currency, lang)}</p>
             <p class="notice" role="status">${t.notAvailable}</p>`}
         <div class="actions"><a class="button" href="/invoice/${token}">${t.back}</a></div>
@@ -175,8 +209,10 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
   app.get('/invoice/payment/:token', (c) => invoicePaymentPage(c));
 
   app.post('/invoice/payment/:token', async (c) => {
-    if (!testPaymentsEnabled(c)) return invoicePaymentPage(c, 403);
     const token = c.req.param('token');
+    const provider = await paymentProviderOf(c, (await byToken<InvoiceData>(c.get('db'), 'invoices', token)).account);
+    if (!provider) return invoicePaymentPage(c, 403);
+    if (provider.id !== 'test') return c.redirect(await invoiceCheckout(c, token, provider), 303);
     await c.get('db').transaction(async (tx) => {
       const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
       const left = outstanding(row.data);

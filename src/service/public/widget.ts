@@ -10,7 +10,9 @@ import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData } from '../resources/payments.js';
 import type { ProductData } from '../resources/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
-import { checkoutOutcome } from './checkout.js';
+import { paymentProviderOf } from '../payments/settings.js';
+import { providerPageOf, providerPaymentOf } from '../payments/start.js';
+import { checkoutOutcome } from '../payments/settlement.js';
 import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
@@ -62,7 +64,7 @@ type CheckoutInput = z.output<typeof checkoutInput>;
 
 type WidgetProduct = { account: Account; product: StoredRow<ProductData> };
 
-async function accountByPrefix(sql: Sql, prefix: string): Promise<Account> {
+export async function accountByPrefix(sql: Sql, prefix: string): Promise<Account> {
   if (!PREFIX_PATTERN.test(prefix)) throw notFound();
   const rows = await sql.query<Account>(`select id, prefix, api_token, name, created_at from accounts where prefix = $1`, [prefix]);
   if (!rows[0]) throw notFound();
@@ -98,7 +100,7 @@ async function sellerName(sql: Sql, account: Account): Promise<string> {
 /** What anyone may see of a product, plus what the button needs to say about the sale. */
 async function publicProduct(c: ServiceContext, found: WidgetProduct) {
   const { data } = found.product;
-  const provider = c.get('config').paymentProvider;
+  const provider = await paymentProviderOf(c, found.account);
   return {
     token: data.token,
     name: data.name,
@@ -202,21 +204,26 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   const found = await productByToken(db, prefix, input.product).catch((error: unknown) => {
     throw error instanceof ApiError && error.status === 404 ? invalid({ product: ['is not for sale'] }) : error;
   });
-  if (!c.get('config').paymentProvider) throw new ApiError(409, 'Online payment is not available');
+  const provider = await paymentProviderOf(c, found.account);
+  if (!provider) throw new ApiError(409, 'Online payment is not available');
   const { returnUrl, cancelUrl } = returnAddresses(c, input);
   const { input: data, amount } = paymentInput(input, found.product.data, returnUrl, cancelUrl);
   const row = await db.transaction(async (tx) => {
     const payment = await newPaymentData(tx, found.account, { ...data, product_id: found.product.id });
     return insertRow(tx, 'payments', found.account.id, payment);
   });
+  const { publicUrl } = c.get('config');
+  const locale = /^pl\b/i.test(input.lang ?? c.req.header('accept-language') ?? '') ? 'pl' : 'en';
+  // A provider with a page of its own takes the buyer there at once; otherwise (or while it is down) the checkout page.
+  const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, locale));
   return {
     attempt: row.data.token,
-    redirectUrl: `${c.get('config').publicUrl}/banking/payments/pay/${row.data.token}`,
+    redirectUrl: providerPage ?? `${publicUrl}/banking/payments/pay/${row.data.token}`,
     amount: toPlain(amount),
     currency: found.product.data.currency,
     quantity: input.quantity,
     product: { token: found.product.data.token, name: found.product.data.name },
-    test_mode: c.get('config').paymentProvider?.testMode === true,
+    test_mode: provider.testMode,
   };
 }
 

@@ -31,6 +31,8 @@ export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
   token: string;
   return_url?: string | null;
   cancel_url?: string | null;
+  /** Set while the invoice a settlement issued still has to be e-mailed to the buyer. */
+  invoice_mail_pending?: boolean;
 };
 
 export function presentPayment(row: StoredRow<PaymentData>, publicUrl: string) {

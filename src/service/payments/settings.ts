@@ -1,0 +1,165 @@
+import type { Hono } from 'hono';
+import { type PaymentProviderName, type PaymentSettings, paymentSettingsInput } from '../../api/schemas/payment-settings.js';
+import { requireAccount } from '../auth.js';
+import type { Sql } from '../db.js';
+import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
+import { type PaymentProvider, testPaymentProvider } from './provider.js';
+import { przelewy24Provider } from './przelewy24.js';
+import { stripeProvider } from './stripe.js';
+
+/**
+ * Each account's payment provider and its keys, kept in the account's record (`accounts.data.payments`).
+ * Secrets leave this module only towards the provider's API: `GET /account/payments` says whether
+ * each is set, never what it is.
+ */
+export interface StoredPaymentSettings {
+  provider?: PaymentProviderName | undefined;
+  stripe?: { secret_key?: string | undefined; webhook_secret?: string | undefined } | undefined;
+  przelewy24?:
+    | { merchant_id?: number | undefined; pos_id?: number | undefined; crc?: string | undefined; api_key?: string | undefined; sandbox?: boolean | undefined }
+    | undefined;
+}
+
+export type StripeKeys = { secret_key: string; webhook_secret: string };
+export type Przelewy24Keys = { merchant_id: number; pos_id: number; crc: string; api_key: string; sandbox: boolean };
+
+export async function readPaymentSettings(sql: Sql, accountId: number): Promise<StoredPaymentSettings> {
+  const rows = await sql.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1`, [accountId]);
+  return rows[0]?.payments ?? {};
+}
+
+/** The account's Stripe keys when both are set. */
+export function stripeKeysOf(settings: StoredPaymentSettings): StripeKeys | undefined {
+  const { secret_key, webhook_secret } = settings.stripe ?? {};
+  return secret_key && webhook_secret ? { secret_key, webhook_secret } : undefined;
+}
+
+export function przelewy24KeysOf(settings: StoredPaymentSettings): Przelewy24Keys | undefined {
+  const { merchant_id, pos_id, crc, api_key, sandbox } = settings.przelewy24 ?? {};
+  return merchant_id && pos_id && crc && api_key ? { merchant_id, pos_id, crc, api_key, sandbox: sandbox ?? false } : undefined;
+}
+
+export const isStripeTestKey = (key: string) => /^(sk|rk)_test_/.test(key);
+
+/** Where each provider reports to this service about `account`'s payments. */
+export function notificationUrls(publicUrl: string, account: Pick<Account, 'prefix'>) {
+  const prefix = encodeURIComponent(account.prefix);
+  return {
+    stripe: `${publicUrl}/payments/stripe/${prefix}/webhook`,
+    przelewy24: `${publicUrl}/payments/przelewy24/${prefix}/notify`,
+  };
+}
+
+/**
+ * The provider that takes `account`'s payments: the one it chose, else the service's default (the
+ * test provider under `--test-payments`, else none). `null`: online payment is off for the account.
+ */
+export function providerFromSettings(settings: StoredPaymentSettings, fallback: PaymentProvider | null, urls: { publicUrl: string; account: Pick<Account, 'prefix'> }): PaymentProvider | null {
+  switch (settings.provider) {
+    case undefined:
+      return fallback;
+    case 'none':
+      return null;
+    case 'test':
+      return testPaymentProvider;
+    case 'stripe': {
+      const keys = stripeKeysOf(settings);
+      return keys ? stripeProvider(keys) : null;
+    }
+    case 'przelewy24': {
+      const keys = przelewy24KeysOf(settings);
+      return keys ? przelewy24Provider(keys, { notifyUrl: notificationUrls(urls.publicUrl, urls.account).przelewy24 }) : null;
+    }
+  }
+}
+
+export async function paymentProviderOf(c: ServiceContext, account: Account): Promise<PaymentProvider | null> {
+  const config = c.get('config');
+  return providerFromSettings(await readPaymentSettings(c.get('db'), account.id), config.paymentProvider, { publicUrl: config.publicUrl, account });
+}
+
+function presentSettings(settings: StoredPaymentSettings, provider: PaymentProvider | null, publicUrl: string, account: Account): PaymentSettings {
+  const stripeKey = settings.stripe?.secret_key;
+  const p24 = settings.przelewy24 ?? {};
+  const urls = notificationUrls(publicUrl, account);
+  return {
+    provider: settings.provider ?? ((provider?.id ?? 'none') as PaymentProviderName),
+    default: settings.provider === undefined,
+    test_mode: provider?.testMode === true,
+    stripe: {
+      secret_key_set: Boolean(stripeKey),
+      webhook_secret_set: Boolean(settings.stripe?.webhook_secret),
+      key_mode: stripeKey ? (isStripeTestKey(stripeKey) ? 'test' : 'live') : null,
+      webhook_url: urls.stripe,
+    },
+    przelewy24: {
+      merchant_id: p24.merchant_id ?? null,
+      pos_id: p24.pos_id ?? null,
+      crc_set: Boolean(p24.crc),
+      api_key_set: Boolean(p24.api_key),
+      sandbox: p24.sandbox ?? false,
+      notify_url: urls.przelewy24,
+    },
+  };
+}
+
+/** Given fields replace stored ones, `null` removes one, a field left out stays as it was. */
+function mergeSection<T extends object>(stored: T | undefined, given: Record<string, unknown> | null | undefined): T | undefined {
+  if (given === null) return undefined;
+  if (given === undefined) return stored;
+  const next: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (value === null || value === '') delete next[key];
+    else next[key] = value;
+  }
+  return next as T;
+}
+
+/** A provider can only be chosen with every key it needs. */
+function checkComplete(settings: StoredPaymentSettings): void {
+  const missing: Record<string, string[]> = {};
+  const need = (section: 'stripe' | 'przelewy24', fields: string[]) => {
+    const given = (settings[section] ?? {}) as Record<string, unknown>;
+    for (const field of fields) if (given[field] == null) missing[`${section}.${field}`] = ["can't be blank"];
+  };
+  if (settings.provider === 'stripe') need('stripe', ['secret_key', 'webhook_secret']);
+  if (settings.provider === 'przelewy24') need('przelewy24', ['merchant_id', 'pos_id', 'crc', 'api_key']);
+  if (Object.keys(missing).length) throw invalid(missing);
+}
+
+/**
+ * `GET /account/payments` and `PUT /account/payments`: the account's payment provider and keys. Only
+ * the account's own api_token reaches them.
+ */
+export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
+  app.use('/account/payments', requireAccount);
+
+  async function answer(c: ServiceContext, settings: StoredPaymentSettings) {
+    const account = c.get('account');
+    const { publicUrl, paymentProvider } = c.get('config');
+    const provider = providerFromSettings(settings, paymentProvider, { publicUrl, account });
+    c.header('cache-control', 'no-store');
+    return respond(c, { payments: presentSettings(settings, provider, publicUrl, account) }, { root: 'payments' });
+  }
+
+  app.get('/account/payments', async (c) => answer(c, await readPaymentSettings(c.get('db'), c.get('account').id)));
+
+  app.put('/account/payments', async (c) => {
+    const input = validate(paymentSettingsInput, wrapped(c, 'payments'));
+    const account = c.get('account');
+    const settings = await c.get('db').transaction(async (tx) => {
+      const rows = await tx.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1 for update`, [account.id]);
+      const stored = rows[0]?.payments ?? {};
+      const next: StoredPaymentSettings = {
+        provider: input.provider === undefined ? stored.provider : (input.provider ?? undefined),
+        stripe: mergeSection(stored.stripe, input.stripe),
+        przelewy24: mergeSection(stored.przelewy24, input.przelewy24),
+      };
+      checkComplete(next);
+      await tx.query(`update accounts set data = jsonb_set(coalesce(data, '{}'::jsonb), '{payments}', $2::jsonb) where id = $1`, [account.id, JSON.stringify(next)]);
+      return next;
+    });
+    return answer(c, settings);
+  });
+}
