@@ -206,3 +206,162 @@ describe('the plugin in WordPress 6.1', () => {
     await context.close();
   });
 });
+
+describe('in the site language', () => {
+  it('follows the site: the notices and the elements read in Polish', async () => {
+    await wp.php("update_option('WPLANG', 'pl_PL');");
+    try {
+      const { page, errors, context } = await journey('polish');
+      await page.goto(pages.invoices, { waitUntil: 'load' });
+      expect(await page.locator('.invoicekit-notice').textContent()).toContain('Zaloguj się, aby zobaczyć swoje faktury.');
+      await signIn(page, 'alpha');
+      await page.goto(pages.invoices, { waitUntil: 'load' });
+      expect(await page.locator('invoice-list').getAttribute('locale')).toBe('pl-PL');
+      await expect.poll(() => page.locator('invoice-list [part~="pagination"]').textContent(), { timeout: 20_000 }).toMatch(/z 4/);
+      expect(errors.join('\n')).toBe('');
+      await context.close();
+    } finally {
+      await wp.php("update_option('WPLANG', '');");
+    }
+  });
+});
+
+describe('for administrators', () => {
+  async function asAdmin(name: string) {
+    const started = await journey(name);
+    await signIn(started.page, 'admin', 'admin-password-1');
+    return started;
+  }
+
+  it('inserts each block in the editor, with a preview and its settings; the published page renders the list', async () => {
+    const { page, errors, context } = await asAdmin('editor');
+    await page.goto(`${wp.url}/wp-admin/post-new.php?post_type=page`, { waitUntil: 'load' });
+    const welcome = page.getByRole('dialog', { name: /welcome/i });
+    await welcome.waitFor({ timeout: 10_000 }).then(() => page.keyboard.press('Escape'), () => undefined);
+    await page.locator('.editor-post-title__input, [aria-label="Add title"]').first().fill('Account');
+    const insert = async (title: string, setting: string) => {
+      await page.getByRole('button', { name: 'Toggle block inserter' }).click();
+      await page.getByPlaceholder('Search').fill(title);
+      await page.getByRole('option', { name: title }).first().click();
+      const preview = page.locator('.invoicekit-block-preview').last();
+      await expect.poll(() => preview.textContent()).toContain(title);
+      await expect.poll(() => page.locator('.interface-complementary-area').getByLabel(setting).count()).toBe(1);
+      return page.locator('.interface-complementary-area').getByLabel(setting);
+    };
+    await (await insert('Customer invoices', 'Invoices per page')).first().fill('5');
+    await insert('Billing details', 'Language');
+    await (await insert('Pay button', 'Product token')).fill(PRODUCT_TOKEN);
+    await expect.poll(() => page.locator('.invoicekit-block-preview').last().textContent()).toContain(PRODUCT_TOKEN);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.locator('.editor-post-publish-panel').getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect.poll(() => page.locator('.post-publish-panel__postpublish').count(), { timeout: 20_000 }).toBe(1);
+    const id = await page.evaluate(() => (window as unknown as { wp: { data: { select(store: string): { getCurrentPostId(): number } } } }).wp.data.select('core/editor').getCurrentPostId());
+    const content = await wp.php(`echo get_post(${id})->post_content;`);
+    expect(content).toContain('<!-- wp:invoicekit/invoices {"perPage":5} /-->');
+    expect(content).toContain('<!-- wp:invoicekit/client-form /-->');
+    expect(content).toContain(`<!-- wp:invoicekit/pay-button {"product":"${PRODUCT_TOKEN}"} /-->`);
+    // The editor never holds a customer's token.
+    expect(await page.content()).not.toContain('portal-token=');
+    expect(errors.filter((error) => /invoicekit/i.test(error)).join('\n')).toBe('');
+    await context.close();
+
+    const customer = await journey('block-front');
+    await signIn(customer.page, 'alpha');
+    await customer.page.goto(`${wp.url}/?page_id=${id}`, { waitUntil: 'load' });
+    const list = customer.page.locator('.wp-block-invoicekit-invoices invoice-list');
+    expect(await list.getAttribute('per-page')).toBe('5');
+    await expect.poll(() => rowNumbers(customer.page), { timeout: 20_000 }).toHaveLength(4);
+    await expect.poll(() => customer.page.locator('.wp-block-invoicekit-client-form client-form [name="client[name]"]').inputValue(), { timeout: 20_000 }).toBe('Alpha Sp. z o.o.');
+    expect(await customer.page.locator('.wp-block-invoicekit-pay-button product-pay-button').getAttribute('portal-token')).toBeTruthy();
+    expect(customer.errors.join('\n')).toBe('');
+    await customer.context.close();
+  });
+
+  it('keeps the secret off the settings page, and the connection test says whether the BFF accepts it', async () => {
+    const { page, errors, context } = await asAdmin('settings');
+    await page.goto(`${wp.url}/wp-admin/options-general.php?page=invoicekit`, { waitUntil: 'load' });
+    expect(await page.content()).not.toContain(PORTAL_SECRET);
+    expect(await page.content()).not.toContain(service.apiToken);
+    await page.getByRole('button', { name: 'Test the connection' }).click();
+    await expect.poll(() => page.locator('#invoicekit-connection-result').textContent()).toContain('The BFF is ready and accepts the portal secret.');
+
+    // A wrong secret, typed in the settings: the test and every admin screen say so; the site stays up.
+    await page.fill('#invoicekit_portal_secret', 'a-wrong-secret-that-is-long-enough-0123456789');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Test the connection' }).click();
+    await expect.poll(() => page.locator('#invoicekit-connection-result').textContent()).toContain('refuses the portal secret');
+    await page.goto(`${wp.url}/wp-admin/`, { waitUntil: 'load' });
+    expect(await page.locator('#invoicekit-secret-notice').textContent()).toContain('refused the portal secret');
+
+    // No secret at all: a notice, never a fatal error, and customers see a sentence instead of data.
+    await wp.php("delete_option('invoicekit_portal_secret');");
+    await page.goto(`${wp.url}/wp-admin/`, { waitUntil: 'load' });
+    expect(await page.locator('#invoicekit-secret-notice').textContent()).toContain('has no portal secret');
+    await wp.php(`update_user_meta(1, 'invoicekit_client_id', ${data.clientA});`);
+    await page.goto(pages.invoices, { waitUntil: 'load' });
+    expect(await page.locator('.invoicekit-notice').textContent()).toContain('cannot be shown right now');
+    expect(await page.locator('invoice-list').count()).toBe(0);
+
+    await wp.php(`delete_user_meta(1, 'invoicekit_client_id'); update_option('invoicekit_portal_secret', '${PORTAL_SECRET}');`);
+    await page.goto(`${wp.url}/wp-admin/options-general.php?page=invoicekit`, { waitUntil: 'load' });
+    await page.getByRole('button', { name: 'Test the connection' }).click();
+    await expect.poll(() => page.locator('#invoicekit-connection-result').textContent()).toContain('accepts the portal secret');
+    expect(await page.locator('#invoicekit-secret-notice').count()).toBe(0);
+    expect(errors.filter((error) => /invoicekit/i.test(error)).join('\n')).toBe('');
+    await context.close();
+  });
+
+  it('links a user to a customer found by the search on the profile screen; the api_token stays on the server', async () => {
+    const { page, errors, context, requests } = await asAdmin('link');
+    const stranger = (await wp.php("echo get_user_by('login', 'stranger')->ID;")).trim();
+    await page.goto(`${wp.url}/wp-admin/user-edit.php?user_id=${stranger}`, { waitUntil: 'load' });
+    await page.fill('#invoicekit_client_search', 'Beta');
+    await page.click('#invoicekit_client_search_button');
+    await page.locator('#invoicekit_client_results button', { hasText: 'Beta GmbH' }).click();
+    expect(await page.inputValue('#invoicekit_client_id')).toBe(String(data.clientB));
+    await page.getByRole('button', { name: 'Update User' }).click();
+    await page.waitForLoadState('load');
+    expect((await wp.php(`echo get_user_meta(${stranger}, 'invoicekit_client_id', true);`)).trim()).toBe(String(data.clientB));
+    expect(requests.filter((url) => url.includes(service.apiToken))).toEqual([]);
+    expect(await page.content()).not.toContain(service.apiToken);
+    // A customer cannot ask the search: it is for those who may edit users.
+    const search = await fetch(`${wp.url}/wp-admin/admin-ajax.php?action=invoicekit_search_clients&search=Beta`);
+    expect(await search.text()).not.toContain('Beta GmbH');
+    await wp.php(`delete_user_meta(${stranger}, 'invoicekit_client_id');`);
+    expect(errors.filter((error) => /invoicekit/i.test(error)).join('\n')).toBe('');
+    await context.close();
+  });
+});
+
+describe('sign-up', () => {
+  it('creates and links a customer record when a user without one first saves the billing details', async () => {
+    await wp.php("update_option('invoicekit_signup', 1);");
+    try {
+      const { page, errors, context } = await journey('signup');
+      await signIn(page, 'newcomer');
+      await page.goto(pages.details, { waitUntil: 'load' });
+      expect(await page.locator('client-form').getAttribute('mode')).toBe('create');
+      expect(await page.locator('client-form').getAttribute('portal-token')).toBeNull();
+      const field = (name: string) => page.locator(`client-form [name="client[${name}]"]`);
+      await field('name').fill('Newcomer Trading GmbH');
+      await field('tax_no').fill('DE136695976');
+      await field('email').fill('newcomer@shop.example');
+      await page.locator('client-form [part~="submit-button"]').click();
+      await expect.poll(() => page.locator('client-form').getAttribute('mode'), { timeout: 20_000 }).toBe('edit');
+      await expect.poll(() => field('name').inputValue(), { timeout: 20_000 }).toBe('Newcomer Trading GmbH');
+      const linked = Number((await wp.php("echo get_user_meta(get_user_by('login', 'newcomer')->ID, 'invoicekit_client_id', true);")).trim());
+      expect((await api.clients.get(linked)).name).toBe('Newcomer Trading GmbH');
+      expect(errors.join('\n')).toBe('');
+      await context.close();
+    } finally {
+      await wp.php("update_option('invoicekit_signup', 0);");
+    }
+  });
+});
+
+describe('PHP', () => {
+  it('logged no notice, warning or error from the plugin on any of these pages', async () => {
+    const log = await wp.debugLog();
+    expect(log.split('\n').filter((line) => /invoicekit\/|invoicekit\.php/.test(line))).toEqual([]);
+  });
+});
