@@ -1,0 +1,141 @@
+// Packs the WordPress plugin into dist/wordpress/invoicekit.zip: the folder invoicekit/ holding
+// wordpress/ as it is, the elements' one-file bundle (dist/invoicekit.js), and the Polish
+// translations compiled from wordpress/languages/*.po (a .mo for PHP, a JSON file per script).
+// The zip is written here, with Node's zlib, so packing needs no system tool.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { parsePo } from './wordpress-po.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const source = join(root, 'wordpress');
+const FOLDER = 'invoicekit';
+
+async function filesUnder(dir) {
+  const found = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await filesUnder(path)));
+    else found.push(path);
+  }
+  return found.sort();
+}
+
+/** A gettext .mo file: the header, then the original and translated strings, sorted by original. */
+function moFile(entries) {
+  const sorted = [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const count = sorted.length;
+  const keys = sorted.map((entry) => Buffer.from(entry.key));
+  const values = sorted.map((entry) => Buffer.from(entry.value));
+  const tablesEnd = 28 + count * 16;
+  const header = Buffer.alloc(tablesEnd);
+  header.writeUInt32LE(0x950412de, 0);
+  header.writeUInt32LE(0, 4);
+  header.writeUInt32LE(count, 8);
+  header.writeUInt32LE(28, 12);
+  header.writeUInt32LE(28 + count * 8, 16);
+  let offset = tablesEnd;
+  keys.forEach((key, i) => {
+    header.writeUInt32LE(key.length, 28 + i * 8);
+    header.writeUInt32LE(offset, 32 + i * 8);
+    offset += key.length + 1;
+  });
+  values.forEach((value, i) => {
+    header.writeUInt32LE(value.length, 28 + count * 8 + i * 8);
+    header.writeUInt32LE(offset, 32 + count * 8 + i * 8);
+    offset += value.length + 1;
+  });
+  const nul = Buffer.alloc(1);
+  return Buffer.concat([header, ...keys.flatMap((key) => [key, nul]), ...values.flatMap((value) => [value, nul])]);
+}
+
+/** The translations WordPress loads for one script: `<domain>-<locale>-<md5 of its path>.json`, Jed format. */
+function scriptTranslations(entries, locale, header) {
+  const messages = { '': { domain: 'messages', lang: locale, 'plural-forms': header['Plural-Forms'] ?? 'nplurals=2; plural=(n != 1);' } };
+  for (const entry of entries) if (entry.key) messages[entry.key] = [entry.value];
+  return JSON.stringify({ 'translation-revision-date': header['PO-Revision-Date'] ?? '', generator: 'invoicekit', domain: 'messages', locale_data: { messages } });
+}
+
+async function translations() {
+  const out = [];
+  const dir = join(source, 'languages');
+  for (const name of (await readdir(dir)).filter((file) => file.endsWith('.po'))) {
+    const { header, headerText, entries } = parsePo(await readFile(join(dir, name), 'utf8'));
+    const base = name.slice(0, -3);
+    const locale = base.slice(base.indexOf('-') + 1);
+    out.push({ path: `languages/${base}.mo`, data: moFile([{ key: '', value: headerText }, ...entries.filter((entry) => entry.php)]) });
+    const scripts = new Set(entries.flatMap((entry) => entry.scripts));
+    for (const script of scripts) {
+      const md5 = createHash('md5').update(script).digest('hex');
+      const own = entries.filter((entry) => entry.scripts.includes(script));
+      out.push({ path: `languages/${base}-${md5}.json`, data: Buffer.from(scriptTranslations(own, locale, header)) });
+    }
+  }
+  return out;
+}
+
+/** A zip archive of the files, deflated, with their CRC-32s: what WordPress's own unzip reads. */
+function zip(files) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  // 1 January 2026, 00:00: fixed, so the same sources make the same zip.
+  const time = 0;
+  const date = ((2026 - 1980) << 9) | (1 << 5) | 1;
+  for (const { path, data } of files) {
+    const name = Buffer.from(path);
+    const deflated = deflateRawSync(data, { level: 9 });
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(time, 10);
+    local.writeUInt16LE(date, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(deflated.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, deflated);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(0x0314, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(time, 12);
+    central.writeUInt16LE(date, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(deflated.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += local.length + name.length + deflated.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+const files = [];
+for (const path of await filesUnder(source)) {
+  const inside = relative(source, path).split(sep).join('/');
+  if (inside.endsWith('.po')) continue;
+  files.push({ path: inside, data: await readFile(path) });
+}
+files.push({ path: 'assets/invoicekit.js', data: await readFile(join(root, 'dist/invoicekit.js')) });
+files.push(...(await translations()));
+const out = join(root, 'dist/wordpress');
+await mkdir(out, { recursive: true });
+await writeFile(join(out, 'invoicekit.zip'), zip(files.map((file) => ({ ...file, path: `${FOLDER}/${file.path}` }))));
+console.log(`dist/wordpress/invoicekit.zip: ${files.length} files`);
