@@ -141,7 +141,8 @@ export default defineConfig(({ mode }) => ({
           sourcemap: true,
           // The React wrappers are built with the elements and import their published modules (see wrapperImportsElementModules).
           lib: {
-            entry: { ...elements, ...reactWrappers },
+            // `elements/index.js` registers every element with Lit as a bare import: the root's `node` entry.
+            entry: { ...elements, index: 'src/elements/index.ts', ...reactWrappers },
             formats: ['es' as const],
             fileName: (_format: string, name: string) => (name in reactWrappers ? `${name}.js` : `elements/${name}.js`),
           },

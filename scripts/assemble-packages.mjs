@@ -3,7 +3,8 @@
 // place versions are kept), its README, and the built files each audience needs. Globs, not lists,
 // pick the files, so new modules under src/ are shipped without a change here.
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,6 +43,42 @@ for (const [name, { copy, declarations }] of Object.entries(contents)) {
   }
   for (const path of copy) await cp(join(root, path), join(out, path), { recursive: true });
   for (const path of declarations) await copyDeclarations(join(root, path), join(out, path));
+  await copyReferencedDeclarations(out);
+}
+
+/**
+ * Declarations the shipped ones import by relative path (the elements' events name a type of the
+ * client's validation), so that a project type-checks the package without `skipLibCheck`.
+ */
+async function copyReferencedDeclarations(out) {
+  const queue = await declarationFiles(join(out, 'dist/lib'));
+  const seen = new Set(queue);
+  while (queue.length) {
+    const file = queue.pop();
+    const text = await readFile(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = join(dirname(file), specifier.replace(/\.js$/, '.d.ts'));
+      if (seen.has(target)) continue;
+      seen.add(target);
+      if (!existsSync(target)) {
+        const source = join(root, relative(out, target));
+        if (!existsSync(source)) throw new Error(`${relative(out, file)} imports ${specifier}, which the build did not write`);
+        await mkdir(dirname(target), { recursive: true });
+        await cp(source, target);
+        if (existsSync(`${source}.map`)) await cp(`${source}.map`, `${target}.map`);
+      }
+      queue.push(target);
+    }
+  }
+}
+
+async function declarationFiles(dir) {
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.d.ts')) found.push(join(entry.parentPath, entry.name));
+  }
+  return found;
 }
 
 async function copyDeclarations(from, to) {

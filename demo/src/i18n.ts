@@ -9,6 +9,7 @@ const ELEMENTS = 'invoice-list, product-pay-button, client-form';
 
 const en = {
   'nav.label': 'Demo pages',
+  'nav.skip': 'Skip to content',
   'nav.home': 'Overview',
   'nav.shop': 'Shop',
   'nav.portal': 'Customer portal',
@@ -84,6 +85,7 @@ export type MessageKey = keyof typeof en;
 
 const pl: Record<MessageKey, string> = {
   'nav.label': 'Strony demo',
+  'nav.skip': 'Przejdź do treści',
   'nav.home': 'Przegląd',
   'nav.shop': 'Sklep',
   'nav.portal': 'Portal klienta',

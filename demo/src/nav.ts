@@ -35,6 +35,13 @@ function renderHeader(): void {
   select.value = currentLanguage();
   select.addEventListener('change', () => applyLanguage(select.value as Language));
   header.replaceChildren(element('div', { class: 'brand-row' }, brand, badge), nav, select);
+  // The first stop of the keyboard: past the header to the page's own content.
+  const main = document.querySelector('main');
+  if (main) {
+    main.id ||= 'content';
+    main.tabIndex = -1;
+    document.body.prepend(element('a', { class: 'skip-link', href: `#${main.id}`, 'data-i18n': 'nav.skip' }, 'Skip to content'));
+  }
 
   const footer = element('footer', { class: 'demo-footer' }, element('p', { 'data-i18n': 'footer.text' }));
   document.body.append(footer);

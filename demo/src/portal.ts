@@ -68,21 +68,46 @@ function reportReturn(): void {
 document.addEventListener('demo-language', () => renderOwed());
 
 let events: EventSource | undefined;
+
+/**
+ * The BFF streams this customer's invoice changes, so a payment shows without polling. EventSource
+ * can only put credentials in its URL, so the page trades the portal token (sent in a header) for a
+ * one-minute ticket that opens the stream and nothing else; a stream the BFF closed is reopened
+ * with a fresh ticket.
+ */
+async function openEvents(current: DemoSession, retryMs = 1000): Promise<void> {
+  events?.close();
+  events = undefined;
+  const answer = await fetch('/bff/events/ticket', { method: 'POST', headers: { authorization: `Bearer ${current.token}` } }).catch(() => undefined);
+  if (session !== current) return;
+  if (!answer?.ok) {
+    // No stream (an expired session, a BFF without webhooks): the list still loads on demand.
+    if (answer && answer.status < 500 && answer.status !== 429) return;
+    setTimeout(() => void openEvents(current, Math.min(retryMs * 2, 60_000)), retryMs);
+    return;
+  }
+  const { ticket } = (await answer.json()) as { ticket: string };
+  const stream = new EventSource(`/bff/events?ticket=${encodeURIComponent(ticket)}`);
+  events = stream;
+  for (const type of ['invoice.created', 'invoice.updated']) {
+    stream.addEventListener(type, () => {
+      void list.reload();
+      void loadTotals(current).catch(() => undefined);
+    });
+  }
+  stream.addEventListener('ready', () => (retryMs = 1000));
+  stream.addEventListener('error', () => {
+    // EventSource retries a dropped stream with the same URL, whose ticket lasts a minute: closed, it gets a new one.
+    if (stream.readyState === EventSource.CLOSED && events === stream) setTimeout(() => void openEvents(current, Math.min(retryMs * 2, 60_000)), retryMs);
+  });
+}
 signIn((current) => {
   if (!current) return;
   session = current;
   list.setAttribute('portal-token', current.token);
   details.setAttribute('portal-token', current.token);
   loadTotals(current).catch(() => announce(t('portal.signInFailed'), 'error'));
-  // The BFF streams this customer's invoice changes: a payment shows without polling.
-  events?.close();
-  events = new EventSource(`/bff/events?portal_token=${encodeURIComponent(current.token)}`);
-  for (const type of ['invoice.created', 'invoice.updated']) {
-    events.addEventListener(type, () => {
-      void list.reload();
-      void loadTotals(current).catch(() => undefined);
-    });
-  }
+  void openEvents(current);
 })
   .then(reportReturn)
   .catch(() => announce(t('portal.signInFailed'), 'error'));

@@ -1,7 +1,7 @@
 // Types the invoicekit elements in Svelte templates (svelte-check): properties, and listeners in the
 // Svelte 5 form (`oninvoice-pay={…}`) and the Svelte 4 form (`on:invoice-pay={…}`), each receiving
-// the element's own event class. Add `import '@invoicekit/elements/svelte'` once, or list
-// "@invoicekit/elements/svelte" in tsconfig's `types`.
+// the element's own event class. Types only: list "@invoicekit/elements/svelte" in tsconfig's
+// `types`, or add `import type {} from '@invoicekit/elements/svelte'` once.
 import type { HTMLAttributes } from 'svelte/elements';
 import type { ElementProperties, InvoicekitElements } from './dist/lib/frameworks/elements.js';
 

@@ -1,6 +1,6 @@
 // Types the invoicekit elements in Vue templates (Volar / vue-tsc): props, and `@event` listeners
-// that receive the element's own event class. Add `import '@invoicekit/elements/vue'` once, or list
-// "@invoicekit/elements/vue" in tsconfig's `types`. Vue must also know they are custom elements:
+// that receive the element's own event class. Types only: list "@invoicekit/elements/vue" in tsconfig's
+// `types`, or add `import type {} from '@invoicekit/elements/vue'` once. Vue must also know they are custom elements:
 // `compilerOptions.isCustomElement: (tag) => tag.includes('-')` (see docs/cms.md).
 import type { DefineComponent } from 'vue';
 import type { ElementProperties, InvoicekitElements, PascalEventName } from './dist/lib/frameworks/elements.js';

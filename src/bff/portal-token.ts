@@ -11,6 +11,10 @@ export const PORTAL_TOKEN_ISSUER = 'invoicekit-bff';
 export const PORTAL_TOKEN_AUDIENCE = 'invoicekit-portal';
 /** Audience of the short links that open one invoice's PDF without an Authorization header. */
 export const PDF_LINK_AUDIENCE = 'invoicekit-pdf-link';
+/** Audience of the tickets that open one client's event stream, which EventSource can only name in its URL. */
+export const EVENTS_TICKET_AUDIENCE = 'invoicekit-events-ticket';
+/** Long enough to open the stream once; a URL in a log is of no use for longer. */
+export const EVENTS_TICKET_TTL_SECONDS = 60;
 
 export const DEFAULT_PORTAL_TOKEN_TTL_SECONDS = 15 * 60;
 export const MAX_PORTAL_TOKEN_TTL_SECONDS = 24 * 60 * 60;
@@ -153,6 +157,40 @@ export async function verifyPdfLinkToken(token: string, key: Uint8Array): Promis
     const invoiceId = parseClientId(payload.inv);
     if (clientId === undefined || invoiceId === undefined) throw new PortalTokenError('invalid');
     return { clientId, invoiceId };
+  } catch (error) {
+    if (error instanceof PortalTokenError) throw error;
+    if (error instanceof joseErrors.JWTExpired) throw new PortalTokenError('expired');
+    throw new PortalTokenError('invalid');
+  }
+}
+
+/**
+ * A ticket for the event stream: it opens `GET /events` for one client within a minute and does
+ * nothing else, so the URL that carries it (and the access logs that keep the URL) never hold the
+ * portal token itself.
+ */
+export async function issueEventsTicket(clientId: number, key: Uint8Array, ttlSeconds = EVENTS_TICKET_TTL_SECONDS): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(clientId))
+    .setIssuer(PORTAL_TOKEN_ISSUER)
+    .setAudience(EVENTS_TICKET_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(key);
+}
+
+export async function verifyEventsTicket(ticket: string, key: Uint8Array): Promise<{ clientId: number }> {
+  try {
+    const { payload } = await jwtVerify(ticket, key, {
+      algorithms: ['HS256'],
+      issuer: PORTAL_TOKEN_ISSUER,
+      audience: EVENTS_TICKET_AUDIENCE,
+      requiredClaims: ['sub', 'exp'],
+    });
+    const clientId = parseClientId(payload.sub);
+    if (clientId === undefined) throw new PortalTokenError('invalid');
+    return { clientId };
   } catch (error) {
     if (error instanceof PortalTokenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new PortalTokenError('expired');

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoicingClient } from '../../src/api/client.js';
-import { issuePortalToken, subscribeBffToWebhooks } from '../../src/bff/index.js';
+import { issuePortalToken, portalSecretKey, subscribeBffToWebhooks } from '../../src/bff/index.js';
+import { issueEventsTicket } from '../../src/bff/portal-token.js';
 import { startTestService } from '../helpers/service.js';
 import { PORTAL_SECRET, type Service, startTestBff, type TestBff } from './support.js';
 
@@ -24,6 +25,18 @@ afterAll(async () => {
   await bff.close();
   await service.stop();
 });
+
+/** What a page does before it opens its EventSource: trades the portal token for a ticket, in a header. */
+async function ticketFor(token: string): Promise<string> {
+  const response = await fetch(`${bff.base}/events/ticket`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(201);
+  expect(response.headers.get('cache-control')).toBe('private, no-store');
+  const { ticket, expires_at } = (await response.json()) as { ticket: string; expires_at: string };
+  const lifetime = Date.parse(expires_at) - Date.now();
+  expect(lifetime).toBeGreaterThan(50_000);
+  expect(lifetime).toBeLessThanOrEqual(60_000);
+  return ticket;
+}
 
 interface SseEvent {
   event: string;
@@ -88,8 +101,8 @@ describe('BFF events', () => {
     const invoice = await api.invoices.create({ client_id: alpha.id, positions: [{ name: 'Consulting', tax: '23', quantity: '1', total_price_gross: '100.00' }] });
     const tokenA = await issuePortalToken({ clientId: alpha.id }, PORTAL_SECRET);
     const tokenB = await issuePortalToken({ clientId: beta.id }, PORTAL_SECRET);
-    const streamA = await openStream(`${bff.base}/events?portal_token=${encodeURIComponent(tokenA)}`);
-    const streamB = await openStream(`${bff.base}/events?portal_token=${encodeURIComponent(tokenB)}`);
+    const streamA = await openStream(`${bff.base}/events?ticket=${encodeURIComponent(await ticketFor(tokenA))}`);
+    const streamB = await openStream(`${bff.base}/events?ticket=${encodeURIComponent(await ticketFor(tokenB))}`);
     try {
       expect(streamA.response.status).toBe(200);
       expect(streamA.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -124,9 +137,38 @@ describe('BFF events', () => {
     expect((await post(signed(body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600))).status).toBe(401);
     expect((await post(signed(body))).status).toBe(200);
     expect((await fetch(`${bff.base}/events`)).status).toBe(401);
-    expect((await fetch(`${bff.base}/events?portal_token=not-a-token`)).status).toBe(401);
+    expect((await fetch(`${bff.base}/events?ticket=not-a-ticket`)).status).toBe(401);
     const clientOnly = await issuePortalToken({ clientId: 1, scopes: ['client:read'] }, PORTAL_SECRET);
     expect((await fetch(`${bff.base}/events`, { headers: { authorization: `Bearer ${clientOnly}` } })).status).toBe(403);
+  });
+
+  it('keeps the portal token out of the stream’s URL: a ticket opens the stream and nothing else', async () => {
+    const client = await api.clients.create({ name: 'Gamma S.A.', email: 'gamma@example.com' });
+    const token = await issuePortalToken({ clientId: client.id }, PORTAL_SECRET);
+    // The old way, with the token in the URL, is refused without looking at the token.
+    const inUrl = await fetch(`${bff.base}/events?portal_token=${encodeURIComponent(token)}`);
+    expect(inUrl.status).toBe(400);
+    expect(await inUrl.json()).toMatchObject({ error: { code: 'bad_request' } });
+
+    const ticket = await ticketFor(token);
+    const stream = await openStream(`${bff.base}/events?ticket=${encodeURIComponent(ticket)}`);
+    try {
+      expect(JSON.parse((await stream.waitFor((e) => e.event === 'ready')).data)).toEqual({ client_id: client.id });
+    } finally {
+      await stream.close();
+    }
+    // A ticket is no portal token, and a portal token no ticket.
+    expect((await fetch(`${bff.base}/invoices`, { headers: { authorization: `Bearer ${ticket}` } })).status).toBe(401);
+    expect((await fetch(`${bff.base}/events?ticket=${encodeURIComponent(token)}`)).status).toBe(401);
+    // An expired ticket says so.
+    const expired = await issueEventsTicket(client.id, portalSecretKey(PORTAL_SECRET), -5);
+    const late = await fetch(`${bff.base}/events?ticket=${encodeURIComponent(expired)}`);
+    expect(late.status).toBe(401);
+    expect(await late.json()).toMatchObject({ error: { code: 'token_expired' } });
+    // Only a token that may read invoices gets a ticket, and never without one.
+    const clientOnly = await issuePortalToken({ clientId: client.id, scopes: ['client:read'] }, PORTAL_SECRET);
+    expect((await fetch(`${bff.base}/events/ticket`, { method: 'POST', headers: { authorization: `Bearer ${clientOnly}` } })).status).toBe(403);
+    expect((await fetch(`${bff.base}/events/ticket`, { method: 'POST' })).status).toBe(401);
   });
 
   it('subscribes once, however often the BFF starts', async () => {

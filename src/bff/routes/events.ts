@@ -4,7 +4,8 @@ import { invoice as invoiceSchema } from '../../api/schemas/invoice.js';
 import { todayIn, type Bff, type Env } from '../context.js';
 import { BffError, ERROR_CODES } from '../errors.js';
 import { type CustomerEvent, type EventHub, MemoryEventHub, verifyWebhookSignature, type WebhookReceiverOptions } from '../events.js';
-import { PortalTokenError, verifyPortalToken } from '../portal-token.js';
+import { requireSession, readSession } from '../middleware.js';
+import { EVENTS_TICKET_TTL_SECONDS, issueEventsTicket, PortalTokenError, verifyEventsTicket } from '../portal-token.js';
 import { customerInvoice } from '../views.js';
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
@@ -14,7 +15,8 @@ const SEEN_KEPT = 2000;
 /**
  * `POST /webhooks`: the service's signed webhook deliveries; `GET /events`: a Server-Sent Events
  * stream of the portal token's own client, so the elements see a payment land without polling.
- * EventSource cannot send headers, so the stream also takes the token as `?portal_token=`.
+ * EventSource cannot send headers, so a page first trades its portal token for a one-minute ticket
+ * (`POST /events/ticket`) and opens `/events?ticket=…`: the portal token never appears in a URL.
  */
 export function eventRoutes(bff: Bff, options: WebhookReceiverOptions): Hono<Env> {
   const routes = new Hono<Env>();
@@ -56,22 +58,30 @@ export function eventRoutes(bff: Bff, options: WebhookReceiverOptions): Hono<Env
     return c.json({ received: true });
   });
 
+  // The ticket is asked for with the portal token in the Authorization header, where it belongs.
+  routes.post('/events/ticket', requireSession(bff, 'invoices:read'), async (c) => {
+    const ticket = await issueEventsTicket(c.get('session').clientId, bff.secretKey);
+    c.header('Cache-Control', 'private, no-store');
+    return c.json({ ticket, expires_at: new Date(Date.now() + EVENTS_TICKET_TTL_SECONDS * 1000).toISOString() }, 201);
+  });
+
   routes.get('/events', async (c) => {
-    const header = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    const token = header ?? c.req.query('portal_token');
-    if (!token) throw new BffError(401, ERROR_CODES.unauthorized, 'A portal token is required.');
+    if (c.req.query('portal_token') !== undefined) {
+      throw new BffError(400, ERROR_CODES.badRequest, 'A portal token does not go in a URL: open the stream with a ticket from POST /events/ticket.');
+    }
+    const ticket = c.req.query('ticket');
     let clientId: number;
-    try {
-      const session = await verifyPortalToken(token, bff.secretKey);
-      if (!session.scopes.has('invoices:read')) {
-        throw new BffError(403, ERROR_CODES.insufficientScope, 'The portal token does not allow this (needs invoices:read).');
+    if (ticket !== undefined) {
+      try {
+        clientId = (await verifyEventsTicket(ticket, bff.secretKey)).clientId;
+      } catch (error) {
+        const expired = error instanceof PortalTokenError && error.reason === 'expired';
+        throw new BffError(401, expired ? ERROR_CODES.tokenExpired : ERROR_CODES.unauthorized, expired ? 'The ticket has expired.' : 'The ticket is not valid.');
       }
-      c.set('session', session);
-      clientId = session.clientId;
-    } catch (error) {
-      if (error instanceof BffError) throw error;
-      const expired = error instanceof PortalTokenError && error.reason === 'expired';
-      throw new BffError(401, expired ? ERROR_CODES.tokenExpired : ERROR_CODES.unauthorized, expired ? 'The portal token has expired.' : 'The portal token is not valid.');
+      c.set('session', { clientId, scopes: new Set(['invoices:read']), expiresAt: 0 });
+    } else {
+      // A client that can send headers (fetch, not EventSource) may use the portal token itself.
+      clientId = (await readSession(c, bff, 'invoices:read'))!.clientId;
     }
     await bff.enforce(c, bff.limits.token, `token:${clientId}`);
     c.header('Cache-Control', 'private, no-store');

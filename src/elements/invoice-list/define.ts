@@ -3,7 +3,8 @@ import { InvoiceList } from './invoice-list.js';
 export { InvoiceList };
 export * from './events.js';
 
-if (!customElements.get('invoice-list')) customElements.define('invoice-list', InvoiceList);
+// Only where there is a registry: importing in Node (server rendering, unit tests) defines nothing.
+if (typeof customElements !== 'undefined' && !customElements.get('invoice-list')) customElements.define('invoice-list', InvoiceList);
 
 declare global {
   interface HTMLElementTagNameMap {

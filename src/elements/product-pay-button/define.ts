@@ -3,7 +3,8 @@ import { ProductPayButton } from './product-pay-button.js';
 export { ProductPayButton };
 export * from './events.js';
 
-if (!customElements.get('product-pay-button')) customElements.define('product-pay-button', ProductPayButton);
+// Only where there is a registry: importing in Node (server rendering, unit tests) defines nothing.
+if (typeof customElements !== 'undefined' && !customElements.get('product-pay-button')) customElements.define('product-pay-button', ProductPayButton);
 
 declare global {
   interface HTMLElementTagNameMap {

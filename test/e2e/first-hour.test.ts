@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RunningDemo, startDemo, startJourney } from './support/demo.js';
+
+/** What a newcomer meets in the demo's first minutes, in Chromium: keyboard, phone, and the live list. */
+let demo: RunningDemo;
+vi.setConfig({ testTimeout: 120_000 });
+
+beforeAll(async () => {
+  demo = await startDemo();
+}, 180_000);
+
+afterAll(async () => {
+  await demo?.stop();
+});
+
+const PAGES = ['/', '/shop.html', '/portal.html', '/account.html', '/how-it-works.html'];
+
+describe('the demo’s frame', () => {
+  it('offers a skip link as the first stop of the keyboard on every page, in both languages', async () => {
+    const { page, context, errors } = await startJourney(demo, 'skip-link');
+    for (const path of PAGES) {
+      await page.goto(`${demo.url}${path}`, { waitUntil: 'load' });
+      await page.keyboard.press('Tab');
+      const first = await page.evaluate(() => {
+        const link = document.activeElement as HTMLAnchorElement;
+        const box = link.getBoundingClientRect();
+        return { text: link.textContent, href: link.getAttribute('href'), visible: box.top >= 0 && box.height > 0 };
+      });
+      expect(first, path).toEqual({ text: 'Skip to content', href: '#content', visible: true });
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.localName)).toBe('main');
+      // The next Tab goes on from the content, not from the header.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('header')))).toBe(false);
+    }
+    await page.selectOption('#language', 'pl');
+    expect(await page.textContent('.skip-link')).toBe('Przejdź do treści');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows every page of the header, Outbox included, on a phone', async () => {
+    const { page, context } = await startJourney(demo, 'phone-nav', { width: 360, height: 740 });
+    for (const path of PAGES) {
+      await page.goto(`${demo.url}${path}`, { waitUntil: 'load' });
+      const links = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLAnchorElement>('header nav a')].map((link) => {
+          const box = link.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return { text: link.textContent, inside: box.left >= 0 && box.right <= innerWidth && box.width > 0, onTop: hit === link || link.contains(hit) };
+        }),
+      );
+      expect(links.map((link) => link.text), path).toContain('Outbox');
+      for (const link of links) expect(link, `${path}: ${link.text}`).toMatchObject({ inside: true, onTop: true });
+    }
+    await context.close();
+  });
+});
+
+describe('the portal’s live list', () => {
+  it('opens its event stream with a ticket, never with the portal token in the URL', async () => {
+    const { page, context } = await startJourney(demo, 'events-ticket');
+    const streams: string[] = [];
+    const tickets: { authorization: string | undefined }[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/bff/events/ticket')) tickets.push({ authorization: request.headers()['authorization'] });
+      else if (request.url().includes('/bff/events')) streams.push(request.url());
+    });
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
+    await expect.poll(() => streams.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const token = await page.evaluate(() => document.querySelector('invoice-list')!.getAttribute('portal-token'));
+    expect(token).toBeTruthy();
+    expect(tickets[0]?.authorization).toBe(`Bearer ${token}`);
+    const url = new URL(streams[0]!);
+    expect([...url.searchParams.keys()]).toEqual(['ticket']);
+    expect(streams[0]).not.toContain(token!);
+    expect(streams[0]).not.toContain('portal_token');
+    await context.close();
+  });
+});
