@@ -18,6 +18,7 @@ import { selectPaymentProvider, type PaymentProvider } from './payments/provider
 import { mountCheckoutPage } from './public/checkout.js';
 import { mountPublicPages } from './public/pages.js';
 import { mountWidget } from './public/widget.js';
+import { uploadKeyFirst } from './resources/attachments.js';
 import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCatalog } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
@@ -109,7 +110,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   // A department logo may be up to 2 MiB; its route checks the file itself.
   app.on(['PUT', 'PATCH'], '/departments/:id', tooLarge(4 * MiB));
   // An invoice attachment may be up to 10 MiB; its routes check the file itself.
-  app.post('/attachments/uploads', tooLarge(11 * MiB));
+  app.post('/attachments/uploads', uploadKeyFirst, tooLarge(11 * MiB));
   app.post('/invoices/:id/add_attachment', tooLarge(11 * MiB));
   app.use('*', async (c, next) =>
     (/^(PUT|PATCH)$/.test(c.req.method) && /^\/departments\//.test(routePath(c.req.raw))) ||
