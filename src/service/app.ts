@@ -58,6 +58,8 @@ export interface ServiceAppOptions {
   allowPrivateWebhooks?: boolean;
   /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
   paymentProvider?: PaymentProvider | null | undefined;
+  /** The clock recurring schedules are checked by. Default: the real one. */
+  clock?: (() => Date) | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -79,6 +81,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const loginGuard = createLoginGuard(
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
   );
+  const clock = options.clock ?? (() => new Date());
   const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
   const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
   /** The configured address, or the request's own origin when its `Host` is one of the trusted hosts. */
@@ -96,6 +99,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       loginGuard,
       testPayments: options.testPayments ?? false,
       paymentProvider,
+      clock,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.
