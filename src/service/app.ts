@@ -9,6 +9,7 @@ import { idempotentPost } from './idempotency.js';
 import type { Database } from './db.js';
 import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
 import { isUniqueViolation } from './invoicing/invoices.js';
+import { PdfBusyError } from './documents/pdf-pool.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountHealth } from './health.js';
 import { HOSTED_EXTRA_PATHS, mountHostedExtras } from './hosted-extras.js';
@@ -157,6 +158,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.notFound((c) => errorResponse(c, new ApiError(404, 'Not found')));
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
+    if (error instanceof PdfBusyError) return errorResponse(c, new ApiError(503, error.message, undefined, { 'retry-after': '5' }));
     if (isUniqueViolation(error)) return errorResponse(c, new ApiError(422, 'Validation failed', { base: ['conflicts with an existing record'] }));
     if (error instanceof HTTPException && error.status < 500) {
       return errorResponse(c, new ApiError(error.status === 413 ? 413 : 400, error.message || 'Bad request'));
