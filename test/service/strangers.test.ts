@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlLoginFailureStore } from '../../src/service/login-guard.js';
 import { isForbiddenAddress } from '../../src/service/webhooks/addresses.js';
 import { addUser, api, type Api, basicHeader, secondAccount } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -51,6 +52,20 @@ describe('finding 3: the login limit counts each user once, before hashing', () 
       await response.arrayBuffer();
       expect(response.status).toBe(200);
     }
+  });
+});
+
+describe('finding 3: the shared (SQL) store reserves atomically too', () => {
+  it('reserves no more than the limit of concurrent attempts, and gives one back', async () => {
+    const store = new SqlLoginFailureStore(service.db);
+    const waits = await Promise.all(Array.from({ length: 5 }, () => store.reserve('user:sql-race', 3, 60_000)));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
+    expect(waits.filter((wait) => wait > 0 && wait <= 60)).toHaveLength(2);
+    await store.release('user:sql-race');
+    expect(await store.reserve('user:sql-race', 3, 60_000)).toBe(0);
+    expect(await store.reserve('user:sql-race', 3, 60_000)).toBeGreaterThan(0);
+    await store.clear('user:sql-race');
+    expect(await store.reserve('user:sql-race', 3, 60_000)).toBe(0);
   });
 });
 
