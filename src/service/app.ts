@@ -9,6 +9,7 @@ import { idempotentPost } from './idempotency.js';
 import type { Database } from './db.js';
 import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
 import { isUniqueViolation } from './invoicing/invoices.js';
+import { PdfBusyError } from './documents/pdf-pool.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountHealth } from './health.js';
 import { HOSTED_EXTRA_PATHS, mountHostedExtras } from './hosted-extras.js';
@@ -19,6 +20,7 @@ import { mountPaymentNotifications } from './payments/notifications.js';
 import { mountCheckoutPage } from './public/checkout.js';
 import { mountPublicPages } from './public/pages.js';
 import { mountWidget } from './public/widget.js';
+import { uploadKeyFirst } from './resources/attachments.js';
 import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCatalog } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
@@ -58,6 +60,8 @@ export interface ServiceAppOptions {
   allowPrivateWebhooks?: boolean;
   /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
   paymentProvider?: PaymentProvider | null | undefined;
+  /** The clock recurring schedules are checked by. Default: the real one. */
+  clock?: (() => Date) | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -79,6 +83,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const loginGuard = createLoginGuard(
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
   );
+  const clock = options.clock ?? (() => new Date());
   const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
   const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
   /** The configured address, or the request's own origin when its `Host` is one of the trusted hosts. */
@@ -96,6 +101,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       loginGuard,
       testPayments: options.testPayments ?? false,
       paymentProvider,
+      clock,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.
@@ -110,7 +116,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   // A department logo may be up to 2 MiB; its route checks the file itself.
   app.on(['PUT', 'PATCH'], '/departments/:id', tooLarge(4 * MiB));
   // An invoice attachment may be up to 10 MiB; its routes check the file itself.
-  app.post('/attachments/uploads', tooLarge(11 * MiB));
+  app.post('/attachments/uploads', uploadKeyFirst, tooLarge(11 * MiB));
   app.post('/invoices/:id/add_attachment', tooLarge(11 * MiB));
   app.use('*', async (c, next) =>
     (/^(PUT|PATCH)$/.test(c.req.method) && /^\/departments\//.test(routePath(c.req.raw))) ||
@@ -154,6 +160,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.notFound((c) => errorResponse(c, new ApiError(404, 'Not found')));
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
+    if (error instanceof PdfBusyError) return errorResponse(c, new ApiError(503, error.message, undefined, { 'retry-after': '5' }));
     if (isUniqueViolation(error)) return errorResponse(c, new ApiError(422, 'Validation failed', { base: ['conflicts with an existing record'] }));
     if (error instanceof HTTPException && error.status < 500) {
       return errorResponse(c, new ApiError(error.status === 413 ? 413 : 400, error.message || 'Bad request'));

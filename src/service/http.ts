@@ -29,6 +29,8 @@ export interface ServiceConfig {
   loginGuard: LoginGuard;
   /** The test payment provider (Pay and Decline pages that record payments); off unless configured. */
   testPayments: boolean;
+  /** The service's clock (today for recurring schedules); tests move it. */
+  clock: () => Date;
   /** Who takes checkout payments; `null` when online payment is off. */
   paymentProvider: PaymentProvider | null;
 }

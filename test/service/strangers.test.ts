@@ -1,4 +1,6 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlLoginFailureStore } from '../../src/service/login-guard.js';
 import { isForbiddenAddress } from '../../src/service/webhooks/addresses.js';
 import { addUser, api, type Api, basicHeader, secondAccount } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -50,6 +52,20 @@ describe('finding 3: the login limit counts each user once, before hashing', () 
       await response.arrayBuffer();
       expect(response.status).toBe(200);
     }
+  });
+});
+
+describe('finding 3: the shared (SQL) store reserves atomically too', () => {
+  it('reserves no more than the limit of concurrent attempts, and gives one back', async () => {
+    const store = new SqlLoginFailureStore(service.db);
+    const waits = await Promise.all(Array.from({ length: 5 }, () => store.reserve('user:sql-race', 3, 60_000)));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
+    expect(waits.filter((wait) => wait > 0 && wait <= 60)).toHaveLength(2);
+    await store.release('user:sql-race');
+    expect(await store.reserve('user:sql-race', 3, 60_000)).toBe(0);
+    expect(await store.reserve('user:sql-race', 3, 60_000)).toBeGreaterThan(0);
+    await store.clear('user:sql-race');
+    expect(await store.reserve('user:sql-race', 3, 60_000)).toBe(0);
   });
 });
 
@@ -218,5 +234,47 @@ describe("finding 10: another account's ids are a 422 on every reference", () =>
     const client = await shop.post('/clients.json', { client: { name: 'Own Category Ltd', category_id: category.body.id } });
     expect(client.status, client.text).toBe(201);
     expect(client.body.category_id).toBe(category.body.id);
+  });
+});
+
+describe('finding 11: an upload is refused on its key before its file is read', () => {
+  /** Sends the form's key and the start of a 10 MiB file, then holds the rest back; answers what comes back meanwhile. */
+  async function partialUpload(key: string): Promise<string> {
+    const boundary = 'invoicekit-boundary';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\n${key}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`;
+    const length = Buffer.byteLength(head) + 10 * 1024 * 1024;
+    const { hostname, port } = new URL(service.url);
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.write(
+      `POST /attachments/uploads HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n${head}`,
+    );
+    socket.write(Buffer.alloc(64 * 1024, 0x20));
+    // The rest of the file is never sent: only an answer given before the body ends can arrive.
+    await new Promise<void>((resolve) => socket.once('close', resolve));
+    return answer;
+  }
+
+  it('answers 403 and closes the connection while the file is still on its way', async () => {
+    const answer = await partialUpload('uploads/not-a-key');
+    expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+    expect(answer).toMatch(/connection: close/i);
+    expect(answer).toContain('{"code":"error","message":"The upload key is unknown or has expired"}');
+  });
+
+  it('refuses a form whose file comes before its key, and one that is not multipart', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['%PDF-1.4 x']), 'a.pdf');
+    form.append('key', 'uploads/not-a-key');
+    expect((await shop.raw('POST', '/attachments/uploads', { body: form })).status).toBe(403);
+    const urlencoded = await shop.raw('POST', '/attachments/uploads', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'key=uploads%2Fnot-a-key',
+    });
+    expect(urlencoded.status).toBe(415);
   });
 });

@@ -57,6 +57,16 @@ export const correctionSide = z.object({
   kind: optionalText(50),
 });
 
+/**
+ * The names, codes and descriptions of one invoice's positions, together, at most: a real invoice
+ * never comes near, and one that does would take the PDF renderer's time from everyone else.
+ */
+export const MAX_POSITIONS_TEXT = 200_000;
+
+function positionsText(positions: readonly { name?: string | null | undefined; code?: string | null | undefined; description?: string | null | undefined }[]): number {
+  return positions.reduce((sum, p) => sum + (p.name?.length ?? 0) + (p.code?.length ?? 0) + (p.description?.length ?? 0), 0);
+}
+
 export const positionInput = z.object({
   id: optionalId,
   _destroy: booleanInput.optional(),
@@ -229,7 +239,13 @@ const invoiceFields = {
   oid_unique: booleanInput.nullish(),
   description: optionalText(10000),
   test: booleanInput.nullish(),
-  positions: z.array(positionInput).max(1000, 'has too many positions (maximum is 1000)').nullish(),
+  positions: z
+    .array(positionInput)
+    .max(1000, 'has too many positions (maximum is 1000)')
+    .refine((positions) => positionsText(positions) <= MAX_POSITIONS_TEXT, {
+      message: `have too much text together (maximum is ${MAX_POSITIONS_TEXT} characters)`,
+    })
+    .nullish(),
   ...invoiceExtraFields,
   descriptions: z.array(descriptionInput).max(100, 'has too many descriptions (maximum is 100)').nullish(),
   settlement_positions: z.array(settlementPositionInput).max(100, 'has too many settlement positions (maximum is 100)').nullish(),

@@ -42,7 +42,7 @@ export async function renderInvoicePdfForRow(
     renderedPdfs.set(key, kept);
     return kept;
   }
-  const pdf = await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null });
+  const pdf = await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null, accountId });
   renderedPdfs.set(key, pdf);
   if (renderedPdfs.size > RENDERED_PDFS_KEPT) renderedPdfs.delete(renderedPdfs.keys().next().value!);
   return pdf;

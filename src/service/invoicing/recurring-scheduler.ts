@@ -14,6 +14,10 @@ import { buildNewInvoice, type InvoiceData } from './invoices.js';
  * Issues the invoices of recurring definitions when they fall due. Each period is issued at most
  * once (a row per definition and period, under a primary key), and on PostgreSQL each definition
  * is claimed with `for update skip locked`, so many service processes never issue it twice.
+ *
+ * No account's schedules hold up another's: a run goes round the accounts with something due, one
+ * invoice each per turn, and issues at most `perAccountPerRun` for one account; a definition far
+ * behind catches up only its last `maxCatchUp` periods and skips the older ones.
  */
 export interface SchedulerOptions {
   /** Today, as the scheduler sees it. Tests move it; production uses the real clock. */
@@ -23,7 +27,15 @@ export interface SchedulerOptions {
   publicUrl: () => string;
   /** Where a failed e-mail is reported: the invoice stays issued, and the owner can send it again. */
   log?: ((entry: Record<string, unknown>) => void) | undefined;
+  /** Invoices one run issues at most. Default 500. */
+  maxPerRun?: number | undefined;
+  /** Invoices one run issues at most for one account. Default 100. */
+  perAccountPerRun?: number | undefined;
+  /** Missed periods a definition catches up at most; older ones are skipped. Default 12. */
+  maxCatchUp?: number | undefined;
 }
+
+export const DEFAULT_SCHEDULER_LIMITS = { maxPerRun: 500, perAccountPerRun: 100, maxCatchUp: 12 } as const;
 
 const DAYS = 24 * 60 * 60_000;
 
@@ -124,12 +136,28 @@ export class RecurringScheduler {
     // A plain read first: most polls find nothing due, and a transaction counts as a write on
     // PGlite, which would retire every kept answer once a minute.
     if (!(await this.#anyDue(this.#db, today))) return 0;
+    const maxPerRun = this.#options.maxPerRun ?? DEFAULT_SCHEDULER_LIMITS.maxPerRun;
+    const perAccount = this.#options.perAccountPerRun ?? DEFAULT_SCHEDULER_LIMITS.perAccountPerRun;
+    const byAccount = new Map<number, number>();
     let issued = 0;
-    for (let round = 0; round < 500; round += 1) {
-      const result = await this.#db.transaction((tx) => this.#issueNext(tx, today));
-      if (result === 'none') break;
-      if (result) {
+    while (issued < maxPerRun) {
+      // One turn: the oldest due definition of each account that still has room in this run.
+      const full = [...byAccount].filter(([, n]) => n >= perAccount).map(([id]) => id);
+      const turn = await this.#db.query<{ id: number; account_id: number }>(
+        `select distinct on (account_id) id, account_id from recurrings
+          where ${DUE} and account_id <> all($2::int[])
+          order by account_id, data->>'next_invoice_date', id`,
+        [today, full],
+      );
+      let moved = false;
+      for (const { id, account_id: accountId } of turn) {
+        if (issued >= maxPerRun) break;
+        const result = await this.#db.transaction((tx) => this.#issueNext(tx, today, id));
+        if (result === 'none') continue;
+        moved = true;
+        if (!result) continue;
         issued += 1;
+        byAccount.set(accountId, (byAccount.get(accountId) ?? 0) + 1);
         if (result.email) {
           await this.#send(result.accountId, result.invoice, result.email).catch((error: unknown) =>
             this.#options.log?.({
@@ -142,6 +170,8 @@ export class RecurringScheduler {
           );
         }
       }
+      // Nothing due, or all of it held by another process.
+      if (!moved) break;
     }
     return issued;
   }
@@ -150,18 +180,19 @@ export class RecurringScheduler {
     return (await sql.query(`select 1 from recurrings where ${DUE} limit 1`, [today])).length > 0;
   }
 
-  async #issueNext(tx: Sql, today: string) {
+  /** Issues the next due period of definition `id`; 'none' when it is not due or another process holds it. */
+  async #issueNext(tx: Sql, today: string, id: number) {
     const rows = await tx.query<StoredRow<RecurringData> & { account_id: number }>(
       `select id, account_id, data, created_at, updated_at from recurrings
-        where ${DUE}
-        order by data->>'next_invoice_date', id limit 1 for update skip locked`,
-      [today],
+        where id = $2 and ${DUE}
+        for update skip locked`,
+      [today, id],
     );
     const recurring = rows[0];
     if (!recurring) return 'none' as const;
     const account = { id: recurring.account_id } as Account;
     const data = { ...recurring.data };
-    const period = data.next_invoice_date!;
+    const period = latestPeriods(data.next_invoice_date!, data.every, today, this.#options.maxCatchUp ?? DEFAULT_SCHEDULER_LIMITS.maxCatchUp);
     const anchorDay = Number(data.start_date.slice(8, 10));
     const nextDate = advance(period, data.every, 1);
     // A month-based schedule keeps its day of the month: the 31st comes back after February's 28th.
@@ -211,6 +242,22 @@ export class RecurringScheduler {
       attachments: [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }],
     });
   }
+}
+
+/**
+ * The period to issue next for a schedule whose next date is `next`: `next` itself, unless more
+ * than `keep` periods are due by `today`; then the first of the last `keep` of them.
+ */
+export function latestPeriods(next: string, every: string, today: string, keep: number): string {
+  const due: string[] = [];
+  // Dates more than a year back are refused, so the walk is short; a cap bounds an old stored one.
+  for (let k = 0; k < 200_000; k += 1) {
+    const date = k === 0 ? next : advance(next, every, k);
+    if (date > today) break;
+    due.push(date);
+    if (due.length > keep) due.shift();
+  }
+  return due[0] ?? next;
 }
 
 function clampDay(date: string, day: number): string {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { Sql } from '../db.js';
 import { ApiError, idParam, invalidField, respond, type ServiceContext, type ServiceEnv } from '../http.js';
 import { requireRow, timestampText, updateRow } from '../store.js';
@@ -108,6 +108,61 @@ async function attach(c: ServiceContext, invoiceId: number, file: { name: string
   });
 }
 
+/** How much of an upload form may come before its `key` field. */
+const UPLOAD_HEAD_BYTES = 64 * 1024;
+
+const unknownUploadKey = () => new ApiError(403, 'The upload key is unknown or has expired', undefined, { connection: 'close' });
+
+/**
+ * Reads an upload form (`POST /attachments/uploads`) only as far as its `key` field, and refuses an
+ * unknown or expired key before a byte of the file is read: a stranger's 10 MiB costs the service
+ * at most the form's first 64 KiB. As in S3's form uploads, the key comes before the file.
+ */
+export const uploadKeyFirst: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  const body = c.req.raw.body;
+  const boundary = /^multipart\/form-data\b.*;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(c.req.header('content-type') ?? '');
+  if (!body) return next();
+  if (!boundary) throw new ApiError(415, 'Send the upload as multipart/form-data');
+  const delimiter = `\r\n--${boundary[1] ?? boundary[2]}`;
+  const reader = body.getReader();
+  const head: Uint8Array[] = [];
+  let text = '';
+  let done = false;
+  let key: string | undefined;
+  while (key === undefined && !done) {
+    const chunk = await reader.read();
+    done = chunk.done;
+    if (chunk.value) {
+      head.push(chunk.value);
+      text += Buffer.from(chunk.value).toString('latin1');
+    }
+    const part = /content-disposition:\s*form-data;\s*name="key"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/i.exec(text);
+    const end = part ? text.indexOf(delimiter, part.index + part[0].length) : -1;
+    if (part && end >= 0) key = Buffer.from(text.slice(part.index + part[0].length, end), 'latin1').toString('utf8');
+    else if (/content-disposition:\s*form-data;\s*name="file"/i.test(text) || text.length > UPLOAD_HEAD_BYTES) break;
+  }
+  const known = key !== undefined && (await c.get('db').query(`select 1 from attachment_uploads where key = $1 and expires_at > now()`, [key])).length > 0;
+  if (!known && !done) {
+    await reader.cancel().catch(() => undefined);
+    throw unknownUploadKey();
+  }
+  // The part already read, then the rest as it comes.
+  const rest = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of head) controller.enqueue(chunk);
+      if (done) controller.close();
+    },
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  c.req.raw = new Request(c.req.raw, { body: rest, duplex: 'half' } as RequestInit);
+  await next();
+};
+
 export function mountAttachments(app: Hono<ServiceEnv>): void {
   app.get('/invoices/:id/get_new_attachment_credentials', async (c) => {
     const account = c.get('account');
@@ -143,7 +198,7 @@ export function mountAttachments(app: Hono<ServiceEnv>): void {
     const body = c.get('body');
     const key = typeof body.key === 'string' ? body.key : '';
     const rows = await c.get('db').query<{ key: string }>(`select key from attachment_uploads where key = $1 and expires_at > now()`, [key]);
-    if (!rows[0]) throw new ApiError(403, 'The upload key is unknown or has expired');
+    if (!rows[0]) throw unknownUploadKey();
     const file = await checkedFile(body.file);
     await c.get('db').query(`update attachment_uploads set file_name = $2, content_type = $3, size = $4, content = $5 where key = $1`, [
       key,

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { EVERY_PATTERN, recurringCreateInput, recurringUpdateInput } from '../../api/schemas/recurring.js';
 import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceEnv } from '../http.js';
-import { findRow, type StoredRow, timestampText } from '../store.js';
+import { findRow, type StoredRow, timestampText, todayText } from '../store.js';
 import { addDays } from '../invoicing/numbering.js';
 import { merge, mountCrud } from './crud.js';
 
@@ -70,8 +70,18 @@ async function checkTemplate(tx: Sql, account: Account, invoiceId: number): Prom
   if (!(await findRow(tx, 'invoices', account.id, invoiceId))) throw invalid({ invoice_id: ['does not exist'] });
 }
 
-function checkDates(data: RecurringData): void {
+/**
+ * How far in the past a schedule's next date may be set. The scheduler catches up missed periods,
+ * and a date in 1900 would be tens of thousands of them: a real schedule is never a year behind.
+ */
+export const MAX_PAST_DAYS = 366;
+
+function checkDates(data: RecurringData, previous: RecurringData | undefined, today: string): void {
   if (data.end_date && data.end_date < data.start_date) throw invalid({ end_date: ['must not be before start_date'] });
+  const next = data.next_invoice_date;
+  if (next && next !== previous?.next_invoice_date && next < addDays(today, -MAX_PAST_DAYS)) {
+    throw invalid({ next_invoice_date: [`must not be more than ${MAX_PAST_DAYS} days in the past`] });
+  }
 }
 
 /** `GET/POST /recurrings`, `GET/PUT/DELETE /recurrings/<id>`; the scheduler issues the invoices. */
@@ -84,7 +94,7 @@ export function mountRecurrings(app: Hono<ServiceEnv>): void {
     createSchema: recurringCreateInput,
     updateSchema: recurringUpdateInput,
     present: presentRecurring,
-    async create(tx, account, input) {
+    async create(tx, account, input, c) {
       await checkTemplate(tx, account, input.invoice_id);
       const data: RecurringData = {
         name: input.name.trim(),
@@ -100,17 +110,17 @@ export function mountRecurrings(app: Hono<ServiceEnv>): void {
         last_invoice_id: null,
         invoices_count: 0,
       };
-      checkDates(data);
+      checkDates(data, undefined, todayText(c.get('config').clock()));
       return data;
     },
-    async update(tx, account, current, input) {
+    async update(tx, account, current, input, c) {
       const blank = (['name', 'invoice_id', 'start_date', 'every'] as const).filter((field) => input[field] === null);
       if (blank.length > 0) throw invalid(Object.fromEntries(blank.map((field) => [field, ["can't be blank"]])));
       if (input.invoice_id != null) await checkTemplate(tx, account, input.invoice_id);
       const next = merge(current, input);
       // A new start date restarts the schedule there, unless the next date is given as well.
       if (input.start_date && input.next_invoice_date === undefined) next.next_invoice_date = input.start_date;
-      checkDates(next);
+      checkDates(next, current, todayText(c.get('config').clock()));
       return next;
     },
   });
