@@ -4,7 +4,7 @@ import type { Sql } from '../db.js';
 import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
 import { formatUnit, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { newPaymentData } from '../resources/payments.js';
+import { newPaymentData, type PaymentData } from '../resources/payments.js';
 import { insertRow, type StoredRow, todayText } from '../store.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { paymentProviderOf } from '../payments/settings.js';
@@ -134,30 +134,30 @@ export function sendPage(c: ServiceContext, title: string, lang: Lang, body: Htm
 }
 
 /**
+ * A payment of what is left on the invoice, through the same code path as `POST /banking/payments`;
+ * `undefined` when nothing is left to pay.
+ */
+async function payOutstanding(c: ServiceContext, token: string, fields: Record<string, unknown>): Promise<PaymentData | undefined> {
+  return c.get('db').transaction(async (tx) => {
+    const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
+    const left = outstanding(row.data);
+    if (compare(decimal(left), ZERO) <= 0) return undefined;
+    const name = `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`;
+    const data = await newPaymentData(tx, account, {
+      name, description: name, price: left, invoice_id: row.id, client_id: row.data.client_id, currency: row.data.currency,
+      kind: 'api', email: row.data.buyer_email, ...fields,
+    });
+    return (await insertRow(tx, 'payments', account.id, data)).data;
+  });
+}
+
+/**
  * An unpaid payment of what is left on the invoice, paid through the account's provider; the buyer
  * comes back to the invoice. Answers where the buyer goes: the provider's page, else the checkout page.
  */
 async function invoiceCheckout(c: ServiceContext, token: string, provider: PaymentProvider): Promise<string> {
   const { publicUrl } = c.get('config');
-  const payment = await c.get('db').transaction(async (tx) => {
-    const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
-    const left = outstanding(row.data);
-    if (compare(decimal(left), ZERO) <= 0) return undefined;
-    const data = await newPaymentData(tx, account, {
-      name: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
-      price: left,
-      invoice_id: row.id,
-      client_id: row.data.client_id,
-      currency: row.data.currency,
-      paid: false,
-      kind: 'api',
-      email: row.data.buyer_email,
-      description: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
-      return_url: `${publicUrl}/invoice/${token}?paid`,
-      cancel_url: `${publicUrl}/invoice/${token}`,
-    });
-    return (await insertRow(tx, 'payments', account.id, data)).data;
-  });
+  const payment = await payOutstanding(c, token, { paid: false, return_url: `${publicUrl}/invoice/${token}?paid`, cancel_url: `${publicUrl}/invoice/${token}` });
   if (!payment) return `/invoice/${token}`;
   const lang = /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
   return (await providerPageOf(c.get('db'), provider, providerPaymentOf(publicUrl, payment, lang))) ?? `/banking/payments/pay/${payment.token}`;
@@ -213,25 +213,8 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     const provider = await paymentProviderOf(c, (await byToken<InvoiceData>(c.get('db'), 'invoices', token)).account);
     if (!provider) return invoicePaymentPage(c, 403);
     if (provider.id !== 'test') return c.redirect(await invoiceCheckout(c, token, provider), 303);
-    await c.get('db').transaction(async (tx) => {
-      const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
-      const left = outstanding(row.data);
-      if (compare(decimal(left), ZERO) <= 0) return;
-      // The same code path as `POST /banking/payments` with `paid: true`.
-      const data = await newPaymentData(tx, account, {
-        name: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
-        price: left,
-        invoice_id: row.id,
-        client_id: row.data.client_id,
-        currency: row.data.currency,
-        paid: true,
-        paid_date: todayText(),
-        kind: 'api',
-        provider: 'test',
-        email: row.data.buyer_email,
-      });
-      await insertRow(tx, 'payments', account.id, data);
-    });
+    // The test provider: paid at once.
+    await payOutstanding(c, token, { paid: true, paid_date: todayText(), provider: 'test' });
     return c.redirect(`/invoice/${token}?paid`, 303);
   });
 
