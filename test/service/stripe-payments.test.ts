@@ -332,6 +332,10 @@ describe('Stripe Checkout', () => {
       await useStripe(TEST_KEY);
     }
     const { token } = await buy('logo-design', 1, 'test-again@example.com');
-    expect(await (await fetch(`${service.url}/banking/payments/pay/${token}`)).text()).toContain('class="test-badge"');
+    const page = await (await fetch(`${service.url}/banking/payments/pay/${token}`)).text();
+    expect(page).toContain('class="test-badge"');
+    expect(page).toContain('The payment provider is in test mode: no real money moves.');
+    // Decline belongs to the test provider alone: Stripe's own page decides.
+    expect(page).not.toContain('value="decline"');
   });
 });

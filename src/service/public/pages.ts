@@ -25,6 +25,7 @@ export const TEXT = {
     paidInFull: 'Paid', unpaid: 'Awaiting payment', taxNo: 'Tax no.', thanks: 'Thank you, your payment was received.',
     payInvoice: 'Pay invoice', nothingDue: 'Nothing is left to pay on this invoice.', back: 'Back to the invoice',
     checkout: 'Checkout', cancel: 'Cancel', paymentDone: 'Payment received. Thank you!', testProvider: 'Test payment provider of the embedded invoicing service: no money moves.',
+    sandbox: 'Test mode: the payment provider moves no real money.',
     notAvailable: 'Online payment is not available. Please pay by bank transfer using the details on the invoice.',
   },
   pl: {
@@ -33,6 +34,7 @@ export const TEXT = {
     paidInFull: 'Opłacona', unpaid: 'Oczekuje na płatność', taxNo: 'NIP', thanks: 'Dziękujemy, płatność została przyjęta.',
     payInvoice: 'Zapłać fakturę', nothingDue: 'Ta faktura nie ma już nic do zapłaty.', back: 'Wróć do faktury',
     checkout: 'Płatność', cancel: 'Anuluj', paymentDone: 'Płatność przyjęta. Dziękujemy!', testProvider: 'Testowy operator płatności wbudowanej usługi: żadne pieniądze nie są przesyłane.',
+    sandbox: 'Tryb testowy: operator płatności nie przesyła prawdziwych pieniędzy.',
     notAvailable: 'Płatność online nie jest dostępna. Prosimy o przelew na rachunek podany na fakturze.',
   },
 } as const satisfies Record<Lang, Record<string, string>>;
@@ -197,7 +199,7 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
           : payable
             ? html`<p class="amount">${money(left, row.data.currency, lang)}</p>
             <form method="post"><button class="button primary" type="submit">${t.pay}</button></form>
-            ${provider?.testMode ? html`<p class="muted">${t.testProvider}</p>` : ''}`
+            ${provider?.testMode ? html`<p class="muted">${provider.id === 'test' ? t.testProvider : t.sandbox}</p>` : ''}`
             : html`<p class="amount">${money(left, row.data.currency, lang)}</p>
             <p class="notice" role="status">${t.notAvailable}</p>`}
         <div class="actions"><a class="button" href="/invoice/${token}">${t.back}</a></div>
