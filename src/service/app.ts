@@ -58,6 +58,8 @@ export interface ServiceAppOptions {
   allowPrivateWebhooks?: boolean;
   /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
   paymentProvider?: PaymentProvider | null | undefined;
+  /** The time payment notifications' signatures are checked against (tests move it). Default: the real clock. */
+  clock?: (() => Date) | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -123,7 +125,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
   mountPublicPages(app);
   mountCheckoutPage(app);
-  mountPaymentNotifications(app);
+  mountPaymentNotifications(app, { clock: options.clock });
   mountWidget(app);
   mountIntegrations(app);
   for (const prefix of ACCOUNT_PATHS) {

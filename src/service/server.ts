@@ -135,6 +135,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       log: options.log,
       draining: () => draining,
       allowPrivateWebhooks: webhookSettings.allowPrivate,
+      clock: options.clock,
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;
