@@ -60,7 +60,7 @@ export interface ServiceAppOptions {
   allowPrivateWebhooks?: boolean;
   /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
   paymentProvider?: PaymentProvider | null | undefined;
-  /** The clock recurring schedules are checked by. Default: the real one. */
+  /** The clock that recurring schedules and payment notifications' signatures are checked by (tests move it). Default: the real one. */
   clock?: (() => Date) | undefined;
 }
 
@@ -129,7 +129,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
   mountPublicPages(app);
   mountCheckoutPage(app);
-  mountPaymentNotifications(app);
+  mountPaymentNotifications(app, { clock: options.clock });
   mountWidget(app);
   mountIntegrations(app);
   for (const prefix of ACCOUNT_PATHS) {

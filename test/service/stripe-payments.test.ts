@@ -17,12 +17,14 @@ const WEBHOOK_SECRET = 'whsec_standinSigningSecret0000000000';
 let stripe: StripeStandIn;
 let service: TestService;
 let shop: Api;
+/** The service's time, when a test sets it (milliseconds); otherwise the real one. */
+let clockAt: number | undefined;
 
 beforeAll(async () => {
   stripe = new StripeStandIn([TEST_KEY, LIVE_KEY]);
   await stripe.server.start();
   process.env.INVOICEKIT_STRIPE_API_URL = stripe.url;
-  service = await startTestService();
+  service = await startTestService({ clock: () => new Date(clockAt ?? Date.now()) });
   shop = api(service);
   for (const product of [
     { name: 'Logo design', price_gross: '1845.00', tax: '23', token: 'logo-design' },
@@ -180,7 +182,7 @@ describe('Stripe Checkout', () => {
       ['no signature', payload, null],
       ['nonsense', payload, 'nonsense'],
       ['wrong key', payload, stripeSignature(payload, 'whsec_someoneElsesSecret000000')],
-      ['stale', payload, stripeSignature(payload, WEBHOOK_SECRET, now - 301)],
+      ['stale', payload, stripeSignature(payload, WEBHOOK_SECRET, now - 3600)],
       ['from the future', payload, stripeSignature(payload, WEBHOOK_SECRET, now + 3600)],
       ['altered', payload.replace('"amount_total": 184500', '"amount_total": 100'), stripeSignature(payload, WEBHOOK_SECRET)],
       ['re-signed for another payload', payload.replace(token, 'x'.repeat(24)), stripeSignature(payload, WEBHOOK_SECRET)],
@@ -190,12 +192,27 @@ describe('Stripe Checkout', () => {
       expect(response.status, name).toBe(400);
       expect(((await response.json()) as { code: string }).code, name).toBe('error');
     }
+    // Stripe's tolerance is five minutes: the same signature is good 299 s later and stale after 301 s.
+    const signedAt = Math.floor(Date.now() / 1000);
+    const signed = stripeSignature(payload, WEBHOOK_SECRET, signedAt);
+    clockAt = (signedAt + 301) * 1000;
+    try {
+      expect((await deliver(payload, signed)).status).toBe(400);
+    } finally {
+      clockAt = undefined;
+    }
+    expect(await paymentOf(token)).toMatchObject({ paid: false, invoice_id: null });
     // A well-signed event whose amount differs from the payment's is refused as well.
     const cheap = stripe.event('checkout.session.completed', { ...stripe.complete(session.id), amount_total: 100 });
     expect((await deliver(cheap, stripeSignature(cheap, WEBHOOK_SECRET))).status).toBe(400);
     expect(await paymentOf(token)).toMatchObject({ paid: false, invoice_id: null });
-    // The genuine event still settles it afterwards.
-    expect((await deliver(payload, stripeSignature(payload, WEBHOOK_SECRET))).status).toBe(200);
+    // The genuine event still settles it afterwards, within the tolerance.
+    clockAt = (signedAt + 299) * 1000;
+    try {
+      expect((await deliver(payload, signed)).status).toBe(200);
+    } finally {
+      clockAt = undefined;
+    }
     expect(await paymentOf(token)).toMatchObject({ paid: true });
   });
 
@@ -332,6 +349,10 @@ describe('Stripe Checkout', () => {
       await useStripe(TEST_KEY);
     }
     const { token } = await buy('logo-design', 1, 'test-again@example.com');
-    expect(await (await fetch(`${service.url}/banking/payments/pay/${token}`)).text()).toContain('class="test-badge"');
+    const page = await (await fetch(`${service.url}/banking/payments/pay/${token}`)).text();
+    expect(page).toContain('class="test-badge"');
+    expect(page).toContain('The payment provider is in test mode: no real money moves.');
+    // Decline belongs to the test provider alone: Stripe's own page decides.
+    expect(page).not.toContain('value="decline"');
   });
 });

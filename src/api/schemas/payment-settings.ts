@@ -30,9 +30,9 @@ export const paymentSettingsInput = z.strictObject(
       .strictObject(
         {
           /** A secret or restricted key: `sk_test_…`, `sk_live_…`, `rk_test_…`, `rk_live_…`. */
-          secret_key: secret(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,}$/, 'a Stripe secret key (sk_test_…, sk_live_…)'),
+          secret_key: secret(/^(sk|rk)_(test|live)_[\x21-\x7e]+$/, 'a Stripe secret key (sk_test_…, sk_live_…)'),
           /** The signing secret of the webhook endpoint (or of `stripe listen`): `whsec_…`. */
-          webhook_secret: secret(/^whsec_[A-Za-z0-9+/=_-]{8,}$/, 'a Stripe webhook signing secret (whsec_…)'),
+          webhook_secret: secret(/^whsec_[\x21-\x7e]+$/, 'a Stripe webhook signing secret (whsec_…)'),
         },
         { message: 'must be an object' },
       )
@@ -43,9 +43,9 @@ export const paymentSettingsInput = z.strictObject(
           merchant_id: positiveId.nullish(),
           pos_id: positiveId.nullish(),
           /** The CRC key of the panel: signs registrations, notifications and verifications. */
-          crc: secret(/^[A-Za-z0-9]{8,64}$/, 'a Przelewy24 CRC key'),
+          crc: secret(/^[\x21-\x7e]+$/, 'a Przelewy24 CRC key'),
           /** The REST API key (“klucz do raportów”): the password of the API's Basic auth. */
-          api_key: secret(/^[A-Za-z0-9]{8,64}$/, 'a Przelewy24 API key'),
+          api_key: secret(/^[\x21-\x7e]+$/, 'a Przelewy24 API key'),
           /** Registers transactions on sandbox.przelewy24.pl: no money moves. */
           sandbox: booleanInput.nullish(),
         },

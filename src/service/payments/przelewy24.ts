@@ -60,7 +60,7 @@ async function callApi(keys: Przelewy24Keys, method: 'GET' | 'POST' | 'PUT', pat
   return { status: response.status, body: parsed };
 }
 
-const registered = z.object({ data: z.object({ token: z.string().regex(/^[A-Za-z0-9-]{1,100}$/) }) });
+const registered = z.object({ data: z.object({ token: z.string().regex(/^[A-Za-z0-9_.-]{1,200}$/) }) });
 const verified = z.object({ data: z.object({ status: z.literal('success') }) });
 const transaction = z.object({ data: z.object({ status: z.number(), amount: z.number(), currency: z.string() }) });
 

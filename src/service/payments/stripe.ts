@@ -53,11 +53,13 @@ function stripeClient(secretKey: string): Stripe {
   });
 }
 
+/** The payment a session was made for: its `client_reference_id`, or the token in its metadata. */
+const tokenOf = (session: Stripe.Checkout.Session) => session.client_reference_id ?? session.metadata?.payment_token ?? null;
+
 /** Whether `session` is a paid session for exactly `payment`: its reference, amount and currency. */
 function paidSessionOf(session: Stripe.Checkout.Session, payment: Pick<ProviderPayment, 'token' | 'amount' | 'currency'>): boolean {
   return (
-    session.client_reference_id === payment.token &&
-    session.status === 'complete' &&
+    tokenOf(session) === payment.token &&
     (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') &&
     session.amount_total === stripeMinorAmount(payment.amount, payment.currency) &&
     session.currency?.toUpperCase() === payment.currency.toUpperCase()
@@ -133,7 +135,7 @@ export function mountStripeWebhook(app: Hono<ServiceEnv>, options: { clock?: (()
     }
     const outcome = outcomeOf(event);
     const session = event.data.object as Stripe.Checkout.Session;
-    const token = session.client_reference_id;
+    const token = tokenOf(session);
     // Events of sessions this service did not make (another integration of the same Stripe account) are acknowledged and left alone.
     if (!outcome || !token || !TOKEN_PATTERN.test(token)) return c.json({ received: true, ignored: true });
     const found = await byToken<PaymentData>(db, 'payments', token).catch(() => undefined);

@@ -26,6 +26,7 @@ const TEXT = {
     pay: (amount: string) => `Pay ${amount}`, decline: 'Decline payment', cancel: 'Cancel and return',
     returnsTo: (origin: string) => `After payment you return to ${origin}.`, back: (origin: string) => `Return to ${origin}`,
     testMode: 'Test mode', testNote: 'Test payment provider: no money moves. Pay and Decline show both outcomes.',
+    sandboxNote: "The payment provider is in test mode: no real money moves. Use the provider's test card or test payment.",
     paid: 'Payment received. Thank you!', invoice: (number: string) => `Invoice ${number} has been issued and sent by e-mail.`,
     viewInvoice: 'View the invoice', declined: 'The payment was declined. Nothing was charged.',
     cancelled: 'The payment was cancelled. Nothing was charged.', unavailable: 'Online payment is not available for this shop at the moment.',
@@ -38,6 +39,7 @@ const TEXT = {
     pay: (amount: string) => `Zapłać ${amount}`, decline: 'Odrzuć płatność', cancel: 'Anuluj i wróć',
     returnsTo: (origin: string) => `Po płatności wrócisz do ${origin}.`, back: (origin: string) => `Wróć do ${origin}`,
     testMode: 'Tryb testowy', testNote: 'Testowy operator płatności: żadne pieniądze nie są przesyłane. Zapłać i Odrzuć pokazują oba wyniki.',
+    sandboxNote: 'Operator płatności działa w trybie testowym: żadne prawdziwe pieniądze nie są przesyłane. Użyj testowej karty lub płatności operatora.',
     paid: 'Płatność przyjęta. Dziękujemy!', invoice: (number: string) => `Faktura ${number} została wystawiona i wysłana e-mailem.`,
     viewInvoice: 'Zobacz fakturę', declined: 'Płatność została odrzucona. Nic nie pobrano.',
     cancelled: 'Płatność została anulowana. Nic nie pobrano.', unavailable: 'Płatności online są w tej chwili niedostępne.',
@@ -128,11 +130,11 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
       }
       return html`<form method="post"><div class="actions">
           <button class="button primary" type="submit" name="choice" value="pay">${t.pay(m(payment.price))}</button>
-          ${provider.testMode ? html`<button class="button" type="submit" name="choice" value="decline">${t.decline}</button>` : ''}
+          ${provider.id === 'test' ? html`<button class="button" type="submit" name="choice" value="decline">${t.decline}</button>` : ''}
           <button class="button" type="submit" name="choice" value="cancel">${t.cancel}</button>
         </div></form>
         ${back ? html`<p class="muted">${t.returnsTo(originOf(back)!)}</p>` : ''}
-        ${provider.testMode ? html`<p class="test-banner">${t.testNote}</p>` : ''}`;
+        ${provider.testMode ? html`<p class="test-banner">${provider.id === 'test' ? t.testNote : t.sandboxNote}</p>` : ''}`;
     }
     const refresh: Record<string, string> = confirming && outcome === 'pending' ? { refresh: `5; url=/banking/payments/pay/${payment.token}/return` } : {};
     return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), problem ? 502 : 200, { ...PAGE_HEADERS, ...refresh });

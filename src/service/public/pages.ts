@@ -4,7 +4,7 @@ import type { Sql } from '../db.js';
 import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
 import { formatUnit, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { newPaymentData } from '../resources/payments.js';
+import { newPaymentData, type PaymentData } from '../resources/payments.js';
 import { insertRow, type StoredRow, todayText } from '../store.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { paymentProviderOf } from '../payments/settings.js';
@@ -25,6 +25,7 @@ export const TEXT = {
     paidInFull: 'Paid', unpaid: 'Awaiting payment', taxNo: 'Tax no.', thanks: 'Thank you, your payment was received.',
     payInvoice: 'Pay invoice', nothingDue: 'Nothing is left to pay on this invoice.', back: 'Back to the invoice',
     checkout: 'Checkout', cancel: 'Cancel', paymentDone: 'Payment received. Thank you!', testProvider: 'Test payment provider of the embedded invoicing service: no money moves.',
+    sandbox: 'Test mode: the payment provider moves no real money.',
     notAvailable: 'Online payment is not available. Please pay by bank transfer using the details on the invoice.',
   },
   pl: {
@@ -33,6 +34,7 @@ export const TEXT = {
     paidInFull: 'Opłacona', unpaid: 'Oczekuje na płatność', taxNo: 'NIP', thanks: 'Dziękujemy, płatność została przyjęta.',
     payInvoice: 'Zapłać fakturę', nothingDue: 'Ta faktura nie ma już nic do zapłaty.', back: 'Wróć do faktury',
     checkout: 'Płatność', cancel: 'Anuluj', paymentDone: 'Płatność przyjęta. Dziękujemy!', testProvider: 'Testowy operator płatności wbudowanej usługi: żadne pieniądze nie są przesyłane.',
+    sandbox: 'Tryb testowy: operator płatności nie przesyła prawdziwych pieniędzy.',
     notAvailable: 'Płatność online nie jest dostępna. Prosimy o przelew na rachunek podany na fakturze.',
   },
 } as const satisfies Record<Lang, Record<string, string>>;
@@ -134,30 +136,30 @@ export function sendPage(c: ServiceContext, title: string, lang: Lang, body: Htm
 }
 
 /**
+ * A payment of what is left on the invoice, through the same code path as `POST /banking/payments`;
+ * `undefined` when nothing is left to pay.
+ */
+async function payOutstanding(c: ServiceContext, token: string, fields: Record<string, unknown>): Promise<PaymentData | undefined> {
+  return c.get('db').transaction(async (tx) => {
+    const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
+    const left = outstanding(row.data);
+    if (compare(decimal(left), ZERO) <= 0) return undefined;
+    const name = `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`;
+    const data = await newPaymentData(tx, account, {
+      name, description: name, price: left, invoice_id: row.id, client_id: row.data.client_id, currency: row.data.currency,
+      kind: 'api', email: row.data.buyer_email, ...fields,
+    });
+    return (await insertRow(tx, 'payments', account.id, data)).data;
+  });
+}
+
+/**
  * An unpaid payment of what is left on the invoice, paid through the account's provider; the buyer
  * comes back to the invoice. Answers where the buyer goes: the provider's page, else the checkout page.
  */
 async function invoiceCheckout(c: ServiceContext, token: string, provider: PaymentProvider): Promise<string> {
   const { publicUrl } = c.get('config');
-  const payment = await c.get('db').transaction(async (tx) => {
-    const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
-    const left = outstanding(row.data);
-    if (compare(decimal(left), ZERO) <= 0) return undefined;
-    const data = await newPaymentData(tx, account, {
-      name: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
-      price: left,
-      invoice_id: row.id,
-      client_id: row.data.client_id,
-      currency: row.data.currency,
-      paid: false,
-      kind: 'api',
-      email: row.data.buyer_email,
-      description: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
-      return_url: `${publicUrl}/invoice/${token}?paid`,
-      cancel_url: `${publicUrl}/invoice/${token}`,
-    });
-    return (await insertRow(tx, 'payments', account.id, data)).data;
-  });
+  const payment = await payOutstanding(c, token, { paid: false, return_url: `${publicUrl}/invoice/${token}?paid`, cancel_url: `${publicUrl}/invoice/${token}` });
   if (!payment) return `/invoice/${token}`;
   const lang = /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
   return (await providerPageOf(c.get('db'), provider, providerPaymentOf(publicUrl, payment, lang))) ?? `/banking/payments/pay/${payment.token}`;
@@ -197,7 +199,7 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
           : payable
             ? html`<p class="amount">${money(left, row.data.currency, lang)}</p>
             <form method="post"><button class="button primary" type="submit">${t.pay}</button></form>
-            ${provider?.testMode ? html`<p class="muted">${t.testProvider}</p>` : ''}`
+            ${provider?.testMode ? html`<p class="muted">${provider.id === 'test' ? t.testProvider : t.sandbox}</p>` : ''}`
             : html`<p class="amount">${money(left, row.data.currency, lang)}</p>
             <p class="notice" role="status">${t.notAvailable}</p>`}
         <div class="actions"><a class="button" href="/invoice/${token}">${t.back}</a></div>
@@ -213,25 +215,8 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     const provider = await paymentProviderOf(c, (await byToken<InvoiceData>(c.get('db'), 'invoices', token)).account);
     if (!provider) return invoicePaymentPage(c, 403);
     if (provider.id !== 'test') return c.redirect(await invoiceCheckout(c, token, provider), 303);
-    await c.get('db').transaction(async (tx) => {
-      const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
-      const left = outstanding(row.data);
-      if (compare(decimal(left), ZERO) <= 0) return;
-      // The same code path as `POST /banking/payments` with `paid: true`.
-      const data = await newPaymentData(tx, account, {
-        name: `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`,
-        price: left,
-        invoice_id: row.id,
-        client_id: row.data.client_id,
-        currency: row.data.currency,
-        paid: true,
-        paid_date: todayText(),
-        kind: 'api',
-        provider: 'test',
-        email: row.data.buyer_email,
-      });
-      await insertRow(tx, 'payments', account.id, data);
-    });
+    // The test provider: paid at once.
+    await payOutstanding(c, token, { paid: true, paid_date: todayText(), provider: 'test' });
     return c.redirect(`/invoice/${token}?paid`, 303);
   });
 
