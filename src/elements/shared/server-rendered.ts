@@ -48,7 +48,10 @@ export class ServerRendered<T> implements ReactiveController {
 
   /** Right before the first render: the server's markup goes, in the task that renders the element's own. */
   hostUpdate(): void {
-    const host = this.#host as ReactiveControllerHost & HTMLElement & { hasUpdated: boolean };
-    if (!host.hasUpdated) host.shadowRoot?.replaceChildren();
+    const host = this.#host as ReactiveControllerHost & HTMLElement & { hasUpdated: boolean; renderOptions?: { renderBefore?: ChildNode | null } };
+    if (host.hasUpdated || !host.shadowRoot?.firstChild) return;
+    host.shadowRoot.replaceChildren();
+    // LitElement renders before the root's first child when it made the root: here, a node just removed.
+    if (host.renderOptions) host.renderOptions.renderBefore = null;
   }
 }
