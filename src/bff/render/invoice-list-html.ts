@@ -38,5 +38,23 @@ export async function invoiceListHtml(markup: InvoiceListMarkup): Promise<string
   const optional = (value: string | undefined) => value || nothing;
   // One line: the bindings that render nothing would leave their line breaks inside the tag.
   const template = html`<invoice-list portal-token=${markup.portalToken} locale=${markup.locale} per-page=${markup.perPage} status=${optional(markup.status)} period=${optional(markup.period)} search=${optional(markup.search)} order=${optional(markup.order)} endpoint=${optional(markup.endpoint)} return-url=${optional(markup.returnUrl)} .serverPage=${markup.page}>${data}</invoice-list>`;
-  return collectResultSync(render(template));
+  return compact(collectResultSync(render(template)));
+}
+
+/**
+ * Without Lit's markers and the templates' indentation: the element takes over by rendering afresh,
+ * so the markers would only be nodes for the browser to build (dozens per row) before the first paint.
+ * Line breaks next to tags render as one space, as they do in the element's minified build; the
+ * JSON is left as it is (its `<` are escaped, so it holds no markup).
+ */
+function compact(markup: string): string {
+  const data = markup.lastIndexOf('<script type="application/json"');
+  // Attribute values and text have their `<` and `>` escaped, so these only meet the markup's own line breaks.
+  const strip = (text: string) =>
+    text
+      .replace(/<!--\/?lit-(?:part|node)[^>]*-->|<\?>/g, '')
+      .replace(/<style>([\s\S]*?)<\/style>/g, (_, css: string) => `<style>${css.replace(/\s+/g, ' ')}</style>`)
+      .replace(/>\s*\n\s*/g, '> ')
+      .replace(/\s*\n\s*</g, ' <');
+  return data < 0 ? strip(markup) : strip(markup.slice(0, data)) + markup.slice(data).replace(/<!--\/?lit-part[^>]*-->/g, '');
 }
