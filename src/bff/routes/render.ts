@@ -6,7 +6,8 @@ import { catalogLanguage } from '../../elements/shared/i18n.js';
 import type { Bff, Env } from '../context.js';
 import { requireSession } from '../middleware.js';
 import { issuePdfLinkToken } from '../portal-token.js';
-import { portalList, PORTAL_ORDER_FIELDS } from '../portal-list.js';
+import { portalList } from '../portal-list.js';
+import { invoiceListQuery } from './portal-invoices.js';
 import { readJson, validate } from '../validation.js';
 import { PORTAL_LIST_FILTERS } from '../views.js';
 
@@ -34,14 +35,8 @@ export const renderInvoiceListOptions = z.object({
   ).optional(),
   status: z.enum(['', ...PORTAL_LIST_FILTERS], { message: `must be one of ${PORTAL_LIST_FILTERS.join(', ')}, or empty for all` }).optional(),
   period: z.enum(['all', ...LIST_PERIODS], { message: `must be one of all, ${LIST_PERIODS.join(', ')}` }).optional(),
-  search: z.string().trim().max(100, 'is too long (maximum is 100 characters)').optional(),
-  sort: z
-    .string()
-    .regex(
-      new RegExp(`^(${PORTAL_ORDER_FIELDS.join('|')})(\\.(asc|desc))?$`),
-      `must be one of ${PORTAL_ORDER_FIELDS.join(', ')}, optionally with .asc or .desc`,
-    )
-    .optional(),
+  search: invoiceListQuery.shape.search,
+  sort: invoiceListQuery.shape.order,
   /** The BFF's base URL as the customer's browser reaches it, when it is not this BFF's own base path. */
   endpoint: z.string().trim().max(2000, 'is too long').regex(/^(https?:\/\/|\/)/i, 'must be an http(s) URL or a path starting with /').optional(),
   return_url: z.string().trim().max(2000, 'is too long').regex(/^https?:\/\//i, 'must be an http(s) URL').optional(),
