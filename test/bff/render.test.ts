@@ -106,6 +106,8 @@ describe('POST /bff/render/invoice-list', () => {
     expect(await numbers({ status: 'overdue' })).toEqual(['ALPHA-004']);
     expect(await numbers({ status: 'partial' })).toEqual(['ALPHA-002']);
     expect(await numbers({ status: '' })).toHaveLength(4);
+    expect(await numbers({ status: 'all', period: '', sort: '', search: null, per_page: null, locale: null })).toHaveLength(4);
+    expect(await numbers({ per_page: '2' })).toEqual(['ALPHA-003', 'ALPHA-002']);
     expect(await numbers({ period: 'all' })).toHaveLength(4);
     expect(await numbers({ period: 'last_year' })).toEqual([]);
     expect(await numbers({ search: 'ha-00' })).toHaveLength(4);

@@ -33,7 +33,7 @@ export const renderInvoiceListOptions = z.object({
   per_page: z.union([z.number(), z.string().regex(/^\d{1,3}$/).transform(Number)]).pipe(
     z.number().int('must be a whole number from 1 to 100').min(1, 'must be a whole number from 1 to 100').max(100, 'must be a whole number from 1 to 100'),
   ).optional(),
-  status: z.enum(['', ...PORTAL_LIST_FILTERS], { message: `must be one of ${PORTAL_LIST_FILTERS.join(', ')}, or empty for all` }).optional(),
+  status: z.enum(['all', ...PORTAL_LIST_FILTERS], { message: `must be one of ${PORTAL_LIST_FILTERS.join(', ')}, or all` }).optional(),
   period: z.enum(['all', ...LIST_PERIODS], { message: `must be one of all, ${LIST_PERIODS.join(', ')}` }).optional(),
   search: invoiceListQuery.shape.search,
   sort: invoiceListQuery.shape.order,
@@ -45,6 +45,10 @@ export type RenderInvoiceListOptions = z.input<typeof renderInvoiceListOptions>;
 
 /** A sort without direction takes the one the element's headers start with: soonest due first, else newest or largest. */
 const fullOrder = (sort: string | undefined) => (!sort || sort.includes('.') ? sort : `${sort}.${sort === 'payment_to' ? 'asc' : 'desc'}`);
+
+/** A `null` or empty option means its default, as a template or PHP's `json_encode` writes an unset value. */
+const withoutBlanks = (body: unknown) =>
+  body && typeof body === 'object' && !Array.isArray(body) ? Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null && value !== '')) : body;
 
 /**
  * `POST /render/invoice-list`: the session customer's `<invoice-list>`, rendered on the server with
@@ -58,7 +62,9 @@ export function renderRoutes(bff: Bff): Hono<Env> {
   routes.post('/render/invoice-list', requireSession(bff, 'invoices:read', 'list'), async (c) => {
     // An empty body asks for the defaults; Hono keeps the text, so `readJson` reads it again.
     const body = (await c.req.text()).trim() ? await readJson(c) : {};
-    const options = validate(renderInvoiceListOptions, body);
+    const options = validate(renderInvoiceListOptions, withoutBlanks(body));
+    const status = options.status === 'all' ? undefined : options.status;
+    const period = options.period === 'all' ? undefined : options.period;
     const session = c.get('session');
     const order = fullOrder(options.sort);
     const perPage = options.per_page ?? 25;
@@ -69,8 +75,8 @@ export function renderRoutes(bff: Bff): Hono<Env> {
       listPage(c, session.clientId, {
         page: 1,
         per_page: perPage,
-        status: options.status || undefined,
-        period: options.period === 'all' ? undefined : options.period,
+        status,
+        period,
         search: options.search || undefined,
         order,
         totals: true,
@@ -89,8 +95,8 @@ export function renderRoutes(bff: Bff): Hono<Env> {
       portalToken: c.req.header('authorization')!.replace(/^Bearer\s+/i, '').trim(),
       locale,
       perPage,
-      status: options.status,
-      period: options.period,
+      status,
+      period,
       search: options.search,
       order,
       endpoint: options.endpoint ?? (bff.basePath || '/'),
