@@ -101,7 +101,7 @@ describe('a page printing the server-rendered list', () => {
     let release!: () => void;
     holdScript = new Promise((resolve) => (release = resolve));
     listRequests.length = 0;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const tab = await context.newPage();
     const errors: string[] = [];
     tab.on('pageerror', (error) => errors.push(error.message));
@@ -136,6 +136,22 @@ describe('a page printing the server-rendered list', () => {
     await tab.locator('invoice-list').locator('input[type="search"]').fill('SSR-012');
     await tab.locator('invoice-list').locator('input[type="search"]').press('Enter');
     await expect.poll(() => tab.evaluate(rowTexts).then((rows) => rows.map((row) => row.split(' ')[0]))).toEqual(['SSR-012']);
+
+    // PDF asks for a fresh link and downloads; Pay offers the host its event first.
+    const row = tab.locator('invoice-list').locator('tr.row');
+    const [download] = await Promise.all([tab.waitForEvent('download'), row.locator('a[part~="download-button"]').click()]);
+    expect(download.suggestedFilename()).toBe('invoice-SSR-012.pdf');
+    const paid = tab.evaluate(
+      () =>
+        new Promise<string>((resolve) =>
+          document.querySelector('invoice-list')!.addEventListener('invoice-pay', (event) => {
+            event.preventDefault();
+            resolve((event as Event & { detail: { invoice: { number: string } } }).detail.invoice.number);
+          }),
+        ),
+    );
+    await row.locator('a[part~="pay-link"]').click();
+    expect(await paid).toBe('SSR-012');
     expect(errors).toEqual([]);
     await context.close();
   });
