@@ -118,8 +118,12 @@ async function firstContentfulPaint(browser: Browser, url: string, runs: number,
  */
 export async function serverRenderedFigure(browser: Browser, bffUrl: string, token: string): Promise<Entry> {
   const runs = 5;
-  const floor = await firstContentfulPaint(browser, `${bffUrl}/bench/static-page.html`, runs);
-  const value = await firstContentfulPaint(browser, `${bffUrl}/bench/server-rendered.html?token=${encodeURIComponent(token)}`, runs, async (page) => {
+  const staticPage = `${bffUrl}/bench/static-page.html`;
+  const renderedPage = `${bffUrl}/bench/server-rendered.html?token=${encodeURIComponent(token)}`;
+  // A running server has rendered before: its first render loads the renderer, which no customer meets twice.
+  for (const url of [staticPage, renderedPage]) await (await fetch(url)).text();
+  const floor = await firstContentfulPaint(browser, staticPage, runs);
+  const value = await firstContentfulPaint(browser, renderedPage, runs, async (page) => {
     const rows = await page.evaluate(() => document.querySelector('invoice-list')?.shadowRoot?.querySelectorAll('tr[data-row]').length ?? 0);
     if (rows < 20) throw new Error(`the server-rendered page holds ${rows} rows`);
   });
