@@ -58,6 +58,8 @@ export function renderRoutes(bff: Bff): Hono<Env> {
   const listPage = portalList(bff);
   const routes = new Hono<Env>();
   let renderer: Promise<typeof import('../render/invoice-list-html.js')> | undefined;
+  // Imported once: a page signs a PDF link per row.
+  let linkKey: Promise<CryptoKey> | undefined;
 
   routes.post('/render/invoice-list', requireSession(bff, 'invoices:read', 'list'), async (c) => {
     // An empty body asks for the defaults; Hono keeps the text, so `readJson` reads it again.
@@ -87,7 +89,8 @@ export function renderRoutes(bff: Bff): Hono<Env> {
     const ttl = Math.max(1, Math.min(session.expiresAt - Math.floor(Date.now() / 1000), MAX_LINK_TTL_SECONDS));
     const data = await Promise.all(
       page.data.map(async (invoice) => {
-        const link = await issuePdfLinkToken(session.clientId, invoice.id, ttl, bff.secretKey);
+        linkKey ??= crypto.subtle.importKey('raw', bff.secretKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+        const link = await issuePdfLinkToken(session.clientId, invoice.id, ttl, await linkKey);
         return { ...invoice, pdf_link: `${base}/invoices/${invoice.id}/pdf?link=${encodeURIComponent(link)}&download` };
       }),
     );
