@@ -13,7 +13,8 @@ let tokenB: string;
 beforeAll(async () => {
   ({ service, api } = await startService());
   data = await seed(api);
-  bff = await startTestBff(service, { rateLimit: false });
+  // A PDF's first render starts a worker: on a loaded machine it can take longer than the default 10 s.
+  bff = await startTestBff(service, { rateLimit: false, serviceTimeoutMs: 25_000 });
   tokenA = await issuePortalToken({ clientId: data.clientA, ttlSeconds: 600 }, PORTAL_SECRET);
   tokenB = await issuePortalToken({ clientId: data.clientB, ttlSeconds: 600 }, PORTAL_SECRET);
 }, 120_000);
