@@ -1,7 +1,8 @@
 import { copyFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { issuePortalToken } from '../src/bff/index.js';
-import { browserFigures } from './browser.js';
+import { chromium } from 'playwright-core';
+import { browserFigures, chromiumPath, serverRenderedFigure } from './browser.js';
 import { profileList } from './browser-profile.js';
 import { buildKits, kitOf } from './kits.js';
 import { startChild, type Child } from './processes/protocol.js';
@@ -16,10 +17,12 @@ import { table } from './report.js';
  * paint), with a readable (unminified) build of the kit so the CPU profile names functions.
  * `--against <ref>` measures the elements of that commit and of the working tree in turns, in one
  * run, against the same service and BFF: a before and after on a shared, noisy machine.
+ * `--ssr` measures only the server-rendered page's first contentful paint against the static page.
  */
 const args = process.argv.slice(2);
 const profile = args.includes('--profile');
 const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 1;
+const ssrOnly = args.includes('--ssr');
 const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const API_TOKEN = 'bench-api-token-0123456789';
@@ -49,7 +52,15 @@ try {
     tokens[Number(count)] = await issuePortalToken({ clientId: customer.clientId, ttlSeconds: 3600 }, PORTAL_SECRET);
   }
   log('service seeded (25, 1,000 and 10,000 invoices), BFF started');
-  for (let i = 0; i < repeat; i += 1) {
+  if (ssrOnly) {
+    const browser = await chromium.launch({ executablePath: chromiumPath()!, args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage'] });
+    try {
+      for (let i = 0; i < Math.max(1, repeat); i += 1) console.log(table([await serverRenderedFigure(browser, bff.ready.url, tokens[1000]!)]));
+    } finally {
+      await browser.close();
+    }
+  }
+  for (let i = 0; i < (ssrOnly ? 0 : repeat); i += 1) {
     // The BFF's process reads the kit on every request, so turns only change the file.
     for (const [name, kit] of before && after ? [[against!, before], ['HEAD', after]] : [['the working tree', kits.minified]]) {
       if (kit !== kits.minified) await copyFile(kit!, kits.minified);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { entry, unavailable, type Entry } from './report.js';
+import { staticTable } from './static-table.js';
 
 /**
  * Figures measured in headless Chromium on a page served by the BFF's process, against the real BFF
@@ -63,12 +64,6 @@ async function timeToRows(open: () => Promise<Page>, html: string, runs: number)
   return median(times);
 }
 
-function staticTable(rows: number): string {
-  const cells = (i: number) =>
-    `<tr data-row><th>${i}/01/2026</th><td>2026-01-${String((i % 28) + 1).padStart(2, '0')}</td><td>2026-02-01</td><td>1 845,00 zł</td><td>0,00 zł</td><td><span>Paid</span></td><td><button>PDF</button></td></tr>`;
-  return `<table><thead><tr><th>Number</th><th>Issued</th><th>Due</th><th>Total</th><th>Due</th><th>Status</th><th></th></tr></thead><tbody>${Array.from({ length: rows }, (_, i) => cells(i)).join('')}</tbody></table>`;
-}
-
 /** Frame intervals while the page scrolls `frames` frames with the callback each frame. */
 async function frameTimes(page: Page, frames: number, scrollTarget: 'list' | 'none'): Promise<number[]> {
   return page.evaluate(
@@ -88,6 +83,61 @@ async function frameTimes(page: Page, frames: number, scrollTarget: 'list' | 'no
     },
     { frames, scrollTarget },
   );
+}
+
+/**
+ * First contentful paint of `url`, loaded in a fresh context each time (cold cache, as a customer
+ * arriving at the page), median of `runs`. `check` runs on each loaded page and may throw.
+ */
+async function firstContentfulPaint(browser: Browser, url: string, runs: number, check?: (page: Page) => Promise<void>): Promise<{ paint: number; firstByte: number }> {
+  const times: number[] = [];
+  const firstBytes: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    times.push(
+      await page.evaluate(
+        () =>
+          new Promise<number>((resolve) =>
+            new PerformanceObserver((list) => {
+              const paint = list.getEntriesByName('first-contentful-paint')[0];
+              if (paint) resolve(paint.startTime);
+            }).observe({ type: 'paint', buffered: true }),
+          ),
+      ),
+    );
+    firstBytes.push(await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart));
+    await check?.(page);
+    await context.close();
+  }
+  return { paint: median(times), firstByte: median(firstBytes) };
+}
+
+/**
+ * A page whose server printed the customer's list (`renderInvoiceList`, 25 rows of 1,000 invoices)
+ * against a page holding a static 25-row table: first contentful paint, five fresh loads each.
+ */
+export async function serverRenderedFigure(browser: Browser, bffUrl: string, token: string): Promise<Entry> {
+  const runs = 5;
+  const staticPage = `${bffUrl}/bench/static-page.html`;
+  const renderedPage = `${bffUrl}/bench/server-rendered.html?token=${encodeURIComponent(token)}`;
+  // A running server has rendered before: its first render loads the renderer, which no customer meets twice.
+  for (const url of [staticPage, renderedPage]) await (await fetch(url)).text();
+  const floor = await firstContentfulPaint(browser, staticPage, runs);
+  const value = await firstContentfulPaint(browser, renderedPage, runs, async (page) => {
+    const rows = await page.evaluate(() => document.querySelector('invoice-list')?.shadowRoot?.querySelectorAll('tr[data-row]').length ?? 0);
+    if (rows < 20) throw new Error(`the server-rendered page holds ${rows} rows`);
+  });
+  return entry({
+    name: 'browser: server-rendered list page, first contentful paint (1,000 invoices)',
+    value: value.paint,
+    unit: 'ms',
+    baseline: floor.paint,
+    baselineName: 'a page with a static 25-row table',
+    target: { on: 'ratio', op: '<=', limit: 1.5 },
+    note: `median of ${runs} loads each, fresh pages; first byte ${Math.round(value.firstByte)} ms against ${Math.round(floor.firstByte)} ms`,
+  });
 }
 
 export async function browserFigures(bffUrl: string, customers: BrowserCustomers, options: { quick: boolean }): Promise<Entry[]> {
@@ -133,6 +183,8 @@ export async function browserFigures(bffUrl: string, customers: BrowserCustomers
         }),
       );
     }
+
+    entries.push(await serverRenderedFigure(browser, bffUrl, customers.tokens[1000] ?? customers.tokens[25]!));
 
     const page = await open();
     if (!options.quick) {

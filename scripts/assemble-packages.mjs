@@ -19,7 +19,8 @@ const contents = {
     declarations: ['dist/lib/elements', 'dist/lib/frameworks'],
   },
   bff: {
-    copy: ['dist/lib/api', 'dist/lib/bff', 'src/api', 'src/bff'],
+    // The elements' modules too: `POST /render/invoice-list` renders `<invoice-list>` with its own template.
+    copy: ['dist/lib/api', 'dist/lib/bff', 'dist/lib/elements', 'src/api', 'src/bff', 'src/elements'],
     declarations: [],
   },
 };

@@ -3,12 +3,14 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createBff } from '../../src/bff/index.js';
+import { createBff, renderInvoiceList } from '../../src/bff/index.js';
+import { staticTable } from '../static-table.js';
 
 /**
  * The BFF in its own process, in front of the benchmark's service, as `invoicekit bff` runs it
  * (rate limits off: the load is one address). It also serves the page the browser figures use, from
- * the same origin, so the elements call `/bff` as they do in a real portal.
+ * the same origin, so the elements call `/bff` as they do in a real portal, and two whole pages for
+ * first contentful paint: one printing the server-rendered list, one a static table.
  */
 const bff = createBff({
   serviceUrl: process.env.BENCH_SERVICE_URL!,
@@ -21,6 +23,11 @@ const app = new Hono();
 app.get('/bench/page.html', (c) => c.html('<!doctype html><meta charset="utf-8"><title>bench</title><body></body>'));
 app.get('/bench/kit.js', async (c) =>
   c.body(await readFile(process.env.BENCH_KIT_PATH!, 'utf8'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+);
+const page = (body: string) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>Your invoices</title><body><h1>Your invoices</h1>${body}`;
+app.get('/bench/static-page.html', (c) => c.html(page(staticTable(25))));
+app.get('/bench/server-rendered.html', async (c) =>
+  c.html(page(`${await renderInvoiceList({ bff, portalToken: c.req.query('token') ?? '' })}<script type="module" src="/bench/kit.js"></script>`)),
 );
 app.all('*', (c) => bff.fetch(c.req.raw));
 const server = createServer(getRequestListener(app.fetch));

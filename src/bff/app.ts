@@ -10,6 +10,8 @@ import { portalClientRoutes } from './routes/portal-client.js';
 import { portalInvoiceRoutes } from './routes/portal-invoices.js';
 import { portalPaymentRoutes } from './routes/portal-payment.js';
 import { productLookup, productRoutes } from './routes/products.js';
+import { renderRoutes } from './routes/render.js';
+import { noteBasePath } from './render-invoice-list.js';
 import { signupRoutes } from './routes/signup.js';
 
 export type { BffApp } from './context.js';
@@ -41,6 +43,7 @@ export function createBff(options: BffOptions): BffApp {
   routes.route('/', portalInvoiceRoutes(bff));
   routes.route('/', portalPaymentRoutes(bff));
   routes.route('/', portalClientRoutes(bff));
+  routes.route('/', renderRoutes(bff));
   if (bff.signup) routes.route('/', signupRoutes(bff, bff.signup));
   if (options.webhooks) routes.route('/', eventRoutes(bff, options.webhooks));
 
@@ -48,5 +51,6 @@ export function createBff(options: BffOptions): BffApp {
   // Also at the root, where a load balancer probes a BFF running alone.
   if (bff.basePath) app.route('/', health);
   answerErrors(bff, app);
+  noteBasePath(app, bff.basePath);
   return app;
 }

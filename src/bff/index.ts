@@ -1,3 +1,4 @@
+export { renderInvoiceList, type RenderInvoiceListOptions, type RenderInvoiceListRequest } from './render-invoice-list.js';
 export { createBff, type BffApp, type BffOptions, type BffServiceClient, type CheckoutOptions, type SignupOptions } from './app.js';
 export {
   issuePortalToken,

@@ -133,8 +133,12 @@ async function verifySignedPortalToken(token: string, key: Uint8Array): Promise<
   }
 }
 
-/** A link token for one invoice's PDF: short-lived, bound to the client and the invoice. */
-export async function issuePdfLinkToken(clientId: number, invoiceId: number, ttlSeconds: number, key: Uint8Array): Promise<string> {
+/**
+ * A link token for one invoice's PDF: short-lived, bound to the client and the invoice. `key` may be
+ * the secret's bytes or, to sign many links at once, its HMAC `CryptoKey` (importing the bytes is
+ * most of the work).
+ */
+export async function issuePdfLinkToken(clientId: number, invoiceId: number, ttlSeconds: number, key: Uint8Array | CryptoKey): Promise<string> {
   return new SignJWT({ inv: invoiceId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(clientId))

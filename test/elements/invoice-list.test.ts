@@ -292,7 +292,8 @@ describe('<invoice-list> against the real BFF', () => {
     try {
       const row = rows(el)[0]!;
       const event = oneEvent(el, 'invoice-download') as Promise<InvoiceDownloadEvent>;
-      row.querySelector<HTMLButtonElement>('[part~="download-button"]')!.click();
+      // A real click: the link's own `click()` is the stub above.
+      row.querySelector('[part~="download-button"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
       const { detail } = await event;
       expect(detail.invoice.number).to.equal(main[0]!.number);
       expect(detail.invoice.id).to.equal(main[0]!.id);
@@ -313,7 +314,7 @@ describe('<invoice-list> against the real BFF', () => {
     const before = performance.getEntriesByType('resource').filter((e) => e.name.includes('/pdf-link')).length;
     el.addEventListener('invoice-download', (event) => event.preventDefault(), { once: true });
     const event = oneEvent(el, 'invoice-download');
-    rows(el)[1]!.querySelector<HTMLButtonElement>('[part~="download-button"]')!.click();
+    rows(el)[1]!.querySelector<HTMLAnchorElement>('[part~="download-button"]')!.click();
     expect((await event).defaultPrevented).to.equal(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(performance.getEntriesByType('resource').filter((e) => e.name.includes('/pdf-link')).length).to.equal(before);

@@ -15,6 +15,7 @@ import {
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
+import { ServerRendered } from '../shared/server-rendered.js';
 import { themeStyles } from '../shared/theme.js';
 import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceSelectEvent } from './events.js';
 import { catalogs, type InvoiceListMessages } from './messages.js';
@@ -174,6 +175,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   #api?: BffClient;
   #query?: InvoiceListQuery;
+  /** The first page a server rendered this list with (`renderInvoiceList`), shown without asking again. */
+  #server = new ServerRendered<InvoicePage>(this);
   #searchTimer?: ReturnType<typeof setTimeout>;
   #typing = false;
   /** Scroll mode: every matching invoice by position, filled a chunk at a time. */
@@ -202,36 +205,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.#load.abort();
     this.#chunkLoads.abort();
     const { signal } = (this.#load = new AbortController());
-    const scroll = this.paging === 'scroll';
     this.loading = true;
     try {
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      this.#api = new BffClient(this.endpoint, this.portalToken);
-      const query = (this.#query = {
-        page: scroll ? 1 : this.page,
-        per_page: scroll ? CHUNK : this.perPage,
-        status: this.status || undefined,
-        period: this.period === 'all' ? undefined : this.period,
-        search: this.search.trim() || undefined,
-        order: this.order,
-      });
-      const result = await this.#api.listInvoices(query, signal);
+      this.#setQuery();
+      const result = await this.#client().listInvoices(this.#query!, signal);
       if (signal.aborted) return;
-      if (scroll) {
-        this.#chunkLoads = new AbortController();
-        this.#chunks = new Set([0]);
-        this.#rows = Array.from({ length: result.total }, (_, i) => result.data[i]);
-      }
-      const n = (value: number) => formatNumber(value, this.resolvedLocale);
-      const from = (result.page - 1) * result.per_page + 1;
-      this.announcement = !result.total
-        ? this.msg.noResults
-        : scroll
-          ? this.msg.count(n(result.total), result.total)
-          : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
-      this.result = result;
-      this.totals = result.totals;
-      this.failure = undefined;
+      this.#show(result);
     } catch (error) {
       if (signal.aborted) return;
       this.announcement = this.msg.errorTitle;
@@ -239,6 +219,53 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       this.failure = error;
     }
     this.loading = false;
+  }
+
+  /**
+   * A server-rendered first page, from the markup or from the server renderer: what `renderInvoiceList`
+   * rendered with, shown as it is until the customer moves on.
+   */
+  set serverPage(page: InvoicePage | undefined) {
+    this.#server.data = page;
+  }
+
+  /** The query of the current filters, and a client for their token and endpoint. */
+  #setQuery(): void {
+    this.#api = undefined;
+    const scroll = this.paging === 'scroll';
+    this.#query = {
+      page: scroll ? 1 : this.page,
+      per_page: scroll ? CHUNK : this.perPage,
+      status: this.status || undefined,
+      period: this.period === 'all' ? undefined : this.period,
+      search: this.search.trim() || undefined,
+      order: this.order,
+    };
+  }
+
+  /** Made when first needed: a server renders the list without one. */
+  #client(): BffClient {
+    return (this.#api ??= new BffClient(this.endpoint, this.portalToken));
+  }
+
+  /** Shows a page the BFF answered (or the server rendered) and announces it. */
+  #show(result: InvoicePage): void {
+    const scroll = this.paging === 'scroll';
+    if (scroll) {
+      this.#chunkLoads = new AbortController();
+      this.#chunks = new Set([0]);
+      this.#rows = Array.from({ length: result.total }, (_, i) => result.data[i]);
+    }
+    const n = (value: number) => formatNumber(value, this.resolvedLocale);
+    const from = (result.page - 1) * result.per_page + 1;
+    this.announcement = !result.total
+      ? this.msg.noResults
+      : scroll
+        ? this.msg.count(n(result.total), result.total)
+        : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
+    this.result = result;
+    this.totals = result.totals;
+    this.failure = undefined;
   }
 
   override disconnectedCallback(): void {
@@ -272,7 +299,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const load = [this.endpoint, this.portalToken, scroll || this.page, scroll || this.perPage, this.status, this.period, this.search.trim(), this.order].join('\n');
     if (load !== this.#loaded) {
       this.#loaded = load;
-      void this.reload();
+      const rendered = this.#server.take();
+      // The server's page stands for the first load only when it answers the same question.
+      if (rendered && !scroll && this.page === 1 && rendered.per_page === this.perPage && this.portalToken) {
+        this.#setQuery();
+        this.#show(rendered);
+      } else void this.reload();
     }
   }
 
@@ -339,7 +371,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.#chunks.add(chunk);
     const { signal } = this.#chunkLoads;
     try {
-      const result = await this.#api!.listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal);
+      const result = await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal);
       result.data.forEach((invoice, i) => (this.#rows[chunk * CHUNK + i] = invoice));
       this.requestUpdate();
     } catch {
@@ -386,8 +418,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     if (url) window.open(url, '_blank', 'noopener');
   }
 
-  async #download(invoice: PortalInvoice): Promise<void> {
-    if (!this.dispatchEvent(new InvoiceDownloadEvent(invoice))) return;
+  /** A link to the PDF, so it works without the script (the server signs it); with it, a fresh link each time. */
+  async #download(invoice: PortalInvoice, event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.busy.includes(invoice.id) || !this.dispatchEvent(new InvoiceDownloadEvent(invoice))) return;
     const link = await this.#pdfLink(invoice);
     if (!link) return;
     // The BFF answers `download` with an attachment, so the page stays where it is.
@@ -401,7 +435,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   async #pdfLink(invoice: PortalInvoice): Promise<string | undefined> {
     this.busy = [...this.busy, invoice.id];
     try {
-      return (await this.#api!.pdfLink(invoice.id)).url;
+      return (await this.#client().pdfLink(invoice.id)).url;
     } catch {
       this.announcement = this.msg.downloadFailed(invoice.number);
       return undefined;
@@ -424,7 +458,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.busy = [...this.busy, invoice.id];
     let target = invoice.payment_url;
     try {
-      target = (await this.#api!.payment(invoice.id, this.returnUrl || location.href)).redirectUrl ?? target;
+      target = (await this.#client().payment(invoice.id, this.returnUrl || location.href)).redirectUrl ?? target;
     } catch {
       // The invoice's own payment page still takes the payment; only the way back is lost.
       this.announcement = this.msg.payFailed(invoice.number);
@@ -478,6 +512,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               autocomplete="off"
               spellcheck="false"
               placeholder=${m.searchPlaceholder}
+              value=${this.draft}
               .value=${this.draft}
               @input=${this.#onSearchInput}
               @keydown=${this.#onSearchKeydown}
@@ -490,7 +525,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           ${STATUS_FILTERS.map(
             (s) =>
               html`<label class="chip"
-                ><input type="radio" name="status" .checked=${this.status === s} @change=${() => this.#filter({ status: s })} /><span
+                ><input type="radio" name="status" ?checked=${this.status === s} .checked=${this.status === s} @change=${() => this.#filter({ status: s })} /><span
                   >${s ? m.status[s] : m.statusAll}</span
                 ></label
               >`,
@@ -633,9 +668,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11" /></svg><span class="label">${m.open}</span
               ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></button
             >`}
-        <button type="button" part="action download-button" class="action" ?disabled=${busy} @click=${() => this.#download(invoice)}
+        <a
+          part="action download-button"
+          class="action"
+          href=${invoice.pdf_link ?? invoice.pdf_url ?? nothing}
+          aria-disabled=${busy ? 'true' : nothing}
+          @click=${(e: Event) => this.#download(invoice, e)}
           ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" /></svg><span class="label">${m.download}</span
-          ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></button
+          ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
         >
         ${owing && invoice.payment_url
           ? html`<a

@@ -25,6 +25,10 @@ export interface PortalInvoice {
   payment_url: string | null;
   /** The invoice's public page. */
   view_url: string | null;
+  /** The BFF route of the PDF, which needs the portal token. */
+  pdf_url?: string;
+  /** A PDF link that needs no token, signed by the server that rendered the list (absent in the BFF's list). */
+  pdf_link?: string;
 }
 
 /** A short-lived link that opens one invoice's PDF without the portal token. */

@@ -1,0 +1,60 @@
+import { render } from '@lit-labs/ssr';
+import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
+import { html, nothing } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import '../../elements/invoice-list/define.js';
+import { catalogs } from '../../elements/invoice-list/messages.js';
+import type { InvoicePage } from '../../elements/shared/bff-client.js';
+import { catalogLanguage, loadCatalog } from '../../elements/shared/i18n.js';
+import { SERVER_DATA_ATTRIBUTE } from '../../elements/shared/server-rendered.js';
+
+/** What the element is rendered with: its attributes, and the first page it shows. */
+export interface InvoiceListMarkup {
+  portalToken: string;
+  locale: string;
+  perPage: number;
+  status?: string | undefined;
+  period?: string | undefined;
+  search?: string | undefined;
+  order?: string | undefined;
+  endpoint?: string | undefined;
+  returnUrl?: string | undefined;
+  page: InvoicePage;
+}
+
+/** JSON that can sit in a `<script>`: no `</script>`, no `<!--`, no line separators that end it early. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The `<invoice-list>` tag as the element itself renders it, through Lit's server renderer: a
+ * declarative shadow root with the toolbar, totals and first page, and the page as JSON for the
+ * element to take over with. One template, the element's own; nothing here draws a row.
+ */
+export async function invoiceListHtml(markup: InvoiceListMarkup): Promise<string> {
+  await loadCatalog(catalogs, catalogLanguage(markup.locale) ?? 'en');
+  const data = unsafeHTML(`<script type="application/json" ${SERVER_DATA_ATTRIBUTE}>${scriptJson(markup.page)}</script>`);
+  const optional = (value: string | undefined) => value || nothing;
+  // One line: the bindings that render nothing would leave their line breaks inside the tag.
+  const template = html`<invoice-list portal-token=${markup.portalToken} locale=${markup.locale} per-page=${markup.perPage} status=${optional(markup.status)} period=${optional(markup.period)} search=${optional(markup.search)} order=${optional(markup.order)} endpoint=${optional(markup.endpoint)} return-url=${optional(markup.returnUrl)} .serverPage=${markup.page}>${data}</invoice-list>`;
+  return compact(collectResultSync(render(template)));
+}
+
+/**
+ * Without Lit's markers and the templates' indentation: the element takes over by rendering afresh,
+ * so the markers would only be nodes for the browser to build (dozens per row) before the first paint.
+ * Line breaks next to tags render as one space, as they do in the element's minified build; the
+ * JSON is left as it is (its `<` are escaped, so it holds no markup).
+ */
+function compact(markup: string): string {
+  const data = markup.lastIndexOf('<script type="application/json"');
+  // Attribute values and text have their `<` and `>` escaped, so these only meet the markup's own line breaks.
+  const strip = (text: string) =>
+    text
+      .replace(/<!--\/?lit-(?:part|node)[^>]*-->|<\?>/g, '')
+      .replace(/<style>([\s\S]*?)<\/style>/g, (_, css: string) => `<style>${css.replace(/\s+/g, ' ')}</style>`)
+      .replace(/>\s*\n\s*/g, '> ')
+      .replace(/\s*\n\s*</g, ' <');
+  return data < 0 ? strip(markup) : strip(markup.slice(0, data)) + markup.slice(data).replace(/<!--\/?lit-part[^>]*-->/g, '');
+}

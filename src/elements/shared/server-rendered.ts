@@ -1,0 +1,57 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+/** The attribute marking the JSON a server printed inside an element for it to take over with. */
+export const SERVER_DATA_ATTRIBUTE = 'data-server-state';
+
+/**
+ * Takes over an element a server rendered: the data it rendered with, printed as
+ * `<script type="application/json" data-server-state>` among the element's children, and the
+ * declarative shadow root holding what it rendered. The element shows the data without asking for
+ * it again; the server's markup stays on screen until the element's first render replaces it in the
+ * same task, so nothing flashes and no frame is painted empty.
+ */
+export class ServerRendered<T> implements ReactiveController {
+  readonly #host: ReactiveControllerHost & HTMLElement;
+  #data?: T;
+  #taken = false;
+
+  constructor(host: ReactiveControllerHost & HTMLElement) {
+    this.#host = host;
+    host.addController(this);
+  }
+
+  /** Sets the data directly (the server renderer does, before its render). */
+  set data(value: T | undefined) {
+    this.#data = value;
+  }
+
+  hostConnected(): void {
+    if (this.#taken || this.#data !== undefined) return;
+    const script = this.#host.querySelector(`:scope > script[${SERVER_DATA_ATTRIBUTE}]`);
+    if (!script) return;
+    try {
+      this.#data = JSON.parse(script.textContent ?? '') as T;
+    } catch {
+      // Unreadable data only costs a request: the element loads as if rendered in the browser.
+    }
+    script.remove();
+  }
+
+  /** The server's data, once: later loads go to the network. */
+  take(): T | undefined {
+    if (this.#taken) return undefined;
+    this.#taken = true;
+    const data = this.#data;
+    this.#data = undefined;
+    return data;
+  }
+
+  /** Right before the first render: the server's markup goes, in the task that renders the element's own. */
+  hostUpdate(): void {
+    const host = this.#host as ReactiveControllerHost & HTMLElement & { hasUpdated: boolean; renderOptions?: { renderBefore?: ChildNode | null } };
+    if (host.hasUpdated || !host.shadowRoot?.firstChild) return;
+    host.shadowRoot.replaceChildren();
+    // LitElement renders before the root's first child when it made the root: here, a node just removed.
+    if (host.renderOptions) host.renderOptions.renderBefore = null;
+  }
+}
