@@ -36,6 +36,9 @@ function moFile(entries) {
   header.writeUInt32LE(count, 8);
   header.writeUInt32LE(28, 12);
   header.writeUInt32LE(28 + count * 8, 16);
+  // No hash table (size 0), but its offset right after the two tables: WordPress's reader measures by it.
+  header.writeUInt32LE(0, 20);
+  header.writeUInt32LE(tablesEnd, 24);
   let offset = tablesEnd;
   keys.forEach((key, i) => {
     header.writeUInt32LE(key.length, 28 + i * 8);

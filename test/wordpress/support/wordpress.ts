@@ -58,9 +58,33 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   }
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
+/** Whether the child ended within `ms`. */
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** Ends a server and everything it forked (each runs in a process group of its own). */
+async function end(child: ChildProcess): Promise<void> {
+  const group = -child.pid!;
+  try {
+    process.kill(group, 'SIGTERM');
+  } catch {
+    return;
+  }
+  if (await exited(child, 5000)) return;
+  try {
+    process.kill(group, 'SIGKILL');
+  } catch {
+    return;
+  }
+  await exited(child, 5000);
 }
 
 export async function startWordPress(options: WordPressOptions): Promise<RunningWordPress> {
@@ -69,10 +93,7 @@ export async function startWordPress(options: WordPressOptions): Promise<Running
   await chmod(root, 0o755);
   const children: ChildProcess[] = [];
   const stop = async () => {
-    for (const child of children.reverse()) {
-      child.kill('SIGTERM');
-      await exited(child);
-    }
+    await Promise.all(children.map(end));
     await rm(root, { recursive: true, force: true });
   };
   try {
@@ -123,7 +144,7 @@ async function startMariaDb(root: string, socket: string, children: ChildProcess
       '--innodb-buffer-pool-size=32M',
       '--skip-log-bin',
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', detached: true },
   );
   children.push(server);
   await waitFor(async () => {
@@ -235,7 +256,7 @@ async function startApache(root: string, docroot: string, port: number, proxies:
   ];
   const file = join(root, 'apache.conf');
   await writeFile(file, config.join('\n'));
-  const server = spawn('apache2', ['-f', file, '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn('apache2', ['-f', file, '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let output = '';
   server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   children.push(server);
