@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+
+export { freePort } from '../../helpers/redis.js';
 
 /**
  * Debian's WordPress on Debian's Apache (mod_php) and MariaDB, each started for the test on a free
@@ -34,17 +35,6 @@ export interface WordPressOptions {
 
 const WORDPRESS = '/usr/share/wordpress';
 const run = promisify(execFile);
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function phpString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -174,6 +164,15 @@ async function copyWordPress(docroot: string): Promise<void> {
   await cp(join(WORDPRESS, 'wp-content'), join(docroot, 'wp-content'), { recursive: true, dereference: true });
   for (const file of ['index.php', 'wp-activate.php', 'wp-blog-header.php', 'wp-comments-post.php', 'wp-cron.php', 'wp-links-opml.php', 'wp-load.php', 'wp-login.php', 'wp-mail.php', 'wp-settings.php', 'wp-signup.php', 'wp-trackback.php', 'xmlrpc.php']) {
     await cp(join(WORDPRESS, file), join(docroot, file));
+  }
+  // Debian links bundled libraries (underscore, getID3) relatively, to /usr/share/javascript and
+  // /usr/share/php: in the copy those links point at the original's targets.
+  const { stdout } = await run('find', [docroot, '-type', 'l']);
+  for (const link of stdout.split('\n').filter(Boolean)) {
+    const target = await realpath(join(WORDPRESS, relative(docroot, link))).catch(() => undefined);
+    if (!target) continue;
+    await rm(link);
+    await symlink(target, link);
   }
   await mkdir(join(docroot, 'wp-content/uploads'), { recursive: true });
   await chmod(join(docroot, 'wp-content/uploads'), 0o777);
