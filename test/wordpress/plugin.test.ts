@@ -366,6 +366,14 @@ describe('sign-up', () => {
 });
 
 describe('PHP', () => {
+  it('completes a server-rendered list fragment with the attributes it lacks, keeping its own', async () => {
+    const fragment = await wp.php(`
+$complete = new ReflectionMethod('Invoicekit_Elements', 'with_attributes');
+$complete->setAccessible(true);
+echo $complete->invoke(null, '<invoice-list locale="pl"><template shadowrootmode="open"><p>rows</p></template></invoice-list>', 'invoice-list', ['endpoint' => '/bff', 'portal-token' => 'a"b', 'locale' => 'en']);`);
+    expect(fragment).toBe('<invoice-list locale="pl" endpoint="/bff" portal-token="a&quot;b"><template shadowrootmode="open"><p>rows</p></template></invoice-list>');
+  });
+
   it('logged no notice, warning or error from the plugin on any of these pages', async () => {
     const log = await wp.debugLog();
     expect(log.split('\n').filter((line) => /invoicekit\/|invoicekit\.php/.test(line))).toEqual([]);
