@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system tools the tests need (Chromium, pdftotext, PostgreSQL, Redis) when they are missing.
+# Installs the system tools the tests need (Chromium, pdftotext, PostgreSQL, Redis, and WordPress on
+# Apache, mod_php and MariaDB for the plugin's tests) when they are missing.
 set -euo pipefail
 
 need=()
@@ -13,6 +14,10 @@ fi
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
+[ -f /usr/share/wordpress/wp-settings.php ] || need+=(wordpress)
+[ -x /usr/sbin/apache2 ] || need+=(apache2)
+[ -f /usr/lib/apache2/modules/libphp8.2.so ] || ls /usr/lib/apache2/modules/libphp*.so >/dev/null 2>&1 || need+=(libapache2-mod-php)
+command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
 
 if [ ${#need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

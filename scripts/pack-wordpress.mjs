@@ -1,12 +1,12 @@
 // Packs the WordPress plugin into dist/wordpress/invoicekit.zip: the folder invoicekit/ holding
 // wordpress/ as it is, the elements' one-file bundle (dist/invoicekit.js), and the Polish
 // translations compiled from wordpress/languages/*.po (a .mo for PHP, a JSON file per script).
-// The zip is written here, with Node's zlib, so packing needs no system tool.
+// The zip is written by the service's own zip writer (run through tsx), so packing needs no system tool.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateRawSync } from 'node:zlib';
+import { zipArchive } from '../src/service/resources/zip.js';
 import { parsePo } from './wordpress-po.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,6 +36,9 @@ function moFile(entries) {
   header.writeUInt32LE(count, 8);
   header.writeUInt32LE(28, 12);
   header.writeUInt32LE(28 + count * 8, 16);
+  // No hash table (size 0), but its offset right after the two tables: WordPress's reader measures by it.
+  header.writeUInt32LE(0, 20);
+  header.writeUInt32LE(tablesEnd, 24);
   let offset = tablesEnd;
   keys.forEach((key, i) => {
     header.writeUInt32LE(key.length, 28 + i * 8);
@@ -76,57 +79,6 @@ async function translations() {
   return out;
 }
 
-/** A zip archive of the files, deflated, with their CRC-32s: what WordPress's own unzip reads. */
-function zip(files) {
-  const locals = [];
-  const centrals = [];
-  let offset = 0;
-  // 1 January 2026, 00:00: fixed, so the same sources make the same zip.
-  const time = 0;
-  const date = ((2026 - 1980) << 9) | (1 << 5) | 1;
-  for (const { path, data } of files) {
-    const name = Buffer.from(path);
-    const deflated = deflateRawSync(data, { level: 9 });
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(deflated.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, deflated);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(0x0314, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(deflated.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += local.length + name.length + deflated.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
 const files = [];
 for (const path of await filesUnder(source)) {
   const inside = relative(source, path).split(sep).join('/');
@@ -137,5 +89,7 @@ files.push({ path: 'assets/invoicekit.js', data: await readFile(join(root, 'dist
 files.push(...(await translations()));
 const out = join(root, 'dist/wordpress');
 await mkdir(out, { recursive: true });
-await writeFile(join(out, 'invoicekit.zip'), zip(files.map((file) => ({ ...file, path: `${FOLDER}/${file.path}` }))));
+// A fixed date, so the same sources make the same zip.
+const modified = new Date('2026-01-01T00:00:00Z');
+await writeFile(join(out, 'invoicekit.zip'), zipArchive(files.map((file) => ({ name: `${FOLDER}/${file.path}`, content: file.data, modified }))));
 console.log(`dist/wordpress/invoicekit.zip: ${files.length} files`);

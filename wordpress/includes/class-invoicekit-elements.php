@@ -152,6 +152,29 @@ final class Invoicekit_Elements {
 	}
 
 	/**
+	 * A block's front end, from its `render.php`: the element in the block's wrapper.
+	 *
+	 * @param string               $element    `invoices`, `client-form` or `pay-button`.
+	 * @param array<string, mixed> $attributes The block's attributes (`perPage` reads as `per_page`).
+	 * @return string
+	 */
+	public static function block( $element, array $attributes ) {
+		$args = array();
+		foreach ( $attributes as $name => $value ) {
+			$args[ strtolower( (string) preg_replace( '/[A-Z]/', '_$0', (string) $name ) ) ] = $value;
+		}
+		$renderers = array(
+			'invoices'    => array( self::class, 'invoices' ),
+			'client-form' => array( self::class, 'client_form' ),
+			'pay-button'  => array( self::class, 'pay_button' ),
+		);
+		if ( ! isset( $renderers[ $element ] ) ) {
+			return '';
+		}
+		return '<div ' . get_block_wrapper_attributes() . '>' . call_user_func( $renderers[ $element ], $args ) . '</div>';
+	}
+
+	/**
 	 * The signed-in customer's invoices: the BFF's server-rendered first page when it has one, else the
 	 * element, which fetches them. Its token may read invoices, nothing else.
 	 *

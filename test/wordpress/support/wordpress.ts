@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+
+export { freePort } from '../../helpers/redis.js';
 
 /**
  * Debian's WordPress on Debian's Apache (mod_php) and MariaDB, each started for the test on a free
@@ -35,17 +36,6 @@ export interface WordPressOptions {
 const WORDPRESS = '/usr/share/wordpress';
 const run = promisify(execFile);
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function phpString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
@@ -58,9 +48,33 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   }
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
+/** Whether the child ended within `ms`. */
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** Ends a server and everything it forked (each runs in a process group of its own). */
+async function end(child: ChildProcess): Promise<void> {
+  const group = -child.pid!;
+  try {
+    process.kill(group, 'SIGTERM');
+  } catch {
+    return;
+  }
+  if (await exited(child, 5000)) return;
+  try {
+    process.kill(group, 'SIGKILL');
+  } catch {
+    return;
+  }
+  await exited(child, 5000);
 }
 
 export async function startWordPress(options: WordPressOptions): Promise<RunningWordPress> {
@@ -69,10 +83,7 @@ export async function startWordPress(options: WordPressOptions): Promise<Running
   await chmod(root, 0o755);
   const children: ChildProcess[] = [];
   const stop = async () => {
-    for (const child of children.reverse()) {
-      child.kill('SIGTERM');
-      await exited(child);
-    }
+    await Promise.all(children.map(end));
     await rm(root, { recursive: true, force: true });
   };
   try {
@@ -123,7 +134,7 @@ async function startMariaDb(root: string, socket: string, children: ChildProcess
       '--innodb-buffer-pool-size=32M',
       '--skip-log-bin',
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', detached: true },
   );
   children.push(server);
   await waitFor(async () => {
@@ -153,6 +164,15 @@ async function copyWordPress(docroot: string): Promise<void> {
   await cp(join(WORDPRESS, 'wp-content'), join(docroot, 'wp-content'), { recursive: true, dereference: true });
   for (const file of ['index.php', 'wp-activate.php', 'wp-blog-header.php', 'wp-comments-post.php', 'wp-cron.php', 'wp-links-opml.php', 'wp-load.php', 'wp-login.php', 'wp-mail.php', 'wp-settings.php', 'wp-signup.php', 'wp-trackback.php', 'xmlrpc.php']) {
     await cp(join(WORDPRESS, file), join(docroot, file));
+  }
+  // Debian links bundled libraries (underscore, getID3) relatively, to /usr/share/javascript and
+  // /usr/share/php: in the copy those links point at the original's targets.
+  const { stdout } = await run('find', [docroot, '-type', 'l']);
+  for (const link of stdout.split('\n').filter(Boolean)) {
+    const target = await realpath(join(WORDPRESS, relative(docroot, link))).catch(() => undefined);
+    if (!target) continue;
+    await rm(link);
+    await symlink(target, link);
   }
   await mkdir(join(docroot, 'wp-content/uploads'), { recursive: true });
   await chmod(join(docroot, 'wp-content/uploads'), 0o777);
@@ -235,7 +255,7 @@ async function startApache(root: string, docroot: string, port: number, proxies:
   ];
   const file = join(root, 'apache.conf');
   await writeFile(file, config.join('\n'));
-  const server = spawn('apache2', ['-f', file, '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn('apache2', ['-f', file, '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let output = '';
   server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   children.push(server);

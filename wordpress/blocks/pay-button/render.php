@@ -9,17 +9,5 @@
 
 defined( 'ABSPATH' ) || exit;
 
-?>
-<div <?php echo get_block_wrapper_attributes(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped by WordPress. ?>>
-	<?php
-	// phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- every attribute is escaped where the markup is built.
-	echo Invoicekit_Elements::pay_button(
-		array(
-			'product' => $attributes['product'] ?? '',
-			'label'   => $attributes['label'] ?? '',
-			'locale'  => $attributes['locale'] ?? '',
-			'theme'   => $attributes['theme'] ?? 'light',
-		)
-	);
-	?>
-</div>
+// phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- every attribute is escaped where the markup is built; a list fragment is the BFF's own rendering.
+echo Invoicekit_Elements::block( 'pay-button', $attributes );
