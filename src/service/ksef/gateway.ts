@@ -82,6 +82,8 @@ export type KsefOutcome =
       readonly code: number;
       readonly description: string;
       readonly details: readonly string[];
+      /** KSeF dropped it for its own reasons (405, 500, 550): sending the same document again may succeed. */
+      readonly resend: boolean;
       /** Code 440: the same seller, kind and number is already in KSeF under this number. */
       readonly duplicateOf?: string;
     };
