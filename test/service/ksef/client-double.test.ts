@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKsefClient, retryDelay } from '../../../src/service/ksef/client.js';
 import { startKsefDouble } from '../../../src/service/ksef/double/server.js';
+import { startLocalKsef } from '../../../src/service/ksef/local.js';
 import {
   certificateVerificationLink,
   isValidKsefNumber,
@@ -248,6 +249,23 @@ describe('the KSeF client against the bundled double', () => {
   });
 });
 
+describe('the local KSeF for users', () => {
+  it('hands out a token for a NIP that the client then authenticates with', async () => {
+    const local = await startLocalKsef({});
+    try {
+      const answer = await fetch(`${local.origin}/local/tokens`, { method: 'POST', body: JSON.stringify({ nip: '7010002137' }) });
+      expect(answer.status).toBe(201);
+      const { token } = (await answer.json()) as { token: string };
+      expect(token).toMatch(/^\d{8}-EC-[0-9A-F]{10}-[0-9A-F]{10}-[0-9A-F]{2}\|nip-7010002137\|[0-9a-f]{64}$/);
+      const client = createKsefClient({ localOrigin: local.origin, sleep: async () => {} });
+      const receipt = await client.submit({ environment: 'local', sellerNip: '7010002137', token, xml: exampleInvoice('7010002137', '2026-01-02', '1') });
+      expect(receipt.sellerNip).toBe('7010002137');
+    } finally {
+      await local.close();
+    }
+  });
+});
+
 describe('the double’s answers to hostile requests', () => {
   let world: DoubleWorld;
   beforeAll(async () => {
@@ -268,6 +286,8 @@ describe('the double’s answers to hostile requests', () => {
     expect(unknownChallenge.status).toBe(400);
     expect(unknownChallenge.headers.get('content-type')).toContain('application/problem+json');
     expect(await unknownChallenge.json()).toMatchObject({ status: 400, errors: [{ code: 21111 }] });
+    const noNip = await fetch(`${world.double.origin}/local/tokens`, { method: 'POST', body: JSON.stringify({ nip: '12' }) });
+    expect(noNip.status).toBe(400);
     for (const [method, path] of [
       ['POST', '/sessions/online'],
       ['GET', '/sessions/20260302-SO-0000000000-0000000000-00'],

@@ -3,6 +3,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { Hono, type Context } from 'hono';
 import { aesDecrypt, rsaOaepDecrypt } from '../crypto.js';
 import { ksefNumber, localApiPath, localQrPath, sha256Base64, sha256Base64Url } from '../gateway.js';
+
+/** Where the double hands out KSeF tokens (`POST {origin}/local/tokens {"nip": "…"}`). */
+export const localTokensPath = '/local';
 import { validateFa3 } from '../schemas.js';
 import { selfSignedCertificate } from './certificate.js';
 import { DoubleState, referenceNumber, type StoredInvoice, type StoredSession } from './state.js';
@@ -507,9 +510,20 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     return c.html(verificationPage(found, { nip, date, english }), found ? 200 : 404);
   });
 
+  // Not part of KSeF's API: where the real KSeF's taxpayer application makes tokens, this double
+  // makes them for any NIP. It listens on loopback only and exists only with `--ksef-local`.
+  const tokens = new Hono();
+  tokens.post('/tokens', async (c) => {
+    const body = await jsonBody(c);
+    const nip = typeof body?.nip === 'string' ? body.nip : '';
+    if (!/^\d{10}$/.test(nip)) return badRequest(c, 21405, 'Błąd walidacji danych wejściowych.', ['nip: 10 digits']);
+    return c.json({ token: state.issueToken(nip, clock()) }, 201);
+  });
+
   const app = new Hono();
   app.route(localApiPath, api);
   app.route(localQrPath, qr);
+  app.route(localTokensPath, tokens);
 
   return {
     app,
