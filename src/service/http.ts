@@ -1,3 +1,4 @@
+import type { KsefRuntime } from './ksef/invoices.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Database } from './db.js';
@@ -31,6 +32,8 @@ export interface ServiceConfig {
   testPayments: boolean;
   /** Who takes checkout payments; `null` when online payment is off. */
   paymentProvider: PaymentProvider | null;
+  /** KSeF: the local double's origin, the clock and the sender's queue. */
+  ksef: KsefRuntime;
 }
 
 export interface ServiceEnv {

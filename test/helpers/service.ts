@@ -18,7 +18,7 @@ export interface TestService extends RunningService {
 export async function startTestService(
   options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
     ServiceOptions,
-    'webhooks' | 'clock' | 'schedulerIntervalMs'
+    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'ksef'
   > = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
@@ -40,6 +40,7 @@ export async function startTestService(
     webhooks: options.webhooks,
     clock: options.clock,
     schedulerIntervalMs: options.schedulerIntervalMs,
+    ksef: options.ksef,
   });
   return {
     ...service,
