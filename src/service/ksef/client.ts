@@ -58,6 +58,7 @@ interface Answer {
 
 interface Keys {
   readonly token: KeyObject;
+  readonly tokenKeyId: string | undefined;
   readonly symmetric: KeyObject;
   readonly symmetricKeyId: string | undefined;
   readonly fetchedAt: number;
@@ -135,6 +136,7 @@ export function createKsefClient(options: KsefClientOptions = {}): KsefClient {
     const symmetricEntry = pick('SymmetricKeyEncryption');
     const fresh: Keys = {
       token: publicKeyOfCertificate(tokenEntry.certificate),
+      tokenKeyId: tokenEntry.publicKeyId,
       symmetric: publicKeyOfCertificate(symmetricEntry.certificate),
       symmetricKeyId: symmetricEntry.publicKeyId,
       fetchedAt: now,
@@ -147,13 +149,14 @@ export function createKsefClient(options: KsefClientOptions = {}): KsefClient {
     const cacheKey = `${baseUrl(environment)}|${nip}|${sha256Base64(token)}`;
     const cached = accessTokens.get(cacheKey);
     if (cached && cached.validUntil - 60_000 > clock().getTime()) return cached.token;
-    const { token: tokenKey } = await publicKeys(environment);
+    const { token: tokenKey, tokenKeyId } = await publicKeys(environment);
     const challenge = await json<{ challenge: string; timestampMs: number }>(environment, 'POST', '/auth/challenge');
     const started = await json<{ referenceNumber: string; authenticationToken: { token: string } }>(environment, 'POST', '/auth/ksef-token', {
       json: {
         challenge: challenge.challenge,
         contextIdentifier: { type: 'Nip', value: nip },
         encryptedToken: encryptKsefToken(tokenKey, token, challenge.timestampMs),
+        ...(tokenKeyId ? { publicKeyId: tokenKeyId } : {}),
       },
     });
     const bearer = started.authenticationToken.token;

@@ -286,6 +286,12 @@ describe('the double’s answers to hostile requests', () => {
     expect(unknownChallenge.status).toBe(400);
     expect(unknownChallenge.headers.get('content-type')).toContain('application/problem+json');
     expect(await unknownChallenge.json()).toMatchObject({ status: 400, errors: [{ code: 21111 }] });
+    const unknownKey = await fetch(`${api}/auth/ksef-token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ challenge: '20260302-CR-0000000000-0000000000-00', contextIdentifier: { type: 'Nip', value: nip }, encryptedToken: 'AAAA', publicKeyId: 'AAAA' }),
+    });
+    expect(await unknownKey.json()).toMatchObject({ exception: { exceptionDetailList: [{ exceptionCode: 21470 }] } });
     const noNip = await fetch(`${world.double.origin}/local/tokens`, { method: 'POST', body: JSON.stringify({ nip: '12' }) });
     expect(noNip.status).toBe(400);
     for (const [method, path] of [

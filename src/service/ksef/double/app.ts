@@ -130,6 +130,9 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     if (!challenge || !encrypted || context?.type !== 'Nip' || typeof context.value !== 'string' || !/^\d{10}$/.test(context.value)) {
       return badRequest(c, 21405, 'Błąd walidacji danych wejściowych.', ['challenge, contextIdentifier (Nip) and encryptedToken are required.']);
     }
+    if (body?.publicKeyId !== undefined && body.publicKeyId !== null && body.publicKeyId !== certificates[0]?.publicKeyId) {
+      return unknownKey(c, body.publicKeyId);
+    }
     const issued = challenges.get(challenge);
     if (!issued || clock().getTime() - issued.timestampMs > challengeLifetimeMs) {
       return badRequest(c, 21111, 'Nieprawidłowe wyzwanie autoryzacyjne.');
@@ -247,9 +250,7 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
       return badRequest(c, 21405, 'Błąd walidacji danych wejściowych.', ['encryption.encryptedSymmetricKey and encryption.initializationVector are required.']);
     }
     if (encryption.publicKeyId !== undefined && encryption.publicKeyId !== null && encryption.publicKeyId !== certificates[1]?.publicKeyId) {
-      return badRequest(c, 21470, 'Przesłany identyfikator klucza jest nieznany lub wskazuje na wycofany klucz.', [
-        `Klucz o identyfikatorze ${String(encryption.publicKeyId)} nie jest wspierany.`,
-      ]);
+      return unknownKey(c, encryption.publicKeyId);
     }
     let key: Buffer;
     const iv = Buffer.from(encryption.initializationVector, 'base64');
@@ -590,6 +591,12 @@ function badRequest(c: Context, code: number, description: string, details?: str
     },
     400,
   );
+}
+
+function unknownKey(c: Context, keyId: unknown): Response {
+  return badRequest(c, 21470, 'Przesłany identyfikator klucza jest nieznany lub wskazuje na wycofany klucz.', [
+    `Klucz o identyfikatorze ${String(keyId)} nie jest wspierany.`,
+  ]);
 }
 
 function unauthorized(c: Context): Response {
