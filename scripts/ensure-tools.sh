@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the system tools the tests need (Chromium, pdftotext, PostgreSQL, Redis, xmllint) when they are missing.
+# Installs the system tools the tests need (Chromium, pdftotext, PostgreSQL, Redis, xmllint, zbarimg) when they are missing.
 set -euo pipefail
 
 need=()
@@ -14,6 +14,7 @@ command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+command -v zbarimg >/dev/null 2>&1 || need+=(zbar-tools)
 
 if [ ${#need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

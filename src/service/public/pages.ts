@@ -8,6 +8,7 @@ import { newPaymentData } from '../resources/payments.js';
 import { insertRow, type StoredRow, todayText } from '../store.js';
 import { testPaymentsEnabled } from '../payment-provider.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
+import { ksefQrBlock } from './ksef-qr.js';
 
 /**
  * Public pages that need no api_token: the invoice view (`view_url`), its PDF, the page that pays
@@ -110,6 +111,7 @@ function invoiceView(invoice: InvoiceData, token: string, payable: boolean, noti
         ${compare(decimal(invoice.paid), ZERO) > 0 ? html`<div><span>${t.paid}</span><span>${m(invoice.paid)}</span></div>` : ''}
         <div class="due"><span>${t.toPay}</span><span>${m(left)}</span></div>
       </div>
+      ${ksefQrBlock(invoice, lang)}
       <div class="actions">
         ${due && payable ? html`<a class="button primary" href="/invoice/payment/${token}">${t.pay}</a>` : ''}
         <a class="button" href="/invoice/${token}.pdf" download>${t.pdf}</a>

@@ -5,7 +5,7 @@ import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ks
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
-import { readFa3, xmllint } from './support.js';
+import { pdfText, qrCodesOfPdf, readFa3, xmllint } from './support.js';
 
 /**
  * The hosted service's KSeF API end to end, through the bundled KSeF double over HTTP: settings,
@@ -102,6 +102,22 @@ describe('an account on the local KSeF', () => {
 
     const fields = await http.get(`/invoices/${String(invoice.id)}.json`, { 'fields[invoice]': 'gov_status,gov_id' });
     expect(fields.body.gov_id).toBe(invoice.gov_id);
+
+    // The PDF prints KOD I, the KSeF number under it and, outside production, a test mark.
+    const pdf = await fetch(`${service.url}/invoices/${String(invoice.id)}.pdf?api_token=${service.apiToken}`);
+    expect(pdf.status).toBe(200);
+    const bytes = new Uint8Array(await pdf.arrayBuffer());
+    expect(await qrCodesOfPdf(bytes)).toEqual([invoice.gov_verification_link]);
+    const text = await pdfText(bytes);
+    expect(text).toContain(invoice.gov_id);
+    expect(text).toContain('TEST: faktura ze środowiska testowego KSeF, bez mocy prawnej');
+
+    // So does the public invoice page: the code links to the verification, the number is under it.
+    const view = await (await fetch(invoice.view_url)).text();
+    expect(view).toContain(`<a href="${invoice.gov_verification_link}"`);
+    expect(view).toMatch(new RegExp(`<svg [^>]*aria-label="Numer KSeF ${invoice.gov_id}"`));
+    expect(view).toContain(`Numer KSeF: <strong>${invoice.gov_id}</strong>`);
+    expect(view).toContain('TEST: faktura ze środowiska testowego KSeF, bez mocy prawnej');
   });
 
   it('sends an existing invoice with send_to_ksef=yes, and a correction names the corrected KSeF number', async () => {
