@@ -8,6 +8,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { createInvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
+import { connectAccountToLocalKsef, startLocalKsef } from './service/ksef/local.js';
 import { startService } from './service/server.js';
 
 /**
@@ -16,10 +17,13 @@ import { startService } from './service/server.js';
  *  - the demo site, served from the production build of the elements, whose server plays the
  *    shop's own backend: it mounts the BFF at `/bff` and mints portal tokens for the signed-in
  *    customer at `/demo-api/session`.
- * The default ports (4700 for the site, 4701 for the service) stay clear of the usual dev servers.
+ *  - the local KSeF (the bundled test double), to which the demo account sends its invoices.
+ * The default ports (4700 for the site, 4701 for the service, 4702 for the local KSeF) stay clear of
+ * the usual dev servers.
  */
 export const DEFAULT_DEMO_PORT = 4700;
 export const DEFAULT_SERVICE_PORT = 4701;
+export const DEFAULT_KSEF_LOCAL_PORT = 4702;
 
 export async function runDev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -29,6 +33,7 @@ export async function runDev(argv: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'service-port': { type: 'string', default: process.env.INVOICEKIT_SERVICE_PORT || String(DEFAULT_SERVICE_PORT) },
       'data-dir': { type: 'string', default: './.invoicekit/data' },
+      'ksef-local-port': { type: 'string', default: process.env.INVOICEKIT_KSEF_LOCAL_PORT || String(DEFAULT_KSEF_LOCAL_PORT) },
     },
   });
   const host = values.host;
@@ -36,7 +41,9 @@ export async function runDev(argv: string[]): Promise<void> {
   // A failed build must not leave the service running; the rejection is awaited below.
   building.catch(() => undefined);
 
+  const localKsef = await startLocalKsef({ dataDir: values['data-dir'], port: Number(values['ksef-local-port']) });
   const service = await startService({
+    ksef: { localOrigin: localKsef.origin },
     port: Number(values['service-port']),
     host,
     dataDir: values['data-dir'],
@@ -51,6 +58,8 @@ export async function runDev(argv: string[]): Promise<void> {
     webhooks: { allowPrivate: true },
   });
   console.log(`invoicing service listening on ${service.url}`);
+  // Every invoice of the demo shop goes to the local KSeF, as a Polish shop's would go to KSeF.
+  await connectAccountToLocalKsef(service.url, service.apiToken, localKsef, { auto_send_mode: 'all' });
 
   /** A short-lived link to the demo account's outbox (none with SMTP), made with its api_token. */
   async function outboxLink(): Promise<string | null> {
@@ -68,6 +77,7 @@ export async function runDev(argv: string[]): Promise<void> {
     root = await building;
   } catch (error) {
     await service.close();
+    await localKsef.close();
     throw error;
   }
   // The site listens first, so that a port of 0 is known before the BFF learns its allowed origins.
@@ -133,6 +143,7 @@ export async function runDev(argv: string[]): Promise<void> {
       `  How it is wired  ${siteUrl}/how-it-works.html`,
       `  BFF              ${siteUrl}/bff (mounted in the demo site's backend)`,
       `  Service          ${service.url} (api token ${service.apiToken})`,
+      `  Local KSeF       ${localKsef.origin} (test double; tokens: POST ${localKsef.origin}/local/tokens)`,
       `  Outbox           ${firstOutbox ?? 'none: e-mail goes through SMTP_URL'}${firstOutbox ? ' (link valid for 15 minutes; the site always links a fresh one)' : ''}`,
       '',
       'Press Ctrl-C to stop.',
@@ -145,7 +156,7 @@ export async function runDev(argv: string[]): Promise<void> {
     closing = true;
     server.close();
     (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-    Promise.allSettled([service.close()]).finally(() => process.exit(0));
+    Promise.allSettled([service.close().finally(() => localKsef.close())]).finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -18,23 +18,41 @@ export async function startLocalKsef(options: { readonly dataDir?: string; reado
 
 /**
  * Connects an account to the local KSeF through the service's own API, as a user would: a token of
- * the double for the NIP of the account's main department, then `PUT /account/ksef.json`.
- * Answers the NIP, or null when the account has no Polish NIP to send under.
+ * the double for the NIP of the account's main department, then `PUT /account/ksef.json`. An account
+ * whose KSeF is already set up is left as it is. Answers the NIP it connected, or null.
  */
-export async function connectAccountToLocalKsef(serviceUrl: string, apiToken: string, double: RunningKsefDouble): Promise<string | null> {
+export async function connectAccountToLocalKsef(
+  serviceUrl: string,
+  apiToken: string,
+  double: Pick<RunningKsefDouble, 'issueToken'>,
+  settings: { readonly auto_send_mode?: 'pl_companies' | 'all_companies' | 'all' | null } = {},
+): Promise<string | null> {
   const headers = { authorization: `Bearer ${apiToken}`, accept: 'application/json', 'content-type': 'application/json' };
+  const current = await fetch(`${serviceUrl}/account/ksef.json`, { headers });
+  if (!current.ok) throw new Error(`the account's KSeF settings could not be read: ${current.status}`);
+  const { ksef } = (await current.json()) as { ksef: { environment: string; token_set: boolean } };
+  if (ksef.environment !== 'off' && ksef.token_set) return null;
   const departments = await fetch(`${serviceUrl}/departments.json`, { headers });
   if (!departments.ok) throw new Error(`the departments could not be read: ${departments.status}`);
-  const list = (await departments.json()) as Array<{ tax_no?: string | null; main?: boolean | null }>;
-  const nipOf = (taxNo: string | null | undefined) => (taxNo ?? '').replace(/^PL/i, '').replace(/[\s-]/g, '');
+  const answer = (await departments.json()) as Department[] | { departments: Department[] };
+  const list = Array.isArray(answer) ? answer : answer.departments;
   const seller = [...list].sort((a, b) => Number(b.main === true) - Number(a.main === true)).find((department) => /^\d{10}$/.test(nipOf(department.tax_no)));
   if (!seller) return null;
   const nip = nipOf(seller.tax_no);
-  const answer = await fetch(`${serviceUrl}/account/ksef.json`, {
+  const saved = await fetch(`${serviceUrl}/account/ksef.json`, {
     method: 'PUT',
     headers,
-    body: JSON.stringify({ ksef: { environment: 'local', token: double.issueToken(nip) } }),
+    body: JSON.stringify({ ksef: { environment: 'local', token: double.issueToken(nip), ...settings } }),
   });
-  if (!answer.ok) throw new Error(`the account could not be connected to the local KSeF: ${answer.status}`);
+  if (!saved.ok) throw new Error(`the account could not be connected to the local KSeF: ${saved.status}`);
   return nip;
+}
+
+interface Department {
+  readonly tax_no?: string | null;
+  readonly main?: boolean | null;
+}
+
+function nipOf(taxNo: string | null | undefined): string {
+  return (taxNo ?? '').replace(/^PL/i, '').replace(/[\s-]/g, '');
 }
