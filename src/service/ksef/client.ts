@@ -264,6 +264,14 @@ export function createKsefClient(options: KsefClientOptions = {}): KsefClient {
       }
       const details = status.status.details ?? [];
       const duplicateOf = code === 440 ? (status.status.extensions?.originalKsefNumber ?? ksefNumberIn(details)) : undefined;
+      const originalSession = status.status.extensions?.originalSessionReferenceNumber;
+      const originalUpo =
+        duplicateOf && originalSession
+          ? await call(environment, 'GET', `/sessions/${encodeURIComponent(originalSession)}/invoices/ksef/${encodeURIComponent(duplicateOf)}/upo`, {
+              bearer: access,
+              accept: 'application/xml',
+            }).catch(() => undefined)
+          : undefined;
       return {
         state: 'rejected',
         code,
@@ -271,6 +279,7 @@ export function createKsefClient(options: KsefClientOptions = {}): KsefClient {
         details,
         resend: code === 405 || code >= 500,
         ...(duplicateOf ? { duplicateOf } : {}),
+        ...(originalUpo ? { originalUpoXml: originalUpo.text } : {}),
       };
     });
   }

@@ -86,6 +86,8 @@ export type KsefOutcome =
       readonly resend: boolean;
       /** Code 440: the same seller, kind and number is already in KSeF under this number. */
       readonly duplicateOf?: string;
+      /** Code 440: the original's UPO, when KSeF names the original's session and still has it. */
+      readonly originalUpoXml?: string;
     };
 
 export interface KsefGateway {

@@ -162,6 +162,7 @@ describe('the KSeF client against the bundled double', () => {
     // Another file (other whitespace) with the same business data is still the same invoice.
     const again = await decided(await world.client.submit({ environment: 'local', sellerNip: nip, token, xml: xml.replace('<Fa>', '<Fa>\n') }));
     expect(again).toMatchObject({ state: 'rejected', code: 440, description: 'Duplikat faktury', duplicateOf: first.ksefNumber, resend: false });
+    expect(again.state === 'rejected' && again.originalUpoXml).toBe(first.upoXml);
   });
 
   it('refuses an invoice the FA(3) schema refuses, naming the element, with KSeF’s code', async () => {
