@@ -13,3 +13,4 @@ export * from './warehouse-action.js';
 export * from './issuer.js';
 export * from './attachment.js';
 export * from './account-operations.js';
+export * from './ksef.js';

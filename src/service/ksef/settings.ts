@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
-import * as z from 'zod';
-import { booleanInput } from '../../api/schemas/common.js';
+import type * as z from 'zod';
+import { type KsefAutoSendMode, ksefSettingsInput } from '../../api/schemas/ksef.js';
 import type { Sql } from '../db.js';
 import { invalid, respond, type ServiceEnv, validate } from '../http.js';
-import { ksefEnvironments, type KsefEnvironment } from './gateway.js';
+import type { KsefEnvironment } from './gateway.js';
 
 /**
  * An account's KSeF settings (`GET/PUT /account/ksef.json`, our extension of the hosted service,
@@ -11,8 +11,7 @@ import { ksefEnvironments, type KsefEnvironment } from './gateway.js';
  * sending and whether invoices KSeF would refuse are refused on save. The token is write-only.
  */
 
-export const AUTO_SEND_MODES = ['pl_companies', 'all_companies', 'all'] as const;
-export type AutoSendMode = (typeof AUTO_SEND_MODES)[number];
+export type AutoSendMode = KsefAutoSendMode;
 
 export interface KsefSettings {
   readonly environment: KsefEnvironment | 'off';
@@ -22,14 +21,6 @@ export interface KsefSettings {
 }
 
 export const KSEF_OFF: KsefSettings = { environment: 'off', token: null, auto_send_mode: null, validate_invoices_for_gov: true };
-
-export const ksefSettingsInput = z.object({
-  environment: z.enum(['off', ...ksefEnvironments], { message: `must be one of off, ${ksefEnvironments.join(', ')}` }).optional(),
-  /** Write-only; an empty string or null removes it. */
-  token: z.string().max(1000, 'is too long (maximum is 1000 characters)').nullish(),
-  auto_send_mode: z.enum(AUTO_SEND_MODES, { message: `must be null or one of ${AUTO_SEND_MODES.join(', ')}` }).nullish(),
-  validate_invoices_for_gov: booleanInput.optional(),
-});
 
 export async function readKsefSettings(sql: Sql, accountId: number): Promise<KsefSettings> {
   const rows = await sql.query<KsefSettings>(
