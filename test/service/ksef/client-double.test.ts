@@ -16,6 +16,7 @@ import {
   type KsefOutcome,
   type KsefReceipt,
 } from '../../../src/service/ksef/gateway.js';
+import { aesEncrypt, encryptKsefToken, newSessionKey, publicKeyOfCertificate, rsaOaepEncrypt } from '../../../src/service/ksef/crypto.js';
 import { validateFa3, validateUpo } from '../../../src/service/ksef/schemas.js';
 import { exampleInvoice, startDoubleWorld, testClock, type DoubleWorld } from './double-support.js';
 import { xmllint } from './support.js';
@@ -305,3 +306,98 @@ describe('the double’s answers to hostile requests', () => {
     }
   });
 });
+
+describe('the double’s checks of sessions and files', () => {
+  let world: DoubleWorld;
+  let api: string;
+  let access: string;
+  beforeAll(async () => {
+    world = await startDoubleWorld(clock.now);
+    api = `${world.double.origin}/v2`;
+    access = await logIn(api, nip, world.double.issueToken(nip));
+  });
+  afterAll(() => world.close());
+
+  const post = (path: string, body: unknown) =>
+    fetch(`${api}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${access}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const codeOf = async (answer: Response) => {
+    expect(answer.status).toBe(400);
+    return ((await answer.json()) as { exception: { exceptionDetailList: Array<{ exceptionCode: number }> } }).exception.exceptionDetailList[0]?.exceptionCode;
+  };
+
+  it('refuses a session key it cannot decrypt, a wrong form, a missing or closed session, and files whose hash or size lie', async () => {
+    const certificates = (await (await fetch(`${api}/security/public-key-certificates`)).json()) as Array<{ certificate: string; usage: string[] }>;
+    const sessionCertificate = publicKeyOfCertificate(certificates.find((entry) => entry.usage.includes('SymmetricKeyEncryption'))!.certificate);
+    const key = newSessionKey();
+    const encryption = { encryptedSymmetricKey: rsaOaepEncrypt(sessionCertificate, key.key).toString('base64'), initializationVector: key.iv.toString('base64') };
+    const formCode = { systemCode: 'FA (3)', schemaVersion: '1-0E', value: 'FA' };
+
+    expect(await codeOf(await post('/sessions/online', { formCode, encryption: { ...encryption, encryptedSymmetricKey: Buffer.alloc(256).toString('base64') } }))).toBe(21405);
+    expect(await codeOf(await post('/sessions/online', { formCode: { ...formCode, systemCode: 'FA (2)' }, encryption }))).toBe(21405);
+    const opened = await post('/sessions/online', { formCode, encryption });
+    expect(opened.status).toBe(201);
+    const session = ((await opened.json()) as { referenceNumber: string }).referenceNumber;
+
+    const plain = Buffer.from(exampleInvoice(nip, '2026-03-01', '3001'));
+    const encrypted = aesEncrypt(key, plain);
+    const file = {
+      invoiceHash: sha256Base64(plain),
+      invoiceSize: plain.length,
+      encryptedInvoiceHash: sha256Base64(encrypted),
+      encryptedInvoiceSize: encrypted.length,
+      encryptedInvoiceContent: encrypted.toString('base64'),
+    };
+    expect(await codeOf(await post('/sessions/online/20260302-SO-0000000000-0000000000-00/invoices', file))).toBe(21173);
+    expect(await codeOf(await post(`/sessions/online/${session}/invoices`, { ...file, encryptedInvoiceSize: encrypted.length + 1 }))).toBe(21402);
+    expect(await codeOf(await post(`/sessions/online/${session}/invoices`, { ...file, encryptedInvoiceHash: sha256Base64('other') }))).toBe(21403);
+    expect(await codeOf(await post(`/sessions/online/${session}/invoices`, { ...file, invoiceSize: 'big' }))).toBe(21405);
+
+    // A plain-file hash that lies is found once the double has decrypted it: 430, not a KSeF number.
+    const lying = await post(`/sessions/online/${session}/invoices`, { ...file, invoiceHash: sha256Base64('other') });
+    expect(lying.status).toBe(202);
+    const lyingReference = ((await lying.json()) as { referenceNumber: string }).referenceNumber;
+    await world.double.settled();
+    const status = await fetch(`${api}/sessions/${session}/invoices/${lyingReference}`, { headers: { Authorization: `Bearer ${access}` } });
+    expect(((await status.json()) as { status: { code: number } }).status.code).toBe(430);
+
+    expect((await post(`/sessions/online/${session}/close`, {})).status).toBe(204);
+    expect(await codeOf(await post(`/sessions/online/${session}/invoices`, file))).toBe(21180);
+  });
+
+  it('keeps each seller’s sessions to that seller', async () => {
+    const other = await logIn(api, '7010002137', world.double.issueToken('7010002137'));
+    const certificates = (await (await fetch(`${api}/security/public-key-certificates`)).json()) as Array<{ certificate: string; usage: string[] }>;
+    const key = newSessionKey();
+    const sessionCertificate = publicKeyOfCertificate(certificates.find((entry) => entry.usage.includes('SymmetricKeyEncryption'))!.certificate);
+    const opened = await post('/sessions/online', {
+      formCode: { systemCode: 'FA (3)', schemaVersion: '1-0E', value: 'FA' },
+      encryption: { encryptedSymmetricKey: rsaOaepEncrypt(sessionCertificate, key.key).toString('base64'), initializationVector: key.iv.toString('base64') },
+    });
+    const session = ((await opened.json()) as { referenceNumber: string }).referenceNumber;
+    const peek = await fetch(`${api}/sessions/${session}`, { headers: { Authorization: `Bearer ${other}` } });
+    expect(peek.status).toBe(400);
+    const own = await fetch(`${api}/sessions/${session}`, { headers: { Authorization: `Bearer ${access}` } });
+    expect(((await own.json()) as { status: { code: number } }).status.code).toBe(100);
+  });
+});
+
+/** KSeF's token login, step by step: challenge, the encrypted token, the status, the redeemed access token. */
+async function logIn(api: string, sellerNip: string, token: string): Promise<string> {
+  const certificates = (await (await fetch(`${api}/security/public-key-certificates`)).json()) as Array<{ certificate: string; usage: string[] }>;
+  const tokenKey = publicKeyOfCertificate(certificates.find((entry) => entry.usage.includes('KsefTokenEncryption'))!.certificate);
+  const challenge = (await (await fetch(`${api}/auth/challenge`, { method: 'POST' })).json()) as { challenge: string; timestampMs: number };
+  const started = (await (
+    await fetch(`${api}/auth/ksef-token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ challenge: challenge.challenge, contextIdentifier: { type: 'Nip', value: sellerNip }, encryptedToken: encryptKsefToken(tokenKey, token, challenge.timestampMs) }),
+    })
+  ).json()) as { referenceNumber: string; authenticationToken: { token: string } };
+  const bearer = { Authorization: `Bearer ${started.authenticationToken.token}` };
+  const status = (await (await fetch(`${api}/auth/${started.referenceNumber}`, { headers: bearer })).json()) as { status: { code: number } };
+  expect(status.status.code).toBe(200);
+  const tokens = (await (await fetch(`${api}/auth/token/redeem`, { method: 'POST', headers: bearer })).json()) as { accessToken: { token: string } };
+  const again = await fetch(`${api}/auth/token/redeem`, { method: 'POST', headers: bearer });
+  expect(again.status).toBe(400);
+  return tokens.accessToken.token;
+}

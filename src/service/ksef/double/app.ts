@@ -284,11 +284,7 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     const access = accessOf(c);
     if (!access) return unauthorized(c);
     const session = sessionOf(c, access);
-    if (!session) {
-      return badRequest(c, 21173, 'Brak sesji o wskazanym numerze referencyjnym.', [
-        `Sesja o numerze referencyjnym ${c.req.param('referenceNumber')} nie została odnaleziona.`,
-      ]);
-    }
+    if (!session) return noSession(c);
     if (session.closed) return badRequest(c, 21180, 'Status sesji nie pozwala na wykonanie operacji.', ['Status sesji 170 uniemożliwia wysyłkę faktur.']);
     const body = await jsonBody(c);
     const { invoiceHash, invoiceSize, encryptedInvoiceHash, encryptedInvoiceSize, encryptedInvoiceContent } = body ?? {};
@@ -403,11 +399,7 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     const access = accessOf(c);
     if (!access) return unauthorized(c);
     const session = sessionOf(c, access);
-    if (!session) {
-      return badRequest(c, 21173, 'Brak sesji o wskazanym numerze referencyjnym.', [
-        `Sesja o numerze referencyjnym ${c.req.param('referenceNumber')} nie została odnaleziona.`,
-      ]);
-    }
+    if (!session) return noSession(c);
     session.closed = true;
     session.dateUpdated = clock().toISOString();
     state.save();
@@ -591,6 +583,12 @@ function badRequest(c: Context, code: number, description: string, details?: str
     },
     400,
   );
+}
+
+function noSession(c: Context): Response {
+  return badRequest(c, 21173, 'Brak sesji o wskazanym numerze referencyjnym.', [
+    `Sesja o numerze referencyjnym ${c.req.param('referenceNumber') ?? ''} nie została odnaleziona.`,
+  ]);
 }
 
 function unknownKey(c: Context, keyId: unknown): Response {
