@@ -27,16 +27,16 @@ async function runService(argv: string[]): Promise<void> {
       'quiet': { type: 'boolean', default: false },
       'webhooks-allow-private': { type: 'boolean', default: false },
       'ksef-local': { type: 'boolean', default: /^(1|true|yes|on)$/i.test(process.env.INVOICEKIT_KSEF_LOCAL ?? '') },
-      'ksef-local-port': { type: 'string', default: process.env.INVOICEKIT_KSEF_LOCAL_PORT || '8789' },
+      'ksef-local-port': { type: 'string', default: process.env.INVOICEKIT_KSEF_LOCAL_PORT || undefined },
     },
     allowPositionals: false,
   });
   const { startService } = await import('./service/server.js');
-  // The bundled KSeF double (the `local` environment) listens on its own port; a fixed one keeps QR links valid across restarts.
+  // The bundled KSeF double (the `local` environment) listens on its own port: a fixed one (8789)
+  // keeps QR links valid across restarts; with an ephemeral service port it takes one too.
   const { startLocalKsef, connectAccountToLocalKsef } = await import('./service/ksef/local.js');
-  const localKsef = values['ksef-local']
-    ? await startLocalKsef({ dataDir: values['data-dir'], port: Number(values['ksef-local-port']) })
-    : undefined;
+  const ksefPort = values['ksef-local-port'] ?? (Number(values.port) === 0 ? '0' : '8789');
+  const localKsef = values['ksef-local'] ? await startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }) : undefined;
   const service = await startService({
     port: Number(values.port),
     host: values.host,

@@ -33,7 +33,7 @@ export async function runDev(argv: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'service-port': { type: 'string', default: process.env.INVOICEKIT_SERVICE_PORT || String(DEFAULT_SERVICE_PORT) },
       'data-dir': { type: 'string', default: './.invoicekit/data' },
-      'ksef-local-port': { type: 'string', default: process.env.INVOICEKIT_KSEF_LOCAL_PORT || String(DEFAULT_KSEF_LOCAL_PORT) },
+      'ksef-local-port': { type: 'string', default: process.env.INVOICEKIT_KSEF_LOCAL_PORT || undefined },
     },
   });
   const host = values.host;
@@ -41,7 +41,9 @@ export async function runDev(argv: string[]): Promise<void> {
   // A failed build must not leave the service running; the rejection is awaited below.
   building.catch(() => undefined);
 
-  const localKsef = await startLocalKsef({ dataDir: values['data-dir'], port: Number(values['ksef-local-port']) });
+  // With an ephemeral service port (tests, several demos at once) the local KSeF takes one too.
+  const ksefPort = values['ksef-local-port'] ?? (Number(values['service-port']) === 0 ? '0' : String(DEFAULT_KSEF_LOCAL_PORT));
+  const localKsef = await startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) });
   const service = await startService({
     ksef: { localOrigin: localKsef.origin },
     port: Number(values['service-port']),
