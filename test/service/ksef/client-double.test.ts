@@ -189,6 +189,24 @@ describe('the KSeF client against the bundled double', () => {
     expect((await decided(receipt)).state).toBe('accepted');
   });
 
+  it('awaits the outcome, reading again after each wait until KSeF has decided', async () => {
+    const release = world.double.holdProcessing();
+    const waits: number[] = [];
+    const patient = createKsefClient({
+      localOrigin: world.double.origin,
+      clock: clock.now,
+      // The first wait is when KSeF finishes: the next reading finds the decision.
+      sleep: async (ms) => {
+        waits.push(ms);
+        release();
+        await world.double.settled();
+      },
+    });
+    const receipt = await patient.submit({ environment: 'local', sellerNip: nip, token, xml: exampleInvoice(nip, '2026-03-01', '1013') });
+    expect((await patient.awaitOutcome(receipt, token)).state).toBe('accepted');
+    expect(waits).toEqual([250]);
+  });
+
   it('sends in offline mode for OFFLINE24, and the UPO says so', async () => {
     const receipt = await world.client.submit({ environment: 'local', sellerNip: nip, token, xml: exampleInvoice(nip, '2026-03-01', '1008'), offlineMode: true });
     const outcome = await decided(receipt);
