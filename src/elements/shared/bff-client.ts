@@ -1,3 +1,5 @@
+import type { KsefView } from '../../api/ksef.js';
+
 /** The status an invoice shows. */
 export const LIST_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
@@ -25,6 +27,8 @@ export interface PortalInvoice {
   payment_url: string | null;
   /** The invoice's public page. */
   view_url: string | null;
+  /** The invoice in KSeF (Poland's e-invoicing system): sent with its number, pending or an error. */
+  ksef?: KsefView | null;
 }
 
 /** A short-lived link that opens one invoice's PDF without the portal token. */
