@@ -142,7 +142,9 @@ export class KsefSender {
       const outcome = await this.options.gateway.outcome(receipt, settings.token);
       if (outcome.state === 'processing') return this.later(job, pollDelayMs(job.attempts), null);
       if (outcome.state === 'accepted') return this.accept(job, outcome.ksefNumber, outcome.upoXml);
-      if (outcome.duplicateOf) return this.accept(job, outcome.duplicateOf, null, false);
+      if (outcome.duplicateOf) return this.accept(job, outcome.duplicateOf, outcome.originalUpoXml ?? null, false);
+      // KSeF dropped the document itself (a processing failure on its side): the same document is sent again.
+      if (outcome.resend && job.attempts + 1 < (this.options.attempts ?? 8)) return this.resend(job, `${outcome.code} ${outcome.description}`);
       return this.fail(job, 'send_error', [`${outcome.code} ${outcome.description}`.trim(), ...outcome.details]);
     } catch (error) {
       if (!(error instanceof KsefError)) throw error;
@@ -153,6 +155,16 @@ export class KsefSender {
       }
       return this.fail(job, 'send_error', [error.message, ...error.details]);
     }
+  }
+
+  private resend(job: Job, error: string): Promise<void> {
+    return this.db
+      .query(`update ksef_jobs set state = 'queued', receipt = null, attempts = attempts + 1, next_attempt_at = $2, last_error = $3, updated_at = now() where id = $1`, [
+        job.id,
+        new Date(this.clock().getTime() + sendRetryDelayMs(job.attempts + 1)),
+        error,
+      ])
+      .then(() => undefined);
   }
 
   private later(job: Job, delayMs: number, error: string | null): Promise<void> {
