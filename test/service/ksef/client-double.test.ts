@@ -242,6 +242,17 @@ describe('the KSeF client against the bundled double', () => {
     expect(sleeps).toEqual([500, 1000]);
   });
 
+  it('reads the authentication status again while KSeF is still checking the token', async () => {
+    const sleeps: number[] = [];
+    const fresh = createKsefClient({ localOrigin: world.double.origin, clock: clock.now, sleep: async (ms) => void sleeps.push(ms) });
+    world.double.authenticateSlowly(2);
+    const before = world.double.requests.length;
+    await fresh.submit({ environment: 'local', sellerNip: nip, token, xml: exampleInvoice(nip, '2026-03-01', '1014') });
+    expect(world.double.requests.slice(before).filter((request) => request.startsWith('GET /auth/'))).toHaveLength(3);
+    expect(sleeps).toEqual([500, 1000]);
+    await world.double.settled();
+  });
+
   it('refuses a token it did not issue and a token of another NIP, as final failures', async () => {
     const forged = token.replace(/[0-9a-f]$/, (c) => (c === '0' ? '1' : '0'));
     await expect(world.client.submit({ environment: 'local', sellerNip: nip, token: forged, xml: 'x' })).rejects.toMatchObject({ kind: 'final', code: 450 });

@@ -35,6 +35,8 @@ export interface KsefDouble {
   issueToken(nip: string): string;
   /** Answers the next matching requests with a failure (429 with Retry-After, 503...). */
   failNext(failure: InjectedFailure): void;
+  /** The next `reads` readings of an authentication's status answer 100 (in progress), as KSeF's may. */
+  authenticateSlowly(reads: number): void;
   /** Keeps sent invoices at "processing" until the returned function is called. */
   holdProcessing(): () => void;
   /** Resolves when every invoice sent so far is processed. */
@@ -76,6 +78,7 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
   const processing = new Set<Promise<void>>();
   const requests: string[] = [];
   let held: Promise<void> | undefined;
+  let slowAuthenticationReads = 0;
 
   const certificates = (() => {
     const validFrom = new Date(Date.UTC(2025, 0, 1));
@@ -195,11 +198,13 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     if (operation.referenceNumber !== c.req.param('referenceNumber')) {
       return badRequest(c, 21304, 'Brak uwierzytelnienia.', [`Operacja uwierzytelniania o numerze referencyjnym ${c.req.param('referenceNumber')} nie została znaleziona.`]);
     }
+    const inProgress = slowAuthenticationReads > 0;
+    if (inProgress) slowAuthenticationReads -= 1;
     return c.json({
       startDate: operation.startDate,
       authenticationMethod: 'Token',
       authenticationMethodInfo: { category: 'Token', code: 'token.ksef', displayName: 'Token KSeF' },
-      status: operation.status,
+      status: inProgress ? { code: 100, description: 'Uwierzytelnianie w toku' } : operation.status,
       isTokenRedeemed: operation.redeemed,
     });
   });
@@ -523,6 +528,7 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     requests,
     issueToken: (nip) => state.issueToken(nip, clock()),
     failNext: (failure) => void failures.push({ ...failure }),
+    authenticateSlowly: (reads) => void (slowAuthenticationReads = reads),
     holdProcessing() {
       let release: () => void = () => {};
       held = new Promise((resolve) => (release = resolve));
