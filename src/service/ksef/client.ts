@@ -249,7 +249,8 @@ export function createKsefClient(options: KsefClientOptions = {}): KsefClient {
         status: { code: number; description: string; details?: string[] | null; extensions?: Record<string, string | null> | null };
       }>(environment, 'GET', invoicePath, { bearer: access });
       const { code, description } = status.status;
-      if (code === 100 || code === 150) return { state: 'processing', code, description };
+      // 200 without a number yet is still processing: the number comes with the decision.
+      if (code === 100 || code === 150 || (code === 200 && !status.ksefNumber)) return { state: 'processing', code, description };
       if (code === 200 && status.ksefNumber) {
         const upo = await call(environment, 'GET', `${invoicePath}/upo`, { bearer: access, accept: 'application/xml' }).catch((error: unknown) => {
           if (error instanceof KsefError) return undefined;

@@ -102,7 +102,7 @@ export type KsefFailureKind =
   | 'retryable'
   /** Invalid document, token refused, bad request: repeating it will not help. */
   | 'final'
-  /** KSeF already holds this invoice (code 440). */
+  /** KSeF already holds this invoice (code 440). The client reports 440 as a rejected outcome with `duplicateOf`. */
   | 'duplicate';
 
 export class KsefError extends Error {
