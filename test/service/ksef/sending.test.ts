@@ -221,4 +221,53 @@ describe('an account on the local KSeF', () => {
     await deliver();
     expect((await read(created.body.id)).gov_status).toBe('demo_ok');
   });
+
+  it('sends every kind that goes to KSeF, in PLN and EUR, each accepted and schema-valid', async () => {
+    const eur = { currency: 'EUR', exchange_currency: 'PLN', exchange_kind: 'nbp', exchange_currency_rate: '4.2631' };
+    const eu = { buyer_name: 'German Company GmbH', buyer_tax_no: 'DE123456789', buyer_company: true, buyer_city: 'Berlin', buyer_country: 'DE' };
+    const us = { buyer_name: 'US Corp', buyer_tax_no: 'US123456', buyer_tax_no_kind: 'other', buyer_company: true, buyer_city: 'Boston', buyer_country: 'US' };
+    // Every kind in PLN; in EUR the shapes whose amounts differ by currency (fa3.test.ts has every kind in both).
+    for (const money of [{}, eur]) {
+      const everyKind = !('currency' in money);
+      const base = { issue_date: '2026-02-02', ...seller, ...money };
+      const sent: number[] = [];
+      const send = async (invoice: Record<string, unknown>) => {
+        const reply = await http.post('/invoices.json', { gov_save_and_send: true, invoice: { ...base, ...invoice } });
+        expect(reply.status, reply.text).toBe(201);
+        expect(reply.body.gov_status, JSON.stringify(reply.body.gov_error_messages)).toBe('demo_processing');
+        sent.push(reply.body.id);
+        return reply.body;
+      };
+      await send({ kind: 'vat', ...buyer, positions: [line] });
+      await send({ kind: 'wdt', ...eu, positions: [{ ...line, tax: 0 }] });
+      if (everyKind) {
+        await send({ kind: 'vat', buyer_company: false, buyer_first_name: 'Jan', buyer_last_name: 'Kowalski', positions: [line] });
+        await send({ kind: 'export_products', ...us, positions: [{ ...line, tax: 0 }] });
+        await send({ kind: 'vat', ...eu, np_tax_kind: 'export_service_eu', positions: [{ ...line, tax: 'np' }] });
+        await send({ kind: 'vat', ...buyer, exempt_tax_kind: 'Zwolnienie ze względu na nieprzekroczenie limitu obrotu (art. 113 ust 1 i 9 ustawy o VAT)', positions: [{ ...line, tax: 'zw' }] });
+        await send({ kind: 'vat_margin', ...buyer, positions: [line] });
+        await send({ kind: 'vat_mp', ...buyer, positions: [line] });
+      }
+      const order = (await http.post('/invoices.json', { invoice: { ...base, kind: 'proforma', ...buyer, positions: [line] } })).body;
+      const advance = await send({ copy_invoice_from: order.id, kind: 'advance', advance_creation_mode: 'percent', advance_value: 40 });
+      await deliver();
+      await send({ copy_invoice_from: order.id, kind: 'final', invoice_ids: [advance.id] });
+      const corrected = await read(sent[0]!);
+      await send({
+        kind: 'correction', correction_reason: 'Rabat', invoice_id: corrected.id, from_invoice_id: corrected.id,
+        positions: [{ name: line.name, quantity: -1, total_price_gross: -184.5, tax: 23, kind: 'correction',
+          correction_before_attributes: { name: line.name, quantity: 10, total_price_gross: 1845, tax: 23, kind: 'correction_before' },
+          correction_after_attributes: { name: line.name, quantity: 9, total_price_gross: 1660.5, tax: 23, kind: 'correction_after' } }],
+      });
+      await deliver();
+      for (const id of sent) {
+        const invoice = await read(id);
+        expect([invoice.kind, invoice.gov_status, invoice.gov_error_messages]).toEqual([invoice.kind, 'demo_ok', null]);
+        expect(isValidKsefNumber(invoice.gov_id)).toBe(true);
+        const xml = (await http.get(`/invoices/${id}/attachment`, { kind: 'gov' })).text;
+        expect((await xmllint(xml)).errors).toBe('');
+        expect(readFa3(xml).Fa.P_15).toBe(Number(invoice.price_gross).toFixed(2));
+      }
+    }
+  }, 120_000);
 });
