@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system tools the tests need (Chromium, pdftotext, PostgreSQL, Redis, and WordPress on
-# Apache, mod_php and MariaDB for the plugin's tests) when they are missing.
+# Apache, mod_php and MariaDB for the plugin's tests, xmllint and zbarimg for KSeF) when they are missing.
 set -euo pipefail
 
 need=()
@@ -18,6 +18,8 @@ command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+
 [ -x /usr/sbin/apache2 ] || need+=(apache2)
 [ -f /usr/lib/apache2/modules/libphp8.2.so ] || ls /usr/lib/apache2/modules/libphp*.so >/dev/null 2>&1 || need+=(libapache2-mod-php)
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+command -v zbarimg >/dev/null 2>&1 || need+=(zbar-tools)
 
 if [ ${#need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

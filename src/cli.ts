@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
  * The `invoicekit` command:
  *   invoicekit service [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--seed] [--public-url URL]
  *                      [--trusted-hosts host,host] [--test-payments] [--skip-migrations] [--quiet]
+ *                      [--ksef-local] [--ksef-local-port 8789]
  *   invoicekit migrate [--data-dir DIR]   applies the database migrations and exits (DATABASE_URL or PGlite)
  *   invoicekit bff [--port 8788] [--service URL]
  *   invoicekit dev     the demo: service, BFF and demo pages together
@@ -25,10 +26,18 @@ async function runService(argv: string[]): Promise<void> {
       'skip-migrations': { type: 'boolean', default: process.env.INVOICEKIT_MIGRATE === 'false' },
       'quiet': { type: 'boolean', default: false },
       'webhooks-allow-private': { type: 'boolean', default: false },
+      'ksef-local': { type: 'boolean', default: /^(1|true|yes|on)$/i.test(process.env.INVOICEKIT_KSEF_LOCAL ?? '') },
+      'ksef-local-port': { type: 'string', default: process.env.INVOICEKIT_KSEF_LOCAL_PORT || undefined },
     },
     allowPositionals: false,
   });
   const { startService } = await import('./service/server.js');
+  // The bundled KSeF double (the `local` environment) listens on its own port: a fixed one (8789)
+  // keeps QR links valid across restarts; with an ephemeral service port it takes one too.
+  const { startLocalKsef, connectAccountToLocalKsef } = await import('./service/ksef/local.js');
+  const ksefPort = values['ksef-local-port'] ?? (Number(values.port) === 0 ? '0' : '8789');
+  // The service starts first, so that a data folder in use stops a second one before anything listens.
+  let localKsef: Awaited<ReturnType<typeof startLocalKsef>> | undefined;
   const { withPortFlag } = await import('./bff/listen-errors.js');
   const service = await withPortFlag(startService({
     port: Number(values.port),
@@ -46,13 +55,20 @@ async function runService(argv: string[]): Promise<void> {
     webhooks: webhookSettingsFromEnv(values['webhooks-allow-private']),
     log: (entry) => console.error(JSON.stringify(entry)),
     logRequests: !values.quiet,
+    ...(values['ksef-local'] ? { ksef: { localOrigin: () => localKsef?.origin } } : {}),
   }), '--port', values.port);
+  if (values['ksef-local']) {
+    localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
+    console.log(`local KSeF (test double) listening on ${localKsef.origin}; a token for a NIP: POST ${localKsef.origin}/local/tokens {"nip":"…"}`);
+    if (values.seed) await connectAccountToLocalKsef(service.url, service.apiToken, localKsef);
+  }
   if (!process.env.INVOICEKIT_API_TOKEN) console.log(`demo account api token: ${service.apiToken}`);
   if (!process.env.INVOICEKIT_INTEGRATION_TOKEN) console.log(`integration token: ${service.integrationToken}`);
   console.log(`invoicing service listening on ${service.url}`);
-  onShutdown((signal) => {
+  onShutdown(async (signal) => {
     console.error(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'draining', signal }));
-    return service.close({ graceMs: SHUTDOWN_GRACE_MS });
+    await service.close({ graceMs: SHUTDOWN_GRACE_MS });
+    await localKsef?.close();
   });
 }
 

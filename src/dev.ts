@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { createInvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { withPortFlag } from './bff/listen-errors.js';
+import { connectAccountToLocalKsef, startLocalKsef } from './service/ksef/local.js';
 import { startService } from './service/server.js';
 
 /**
@@ -17,10 +18,13 @@ import { startService } from './service/server.js';
  *  - the demo site, served from the production build of the elements, whose server plays the
  *    shop's own backend: it mounts the BFF at `/bff` and mints portal tokens for the signed-in
  *    customer at `/demo-api/session`.
- * The default ports (4700 for the site, 4701 for the service) stay clear of the usual dev servers.
+ *  - the local KSeF (the bundled test double), to which the demo account sends its invoices.
+ * The default ports (4700 for the site, 4701 for the service, 4702 for the local KSeF) stay clear of
+ * the usual dev servers.
  */
 export const DEFAULT_DEMO_PORT = 4700;
 export const DEFAULT_SERVICE_PORT = 4701;
+export const DEFAULT_KSEF_LOCAL_PORT = 4702;
 
 export async function runDev(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -30,6 +34,7 @@ export async function runDev(argv: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'service-port': { type: 'string', default: process.env.INVOICEKIT_SERVICE_PORT || String(DEFAULT_SERVICE_PORT) },
       'data-dir': { type: 'string', default: './.invoicekit/data' },
+      'ksef-local-port': { type: 'string', default: process.env.INVOICEKIT_KSEF_LOCAL_PORT || undefined },
     },
   });
   const host = values.host;
@@ -37,7 +42,12 @@ export async function runDev(argv: string[]): Promise<void> {
   // A failed build must not leave the service running; the rejection is awaited below.
   building.catch(() => undefined);
 
+  // With an ephemeral service port (tests, several demos at once) the local KSeF takes one too.
+  const ksefPort = values['ksef-local-port'] ?? (Number(values['service-port']) === 0 ? '0' : String(DEFAULT_KSEF_LOCAL_PORT));
+  // The service starts first, so that a data folder in use stops a second demo before anything listens.
+  let localKsef: Awaited<ReturnType<typeof startLocalKsef>> | undefined;
   const service = await withPortFlag(startService({
+    ksef: { localOrigin: () => localKsef?.origin },
     port: Number(values['service-port']),
     host,
     dataDir: values['data-dir'],
@@ -52,6 +62,9 @@ export async function runDev(argv: string[]): Promise<void> {
     webhooks: { allowPrivate: true },
   }), '--service-port', values['service-port']);
   console.log(`invoicing service listening on ${service.url}`);
+  localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
+  // Every invoice of the demo shop goes to the local KSeF, as a Polish shop's would go to KSeF.
+  await connectAccountToLocalKsef(service.url, service.apiToken, localKsef, { auto_send_mode: 'all' });
 
   /** A short-lived link to the demo account's outbox (none with SMTP), made with its api_token. */
   async function outboxLink(): Promise<string | null> {
@@ -69,6 +82,7 @@ export async function runDev(argv: string[]): Promise<void> {
     root = await building;
   } catch (error) {
     await service.close();
+    await localKsef?.close();
     throw error;
   }
   // The site listens first, so that a port of 0 is known before the BFF learns its allowed origins.
@@ -144,6 +158,7 @@ export async function runDev(argv: string[]): Promise<void> {
       `  How it is wired  ${siteUrl}/how-it-works.html`,
       `  BFF              ${siteUrl}/bff (mounted in the demo site's backend)`,
       `  Service          ${service.url} (api token ${service.apiToken})`,
+      `  Local KSeF       ${localKsef?.origin} (test double; tokens: POST ${localKsef?.origin}/local/tokens)`,
       `  Outbox           ${firstOutbox ?? 'none: e-mail goes through SMTP_URL'}${firstOutbox ? ' (link valid for 15 minutes; the site always links a fresh one)' : ''}`,
       '',
       'Press Ctrl-C to stop.',
@@ -156,7 +171,7 @@ export async function runDev(argv: string[]): Promise<void> {
     closing = true;
     server.close();
     (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-    Promise.allSettled([service.close()]).finally(() => process.exit(0));
+    Promise.allSettled([service.close().finally(() => localKsef?.close())]).finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -117,3 +117,9 @@ export const Euro: Story = { args: { endpoint: scenario('euro'), locale: 'en-GB'
 export const TenThousandRows: Story = {
   args: { endpoint: scenario('many'), paging: 'scroll' },
 };
+
+/** Each invoice's state in KSeF, Poland's e-invoicing system: sent with its KSeF number, pending, an error, or none. */
+export const KsefStates: Story = { args: { 'per-page': 8 } };
+
+/** The KSeF states in Polish. */
+export const KsefStatesPolish: Story = { args: { 'per-page': 8, locale: 'pl' } };

@@ -3,6 +3,7 @@ import type { InvoiceField, InvoiceFields } from '../api/resources/invoices.js';
 import type { Invoice, Position } from '../api/schemas/invoice.js';
 import type { Product } from '../api/schemas/product.js';
 import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
+import { type KsefView, ksefViewOf } from '../api/ksef.js';
 
 /**
  * What a browser may see of the service's records. Every view is a whitelist: a field the service
@@ -150,13 +151,15 @@ export interface CustomerInvoice {
   view_url: string | null;
   /** The BFF route of the PDF (send the portal token, or ask `pdf-link` for a link that needs none). */
   pdf_url: string;
+  /** The invoice in KSeF: sent with its number, pending or an error; null when it does not go to KSeF. */
+  ksef: KsefView | null;
   positions?: CustomerPosition[];
 }
 
 /** The keys of an invoice that the customer's view of it is made from. */
 export const CUSTOMER_INVOICE_FIELDS = [
   'number', 'kind', 'status', 'issue_date', 'sell_date', 'payment_to', 'payment_type', 'currency', 'price_net', 'price_tax',
-  'price_gross', 'paid', 'paid_date', 'payment_url', 'view_url', 'client_id',
+  'price_gross', 'paid', 'paid_date', 'payment_url', 'view_url', 'client_id', 'gov_status', 'gov_id', 'gov_verification_link',
   ...SELLER_FIELDS.map((field) => `seller_${field}` as const),
   ...PARTY_FIELDS.map((field) => `buyer_${field}` as const),
 ] as const satisfies readonly InvoiceField[];
@@ -186,6 +189,7 @@ export function customerInvoice(invoice: CustomerInvoiceSource, today: string, b
     payment_url: status === 'paid' ? null : invoice.payment_url || null,
     view_url: invoice.view_url || null,
     pdf_url: `${basePath}/invoices/${invoice.id}/pdf`,
+    ksef: ksefViewOf(invoice),
   };
   if (withPositions) view.positions = (invoice.positions ?? []).map(customerPosition);
   return view;

@@ -25,6 +25,8 @@ import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCatalog } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
 import { mountDepartments } from './resources/departments.js';
+import type { KsefRuntime } from './ksef/invoices.js';
+import { mountKsef } from './ksef/routes.js';
 import { mountInvoiceSummary } from './resources/invoice-summary.js';
 import { mountInvoices } from './resources/invoices.js';
 import { mountPayments } from './resources/payments.js';
@@ -62,12 +64,14 @@ export interface ServiceAppOptions {
   paymentProvider?: PaymentProvider | null | undefined;
   /** The clock that recurring schedules and payment notifications' signatures are checked by (tests move it). Default: the real one. */
   clock?: (() => Date) | undefined;
+  /** KSeF: the local double, the clock and the sender. Default: no local KSeF, nothing sent in the background. */
+  ksef?: KsefRuntime | undefined;
 }
 
 const MiB = 1024 * 1024;
 /** Paths of account-level operations: each needs the account's api_token (spec §5). */
 const ACCOUNT_PATHS = [
-  '/invoices', '/products', '/clients', '/banking', '/categories', '/warehouses', '/warehouse_documents', '/departments',
+  '/invoices', '/account/ksef', '/products', '/clients', '/banking', '/categories', '/warehouses', '/warehouse_documents', '/departments',
   ...HOSTED_EXTRA_PATHS,
 ];
 
@@ -80,6 +84,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const log = options.log ?? (() => undefined);
   const paymentProvider = selectPaymentProvider({ paymentProvider: options.paymentProvider, testPayments: options.testPayments ?? false });
 
+  const ksef: KsefRuntime = options.ksef ?? { localOrigin: () => undefined, clock: () => new Date(), kick: () => undefined };
   const loginGuard = createLoginGuard(
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
   );
@@ -102,6 +107,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       testPayments: options.testPayments ?? false,
       paymentProvider,
       clock,
+      ksef,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.
@@ -146,6 +152,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     smtpUrl: options.smtpUrl,
     outboxAccess: createOutboxAccess(options.signingSecret ?? randomBytes(32).toString('base64url')),
   });
+  mountKsef(app, ksef);
   mountInvoices(app);
   mountProducts(app);
   mountClients(app);

@@ -1,3 +1,4 @@
+import type { KsefRuntime } from './ksef/invoices.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Database } from './db.js';
@@ -33,6 +34,8 @@ export interface ServiceConfig {
   clock: () => Date;
   /** Who takes checkout payments; `null` when online payment is off. */
   paymentProvider: PaymentProvider | null;
+  /** KSeF: the local double's origin, the clock and the sender's queue. */
+  ksef: KsefRuntime;
 }
 
 export interface ServiceEnv {

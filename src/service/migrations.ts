@@ -261,6 +261,42 @@ export const migrations: Migration[] = [
         add column position_discounts jsonb generated always as (jsonb_path_query_array(data, '$.positions[*].discount')) stored;
     `,
   },
+  {
+    version: 80,
+    name: 'KSeF settings per account and the durable queue of invoices sent to KSeF',
+    // A job is written, with the exact XML, before anything is sent: after a crash the same document
+    // is sent again (KSeF answers a duplicate with the original's number) or its outcome read by its receipt.
+    sql: `
+      create table ksef_settings (
+        account_id integer primary key references accounts(id) on delete cascade,
+        environment text not null default 'off',
+        token text,
+        auto_send_mode text,
+        validate_invoices_for_gov boolean not null default true,
+        updated_at timestamptz not null default now()
+      );
+      create table ksef_jobs (
+        id bigserial primary key,
+        account_id integer not null references accounts(id) on delete cascade,
+        invoice_id integer not null references invoices(id) on delete cascade,
+        environment text not null,
+        seller_nip text not null,
+        offline boolean not null default false,
+        xml text not null,
+        state text not null default 'queued',
+        receipt jsonb,
+        ksef_number text,
+        upo text,
+        attempts integer not null default 0,
+        next_attempt_at timestamptz not null default now(),
+        last_error text,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      );
+      create index ksef_jobs_due_idx on ksef_jobs (next_attempt_at, id) where state in ('queued', 'submitted');
+      create index ksef_jobs_invoice_idx on ksef_jobs (invoice_id, id desc);
+    `,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

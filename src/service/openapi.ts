@@ -48,6 +48,8 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   UserResult: [schemas.userResult, 'output'],
   LoginResult: [schemas.loginResult, 'output'],
   AccountResult: [schemas.accountResult, 'output'],
+  KsefSettings: [schemas.ksefSettings, 'output'],
+  KsefSettingsInput: [schemas.ksefSettingsBody, 'input'],
   AccountInfo: [schemas.accountInfo, 'output'],
   PaymentSettingsResult: [schemas.paymentSettingsResult, 'output'],
   PaymentSettingsInput: [schemas.paymentSettingsInput, 'input'],
@@ -118,7 +120,7 @@ interface OperationSpec {
   plainBody?: string;
   multipart?: boolean;
   status?: '200' | '201';
-  response: string | 'pdf' | 'javascript' | 'zip';
+  response: string | 'pdf' | 'javascript' | 'zip' | 'xml';
   security?: 'account' | 'integration' | 'account+integration' | 'none';
   notFound?: boolean;
 }
@@ -201,6 +203,15 @@ const OPERATIONS: OperationSpec[] = [
   },
   { id: 'listAttachments', tag: 'Attachments', summary: 'The attachments of an invoice', method: 'get', path: '/invoices/{id}/attachments', response: 'AttachmentList', notFound: true },
   { id: 'getAttachmentsZip', tag: 'Attachments', summary: 'Every attachment of an invoice in one ZIP archive', method: 'get', path: '/invoices/{id}/attachments_zip', formats: JSON_ONLY, response: 'zip', notFound: true },
+  { id: 'getKsefSettings', tag: 'KSeF', summary: "The account's KSeF settings (the token only as whether one is set)", method: 'get', path: '/account/ksef', formats: JSON_ONLY, response: 'KsefSettings' },
+  {
+    id: 'updateKsefSettings', tag: 'KSeF', summary: 'Turn KSeF on or off and set its token (write-only), automatic sending and validation on save', method: 'put',
+    path: '/account/ksef', formats: JSON_ONLY, plainBody: 'KsefSettingsInput', response: 'KsefSettings',
+  },
+  {
+    id: 'getInvoiceGovAttachment', tag: 'KSeF', summary: 'The FA(3) XML exactly as sent to KSeF (`kind=gov`) or its UPO (`kind=gov_upo`), as text/xml', method: 'get',
+    path: '/invoices/{id}/attachment', formats: JSON_ONLY, query: z.object({ kind: z.enum(['gov', 'gov_upo']) }), response: 'xml', notFound: true,
+  },
   { id: 'accountAddUser', tag: 'Integrations', summary: 'Add a user to the account (api_token and integration_token)', method: 'post', path: '/account/add_user', formats: JSON_ONLY, plainBody: 'AccountAddUserInput', status: '201', response: 'UserResult', security: 'account+integration' },
   { id: 'accountDelete', tag: 'Integrations', summary: "E-mail the owner a link that deletes the account", method: 'post', path: '/account/delete', formats: JSON_ONLY, response: 'SuccessBody' },
   { id: 'accountUnlink', tag: 'Integrations', summary: 'Detach client accounts from this partner account', method: 'patch', path: '/account/unlink', formats: JSON_ONLY, plainBody: 'AccountUnlinkInput', response: 'AccountOperationResult' },
@@ -286,7 +297,9 @@ function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
       ? { description: 'The PDF document', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }
       : spec.response === 'zip'
         ? { description: 'A ZIP archive', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }
-        : { description: 'Success', content: content(spec.response, ext as Ext) };
+        : spec.response === 'xml'
+          ? { description: 'The XML document', content: { 'text/xml': { schema: { type: 'string', contentMediaType: 'text/xml' } } } }
+          : { description: 'Success', content: content(spec.response, ext as Ext) };
   const responses: Record<string, unknown> = { [spec.status ?? '200']: success, '401': errorResponse('Missing or wrong token') };
   if (spec.notFound) responses['404'] = errorResponse('No such record in this account');
   if (spec.body || spec.plainBody || spec.multipart || spec.query) responses['422'] = errorResponse('Invalid data; `message` maps each field to its messages');

@@ -4,6 +4,9 @@ import { capConnections, type ConnectionLimits, connectionLimits, connectionServ
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { type Database, openDatabase } from './db.js';
+import { createKsefClient } from './ksef/client.js';
+import type { KsefGateway } from './ksef/gateway.js';
+import { KsefSender } from './ksef/sender.js';
 import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker } from './webhooks/deliveries.js';
@@ -44,6 +47,11 @@ export interface ServiceOptions {
   schedulerIntervalMs?: number;
   /** Request, header and idle timeouts and the connection cap (see `docs/security.md`). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /**
+   * KSeF: `localOrigin` is the bundled double's origin (`--ksef-local`), which makes the `local`
+   * environment available; `gateway` replaces the KSeF API client. The clock is `clock`.
+   */
+  ksef?: { localOrigin?: string | (() => string | undefined); gateway?: KsefGateway; senderIntervalMs?: number };
 }
 
 export interface RunningService {
@@ -58,6 +66,8 @@ export interface RunningService {
   webhooks: WebhookWorker;
   /** Issues recurring invoices; `runDue()` issues what is due by the clock now. */
   scheduler: RecurringScheduler;
+  /** Sends invoices to KSeF; `runOnce()` works on what is due now. */
+  ksefSender: KsefSender;
   /**
    * Stops: `/readyz` fails at once, no new connection is accepted, requests in progress get up to
    * `graceMs` (default 0) to finish, then the database closes.
@@ -127,6 +137,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks };
     let listening = '';
     let draining = false;
+    const clock = options.clock ?? (() => new Date());
+    const given = options.ksef?.localOrigin;
+    const localOrigin = typeof given === 'function' ? given : () => given;
+    const ksefSender = new KsefSender(db, {
+      gateway: options.ksef?.gateway ?? createKsefClient({ localOrigin, clock }),
+      clock,
+      log: options.log,
+      intervalMs: options.ksef?.senderIntervalMs,
+    });
     const app = createServiceApp({
       db,
       integrationToken,
@@ -139,6 +158,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       draining: () => draining,
       allowPrivateWebhooks: webhookSettings.allowPrivate,
       clock: options.clock,
+      ksef: { localOrigin, clock, kick: () => ksefSender.kick() },
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;
@@ -162,6 +182,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       log: options.log,
     });
     scheduler.start();
+    ksefSender.start();
     return {
       url,
       prefix: DEMO_PREFIX,
@@ -171,9 +192,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       created: demo.created,
       webhooks,
       scheduler,
+      ksefSender,
       async close({ graceMs = 0 } = {}) {
         draining = true;
-        await Promise.all([webhooks.stop(), scheduler.stop()]);
+        await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop()]);
         const http = server as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => http.closeAllConnections?.(), graceMs);

@@ -74,6 +74,7 @@ interface StandInInvoice {
   payment_url: string | null;
   view_url: string | null;
   pdf_url: string;
+  ksef: { state: 'sent' | 'pending' | 'error'; number: string | null; verification_link: string | null; test: boolean } | null;
 }
 
 const SELLER: StandInInvoice['seller'] = {
@@ -91,6 +92,23 @@ function random(seed: number) {
     seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
     return seed / 2_147_483_648;
   };
+}
+
+/** KSeF's states in turn: sent with a KSeF number, on its way, refused, and an invoice that does not go to KSeF. */
+function ksefOf(index: number, issued: number): StandInInvoice['ksef'] {
+  const date = iso(issued).replaceAll('-', '');
+  const technical = (0x10000aF629 + index).toString(16).toUpperCase().padStart(12, '0');
+  const number = `${SELLER.tax_no}-${date}-${technical}-${((index * 37) % 256).toString(16).toUpperCase().padStart(2, '0')}`;
+  switch (index % 4) {
+    case 0:
+      return { state: 'sent', number, verification_link: `https://qr-test.ksef.mf.gov.pl/invoice/${SELLER.tax_no}/${iso(issued).split('-').reverse().join('-')}/x${technical}`, test: true };
+    case 1:
+      return { state: 'pending', number: null, verification_link: null, test: true };
+    case 2:
+      return { state: 'error', number: null, verification_link: null, test: true };
+    default:
+      return null;
+  }
 }
 
 function generate(scenario: string, count: number, currency = 'PLN'): StandInInvoice[] {
@@ -127,6 +145,7 @@ function generate(scenario: string, count: number, currency = 'PLN'): StandInInv
       payment_url: status === 'paid' ? null : `https://pay.invoicekit.example/i/${id}`,
       view_url: `https://invoices.invoicekit.example/i/${id}`,
       pdf_url: `${STAND_IN_BFF}${scenario}/invoices/${id}/pdf`,
+      ksef: ksefOf(i, issued),
     };
   });
 }

@@ -18,7 +18,7 @@ export interface TestService extends RunningService {
 export async function startTestService(
   options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
     ServiceOptions,
-    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits'
+    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef'
   > = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
@@ -41,6 +41,7 @@ export async function startTestService(
     clock: options.clock,
     schedulerIntervalMs: options.schedulerIntervalMs,
     connectionLimits: options.connectionLimits,
+    ksef: options.ksef,
   });
   return {
     ...service,

@@ -14,3 +14,4 @@ export * from './issuer.js';
 export * from './attachment.js';
 export * from './account-operations.js';
 export * from './payment-settings.js';
+export * from './ksef.js';

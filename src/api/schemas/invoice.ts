@@ -152,6 +152,12 @@ export const invoiceExtraFields = {
   correction_reason: optionalText(2000),
   corrected_content_before: optionalText(10000),
   corrected_content_after: optionalText(10000),
+  /** KSeF: the legal basis of a `zw` rate (one of the hosted service's texts, or the seller's own). */
+  exempt_tax_kind: optionalText(1000),
+  /** KSeF: where an `np` line is taxed: `export_service` or `export_service_eu`. */
+  np_tax_kind: optionalText(50),
+  /** KSeF: the KSeF number of the invoice a correction corrects (defaults to that invoice's `gov_id`). */
+  gov_corrected_invoice_number: optionalText(100),
 };
 
 /** A note of an invoice (`descriptions`): created with it, changed by `id`, removed with `_destroy: 1`. */
@@ -549,6 +555,19 @@ export const invoice = z.looseObject({
   use_issuer: z.boolean(),
   use_moss: z.boolean(),
   warehouse_document_id: n,
+  exempt_tax_kind: s,
+  np_tax_kind: s,
+  /** KSeF: the sending state (`ok`, `processing`, `send_error`…, `demo_` outside production), null if never sent. */
+  gov_status: s,
+  /** KSeF: the invoice's KSeF number. */
+  gov_id: s,
+  gov_send_date: s,
+  gov_sell_date: s,
+  gov_error_messages: z.array(z.string()).nullable(),
+  /** KSeF: KOD I, the link the invoice's QR code carries. */
+  gov_verification_link: s,
+  gov_link: s,
+  gov_corrected_invoice_number: s,
   positions: z.array(position).optional(),
   descriptions: z.array(description).optional(),
   settlement_positions: z.array(settlementPosition).optional(),

@@ -12,6 +12,7 @@ import {
   type ListStatus,
   type PortalInvoice,
 } from '../shared/bff-client.js';
+import type { KsefView } from '../../api/ksef.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
@@ -81,6 +82,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  * @csspart number - The invoice number.
  * @csspart status-badge - The status badge; also `status-paid`, `status-partial`, `status-unpaid`, `status-overdue`.
  * @csspart balance - What is due and what has been paid, under the badge.
+ * @csspart ksef - The invoice's state in KSeF under its number; also `ksef-sent`, `ksef-pending`, `ksef-error`, and `ksef-number` for the KSeF number.
  * @csspart actions - The cell of row actions.
  * @csspart action - Each row action; also `view-link`, `download-button`, `pay-link`.
  * @csspart skeleton - A placeholder row shown while loading.
@@ -94,6 +96,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  * @cssprop --invoice-list-row-height - Height of every row when `paging="scroll"` (default 4.5rem; cards 12rem): rows never change height as they load, so the scrollbar never jumps.
  * @cssprop --invoice-list-row-hover - Background of a row under the pointer.
  * @cssprop --invoice-list-header-background - Background of the column headers.
+ * @cssprop --invoice-list-ksef-color - The dot of a pending KSeF state; `--invoice-list-ksef-sent-color` that of a sent one.
  * @cssprop --ik-color-accent - Accent color shared by every invoicekit element; also `--ik-color-surface`, `--ik-color-surface-sunken`, `--ik-color-text`, `--ik-color-text-muted`, `--ik-color-border`, `--ik-color-accent-text`, `--ik-color-success`, `--ik-color-warning`, `--ik-color-danger`, `--ik-color-info`, `--ik-shadow`, `--ik-radius`, `--ik-radius-small`, `--ik-font-family`, `--ik-font-size`.
  */
 export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
@@ -639,7 +642,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       aria-rowindex=${index === undefined ? nothing : index + 2}
       @click=${(e: Event) => (e.target as Element).closest('a, button') || select()}
     >
-      <th scope="row" part="cell number">${invoice.number}</th>
+      <th scope="row" part="cell number">${invoice.number}${invoice.ksef ? this.#ksef(invoice.ksef) : nothing}</th>
       <td part="cell" class="issue" data-label=${columns.issue_date}>${formatDate(invoice.issue_date, locale)}</td>
       <td part="cell" class="due" data-label=${columns.payment_to}>
         <span>${formatDate(invoice.payment_to, locale) || '—'}</span>
@@ -690,6 +693,15 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           : nothing}
       </td>
     </tr>`;
+  }
+
+  /** The invoice in KSeF: its state and, once sent, its KSeF number. */
+  #ksef(ksef: KsefView) {
+    const m = this.#m;
+    return html`<span class="ksef ${ksef.state}" part="ksef ksef-${ksef.state}"
+      ><span class="ksef-state">${m.ksef[ksef.state]}${ksef.test ? ` (${m.ksefTest})` : ''}</span
+      >${ksef.number ? html`<span class="ksef-number" part="ksef-number"><span class="visually-hidden">${m.ksefNumber}: </span>${ksef.number}</span>` : nothing}</span
+    >`;
   }
 
   #footer(result: InvoicePage) {

@@ -68,6 +68,9 @@ const pl: InvoiceListMessages = {
   errorNoToken: 'Strona nie przekazała tokenu portalu.',
   errorBusy: 'Zbyt wiele zapytań. Odczekaj chwilę.',
   retry: 'Spróbuj ponownie',
+  ksef: { sent: 'W KSeF', pending: 'Wysyłanie do KSeF', error: 'Błąd KSeF' },
+  ksefNumber: 'Numer KSeF',
+  ksefTest: 'test',
 };
 
 export default pl;

@@ -81,6 +81,10 @@ export const en = {
   errorNoToken: 'This page did not provide a portal token.',
   errorBusy: 'Too many requests. Please wait a moment.',
   retry: 'Try again',
+  /** An invoice's state in KSeF, Poland's national e-invoicing system. */
+  ksef: { sent: 'In KSeF', pending: 'Sending to KSeF', error: 'KSeF error' },
+  ksefNumber: 'KSeF number',
+  ksefTest: 'test',
 };
 
 export type InvoiceListMessages = typeof en;

@@ -1,3 +1,5 @@
+import type { KsefView } from '../../api/ksef.js';
+
 /** The status an invoice shows. */
 export const LIST_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
@@ -29,6 +31,8 @@ export interface PortalInvoice {
   pdf_url?: string;
   /** A PDF link that needs no token, signed by the server that rendered the list (absent in the BFF's list). */
   pdf_link?: string;
+  /** The invoice in KSeF (Poland's e-invoicing system): sent with its number, pending or an error. */
+  ksef?: KsefView | null;
 }
 
 /** A short-lived link that opens one invoice's PDF without the portal token. */

@@ -56,6 +56,10 @@ export interface DocumentLabels {
   paymentCancel: string;
   backToInvoice: string;
   nothingDue: string;
+  /** Under the KSeF QR code (KOD I): the invoice's KSeF number follows. */
+  ksefNumber: string;
+  /** Beside the QR code of an invoice sent to a KSeF test environment. */
+  ksefTestMark: string;
 }
 
 const pl: DocumentLabels = {
@@ -137,6 +141,8 @@ const pl: DocumentLabels = {
   paymentCancel: 'Anuluj i wróć',
   backToInvoice: 'Wróć do faktury',
   nothingDue: 'Ta faktura jest już opłacona.',
+  ksefNumber: 'Numer KSeF',
+  ksefTestMark: 'TEST: faktura ze środowiska testowego KSeF, bez mocy prawnej',
 };
 
 const en: DocumentLabels = {
@@ -218,6 +224,8 @@ const en: DocumentLabels = {
   paymentCancel: 'Cancel and go back',
   backToInvoice: 'Back to the invoice',
   nothingDue: 'This invoice has already been paid.',
+  ksefNumber: 'KSeF number',
+  ksefTestMark: 'TEST: invoice from a KSeF test environment, not legally valid',
 };
 
 const de: DocumentLabels = {
@@ -285,6 +293,8 @@ const de: DocumentLabels = {
   paymentCancel: 'Abbrechen und zurück',
   backToInvoice: 'Zurück zur Rechnung',
   nothingDue: 'Diese Rechnung ist bereits bezahlt.',
+  ksefNumber: 'KSeF-Nummer',
+  ksefTestMark: 'TEST: Rechnung aus einer KSeF-Testumgebung, ohne Rechtswirkung',
 };
 
 const LABELS: Record<string, DocumentLabels> = { pl, en, de };

@@ -16,6 +16,7 @@ import {
 } from './labels.js';
 import { isDrawableLogo } from './image-size.js';
 import { amountDue, vatSummary } from './summary.js';
+import { ksefQrOf, qrModules } from '../ksef/qr.js';
 
 export type PrintOption = 'original' | 'copy';
 
@@ -150,6 +151,7 @@ export function renderInvoicePdf(invoice: InvoiceData, options: InvoicePdfOption
   y = drawPositions(doc, invoice, labels, y + 20);
   y = drawSummary(doc, invoice, labels, y + 16);
   drawPayment(doc, invoice, labels, y + 16);
+  drawKsefQr(doc, invoice, labels, doc.y + 16);
   drawFooters(doc, invoice, labels, title);
   doc.end();
   return done;
@@ -417,6 +419,32 @@ function drawPayment(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top
     if (y + 40 > pageBottom()) y = newPage(doc);
     doc.font('bold').fontSize(8).fillColor(COLOR.accent).text(labels.notes.toUpperCase(), PAGE.margin, y);
     doc.font('regular').fontSize(9).fillColor(COLOR.text).text(invoice.description, PAGE.margin, doc.y + 3, { width: CONTENT_WIDTH });
+  }
+}
+
+/** KOD I of an invoice KSeF accepted, with the KSeF number under it (and a test mark outside production). */
+function drawKsefQr(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top: number): void {
+  const qr = ksefQrOf(invoice as unknown as Record<string, unknown>);
+  if (!qr) return;
+  const side = 110;
+  const block = side + 44;
+  let y = top;
+  if (y + block > pageBottom()) y = newPage(doc);
+  const { size, dark } = qrModules(qr.link);
+  const module = side / size;
+  // A white quiet zone around the code, then one square per dark module.
+  doc.rect(PAGE.margin, y, side + module * 8, side + module * 8).fill('#ffffff');
+  for (let row = 0; row < size; row += 1) {
+    for (let column = 0; column < size; column += 1) {
+      if (dark(column, row)) doc.rect(PAGE.margin + module * (4 + column), y + module * (4 + row), module, module);
+    }
+  }
+  doc.fill('#000000');
+  const textTop = y + side + module * 8 + 2;
+  doc.font('regular').fontSize(7.5).fillColor(COLOR.muted).text(`${labels.ksefNumber}:`, PAGE.margin, textTop, { width: 260, lineBreak: false });
+  doc.font('bold').fontSize(8.5).fillColor(COLOR.text).text(qr.label, PAGE.margin, textTop + 10, { width: 260, lineBreak: false });
+  if (qr.test) {
+    doc.font('bold').fontSize(9).fillColor('#b42318').text(labels.ksefTestMark, PAGE.margin + side + module * 8 + 14, y + 8, { width: 220 });
   }
 }
 

@@ -10,6 +10,7 @@ import type { PaymentProvider } from '../payments/provider.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
+import { ksefQrBlock } from './ksef-qr.js';
 
 /**
  * Public pages that need no api_token: the invoice view (`view_url`), its PDF, the page that pays
@@ -114,6 +115,7 @@ function invoiceView(invoice: InvoiceData, token: string, payable: boolean, noti
         ${compare(decimal(invoice.paid), ZERO) > 0 ? html`<div><span>${t.paid}</span><span>${m(invoice.paid)}</span></div>` : ''}
         <div class="due"><span>${t.toPay}</span><span>${m(left)}</span></div>
       </div>
+      ${ksefQrBlock(invoice, lang)}
       <div class="actions">
         ${due && payable ? html`<a class="button primary" href="/invoice/payment/${token}">${t.pay}</a>` : ''}
         <a class="button" href="/invoice/${token}.pdf" download>${t.pdf}</a>

@@ -21,6 +21,8 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   updateSchema: UpdateSchema;
   create(tx: Sql, account: Account, input: z.output<CreateSchema>, c: ServiceContext): Promise<Data>;
   update(tx: Sql, account: Account, current: Data, input: z.output<UpdateSchema>, c: ServiceContext): Promise<Data>;
+  /** Work on a record just created or updated, in the same transaction (sending an invoice to KSeF). */
+  afterWrite?(tx: Sql, account: Account, row: StoredRow<Data>, c: ServiceContext): Promise<StoredRow<Data>>;
   /** Stores a new record built by `create`; a plain insert by default. */
   insert?(tx: Sql, account: Account, data: Data): Promise<StoredRow<Data>>;
   present(row: StoredRow<Data>, c: ServiceContext): unknown;
@@ -114,7 +116,8 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
     const row = await c.get('db').transaction(async (tx) => {
       await requireReferences(tx, account.id, input, resource.references);
       const data = await resource.create(tx, account, input, c);
-      return resource.insert ? resource.insert(tx, account, data) : insertRow(tx, table, account.id, data);
+      const inserted = await (resource.insert ? resource.insert(tx, account, data) : insertRow(tx, table, account.id, data));
+      return resource.afterWrite ? resource.afterWrite(tx, account, inserted, c) : inserted;
     });
     return respond(c, await presentOne(row, c), { status: 201, root: resource.wrapper });
   });
@@ -126,7 +129,8 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
     const row = await c.get('db').transaction(async (tx) => {
       const current = await requireRow<Data>(tx, table, account.id, id, { forUpdate: true });
       await requireReferences(tx, account.id, input, resource.references);
-      return updateRow(tx, table, account.id, id, await resource.update(tx, account, current.data, input, c));
+      const updated = await updateRow(tx, table, account.id, id, await resource.update(tx, account, current.data, input, c));
+      return resource.afterWrite ? resource.afterWrite(tx, account, updated, c) : updated;
     });
     return respond(c, await presentOne(row, c), { root: resource.wrapper });
   });

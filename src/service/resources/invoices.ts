@@ -8,6 +8,7 @@ import { issueInvoice, updateInvoice } from '../invoicing/issue.js';
 import { presentInvoice as presentRecord } from '../invoicing/presentation.js';
 import { addDays } from '../invoicing/numbering.js';
 import { addStatusFilter } from '../invoicing/payment-state.js';
+import { askedToSend, checkForKsef, sendAfterSave } from '../ksef/invoices.js';
 import { mountCrud } from './crud.js';
 import { additionalInvoiceFields, mountInvoiceActions } from './invoice-actions.js';
 import { withPriceListPrices } from './price-lists.js';
@@ -136,9 +137,12 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       return fields ? presented.map((answer) => pickFields(answer as Record<string, unknown>, fields)) : presented;
     },
     create: async (tx, account, input, c) =>
-      issueInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice), { numberOnInsert: true }),
+      checkForKsef(tx, account, await issueInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice), { numberOnInsert: true })),
     insert: (tx, account, data) => insertInvoice(tx, account.id, data),
-    update: (tx, account, current, input, c) => updateInvoice(tx, account, idParam(c), current, input),
+    update: async (tx, account, current, input, c) =>
+      checkForKsef(tx, account, await updateInvoice(tx, account, idParam(c), current, input), current),
+    afterWrite: (tx, account, row, c) =>
+      sendAfterSave(tx, account, row, askedToSend(c.req.query(), c.get('body'), ['gov_save_and_send']), c.get('config').ksef),
     async beforeDelete(tx, account, row) {
       await tx.query(
         `update payments set data = jsonb_set(data, '{invoice_id}', 'null'), updated_at = now()

@@ -79,9 +79,16 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
         })
       ).id;
     const paid = await invoice('SI/1', '1230.00', -40, -10);
-    await invoice('SI/2', '200.00', -5, 25);
+    const partial = await invoice('SI/2', '200.00', -5, 25);
     const unpaid = await invoice('SI/3', '0', -3, 27);
     await invoice('SI/4', '0', -60, -30);
+    // KSeF's states as the sender leaves them (sent with its number, on its way, refused), so that the
+    // answers show the shape of each; SI/4 never went to KSeF.
+    const ksef = async (id: number, fields: Record<string, unknown>) =>
+      service.db.query(`update invoices set data = data || $2::jsonb where id = $1`, [id, JSON.stringify(fields)]);
+    await ksef(paid, { gov_status: 'demo_ok', gov_id: '5252248481-20260202-0100001AF629-7B', gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/02-02-2026/hash' });
+    await ksef(partial, { gov_status: 'demo_processing' });
+    await ksef(unpaid, { gov_status: 'demo_send_error', gov_error_messages: ['buyer_tax_no is not a valid NIP'] });
 
     const token = (ttlSeconds: number, clientId = customer.id) =>
       issuePortalToken({ clientId, scopes: ['invoices:read', 'client:read', 'client:write', 'checkout'], ttlSeconds }, portalSecret);

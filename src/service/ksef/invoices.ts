@@ -1,0 +1,186 @@
+import type { Sql } from '../db.js';
+import { type Account, invalid } from '../http.js';
+import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { buildFa3, type Fa3Context, fa3InvoiceOf, fa3Problems, type Fa3Reference, isKsefKind } from './fa3/build.js';
+import { polishNip } from './fa3/parties.js';
+import { isTestEnvironment, type KsefEnvironment, verificationLink } from './gateway.js';
+import { isConnected, type KsefSettings, readKsefSettings } from './settings.js';
+
+/**
+ * The hosted service's KSeF API on invoices: the `gov_*` fields, checking an invoice against what
+ * KSeF takes when it is saved (`validate_invoices_for_gov`), automatic sending (`auto_send_mode`) and
+ * a request to send (`gov_save_and_send`, `send_to_ksef=yes`), which writes the exact document to
+ * the durable queue (`ksef_jobs`) that the sender works through.
+ */
+
+/** What the service needs of its KSeF part at run time. */
+export interface KsefRuntime {
+  /** The bundled double's origin, when the service runs with `--ksef-local`. */
+  localOrigin(): string | undefined;
+  clock(): Date;
+  /** Asks the sender to look at the queue soon (after the caller's transaction commits). */
+  kick(): void;
+}
+
+export type GovState = 'ok' | 'processing' | 'send_error' | 'server_error' | 'not_applicable' | 'not_connected';
+
+/** `gov_status`: outside production every state is `demo_…`, as the hosted service's DEMO mode answers. */
+export function govStatus(state: GovState, environment: KsefEnvironment | 'off'): string {
+  return environment !== 'off' && isTestEnvironment(environment) ? `demo_${state}` : state;
+}
+
+type Stored = InvoiceData & Record<string, unknown>;
+
+/** The day in Poland: an invoice issued before it is sent in OFFLINE24 mode. */
+export function polishDate(now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** A date at midnight in Poland, as the hosted service answers `gov_sell_date` (`2026-02-01T00:00:00.000+01:00`). */
+function polishMidnight(date: string): string {
+  const offset = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Warsaw', timeZoneName: 'longOffset' })
+    .formatToParts(new Date(`${date}T12:00:00Z`))
+    .find((part) => part.type === 'timeZoneName')?.value.replace('GMT', '') || '+00:00';
+  return `${date}T00:00:00.000${offset}`;
+}
+
+async function reference(tx: Sql, accountId: number, id: unknown): Promise<(Fa3Reference & { id: number }) | null> {
+  if (typeof id !== 'number') return null;
+  const row = await findRow<Stored>(tx, 'invoices', accountId, id);
+  if (!row) return null;
+  return { id: row.id, number: row.data.number, issue_date: row.data.issue_date, kind: row.data.kind, ksefNumber: (row.data.gov_id as string | null) ?? null };
+}
+
+/** The invoices an FA(3) document names: a correction's corrected invoice, an advance's order, a final invoice's advances. */
+export async function fa3ContextOf(tx: Sql, accountId: number, data: Stored): Promise<Omit<Fa3Context, 'createdAt'>> {
+  if (data.kind === 'correction') {
+    const corrected = await reference(tx, accountId, data.from_invoice_id ?? data.invoice_id);
+    const given = typeof data.gov_corrected_invoice_number === 'string' && data.gov_corrected_invoice_number ? data.gov_corrected_invoice_number : null;
+    return { corrected: corrected ? { ...corrected, ksefNumber: given ?? corrected.ksefNumber } : null };
+  }
+  if (data.kind === 'advance' && typeof data.invoice_id === 'number') {
+    const order = await findRow<Stored>(tx, 'invoices', accountId, data.invoice_id);
+    return { order: order && order.data.kind !== 'advance' ? fa3InvoiceOf(order.data) : null };
+  }
+  if (data.kind === 'final' && typeof data.invoice_id === 'number') {
+    const rows = await tx.query<{ id: number; data: Stored }>(
+      `select id, data from invoices where account_id = $1 and data->>'kind' = 'advance' and (data->>'invoice_id')::integer = $2
+         and coalesce((data->>'cancelled')::boolean, false) = false order by id`,
+      [accountId, data.invoice_id],
+    );
+    return { advances: rows.map((row) => ({ number: row.data.number, issue_date: row.data.issue_date, ksefNumber: (row.data.gov_id as string | null) ?? null })) };
+  }
+  return {};
+}
+
+/** `gov_error_messages`: one line per problem, the field first. */
+export function errorMessages(problems: Record<string, string[]>): string[] {
+  return Object.entries(problems).flatMap(([field, messages]) => messages.map((message) => `${field} ${message}`));
+}
+
+/**
+ * Checks an invoice about to be saved against what KSeF takes, while KSeF is on for the account.
+ * With `validate_invoices_for_gov` (the default) a problem refuses the save with a 422 naming each
+ * field; without it the invoice is saved with `gov_error_messages`.
+ */
+export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Account, saved: T, before?: InvoiceData): Promise<T> {
+  const data = saved as unknown as Stored;
+  const current = before as Stored | undefined;
+  // In production an invoice KSeF accepted is final (hosted guide); DEMO blocks nothing.
+  if (current?.gov_status === 'ok') {
+    throw invalid({ base: ['was accepted by KSeF and can no longer be changed: issue a correction instead'] });
+  }
+  const settings = await readKsefSettings(tx, account.id);
+  if (settings.environment === 'off' || !isKsefKind(data.kind)) return saved;
+  const context = await fa3ContextOf(tx, account.id, data);
+  if (data.kind === 'correction' && !data.gov_corrected_invoice_number && context.corrected?.ksefNumber) {
+    data.gov_corrected_invoice_number = context.corrected.ksefNumber;
+  }
+  const problems = fa3Problems(fa3InvoiceOf(data), context);
+  if (Object.keys(problems).length === 0) {
+    data.gov_error_messages = null;
+    return saved;
+  }
+  if (settings.validate_invoices_for_gov) throw invalid(problems);
+  data.gov_error_messages = errorMessages(problems);
+  return saved;
+}
+
+/** Whether `auto_send_mode` sends this invoice without being asked. */
+export function sendsAutomatically(settings: KsefSettings, data: Stored): boolean {
+  if (!isConnected(settings) || !isKsefKind(data.kind)) return false;
+  const country = (data.buyer_country ?? '').trim().toUpperCase();
+  switch (settings.auto_send_mode) {
+    case 'all':
+      return true;
+    case 'all_companies':
+      return data.buyer_company === true;
+    case 'pl_companies':
+      return data.buyer_company === true && (country === '' || country === 'PL' || country === 'POLSKA' || country === 'POLAND');
+    default:
+      return false;
+  }
+}
+
+/**
+ * Sends an invoice to KSeF (`gov_save_and_send`, `send_to_ksef=yes`, automatic sending): in the
+ * caller's transaction the exact FA(3) document is written to the queue and the invoice answers
+ * `processing`; the sender does the rest. Kinds that do not go to KSeF are `not_applicable`, an
+ * account without KSeF `not_connected`, an invoice KSeF would refuse `send_error` with its reasons.
+ * An invoice already in KSeF, or on its way, is left as it is.
+ */
+export async function requestSend(tx: Sql, account: Account, row: StoredRow<InvoiceData>, runtime: KsefRuntime): Promise<StoredRow<InvoiceData>> {
+  const data = { ...row.data } as Stored;
+  const settings = await readKsefSettings(tx, account.id);
+  const save = (fields: Record<string, unknown>) => updateRow(tx, 'invoices', account.id, row.id, { ...data, ...fields } as InvoiceData);
+  if (!isKsefKind(data.kind)) return save({ gov_status: govStatus('not_applicable', settings.environment) });
+  if (!isConnected(settings)) return save({ gov_status: govStatus('not_connected', settings.environment) });
+  if (typeof data.gov_id === 'string' && data.gov_id) return row;
+  const pending = await tx.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [row.id]);
+  if (pending.length > 0) return row;
+
+  const context = await fa3ContextOf(tx, account.id, data);
+  const invoice = fa3InvoiceOf(data);
+  const problems = fa3Problems(invoice, context);
+  if (Object.keys(problems).length > 0) {
+    return save({ gov_status: govStatus('send_error', settings.environment), gov_error_messages: errorMessages(problems) });
+  }
+  const now = runtime.clock();
+  const xml = buildFa3(invoice, { ...context, createdAt: now });
+  const sellerNip = polishNip(data.seller_tax_no)!;
+  // OFFLINE24: an invoice dated before today was issued before it reaches KSeF (hosted guide).
+  const offline = data.issue_date < polishDate(now);
+  await tx.query(
+    `insert into ksef_jobs (account_id, invoice_id, environment, seller_nip, offline, xml, next_attempt_at) values ($1, $2, $3, $4, $5, $6, $7)`,
+    [account.id, row.id, settings.environment, sellerNip, offline, xml, now],
+  );
+  runtime.kick();
+  return save({
+    gov_status: govStatus('processing', settings.environment),
+    gov_error_messages: null,
+    gov_send_date: timestampText(now),
+    gov_sell_date: polishMidnight(data.sell_date ?? data.issue_date),
+    gov_verification_link: verificationLink({
+      environment: settings.environment,
+      sellerNip,
+      issueDate: data.issue_date,
+      xml,
+      ...(runtime.localOrigin() ? { localOrigin: runtime.localOrigin()! } : {}),
+    }),
+    ...(context.corrected?.ksefNumber ? { gov_corrected_invoice_number: context.corrected.ksefNumber } : {}),
+  });
+}
+
+/** After a create or an update: sends when the request asked (`gov_save_and_send`) or `auto_send_mode` says so. */
+export async function sendAfterSave(tx: Sql, account: Account, row: StoredRow<InvoiceData>, asked: boolean, runtime: KsefRuntime): Promise<StoredRow<InvoiceData>> {
+  if (asked) return requestSend(tx, account, row, runtime);
+  const settings = await readKsefSettings(tx, account.id);
+  return sendsAutomatically(settings, row.data as Stored) ? requestSend(tx, account, row, runtime) : row;
+}
+
+/** `gov_save_and_send` in the query, at the top of the body or inside the `invoice` wrapper; `send_to_ksef` likewise. */
+export function askedToSend(query: Record<string, string | undefined>, body: Record<string, unknown>, names: readonly string[]): boolean {
+  const wrapper = typeof body.invoice === 'object' && body.invoice !== null ? (body.invoice as Record<string, unknown>) : {};
+  return names.some((name) => [query[name], body[name], wrapper[name]].some((value) => value === true || value === 1 || (typeof value === 'string' && /^(1|true|yes|on)$/i.test(value.trim()))));
+}

@@ -1,0 +1,208 @@
+import type { Database, Sql } from '../db.js';
+import { findRow, updateRow } from '../store.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { KsefError, type KsefEnvironment, type KsefGateway, type KsefReceipt } from './gateway.js';
+import { govStatus } from './invoices.js';
+import { isConnected, readKsefSettings } from './settings.js';
+
+/**
+ * Works through the durable queue of invoices to send to KSeF (`ksef_jobs`). A job holds the exact
+ * document from the moment it was asked for; it is `queued` until KSeF has taken it, then
+ * `submitted` with KSeF's receipt until KSeF decides, then `done` or `failed`.
+ *
+ * Nothing is lost or sent twice by a crash: a job whose receipt was not stored yet is sent again,
+ * and KSeF answers the same document with its duplicate code and the original's KSeF number, which
+ * is taken as the answer. A job with a receipt only reads its outcome.
+ */
+
+export interface KsefSenderOptions {
+  readonly gateway: KsefGateway;
+  readonly clock?: () => Date;
+  /** How often the queue is looked at when nothing kicks it. Default 2 s. */
+  readonly intervalMs?: number;
+  /** Attempts on retryable failures (limits, outages, the network) before `server_error`. Default 8. */
+  readonly attempts?: number;
+  readonly log?: (entry: Record<string, unknown>) => void;
+}
+
+interface Job {
+  id: number;
+  account_id: number;
+  invoice_id: number;
+  environment: KsefEnvironment;
+  seller_nip: string;
+  offline: boolean;
+  xml: string;
+  state: 'queued' | 'submitted';
+  receipt: KsefReceipt | null;
+  ksef_number: string | null;
+  attempts: number;
+}
+
+/** A job being worked on is not due again for this long (another process's lease). */
+const LEASE_MS = 120_000;
+
+/** Retry delays after retryable failures: 5 s, 10 s, 20 s… up to 10 minutes. */
+export function sendRetryDelayMs(attempts: number): number {
+  return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
+}
+
+/** While KSeF is processing: read again after 1 s, 2 s, 4 s… up to a minute. */
+const pollDelayMs = (attempts: number) => Math.min(1_000 * 2 ** Math.max(0, attempts), 60_000);
+
+export class KsefSender {
+  private readonly db: Database;
+  private readonly options: KsefSenderOptions;
+  private readonly clock: () => Date;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private stopped = true;
+
+  constructor(db: Database, options: KsefSenderOptions) {
+    this.db = db;
+    this.options = options;
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Looks at the queue soon: a request has just queued a job. */
+  kick(): void {
+    if (!this.stopped) this.schedule(20);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      void this.runOnce()
+        .catch((error: unknown) => this.options.log?.({ level: 'error', message: 'KSeF sender failed', error: String(error) }))
+        .finally(() => {
+          if (!this.stopped) this.schedule(this.options.intervalMs ?? 2_000);
+        });
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** Works on every job that is due now, one after another; answers how many. */
+  runOnce(): Promise<number> {
+    const run = (this.running ?? Promise.resolve(0)).catch(() => 0).then(() => this.workDue());
+    this.running = run;
+    return run;
+  }
+
+  private async workDue(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const job = await this.claim();
+      if (!job) return done;
+      await this.work(job);
+      done += 1;
+    }
+  }
+
+  private async claim(): Promise<Job | undefined> {
+    const now = this.clock();
+    const rows = await this.db.transaction((tx) =>
+      tx.query<Job>(
+        `update ksef_jobs set next_attempt_at = $2, updated_at = now()
+          where id = (select id from ksef_jobs where state in ('queued', 'submitted') and next_attempt_at <= $1
+                       order by next_attempt_at, id limit 1 for update skip locked)
+          returning id, account_id, invoice_id, environment, seller_nip, offline, xml, state, receipt, ksef_number, attempts`,
+        [now, new Date(now.getTime() + LEASE_MS)],
+      ),
+    );
+    return rows[0];
+  }
+
+  private async work(job: Job): Promise<void> {
+    const settings = await readKsefSettings(this.db, job.account_id);
+    if (!isConnected(settings)) return this.fail(job, 'not_connected', ['KSeF is not connected for this account']);
+    try {
+      let receipt = job.receipt;
+      if (job.state === 'queued' || !receipt) {
+        receipt = await this.options.gateway.submit({
+          environment: job.environment,
+          sellerNip: job.seller_nip,
+          token: settings.token,
+          xml: job.xml,
+          offlineMode: job.offline,
+        });
+        // The receipt is stored before its outcome is read: from here on a restart only reads.
+        await this.db.query(`update ksef_jobs set state = 'submitted', receipt = $2, updated_at = now() where id = $1`, [job.id, JSON.stringify(receipt)]);
+      }
+      const outcome = await this.options.gateway.outcome(receipt, settings.token);
+      if (outcome.state === 'processing') return this.later(job, pollDelayMs(job.attempts), null);
+      if (outcome.state === 'accepted') return this.accept(job, outcome.ksefNumber, outcome.upoXml);
+      if (outcome.duplicateOf) return this.accept(job, outcome.duplicateOf, outcome.originalUpoXml ?? null, false);
+      // KSeF dropped the document itself (a processing failure on its side): the same document is sent again.
+      if (outcome.resend && job.attempts + 1 < (this.options.attempts ?? 8)) return this.resend(job, `${outcome.code} ${outcome.description}`);
+      return this.fail(job, 'send_error', [`${outcome.code} ${outcome.description}`.trim(), ...outcome.details]);
+    } catch (error) {
+      if (!(error instanceof KsefError)) throw error;
+      if (error.kind === 'duplicate' && error.ksefNumber) return this.accept(job, error.ksefNumber, null, false);
+      if (error.kind === 'retryable') {
+        if (job.attempts + 1 >= (this.options.attempts ?? 8)) return this.fail(job, 'server_error', [error.message]);
+        return this.later(job, error.retryAfterMs ?? sendRetryDelayMs(job.attempts + 1), error.message);
+      }
+      return this.fail(job, 'send_error', [error.message, ...error.details]);
+    }
+  }
+
+  private resend(job: Job, error: string): Promise<void> {
+    return this.db
+      .query(`update ksef_jobs set state = 'queued', receipt = null, attempts = attempts + 1, next_attempt_at = $2, last_error = $3, updated_at = now() where id = $1`, [
+        job.id,
+        new Date(this.clock().getTime() + sendRetryDelayMs(job.attempts + 1)),
+        error,
+      ])
+      .then(() => undefined);
+  }
+
+  private later(job: Job, delayMs: number, error: string | null): Promise<void> {
+    return this.db
+      .query(`update ksef_jobs set attempts = attempts + 1, next_attempt_at = $2, last_error = $3, updated_at = now() where id = $1`, [
+        job.id,
+        new Date(this.clock().getTime() + delayMs),
+        error,
+      ])
+      .then(() => undefined);
+  }
+
+  /**
+   * KSeF gave the invoice its number: the invoice carries it; without a UPO yet the job reads it again
+   * later. A duplicate's number is the original's, whose UPO belongs to that first sending.
+   */
+  private async accept(job: Job, ksefNumber: string, upo: string | null, awaitUpo = true): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `update ksef_jobs set state = $2, ksef_number = $3, upo = coalesce($4, upo), next_attempt_at = $5, attempts = attempts + 1, updated_at = now() where id = $1`,
+        [job.id, upo || !awaitUpo || job.attempts >= 20 ? 'done' : 'submitted', ksefNumber, upo, new Date(this.clock().getTime() + pollDelayMs(job.attempts))],
+      );
+      if (job.ksef_number !== ksefNumber) {
+        await this.updateInvoice(tx, job, { gov_status: govStatus('ok', job.environment), gov_id: ksefNumber, gov_error_messages: null });
+      }
+    });
+  }
+
+  private async fail(job: Job, state: 'send_error' | 'server_error' | 'not_connected', messages: string[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`update ksef_jobs set state = 'failed', last_error = $2, updated_at = now() where id = $1`, [job.id, messages.join('\n')]);
+      await this.updateInvoice(tx, job, { gov_status: govStatus(state, job.environment), gov_error_messages: messages.filter(Boolean) });
+    });
+  }
+
+  /** Writes the `gov_*` fields; the write fires the invoice's `invoice:update` webhooks. */
+  private async updateInvoice(tx: Sql, job: Job, fields: Record<string, unknown>): Promise<void> {
+    const row = await findRow<InvoiceData>(tx, 'invoices', job.account_id, job.invoice_id, { forUpdate: true });
+    if (row) await updateRow(tx, 'invoices', job.account_id, job.invoice_id, { ...row.data, ...fields });
+  }
+}

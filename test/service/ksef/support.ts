@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { XMLParser } from 'fast-xml-parser';
+import { schemaPaths } from '../../../src/service/ksef/schemas.js';
+
+const run = promisify(execFile);
+
+/** Validates a document with the system `xmllint` against the shipped copy of an official schema. */
+export async function xmllint(xml: string, schema: 'fa3' | 'upo' = 'fa3'): Promise<{ valid: boolean; errors: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'ksef-xml-'));
+  const file = join(dir, 'document.xml');
+  await writeFile(file, xml);
+  try {
+    await run('xmllint', ['--noout', '--nonet', '--schema', schemaPaths[schema], file], {
+      env: { ...process.env, XML_CATALOG_FILES: schemaPaths.catalog },
+    });
+    return { valid: true, errors: '' };
+  } catch (error) {
+    return { valid: false, errors: String((error as { stderr?: string }).stderr ?? error) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const reader = new XMLParser({ ignoreAttributes: true, parseTagValue: false, isArray: (name) => ['FaWiersz', 'ZamowienieWiersz', 'FakturaZaliczkowa', 'DodatkowyOpis'].includes(name) });
+
+/** An FA(3) document read back into plain objects (values as text), for checks of its meaning. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function readFa3(xml: string): any {
+  return (reader.parse(xml) as { Faktura: unknown }).Faktura;
+}
+
+/** Every QR code printed on a PDF's pages, read back the way a phone would: pdftoppm at 200 dpi, then zbarimg. */
+export async function qrCodesOfPdf(pdf: Uint8Array): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'ksef-pdf-'));
+  try {
+    await writeFile(join(dir, 'invoice.pdf'), pdf);
+    await run('pdftoppm', ['-r', '200', '-png', join(dir, 'invoice.pdf'), join(dir, 'page')]);
+    const pages = (await readdir(dir)).filter((name) => name.endsWith('.png')).sort();
+    const codes: string[] = [];
+    for (const page of pages) {
+      const found = await run('zbarimg', ['--raw', '-q', join(dir, page)]).then(
+        ({ stdout }) => stdout,
+        // zbarimg exits with 4 when a page has no code.
+        (error: { code?: number; stdout?: string }) => (error.code === 4 ? '' : Promise.reject(error)),
+      );
+      codes.push(...found.split('\n').filter(Boolean));
+    }
+    return codes;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The text of a PDF, as pdftotext reads it. */
+export async function pdfText(pdf: Uint8Array): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ksef-pdf-'));
+  try {
+    await writeFile(join(dir, 'invoice.pdf'), pdf);
+    const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', join(dir, 'invoice.pdf'), '-']);
+    return stdout.replace(/\s+/g, ' ');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
