@@ -79,7 +79,8 @@ beforeAll(async () => {
   server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  app = createBff({ serviceUrl: service.url, apiToken: service.apiToken, portalSecret: PORTAL_SECRET, allowedOrigins: [origin], rateLimit: false });
+  // A PDF's first render starts a worker: on a loaded machine it can take longer than the default 10 s.
+  app = createBff({ serviceUrl: service.url, apiToken: service.apiToken, portalSecret: PORTAL_SECRET, allowedOrigins: [origin], rateLimit: false, serviceTimeoutMs: 25_000 });
   const bff = getRequestListener(app.fetch);
   server.on('request', (req, res) => void answer(req, res, bff).catch((error) => res.writeHead(500).end(String(error))));
   browser = await launchChromium();

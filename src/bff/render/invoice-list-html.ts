@@ -2,7 +2,7 @@ import { render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import '../../elements/invoice-list/define.js';
+import { InvoiceList } from '../../elements/invoice-list/invoice-list.js';
 import { catalogs } from '../../elements/invoice-list/messages.js';
 import type { InvoicePage } from '../../elements/shared/bff-client.js';
 import { catalogLanguage, loadCatalog } from '../../elements/shared/i18n.js';
@@ -33,6 +33,8 @@ function scriptJson(value: unknown): string {
  * element to take over with. One template, the element's own; nothing here draws a row.
  */
 export async function invoiceListHtml(markup: InvoiceListMarkup): Promise<string> {
+  // Defined here, not by importing `define.js`: the package is `sideEffects: false`, so a bundler may drop such an import.
+  if (!customElements.get('invoice-list')) customElements.define('invoice-list', InvoiceList);
   await loadCatalog(catalogs, catalogLanguage(markup.locale) ?? 'en');
   const data = unsafeHTML(`<script type="application/json" ${SERVER_DATA_ATTRIBUTE}>${scriptJson(markup.page)}</script>`);
   const optional = (value: string | undefined) => value || nothing;
