@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { randomBytes } from 'node:crypto';
-import { requireAccount } from './auth.js';
+import { queryTokenBeforeBody, requireAccount } from './auth.js';
 import { createOutboxAccess } from './documents/outbox-access.js';
 import { createLoginGuard, type LoginFailureStore, MemoryLoginFailureStore, SqlLoginFailureStore } from './login-guard.js';
 import { idempotentPost } from './idempotency.js';
@@ -120,10 +120,10 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       onError: (c) => errorResponse(c, new ApiError(413, `The request body is larger than ${limit / MiB} MiB`)),
     });
   // A department logo may be up to 2 MiB; its route checks the file itself.
-  app.on(['PUT', 'PATCH'], '/departments/:id', tooLarge(4 * MiB));
+  app.on(['PUT', 'PATCH'], '/departments/:id', queryTokenBeforeBody, tooLarge(4 * MiB));
   // An invoice attachment may be up to 10 MiB; its routes check the file itself.
   app.post('/attachments/uploads', uploadKeyFirst, tooLarge(11 * MiB));
-  app.post('/invoices/:id/add_attachment', tooLarge(11 * MiB));
+  app.post('/invoices/:id/add_attachment', queryTokenBeforeBody, tooLarge(11 * MiB));
   app.use('*', async (c, next) =>
     (/^(PUT|PATCH)$/.test(c.req.method) && /^\/departments\//.test(routePath(c.req.raw))) ||
     (c.req.method === 'POST' && /^\/(attachments\/uploads|invoices\/[^/]+\/add_attachment)$/.test(routePath(c.req.raw)))

@@ -118,6 +118,18 @@ export async function accountOf(c: ServiceContext): Promise<Account | undefined>
   return undefined;
 }
 
+/**
+ * On routes that take large bodies (attachments, logos): a token in the query, which wins over
+ * every other place, is checked before the body is read, and a wrong one ends the connection.
+ */
+export const queryTokenBeforeBody: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  const token = c.req.query('api_token');
+  if (token !== undefined && !(token && (await cachedAccountByToken(c.get('db'), token)))) {
+    throw new ApiError(401, unauthorized().message, undefined, { connection: 'close' });
+  }
+  await next();
+};
+
 /** Resolves the account of an account-level request (spec §5); any failure is the reference's 401. */
 export const requireAccount: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   // `/invoices` and `/invoices/*` both match a list or create request: authenticate it once.

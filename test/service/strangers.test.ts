@@ -239,7 +239,7 @@ describe("finding 10: another account's ids are a 422 on every reference", () =>
 
 describe('finding 11: an upload is refused on its key before its file is read', () => {
   /** Sends the form's key and the start of a 10 MiB file, then holds the rest back; answers what comes back meanwhile. */
-  async function partialUpload(key: string): Promise<string> {
+  async function partialUpload(key: string, path = '/attachments/uploads'): Promise<string> {
     const boundary = 'invoicekit-boundary';
     const head =
       `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\n${key}\r\n` +
@@ -251,7 +251,7 @@ describe('finding 11: an upload is refused on its key before its file is read', 
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
     socket.on('error', () => undefined);
     socket.write(
-      `POST /attachments/uploads HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n${head}`,
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n${head}`,
     );
     socket.write(Buffer.alloc(64 * 1024, 0x20));
     // The rest of the file is never sent: only an answer given before the body ends can arrive.
@@ -264,6 +264,13 @@ describe('finding 11: an upload is refused on its key before its file is read', 
     expect(answer).toMatch(/^HTTP\/1\.1 403 /);
     expect(answer).toMatch(/connection: close/i);
     expect(answer).toContain('{"code":"error","message":"The upload key is unknown or has expired"}');
+  });
+
+  it("refuses a wrong api_token in an attachment's query before its file is read", async () => {
+    const mine = await shop.post('/invoices.json', invoice());
+    const answer = await partialUpload('ignored', `/invoices/${mine.body.id}/add_attachment.json?api_token=wrong`);
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toMatch(/connection: close/i);
   });
 
   it('refuses a form whose file comes before its key, and one that is not multipart', async () => {
