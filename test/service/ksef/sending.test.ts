@@ -102,8 +102,10 @@ describe('an account on the local KSeF', () => {
     expect(upo.text).toContain(invoice.gov_id);
     expect((await xmllint(upo.text, 'upo')).errors).toBe('');
 
-    const fields = await http.get(`/invoices/${String(invoice.id)}.json`, { 'fields[invoice]': 'gov_status,gov_id' });
-    expect(fields.body.gov_id).toBe(invoice.gov_id);
+    const fields = await http.get(`/invoices/${String(invoice.id)}.json`, { 'fields[invoice]': 'gov_status,gov_id,gov_error_messages' });
+    expect(fields.body).toEqual({ id: invoice.id, gov_status: 'demo_ok', gov_id: invoice.gov_id, gov_error_messages: null });
+    const listed = await http.get('/invoices.json', { 'fields[invoice]': 'gov_id', period: 'all', per_page: 100 });
+    expect(listed.body).toContainEqual({ id: invoice.id, gov_id: invoice.gov_id });
 
     // The PDF prints KOD I, the KSeF number under it and, outside production, a test mark.
     const pdf = await fetch(`${service.url}/invoices/${String(invoice.id)}.pdf?api_token=${service.apiToken}`);
