@@ -273,6 +273,8 @@ export const migrations: Migration[] = [
         token text,
         auto_send_mode text,
         validate_invoices_for_gov boolean not null default true,
+        -- Automatic sending looks at invoices after this id (those issued since it was turned on).
+        auto_send_after_id integer not null default 0,
         updated_at timestamptz not null default now()
       );
       create table ksef_jobs (

@@ -142,6 +142,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const localOrigin = typeof given === 'function' ? given : () => given;
     const ksefSender = new KsefSender(db, {
       gateway: options.ksef?.gateway ?? createKsefClient({ localOrigin, clock }),
+      localOrigin,
       clock,
       log: options.log,
       intervalMs: options.ksef?.senderIntervalMs,

@@ -130,7 +130,7 @@ export function sendsAutomatically(settings: KsefSettings, data: Stored): boolea
  * account without KSeF `not_connected`, an invoice KSeF would refuse `send_error` with its reasons.
  * An invoice already in KSeF, or on its way, is left as it is.
  */
-export async function requestSend(tx: Sql, account: Account, row: StoredRow<InvoiceData>, runtime: KsefRuntime): Promise<StoredRow<InvoiceData>> {
+export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: StoredRow<InvoiceData>, runtime: KsefRuntime): Promise<StoredRow<InvoiceData>> {
   const data = { ...row.data } as Stored;
   const settings = await readKsefSettings(tx, account.id);
   const save = (fields: Record<string, unknown>) => updateRow(tx, 'invoices', account.id, row.id, { ...data, ...fields } as InvoiceData);

@@ -2,7 +2,7 @@ import type { Database, Sql } from '../db.js';
 import { findRow, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { KsefError, type KsefEnvironment, type KsefGateway, type KsefReceipt } from './gateway.js';
-import { govStatus } from './invoices.js';
+import { govStatus, requestSend, sendsAutomatically } from './invoices.js';
 import { isConnected, readKsefSettings } from './settings.js';
 
 /**
@@ -17,6 +17,8 @@ import { isConnected, readKsefSettings } from './settings.js';
 
 export interface KsefSenderOptions {
   readonly gateway: KsefGateway;
+  /** The bundled double's origin (`local`), for the KOD I links of invoices sent automatically. */
+  readonly localOrigin?: () => string | undefined;
   readonly clock?: () => Date;
   /** How often the queue is looked at when nothing kicks it. Default 2 s. */
   readonly intervalMs?: number;
@@ -100,12 +102,40 @@ export class KsefSender {
   }
 
   private async workDue(): Promise<number> {
+    await this.queueAutomatic();
     let done = 0;
     for (;;) {
       const job = await this.claim();
       if (!job) return done;
       await this.work(job);
       done += 1;
+    }
+  }
+
+  /**
+   * `auto_send_mode` for invoices no request sent: those issued by checkouts, payments and recurring
+   * schedules. Each account's invoices after its high-water mark are looked at once.
+   */
+  private async queueAutomatic(): Promise<void> {
+    const accounts = await this.db.query<{ account_id: number; after: number }>(
+      `select account_id, auto_send_after_id as after from ksef_settings
+        where environment <> 'off' and token is not null and auto_send_mode is not null`,
+    );
+    const runtime = { localOrigin: this.options.localOrigin ?? (() => undefined), clock: this.clock, kick: () => undefined };
+    for (const { account_id: accountId, after } of accounts) {
+      await this.db.transaction(async (tx) => {
+        const rows = await tx.query<{ id: number; data: InvoiceData; created_at: Date; updated_at: Date }>(
+          `select id, data, created_at, updated_at from invoices where account_id = $1 and id > $2 order by id limit 50 for update`,
+          [accountId, after],
+        );
+        if (rows.length === 0) return;
+        const settings = await readKsefSettings(tx, accountId);
+        for (const row of rows) {
+          const data = row.data as InvoiceData & Record<string, unknown>;
+          if (data.gov_status == null && sendsAutomatically(settings, data)) await requestSend(tx, { id: accountId }, row, runtime);
+        }
+        await tx.query(`update ksef_settings set auto_send_after_id = greatest(auto_send_after_id, $2) where account_id = $1`, [accountId, rows.at(-1)!.id]);
+      });
     }
   }
 

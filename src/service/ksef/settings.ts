@@ -45,6 +45,13 @@ export async function writeKsefSettings(sql: Sql, accountId: number, change: z.o
      on conflict (account_id) do update set environment = $2, token = $3, auto_send_mode = $4, validate_invoices_for_gov = $5, updated_at = now()`,
     [accountId, next.environment, next.token, next.auto_send_mode, next.validate_invoices_for_gov],
   );
+  // Turning automatic sending on sends what is issued from now on, not the invoices of the past.
+  if (next.auto_send_mode && next.auto_send_mode !== current.auto_send_mode) {
+    await sql.query(
+      `update ksef_settings set auto_send_after_id = (select coalesce(max(id), 0) from invoices where account_id = $1) where account_id = $1`,
+      [accountId],
+    );
+  }
   return next;
 }
 

@@ -133,7 +133,8 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       const withPositions = !listing || includesPositions(c.req.query('include_positions'));
       const answers = rows.map((row) => presentInvoice(row, publicUrl(c), withPositions, c.get('account').id));
       const presented = await additionalInvoiceFields(c, rows, answers);
-      const fields = listing ? listedFields(c.req.query('fields')) : undefined;
+      // `fields[invoice]=gov_status,gov_id` (the hosted service's) on reads and lists; `fields=` on lists.
+      const fields = listedFields(c.req.query('fields[invoice]') ?? (listing ? c.req.query('fields') : undefined));
       return fields ? presented.map((answer) => pickFields(answer as Record<string, unknown>, fields)) : presented;
     },
     create: async (tx, account, input, c) =>

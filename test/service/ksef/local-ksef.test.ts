@@ -1,15 +1,21 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { connectAccountToLocalKsef } from '../../../src/service/ksef/local.js';
-import { killServices, spawnService, startTestService, templateDataDir } from '../../helpers/service.js';
+import { killServices, spawnService, startTestService, templateDataDir, type TestService } from '../../helpers/service.js';
 
 /** `invoicekit service --ksef-local`: the bundled KSeF beside the service, and an account connected to it. */
 describe('invoicekit service --ksef-local', () => {
   const dirs: string[] = [];
+  let plain: TestService;
+  // Started in a hook: the first start of a seeded service may build the shared template database.
+  beforeAll(async () => {
+    plain = await startTestService({ seed: true });
+  });
   afterAll(async () => {
+    await plain.stop();
     killServices();
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
@@ -73,12 +79,7 @@ describe('invoicekit service --ksef-local', () => {
   }, 120_000);
 
   it('refuses to connect an account where the local KSeF does not run', async () => {
-    const service = await startTestService({ seed: true });
-    try {
-      const double = { issueToken: (nip: string) => `token for ${nip}` };
-      await expect(connectAccountToLocalKsef(service.url, service.apiToken, double)).rejects.toThrow(/422/);
-    } finally {
-      await service.stop();
-    }
+    const double = { issueToken: (nip: string) => `token for ${nip}` };
+    await expect(connectAccountToLocalKsef(plain.url, plain.apiToken, double)).rejects.toThrow(/422/);
   });
 });

@@ -18,13 +18,15 @@ let service: TestService;
 let http: Api;
 const now = new Date('2026-02-02T09:00:00Z');
 const nip = '5252248481';
+/** KSeF's own clock: a payment's invoice is issued today by the real clock, and KSeF takes no invoice dated after it took it. */
+let ksefNow = now;
 
 const seller = { seller_name: 'Demo Studio Sp. z o.o.', seller_tax_no: nip, seller_street: 'ul. Prosta 51', seller_post_code: '00-838', seller_city: 'Warszawa', seller_country: 'PL' };
 const buyer = { buyer_name: 'Klient ABC Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'ul. Testowa 5', buyer_post_code: '00-002', buyer_city: 'Kraków', buyer_country: 'PL' };
 const line = { name: 'Usługa programistyczna', quantity: 10, total_price_gross: 1845, tax: 23 };
 
 beforeAll(async () => {
-  ksef = await startKsefDouble({ clock: () => now });
+  ksef = await startKsefDouble({ clock: () => ksefNow });
   // The real client, waiting no time between its retries.
   const gateway = createKsefClient({ localOrigin: ksef.origin, clock: () => now, sleep: () => Promise.resolve() });
   service = await startTestService({ clock: () => now, ksef: { localOrigin: ksef.origin, gateway, senderIntervalMs: 3_600_000 } });
@@ -100,8 +102,10 @@ describe('an account on the local KSeF', () => {
     expect(upo.text).toContain(invoice.gov_id);
     expect((await xmllint(upo.text, 'upo')).errors).toBe('');
 
-    const fields = await http.get(`/invoices/${String(invoice.id)}.json`, { 'fields[invoice]': 'gov_status,gov_id' });
-    expect(fields.body.gov_id).toBe(invoice.gov_id);
+    const fields = await http.get(`/invoices/${String(invoice.id)}.json`, { 'fields[invoice]': 'gov_status,gov_id,gov_error_messages' });
+    expect(fields.body).toEqual({ id: invoice.id, gov_status: 'demo_ok', gov_id: invoice.gov_id, gov_error_messages: null });
+    const listed = await http.get('/invoices.json', { 'fields[invoice]': 'gov_id', period: 'all', per_page: 100 });
+    expect(listed.body).toContainEqual({ id: invoice.id, gov_id: invoice.gov_id });
 
     // The PDF prints KOD I, the KSeF number under it and, outside production, a test mark.
     const pdf = await fetch(`${service.url}/invoices/${String(invoice.id)}.pdf?api_token=${service.apiToken}`);
@@ -191,6 +195,25 @@ describe('an account on the local KSeF', () => {
       await deliver();
       expect((await read(company.body.id)).gov_status).toBe('demo_ok');
     } finally {
+      await connect({ auto_send_mode: null });
+    }
+  });
+
+  it('auto_send_mode also sends invoices no request made: a paid payment\'s invoice', async () => {
+    await connect({ auto_send_mode: 'all' });
+    ksefNow = new Date(Date.now() + 3_600_000);
+    try {
+      const payment = await http.post('/banking/payments.json', {
+        banking_payment: { name: 'Workshop ticket', price: '246.00', paid: true, kind: 'api', generate_invoice: true, invoice_name: 'Ticket Buyer Sp. z o.o.', invoice_tax_no: '5260250274', email: 'tickets@buyer.example' },
+      });
+      expect(payment.status, payment.text).toBe(201);
+      expect((await read(payment.body.invoice_id)).gov_status).toBeNull();
+      await deliver();
+      const invoice = await read(payment.body.invoice_id);
+      expect([invoice.gov_status, invoice.gov_error_messages]).toEqual(['demo_ok', null]);
+      expect(isValidKsefNumber(invoice.gov_id)).toBe(true);
+    } finally {
+      ksefNow = now;
       await connect({ auto_send_mode: null });
     }
   });
