@@ -5,6 +5,7 @@ import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ks
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
+import { Subscriber } from '../support/subscriber.js';
 import { pdfText, qrCodesOfPdf, readFa3, xmllint } from './support.js';
 
 /**
@@ -20,6 +21,7 @@ const now = new Date('2026-02-02T09:00:00Z');
 const nip = '5252248481';
 /** KSeF's own clock: a payment's invoice is issued today by the real clock, and KSeF takes no invoice dated after it took it. */
 let ksefNow = now;
+const subscriber = new Subscriber();
 
 const seller = { seller_name: 'Demo Studio Sp. z o.o.', seller_tax_no: nip, seller_street: 'ul. Prosta 51', seller_post_code: '00-838', seller_city: 'Warszawa', seller_country: 'PL' };
 const buyer = { buyer_name: 'Klient ABC Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'ul. Testowa 5', buyer_post_code: '00-002', buyer_city: 'Kraków', buyer_country: 'PL' };
@@ -29,12 +31,14 @@ beforeAll(async () => {
   ksef = await startKsefDouble({ clock: () => ksefNow });
   // The real client, waiting no time between its retries.
   const gateway = createKsefClient({ localOrigin: ksef.origin, clock: () => now, sleep: () => Promise.resolve() });
-  service = await startTestService({ clock: () => now, ksef: { localOrigin: ksef.origin, gateway, senderIntervalMs: 3_600_000 } });
+  await subscriber.start();
+  service = await startTestService({ clock: () => now, ksef: { localOrigin: ksef.origin, gateway, senderIntervalMs: 3_600_000 }, webhooks: { allowPrivate: true, pollMs: 100 } });
   http = api(service);
 });
 afterAll(async () => {
   await service.stop();
   await ksef.close();
+  await subscriber.stop();
 });
 
 async function connect(settings: Record<string, unknown> = {}) {
@@ -215,6 +219,19 @@ describe('an account on the local KSeF', () => {
     } finally {
       ksefNow = now;
       await connect({ auto_send_mode: null });
+    }
+  });
+
+  it('fires invoice:update webhooks when the KSeF fields change', async () => {
+    const hook = await http.post('/webhooks.json', { webhook: { kind: 'invoice:update', url: subscriber.url('/ksef'), api_token: 'subscriber-token', active: true } });
+    expect(hook.status, hook.text).toBe(201);
+    try {
+      const created = await http.post('/invoices.json', { gov_save_and_send: true, invoice: { issue_date: '2026-02-02', ...seller, ...buyer, positions: [line] } });
+      await deliver();
+      const entry = await subscriber.waitFor((e) => e.path === '/ksef' && e.json?.deal?.id === created.body.id && e.json.deal.gov_status === 'demo_ok');
+      expect(isValidKsefNumber(entry.json.deal.gov_id)).toBe(true);
+    } finally {
+      await http.delete(`/webhooks/${String(hook.body.id)}.json`);
     }
   });
 
