@@ -45,7 +45,7 @@ export async function runDev(argv: string[]): Promise<void> {
   // With an ephemeral service port (tests, several demos at once) the local KSeF takes one too.
   const ksefPort = values['ksef-local-port'] ?? (Number(values['service-port']) === 0 ? '0' : String(DEFAULT_KSEF_LOCAL_PORT));
   // The service starts first, so that a data folder in use stops a second demo before anything listens.
-  let localKsef: Awaited<ReturnType<typeof startLocalKsef>> | undefined;
+  let localKsef: Awaited<ReturnType<typeof startLocalKsef>> | undefined = undefined;
   const service = await withPortFlag(startService({
     ksef: { localOrigin: () => localKsef?.origin },
     port: Number(values['service-port']),
