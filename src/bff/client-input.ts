@@ -15,7 +15,7 @@ export const CLIENT_PROBLEM_TEXT: Record<ClientFieldProblem, string> = {
   phone: 'is not a phone number',
   country: 'must be a two-letter ISO 3166-1 country code',
   nip: 'is not a valid NIP (the check digit does not match)',
-  vat: 'is not a VAT number in the format of its country',
+  vat: 'is not a valid VAT number of its country (the check digits do not match)',
   taxNo: 'is not a tax number',
   iban: 'is not a valid IBAN (check the length and digits)',
   postCode: 'is not a post code of the chosen country',
