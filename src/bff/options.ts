@@ -19,6 +19,8 @@ export interface BffServiceClient {
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
   payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
+  /** Optional: the seller's country for the VAT of a sale (else `checkout.sellerCountry`, else PL). */
+  departments?: Pick<InvoicingClient['departments'], 'list'>;
 }
 
 export interface SignupOptions {
@@ -40,6 +42,11 @@ export interface CheckoutOptions {
    * shows a "Test mode" badge. Default false.
    */
   testMode?: boolean;
+  /**
+   * The seller's country (ISO 3166-1), which with the buyer's decides the VAT of a sale. Default: the
+   * country of the service's department for `departmentId`, else its default department, else PL.
+   */
+  sellerCountry?: string;
 }
 
 export interface BffOptions {

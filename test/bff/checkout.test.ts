@@ -60,6 +60,8 @@ describe('GET /bff/products/:token', () => {
       tax: product.tax,
       currency: 'PLN',
       quantity_unit: product.quantity_unit,
+      service: false,
+      seller_country: 'PL',
     });
   });
 
@@ -90,7 +92,7 @@ describe('GET /bff/products/:token', () => {
 
 describe('POST /bff/checkout', () => {
   it('creates one payment at the service’s price and answers where to send the buyer', async () => {
-    const response = await postCheckout(checkoutBody({ buyer: { email: 'single@example.com', name: 'Ada Ltd', tax_no: 'GB123' } }));
+    const response = await postCheckout(checkoutBody({ buyer: { email: 'single@example.com', name: 'Ada Sp. z o.o.', tax_no: '5252445767', street: 'ul. Prosta 1', post_code: '00-950', city: 'Warszawa', country: 'PL' } }));
     expect(response.status).toBe(201);
     const body = await json(response);
     const expected = toPlain(roundMoney(mul(decimal(product.price_gross), decimal(3)), 'PLN'));
@@ -116,7 +118,7 @@ describe('POST /bff/checkout', () => {
 
   it('refuses bad input with a clear 4xx', async () => {
     const cases: [unknown, number, string, string[]?][] = [
-      [checkoutBody({ buyer: { email: 'nope' } }), 422, 'validation_failed', ['buyer.email']],
+      [checkoutBody({ buyer: { email: 'nope', name: 'Ada Lovelace' } }), 422, 'validation_failed', ['buyer.email']],
       [checkoutBody({ quantity: 0 }), 422, 'validation_failed', ['quantity']],
       [checkoutBody({ quantity: 1.5 }), 422, 'validation_failed', ['quantity']],
       [checkoutBody({ product: 'no-such-product' }), 422, 'validation_failed', ['product']],
@@ -144,7 +146,7 @@ describe('POST /bff/checkout', () => {
 
   it('makes 20 concurrent checkouts with one Idempotency-Key exactly one payment', async () => {
     const key = randomUUID();
-    const body = checkoutBody({ buyer: { email: 'twenty@example.com', first_name: 'Grace' } });
+    const body = checkoutBody({ buyer: { email: 'twenty@example.com', first_name: 'Grace', last_name: 'Hopper' } });
     const responses = await Promise.all(Array.from({ length: 20 }, () => postCheckout(body, { 'idempotency-key': key })));
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
     const bodies = await Promise.all(responses.map((r) => r.text()));
@@ -172,7 +174,7 @@ describe('POST /bff/checkout', () => {
     try {
       const statuses = [];
       for (let i = 0; i < 3; i += 1) {
-        const response = await postCheckout(checkoutBody({ buyer: { email: 'limited@example.com' } }), {}, limited.base);
+        const response = await postCheckout(checkoutBody({ buyer: { email: 'limited@example.com', name: 'Ada Lovelace' } }), {}, limited.base);
         statuses.push(response.status);
         if (response.status === 429) {
           expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
-import { defaultDepartment, type DepartmentData } from '../accounts.js';
 import type { Database, Sql } from '../db.js';
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { computeLine } from '../invoicing/amounts.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import type { PaymentOutcome, ProviderPayment } from '../payments/provider.js';
-import { type PaymentData, settle } from '../resources/payments.js';
-import { DEFAULT_TAX, type ProductData } from '../resources/products.js';
+import { type PaymentData, saleOf, settle } from '../resources/payments.js';
+import { checkoutLang } from '../../api/checkout.js';
+import { DEFAULT_TAX } from '../resources/products.js';
 import { findRow, todayText, updateRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 import { byToken, type Lang, money, safeReturnUrl } from './pages.js';
@@ -27,6 +27,8 @@ const TEXT = {
     viewInvoice: 'View the invoice', declined: 'The payment was declined. Nothing was charged.',
     cancelled: 'The payment was cancelled. Nothing was charged.', unavailable: 'Online payment is not available for this shop at the moment.',
     failed: 'The payment provider could not be reached. Please try again.',
+    reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is taxed in the buyer’s country, so you pay the net price and account for the VAT yourself.',
+    intra_eu_supply: 'Intra-community supply: goods to a company in another EU country with a valid VAT number are taxed at 0% here, so you pay the net price and account for the VAT in your country.',
   },
   pl: {
     checkout: 'Płatność', payTo: 'Zapłać', item: 'Nazwa', qty: 'Ilość', unitPrice: 'Cena jedn.', vat: 'VAT', amount: 'Kwota',
@@ -38,6 +40,8 @@ const TEXT = {
     viewInvoice: 'Zobacz fakturę', declined: 'Płatność została odrzucona. Nic nie pobrano.',
     cancelled: 'Płatność została anulowana. Nic nie pobrano.', unavailable: 'Płatności online są w tej chwili niedostępne.',
     failed: 'Nie udało się połączyć z operatorem płatności. Spróbuj ponownie.',
+    reverse_charge: 'Odwrotne obciążenie: usługa dla firmy z innego kraju UE z ważnym numerem VAT jest opodatkowana w kraju nabywcy, więc płacisz cenę netto, a VAT rozliczasz sam.',
+    intra_eu_supply: 'Wewnątrzwspólnotowa dostawa towarów: towary dla firmy z innego kraju UE z ważnym numerem VAT mają tu stawkę 0%, więc płacisz cenę netto, a VAT rozliczasz w swoim kraju.',
   },
 } as const;
 
@@ -55,8 +59,9 @@ export function checkoutOutcome(payment: PaymentData): PaymentOutcome {
   return payment.provider_status === 'declined' || payment.provider_status === 'cancelled' ? payment.provider_status : 'pending';
 }
 
-function languageOf(c: ServiceContext): Lang {
-  return /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
+/** The checkout's own language when it has one; the browser's only where nothing was chosen. */
+function languageOf(c: ServiceContext, payment?: PaymentData): Lang {
+  return payment?.lang === 'pl' || payment?.lang === 'en' ? payment.lang : checkoutLang(null, c.req.header('accept-language'));
 }
 
 const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
@@ -73,14 +78,9 @@ function providerPayment(c: ServiceContext, payment: PaymentData): ProviderPayme
 }
 
 async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
-  const product = payment.product_id != null ? await findRow<ProductData>(sql, 'products', account.id, payment.product_id as number) : undefined;
-  const tax = product?.data.tax ?? DEFAULT_TAX;
-  return { tax, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
-}
-
-async function sellerOf(sql: Sql, account: Account, payment: PaymentData): Promise<DepartmentData | undefined> {
-  if (payment.department_id != null) return (await findRow<DepartmentData>(sql, 'departments', account.id, payment.department_id as number))?.data;
-  return (await defaultDepartment(sql, account.id))?.data;
+  const sale = await saleOf(sql, account, payment);
+  const tax = sale.treatment.kind === 'standard' ? (sale.product?.tax ?? DEFAULT_TAX) : sale.treatment.tax;
+  return { tax, treatment: sale.treatment, seller: sale.seller, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
 }
 
 /**
@@ -108,10 +108,11 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     const db = c.get('db');
     const { row, account } = await byToken<PaymentData>(db, 'payments', token);
     const provider = c.get('config').paymentProvider;
-    const lang = languageOf(c);
-    const t = TEXT[lang];
     const payment = row.data;
-    const [line, seller] = await Promise.all([lineOf(db, account, payment), sellerOf(db, account, payment)]);
+    const lang = languageOf(c, payment);
+    const t = TEXT[lang];
+    const line = await lineOf(db, account, payment);
+    const seller = line.seller;
     const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
     const m = (amount: string) => money(amount, payment.currency, lang);
     const outcome = checkoutOutcome(payment);
@@ -134,6 +135,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
         <div><span>${t.vat} ${/^[a-z]/i.test(line.tax) ? line.tax : `${line.tax}%`}</span><span>${m(line.total_price_tax)}</span></div>
         <div class="due"><span>${t.total}</span><span class="total">${m(line.total_price_gross)}</span></div>
       </div>
+      ${line.treatment.kind !== 'standard' ? html`<p class="muted vat-note">${t[line.treatment.kind]}</p>` : ''}
       <p class="buyer">${t.invoiceTo} <strong class="buyer-email">${String(payment.email ?? '')}</strong>${payment.invoice_name && payment.invoice_tax_no ? html`<br>${t.company} ${String(payment.invoice_name)}, ${t.taxNo} ${String(payment.invoice_tax_no)}` : ''}</p>
       ${outcomeView()}
     </article>`;
@@ -193,7 +195,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     try {
       start = await provider.start(providerPayment(c, row.data), choice);
     } catch {
-      return show(c, TEXT[languageOf(c)].failed);
+      return show(c, TEXT[languageOf(c, row.data)].failed);
     }
     if ('redirectUrl' in start) {
       await c.get('db').transaction(async (tx) => {
