@@ -143,7 +143,7 @@ export type CheckoutLang = 'pl' | 'en';
 
 /**
  * The language of a checkout: the one the buyer's page chose (the element's `locale`, sent as
- * `lang`), else the browser's first choice among ours, else Polish, the seller's.
+ * `lang`), else the browser's first choice among ours, else English, as the pages always did.
  */
 export function checkoutLang(chosen: string | null | undefined, acceptLanguage: string | null | undefined): CheckoutLang {
   const pick = (tag: string | null | undefined): CheckoutLang | undefined => {
@@ -163,7 +163,7 @@ export function checkoutLang(chosen: string | null | undefined, acceptLanguage: 
     })
     .filter((entry) => entry.lang && entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked[0]?.lang ?? 'pl';
+  return ranked[0]?.lang ?? 'en';
 }
 
 const originOf = (url: string): string | undefined => {
