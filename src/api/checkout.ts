@@ -166,6 +166,19 @@ export function checkoutLang(chosen: string | null | undefined, acceptLanguage: 
   return ranked[0]?.lang ?? 'en';
 }
 
+/**
+ * The buyer's address for rate limits behind `trustedHops` proxies that each append to
+ * `X-Forwarded-For`: the entry the nearest trusted proxy added, else the socket's address. With no
+ * trusted proxy the header is ignored, so a client cannot pick its own limit.
+ */
+export function clientIp(forwardedFor: string | null | undefined, socketAddress: string | undefined, trustedHops: number): string {
+  if (trustedHops > 0) {
+    const list = (forwardedFor ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (list.length) return list[Math.max(0, list.length - trustedHops)]!;
+  }
+  return socketAddress ?? 'unknown';
+}
+
 const originOf = (url: string): string | undefined => {
   try {
     const parsed = new URL(url);

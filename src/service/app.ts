@@ -57,6 +57,8 @@ export interface ServiceAppOptions {
   allowPrivateWebhooks?: boolean;
   /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
   paymentProvider?: PaymentProvider | null | undefined;
+  /** How many proxies in front append to `X-Forwarded-For`; the widget's rate limits then count the buyer's address. Default 0. */
+  trustProxy?: number | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -95,6 +97,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       loginGuard,
       testPayments: options.testPayments ?? false,
       paymentProvider,
+      trustProxy: options.trustProxy ?? 0,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.

@@ -31,6 +31,8 @@ export interface ServiceConfig {
   testPayments: boolean;
   /** Who takes checkout payments; `null` when online payment is off. */
   paymentProvider: PaymentProvider | null;
+  /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */
+  trustProxy: number;
 }
 
 export interface ServiceEnv {

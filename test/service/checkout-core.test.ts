@@ -187,3 +187,24 @@ for (const [path, checkout] of Object.entries(PATHS)) {
     });
   });
 }
+
+describe('the widget behind a proxy', () => {
+  it('counts each buyer’s own address from X-Forwarded-For only behind configured proxies', async () => {
+    const proxied = await startTestService({ trustProxy: 1 });
+    try {
+      const remaining = async (target: TestService, forwardedFor: string) => {
+        const response = await fetch(`${target.url}/a/${target.prefix}/widget/products/none.json`, { headers: { 'x-forwarded-for': forwardedFor } });
+        return Number(response.headers.get('ratelimit-remaining'));
+      };
+      const first = await remaining(proxied, '198.51.100.7, 203.0.113.1');
+      expect(await remaining(proxied, '198.51.100.7, 203.0.113.1')).toBe(first - 1);
+      // Another buyer behind the same proxy has a budget of their own.
+      expect(await remaining(proxied, '203.0.113.2')).toBe(first);
+      // Without a configured proxy the header is the client's to forge, so it is ignored.
+      const direct = await remaining(service, '203.0.113.50');
+      expect(await remaining(service, '203.0.113.51')).toBe(direct - 1);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});

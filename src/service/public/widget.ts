@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, toPlain } from '../../api/money.js';
-import { allowedReturnUrl, checkoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
 import { unitForReader } from '../../api/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
@@ -125,9 +125,10 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct) {
   };
 }
 
-function clientIp(c: Context): string {
+/** The buyer's address behind the configured proxies, by the checkout core's rule (shared with the BFF). */
+function clientIp(c: ServiceContext): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
+  return clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, c.get('config').trustProxy);
 }
 
 /** Open to every origin: these routes take no credentials, and what they answer is public. */
