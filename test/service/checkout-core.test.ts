@@ -161,6 +161,10 @@ for (const [path, checkout] of Object.entries(PATHS)) {
       expect(invoice.lang).toBe('en');
       const publicPage = await (await fetch(invoice.view_url, { headers: { 'accept-language': 'pl' } })).text();
       expect(publicPage).toContain('<html lang="en">');
+      // The invoice goes out by e-mail in the same language.
+      const outbox = (await (await fetch(api('/outbox.json'))).json()) as { subject: string; to: string[] }[];
+      const mail = outbox.find((m) => m.to.includes((body.buyer as { email: string }).email));
+      expect(mail?.subject).toBe(`VAT invoice ${invoice.number} from Demo Studio Sp. z o.o.`);
 
       const polish = await checkout(order('core-audit', { first_name: 'Jan', last_name: 'Kowalski' }, { lang: 'pl' }), { 'accept-language': 'en-GB,en;q=0.9' });
       const polishPage = await (await fetch(polish.body.redirectUrl as string, { headers: { 'accept-language': 'en-GB' } })).text();

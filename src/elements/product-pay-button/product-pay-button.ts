@@ -74,6 +74,8 @@ function pendingAttempt(value?: PendingAttempt | null): PendingAttempt | undefin
  * @csspart total - The total row.
  * @csspart continue-button - The button that starts the payment.
  * @csspart cancel-button - The dialog's cancel button.
+ * @csspart field-error - The problem with a dialog field, in the buyer's language, beside the field.
+ * @csspart vat-note - Why a company buyer pays the net price (reverse charge, intra-community supply).
  *
  * @cssprop --product-pay-button-height - Height of the buy button (default 2.75rem).
  * @cssprop --product-pay-button-padding - Horizontal padding of the buy button (default 1.25rem).
