@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
 import type { Product } from '../../src/api/schemas/product.js';
@@ -114,6 +115,26 @@ describe('POST /bff/checkout', () => {
     const response = await postCheckout({ ...checkoutBody(), price: '0.01', product_id: 1 });
     expect(response.status).toBe(422);
     expect(Object.keys((await json(response)).error.fields).sort()).toEqual(['price', 'product_id']);
+  });
+
+  it('never takes a return address from a forged Host header', async () => {
+    const url = new URL(`${bff.base}/checkout`);
+    // fetch() cannot forge Host; a raw request can, as an attacker's script does.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = JSON.stringify(checkoutBody({ returnUrl: 'http://evil.example/phish', cancelUrl: 'http://evil.example/phish' }));
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', origin: 'http://evil.example', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.status).toBe(422);
+    expect(Object.keys(JSON.parse(answer.body).error.fields).sort()).toEqual(['cancelUrl', 'returnUrl']);
   });
 
   it('refuses bad input with a clear 4xx', async () => {
