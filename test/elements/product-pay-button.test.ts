@@ -181,8 +181,13 @@ describe('<product-pay-button>', () => {
     void el.checkOutcome();
     expect((await cancelled).detail).to.include({ reason: 'declined', product: 'coffee-beans' });
     await el.updateComplete;
-    expect(text(el, 'status')).to.equal('Payment declined. Nothing was charged.');
+    expect(text(el, 'status')).to.equal('Payment declined. Nothing was charged. Try again');
+    expect(part(el, 'status')!.getAttribute('role')).to.equal('status');
     await expect(el).to.be.accessible();
+    // The buyer may try again at once: the dialog opens with what they typed.
+    part(el, 'status')!.querySelector<HTMLButtonElement>('button')!.click();
+    await el.updateComplete;
+    expect(dialogOf(el).open).to.equal(true);
     const after = await state(email);
     expect(after.payments.map((p) => [p.paid, p.provider_status])).to.deep.equal([[false, 'declined']]);
     expect(after.invoices).to.deep.equal([]);

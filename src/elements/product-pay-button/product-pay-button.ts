@@ -392,7 +392,11 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
             : result.status === 'paid'
               ? html`<span class="ok">${m.paid(invoice?.number)}</span>
                   ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}`
-              : html`<span class="error">${result.status === 'declined' ? m.declined : m.cancelled}</span>`}</div>
+              : html`<span class="error">${result.status === 'declined' ? m.declined : m.cancelled}</span>
+                  <button part="retry-button" type="button" @click=${() => {
+                    this.result = this.problem = undefined;
+                    this.open = true;
+                  }}>${m.retry}</button>`}</div>
       <dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${this.#close}>
         <form part="form" @submit=${this.#submit} aria-busy=${busy} novalidate
           @input=${(event: Event) => (this.draft = this.#buyerFrom(event.currentTarget as HTMLFormElement))}
