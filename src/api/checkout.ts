@@ -81,19 +81,6 @@ export function buyerProblems(buyer: CheckoutBuyer): Partial<Record<BuyerField, 
   return problems;
 }
 
-/** Field errors in the reference's words, as both checkouts answer them in a 422. */
-export const BUYER_PROBLEM_TEXT: Record<ClientFieldProblem, string> = {
-  required: "can't be blank",
-  email: 'is not an e-mail address',
-  phone: 'is not a phone number',
-  country: 'must be a two-letter ISO 3166-1 country code',
-  nip: 'is not a valid NIP (the check digit does not match)',
-  vat: 'is not a valid VAT number of its country (the check digits do not match)',
-  taxNo: 'is not a tax number',
-  iban: 'is not a valid IBAN (check the length and digits)',
-  postCode: 'is not a post code of the chosen country',
-};
-
 /** The VAT number of an EU company, when the buyer is one and their number passes its country's check. */
 export function euVatNumberOf(buyer: CheckoutBuyer): string | undefined {
   const country = (buyer.country ?? '').trim().toUpperCase();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BUYER_PROBLEM_TEXT, buyerProblems, type CheckoutBuyer, PRODUCT_TOKEN_PATTERN, TAX_NO_KINDS } from '../checkout.js';
+import { CLIENT_PROBLEM_TEXT } from './problem-text.js';
+import { buyerProblems, type CheckoutBuyer, PRODUCT_TOKEN_PATTERN, TAX_NO_KINDS } from '../checkout.js';
 
 /**
  * The fields a buyer may give at checkout, checked the same way by the BFF's `POST /checkout` and the
@@ -47,7 +48,7 @@ export function checkBuyer(buyer: CheckoutBuyer, ctx: z.RefinementCtx): void {
   for (const [field, problem] of Object.entries(buyerProblems(buyer))) {
     // The schema itself already says what is wrong with the e-mail.
     if (field === 'email') continue;
-    ctx.addIssue({ code: 'custom', path: [field], message: BUYER_PROBLEM_TEXT[problem] });
+    ctx.addIssue({ code: 'custom', path: [field], message: CLIENT_PROBLEM_TEXT[problem] });
   }
 }
 
