@@ -126,6 +126,29 @@ export function quote(product: PricedProduct, quantity: number, treatment: VatTr
   return { amount: toPlain(amount), unit_price: toPlain(decimal(unit)), tax: treatment.kind === 'standard' ? product.tax : treatment.tax };
 }
 
+/**
+ * A product answer's price quote for the buyer its query describes (`?country=DE&tax_no=DE…&company=1
+ * &quantity=2`), by the rule the checkout and the invoice follow; without one, a consumer's.
+ */
+export function productQuote(
+  product: PricedProduct & { service?: boolean | null },
+  sellerCountry: string,
+  query: (name: string) => string | undefined,
+) {
+  const requested = Number(query('quantity') ?? 1);
+  const quantity = Number.isInteger(requested) && requested >= 1 && requested <= MAX_CHECKOUT_QUANTITY ? requested : 1;
+  const company = query('company');
+  const buyer: CheckoutBuyer = {
+    email: '',
+    country: query('country')?.slice(0, 2) ?? null,
+    tax_no: query('tax_no')?.slice(0, 50) ?? null,
+    tax_no_kind: query('tax_no_kind')?.slice(0, 20) ?? null,
+    ...(company === undefined ? {} : { company: /^(1|true)$/i.test(company) }),
+  };
+  const treatment = vatTreatment({ sellerCountry, service: product.service === true, buyer });
+  return { vat_treatment: treatment.kind, quantity, ...quote(product, quantity, treatment) };
+}
+
 export type CheckoutLang = 'pl' | 'en';
 
 /**

@@ -63,6 +63,7 @@ describe('GET /bff/products/:token', () => {
       quantity_unit: product.quantity_unit,
       service: false,
       seller_country: 'PL',
+      quote: { vat_treatment: 'standard', quantity: 1, amount: toPlain(decimal(product.price_gross)), unit_price: toPlain(decimal(product.price_gross)), tax: product.tax },
     });
   });
 

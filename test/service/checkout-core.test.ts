@@ -37,6 +37,12 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
+/** The product answers of both paths, with a query describing the buyer. */
+const PRODUCT_ANSWERS = {
+  widget: (token: string, query: string) => fetch(`${service.url}/a/${service.prefix}/widget/products/${token}.json?${query}`),
+  bff: (token: string, query: string) => fetch(`${bff.base}/products/${token}?${query}`),
+};
+
 /** The two checkouts, each answering in its own error shape, read into one. */
 const PATHS = {
   widget: async (body: Record<string, unknown>, headers: Record<string, string>): Promise<Answer> => {
@@ -100,6 +106,18 @@ for (const [path, checkout] of Object.entries(PATHS)) {
         expect(Object.keys(answer.fields).sort()).toEqual(fields);
       });
     }
+
+    it('quotes the price a buyer will pay in the product answer, by the same rule', async () => {
+      const answer = PRODUCT_ANSWERS[path as keyof typeof PRODUCT_ANSWERS];
+      const german = await json(await answer('core-audit', 'country=DE&tax_no=DE136695976&company=1&quantity=2'));
+      expect(german).toMatchObject({ service: true, seller_country: 'PL', quote: { vat_treatment: 'reverse_charge', quantity: 2, amount: '200', unit_price: '100', tax: 'np' } });
+      const goods = await json(await answer('core-lamp', 'country=DE&tax_no=DE136695976&company=1'));
+      expect(goods.quote).toEqual({ vat_treatment: 'intra_eu_supply', quantity: 1, amount: '200', unit_price: '200', tax: '0' });
+      const consumer = await json(await answer('core-audit', 'country=DE'));
+      expect(consumer.quote).toEqual({ vat_treatment: 'standard', quantity: 1, amount: '123', unit_price: '123', tax: '23' });
+      const wrongNumber = await json(await answer('core-audit', 'country=DE&tax_no=DE136695978&company=1'));
+      expect(wrongNumber.quote.vat_treatment).toBe('standard');
+    });
 
     it('invoices a valid Polish company with its NIP, address and country at the product’s rate', async () => {
       const body = order('core-audit', POLISH_COMPANY);

@@ -61,6 +61,7 @@ describe('the product widget endpoints', () => {
       seller: 'Demo Studio Sp. z o.o.',
       seller_country: 'PL',
       service: false,
+      quote: { vat_treatment: 'standard', quantity: 1, amount: '1845', unit_price: '1845', tax: '23' },
       available: true,
       test_mode: true,
     });

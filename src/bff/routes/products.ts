@@ -6,7 +6,7 @@ import { BffError, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
 import { publicProduct } from '../views.js';
 
-import { PRODUCT_TOKEN_PATTERN } from '../../api/checkout.js';
+import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../api/checkout.js';
 
 export { PRODUCT_TOKEN_PATTERN };
 const SERVICE_PAGE_SIZE = 100;
@@ -83,7 +83,8 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     // The unit reads in the buyer's language, as the invoice will print it.
     c.header('Vary', 'Accept-Language');
     // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/api/checkout.ts).
-    const sale = { service: product.service === true, seller_country: await sellerCountry(c) };
+    const country = await sellerCountry(c);
+    const sale = { service: product.service === true, seller_country: country, quote: productQuote(product, country, (name) => c.req.query(name)) };
     return c.json({ ...publicProduct(product), ...sale, quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')), ...(bff.checkout.testMode ? { test_mode: true } : {}) });
   });
   return routes;

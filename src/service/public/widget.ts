@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, toPlain } from '../../api/money.js';
-import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
 import { unitForReader } from '../../api/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
@@ -119,6 +119,7 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct) {
     /** With `service` and the buyer's country and VAT number, what decides the VAT (and so the price) of the sale. */
     seller_country: seller.country,
     service: data.service === true,
+    quote: productQuote(data, seller.country, (name) => c.req.query(name)),
     /** False when the service takes no online payments; the button then says so instead of selling. */
     available: provider !== null,
     test_mode: provider?.testMode === true,
