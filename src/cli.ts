@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 /**
  * The `invoicekit` command:
  *   invoicekit service [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--seed] [--public-url URL]
- *                      [--trusted-hosts host,host] [--test-payments] [--skip-migrations] [--quiet]
+ *                      [--trusted-hosts host,host] [--trust-proxy N] [--test-payments] [--skip-migrations] [--quiet]
  *                      [--ksef-local] [--ksef-local-port 8789]
  *   invoicekit migrate [--data-dir DIR]   applies the database migrations and exits (DATABASE_URL or PGlite)
  *   invoicekit bff [--port 8788] [--service URL]
@@ -21,6 +21,7 @@ async function runService(argv: string[]): Promise<void> {
       'data-dir': { type: 'string', default: './.invoicekit/data' },
       'public-url': { type: 'string', default: process.env.INVOICEKIT_PUBLIC_URL || undefined },
       'trusted-hosts': { type: 'string', default: process.env.INVOICEKIT_TRUSTED_HOSTS || undefined },
+      'trust-proxy': { type: 'string', default: process.env.INVOICEKIT_TRUST_PROXY || undefined },
       'test-payments': { type: 'boolean', default: /^(1|true|yes|on)$/i.test(process.env.INVOICEKIT_TEST_PAYMENTS ?? '') },
       seed: { type: 'boolean', default: false },
       'skip-migrations': { type: 'boolean', default: process.env.INVOICEKIT_MIGRATE === 'false' },
@@ -48,6 +49,7 @@ async function runService(argv: string[]): Promise<void> {
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
     publicUrl: values['public-url'],
     trustedHosts: values['trusted-hosts']?.split(',').map((host) => host.trim()).filter(Boolean),
+    trustProxy: values['trust-proxy'] ? Math.max(0, Math.floor(Number(values['trust-proxy'])) || 0) : undefined,
     smtpUrl: process.env.SMTP_URL || undefined,
     testPayments: values['test-payments'],
     seed: values.seed,

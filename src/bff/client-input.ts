@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clientProblems, type ClientFieldProblem, type ClientFormField } from '../api/validation/client.js';
+import { clientProblems, type ClientFormField } from '../api/validation/client.js';
+import { CLIENT_PROBLEM_TEXT } from '../api/validation/problem-text.js';
 
 /**
  * What a customer may send about their own client record (`PUT /bff/client`) or a new one
@@ -8,18 +9,8 @@ import { clientProblems, type ClientFieldProblem, type ClientFormField } from '.
  * applies in the browser; lengths are the service's own limits, whose 422 reaches the page field by field.
  */
 
-/** The field errors the BFF answers with, in the service's style (`{"tax_no": ["is not a valid NIP …"]}`). */
-export const CLIENT_PROBLEM_TEXT: Record<ClientFieldProblem, string> = {
-  required: "can't be blank",
-  email: 'is not an e-mail address',
-  phone: 'is not a phone number',
-  country: 'must be a two-letter ISO 3166-1 country code',
-  nip: 'is not a valid NIP (the check digit does not match)',
-  vat: 'is not a VAT number in the format of its country',
-  taxNo: 'is not a tax number',
-  iban: 'is not a valid IBAN (check the length and digits)',
-  postCode: 'is not a post code of the chosen country',
-};
+/** The field errors the BFF answers with, in the service's style. */
+export { CLIENT_PROBLEM_TEXT };
 
 const text = z.string({ message: 'must be text' }).trim();
 const optionalText = text.nullish();

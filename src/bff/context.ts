@@ -25,6 +25,11 @@ export interface Bff {
   returnOrigins: ReadonlySet<string>;
   /** The origin browsers see the BFF at (see public-origin.ts): for absolute links and the same-origin check. */
   publicOrigin: PublicOrigin;
+  /**
+   * Where a buyer may be sent back to: the allowed origins, plus the BFF's own public origin when
+   * configuration names it (`publicUrl`, or a trusted proxy's forwarded host), never a bare `Host`.
+   */
+  returnOriginsOf: (request: Request) => ReadonlySet<string>;
   timeZone: string;
   idempotency: IdempotencyStore;
   cache: CacheStore;
@@ -71,14 +76,19 @@ export function resolveBff(options: BffOptions): Bff {
     }
   };
 
+  const ownOrigin = publicOrigin(options);
+  const returnOrigins: ReadonlySet<string> = new Set([...allowedOrigins, ...(options.returnUrlOrigins ?? []).map((o) => originOf(o) ?? o)]);
   return {
     options,
     client: resolveClient(options),
     secretKey,
     basePath: normalizeBasePath(options.basePath ?? '/bff'),
     allowedOrigins,
-    publicOrigin: publicOrigin(options),
-    returnOrigins: new Set([...allowedOrigins, ...(options.returnUrlOrigins ?? []).map((o) => originOf(o) ?? o)]),
+    publicOrigin: ownOrigin,
+    returnOrigins,
+    returnOriginsOf: options.publicUrl !== undefined || (options.trustProxy ?? 0) > 0
+      ? (request) => new Set([...returnOrigins, ownOrigin(request)])
+      : () => returnOrigins,
     timeZone,
     idempotency: options.idempotencyStore ?? options.stores?.idempotency ?? new MemoryIdempotencyStore(),
     cache: options.cacheStore ?? options.stores?.cache ?? new MemoryCacheStore(),

@@ -1,4 +1,5 @@
 import type { Hono, MiddlewareHandler } from 'hono';
+import { clientIp } from '../api/checkout.js';
 import { bodyLimit } from 'hono/body-limit';
 import type { Bff, BffContext, Env } from './context.js';
 import { BffError, ERROR_CODES, notFound } from './errors.js';
@@ -149,10 +150,10 @@ function socketAddress(env: unknown): string | undefined {
   return incoming?.socket?.remoteAddress;
 }
 
+/** The checkout core's rule (src/api/checkout.ts), shared with the service's widget routes. */
 function forwardedFor(request: Request, hops: number): string | undefined {
-  if (hops <= 0) return undefined;
-  const list = (request.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return list.length ? list[Math.max(0, list.length - hops)] : undefined;
+  const ip = clientIp(request.headers.get('x-forwarded-for'), undefined, hops);
+  return ip === 'unknown' ? undefined : ip;
 }
 
 function applySecurityHeaders(c: BffContext, { allowedOrigins, publicOrigin }: Bff): void {

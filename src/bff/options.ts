@@ -21,6 +21,8 @@ export interface BffServiceClient {
   payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
   /** Needed for `checkout.testMode: 'service'`. */
   account?: Pick<InvoicingClient['account'], 'paymentSettings'>;
+  /** Optional: the seller's country for the VAT of a sale (else `checkout.sellerCountry`, else PL). */
+  departments?: Pick<InvoicingClient['departments'], 'list'>;
 }
 
 export interface SignupOptions {
@@ -43,6 +45,11 @@ export interface CheckoutOptions {
    * test provider, Stripe test keys, Przelewy24's sandbox). Default false.
    */
   testMode?: boolean | 'service';
+  /**
+   * The seller's country (ISO 3166-1), which with the buyer's decides the VAT of a sale. Default: the
+   * country of the service's department for `departmentId`, else its default department, else PL.
+   */
+  sellerCountry?: string;
 }
 
 export interface BffOptions {

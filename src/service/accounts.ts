@@ -31,6 +31,8 @@ export interface DepartmentData {
   bank_account: string | null;
   person: string | null;
   main: boolean;
+  /** Where this account's widget checkouts may send the buyer back (docs/decisions/checkout-core.md). */
+  widget_origins?: string[] | null;
   logo: { content_type: string; size: number; updated_at: string } | null;
 }
 

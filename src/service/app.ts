@@ -66,6 +66,8 @@ export interface ServiceAppOptions {
   clock?: (() => Date) | undefined;
   /** KSeF: the local double, the clock and the sender. Default: no local KSeF, nothing sent in the background. */
   ksef?: KsefRuntime | undefined;
+  /** How many proxies in front append to `X-Forwarded-For`; the widget's rate limits then count the buyer's address. Default 0. */
+  trustProxy?: number | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -108,6 +110,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       paymentProvider,
       clock,
       ksef,
+      trustProxy: options.trustProxy ?? 0,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.

@@ -36,6 +36,8 @@ export interface ServiceConfig {
   paymentProvider: PaymentProvider | null;
   /** KSeF: the local double's origin, the clock and the sender's queue. */
   ksef: KsefRuntime;
+  /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */
+  trustProxy: number;
 }
 
 export interface ServiceEnv {

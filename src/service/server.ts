@@ -27,6 +27,8 @@ export interface ServiceOptions {
   publicUrl?: string | undefined;
   /** Hosts whose `Host` header may name the links' origin instead (see `ServiceAppOptions`). */
   trustedHosts?: readonly string[] | undefined;
+  /** How many proxies in front append to `X-Forwarded-For` (`--trust-proxy`). Default 0. */
+  trustProxy?: number | undefined;
   /** `smtp://…`: invoice e-mail goes through this server instead of the outbox. */
   smtpUrl?: string | undefined;
   /** Turns on the test payment provider (`--test-payments`). Off by default; `npm start` and tests turn it on. */
@@ -152,6 +154,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       integrationToken,
       publicUrl: options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : () => listening,
       trustedHosts: options.trustedHosts,
+      trustProxy: options.trustProxy,
       smtpUrl: options.smtpUrl,
       testPayments: options.testPayments,
       signingSecret,

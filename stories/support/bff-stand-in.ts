@@ -1,3 +1,4 @@
+import { productQuote } from '../../src/api/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
 import { unitForReader } from '../../src/api/units.js';
 import type { SaleProduct } from '../../src/elements/shared/sale-client.js';
@@ -319,9 +320,13 @@ const attempts = new Map<string, Attempt>();
 const OUTCOMES: Record<string, 'paid' | 'declined' | 'cancelled' | 'pending'> = { pending: 'pending', declined: 'declined', cancelled: 'cancelled' };
 
 /** The product with its unit in the reader's language, as the BFF and the widget route answer it. */
-const inReadersWords = (found: StandInProduct, request: Request): StandInProduct => ({
+const inReadersWords = (found: StandInProduct, request: Request) => ({
   ...found,
   quantity_unit: unitForReader(found.quantity_unit, request.headers.get('accept-language') ?? undefined),
+  // The checkout core's quote for the buyer the query describes (src/api/checkout.ts), a Polish seller's.
+  service: found.service === true,
+  seller_country: 'PL',
+  quote: productQuote(found, 'PL', (name) => new URL(request.url).searchParams.get(name) ?? undefined),
 });
 
 async function saleAnswer(scenario: string, route: string, request: Request): Promise<Response> {
@@ -346,7 +351,7 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     const attempt = `storybook-attempt-${attempts.size + 1}`;
     attempts.set(attempt, { product: found, quantity, amount });
     return json(
-      { attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, currency: found.currency, quantity, product: { token: found.token, name: found.name } },
+      { attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name } },
       201,
     );
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
 import type { Product } from '../../src/api/schemas/product.js';
@@ -60,6 +61,9 @@ describe('GET /bff/products/:token', () => {
       tax: product.tax,
       currency: 'PLN',
       quantity_unit: product.quantity_unit,
+      service: false,
+      seller_country: 'PL',
+      quote: { vat_treatment: 'standard', quantity: 1, amount: toPlain(decimal(product.price_gross)), unit_price: toPlain(decimal(product.price_gross)), tax: product.tax },
     });
   });
 
@@ -90,7 +94,7 @@ describe('GET /bff/products/:token', () => {
 
 describe('POST /bff/checkout', () => {
   it('creates one payment at the service’s price and answers where to send the buyer', async () => {
-    const response = await postCheckout(checkoutBody({ buyer: { email: 'single@example.com', name: 'Ada Ltd', tax_no: 'GB123' } }));
+    const response = await postCheckout(checkoutBody({ buyer: { email: 'single@example.com', name: 'Ada Sp. z o.o.', tax_no: '5252445767', street: 'ul. Prosta 1', post_code: '00-950', city: 'Warszawa', country: 'PL' } }));
     expect(response.status).toBe(201);
     const body = await json(response);
     const expected = toPlain(roundMoney(mul(decimal(product.price_gross), decimal(3)), 'PLN'));
@@ -114,9 +118,29 @@ describe('POST /bff/checkout', () => {
     expect(Object.keys((await json(response)).error.fields).sort()).toEqual(['price', 'product_id']);
   });
 
+  it('never takes a return address from a forged Host header', async () => {
+    const url = new URL(`${bff.base}/checkout`);
+    // fetch() cannot forge Host; a raw request can, as an attacker's script does.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = JSON.stringify(checkoutBody({ returnUrl: 'http://evil.example/phish', cancelUrl: 'http://evil.example/phish' }));
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', origin: 'http://evil.example', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.status).toBe(422);
+    expect(Object.keys(JSON.parse(answer.body).error.fields).sort()).toEqual(['cancelUrl', 'returnUrl']);
+  });
+
   it('refuses bad input with a clear 4xx', async () => {
     const cases: [unknown, number, string, string[]?][] = [
-      [checkoutBody({ buyer: { email: 'nope' } }), 422, 'validation_failed', ['buyer.email']],
+      [checkoutBody({ buyer: { email: 'nope', name: 'Ada Lovelace' } }), 422, 'validation_failed', ['buyer.email']],
       [checkoutBody({ quantity: 0 }), 422, 'validation_failed', ['quantity']],
       [checkoutBody({ quantity: 1.5 }), 422, 'validation_failed', ['quantity']],
       [checkoutBody({ product: 'no-such-product' }), 422, 'validation_failed', ['product']],
@@ -144,7 +168,7 @@ describe('POST /bff/checkout', () => {
 
   it('makes 20 concurrent checkouts with one Idempotency-Key exactly one payment', async () => {
     const key = randomUUID();
-    const body = checkoutBody({ buyer: { email: 'twenty@example.com', first_name: 'Grace' } });
+    const body = checkoutBody({ buyer: { email: 'twenty@example.com', first_name: 'Grace', last_name: 'Hopper' } });
     const responses = await Promise.all(Array.from({ length: 20 }, () => postCheckout(body, { 'idempotency-key': key })));
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
     const bodies = await Promise.all(responses.map((r) => r.text()));
@@ -172,7 +196,7 @@ describe('POST /bff/checkout', () => {
     try {
       const statuses = [];
       for (let i = 0; i < 3; i += 1) {
-        const response = await postCheckout(checkoutBody({ buyer: { email: 'limited@example.com' } }), {}, limited.base);
+        const response = await postCheckout(checkoutBody({ buyer: { email: 'limited@example.com', name: 'Ada Lovelace' } }), {}, limited.base);
         statuses.push(response.status);
         if (response.status === 429) {
           expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

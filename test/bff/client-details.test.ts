@@ -57,7 +57,7 @@ describe('PUT /bff/client', () => {
     });
     const vat = await put({ tax_no: 'DE13669597', country: 'DE', post_code: '1011' });
     expect((await json(vat)).error.fields).toEqual({
-      tax_no: ['is not a VAT number in the format of its country'],
+      tax_no: ['is not a valid VAT number of its country (the check digits do not match)'],
       post_code: ['is not a post code of the chosen country'],
     });
     expect((await api.clients.get(clientId)).updated_at).toBe(before.updated_at);
@@ -94,7 +94,7 @@ describe('POST /bff/clients', () => {
     expect((await json(bad)).error.fields).toEqual({
       name: ["can't be blank"],
       email: ["can't be blank"],
-      tax_no: ['is not a VAT number in the format of its country'],
+      tax_no: ['is not a valid VAT number of its country (the check digits do not match)'],
     });
     expect((await signUp({ name: 'X', email: 'x@example.com', kind: 'seller' })).status).toBe(422);
   });

@@ -206,7 +206,7 @@ describe('mounting', () => {
     const checkout = await fetch(`${url}/api/billing/checkout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN, 'idempotency-key': 'express-1' },
-      body: JSON.stringify({ product: PRODUCT_TOKEN, quantity: 2, buyer: { email: 'express@example.com' }, returnUrl: `${SHOP_ORIGIN}/ok` }),
+      body: JSON.stringify({ product: PRODUCT_TOKEN, quantity: 2, buyer: { email: 'express@example.com', name: 'Ada Lovelace' }, returnUrl: `${SHOP_ORIGIN}/ok` }),
     });
     expect(checkout.status).toBe(201);
     expect((await json(checkout)).currency).toBe('EUR');

@@ -31,6 +31,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/product`;
+  // The shop registers its origin: the only place the widget's checkout sends buyers back to.
+  const [department] = (await (await fetch(`${service.url}/departments.json?api_token=${service.apiToken}`)).json()) as { id: number }[];
+  const registered = await fetch(`${service.url}/departments/${department!.id}.json?api_token=${service.apiToken}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ department: { widget_origins: [new URL(shopUrl).origin] } }),
+  });
+  if (!registered.ok) throw new Error(`registering the shop's origin failed: ${registered.status}`);
   browser = await launchChromium();
 }, 120_000);
 

@@ -135,8 +135,8 @@ describe('<client-form> against the real BFF and service', () => {
     const before = await serviceClient(id);
     const cases: [field: string, bad: string, good: string, message: string][] = [
       ['tax_no', '525-244-57-68', '774-000-14-54', 'This NIP is not valid. Check its 10 digits.'],
-      ['tax_no', 'DE13669597', 'DE136695976', 'This is not an EU VAT number. Start with the country code, as in DE123456789.'],
-      ['tax_no', 'ATU1358562', 'ATU13585627', 'This is not an EU VAT number. Start with the country code, as in DE123456789.'],
+      ['tax_no', 'DE13669597', 'DE136695976', 'This is not a valid EU VAT number. Check the country code and the digits, as in DE136695976.'],
+      ['tax_no', 'ATU1358562', 'ATU13585627', 'This is not a valid EU VAT number. Check the country code and the digits, as in DE136695976.'],
       ['bank_account', 'PL61109010140000071219812875', 'PL61109010140000071219812874', 'This is not a valid IBAN. Check the account number.'],
       ['bank_account', 'DE89370400440532013001', 'DE89 3704 0044 0532 0130 00', 'This is not a valid IBAN. Check the account number.'],
       ['post_code', '00950', '00-950', 'Enter the post code as 00-950.'],

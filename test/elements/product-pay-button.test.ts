@@ -141,7 +141,7 @@ describe('<product-pay-button>', () => {
     await expect(el).to.be.accessible();
     const after = await state(email);
     expect(after.payments).to.deep.equal([{ price: '1845.0', paid: true, provider_status: 'paid', invoice_id: after.payments[0]!.invoice_id, quantity: '1.0', currency: 'PLN' }]);
-    expect(after.invoices).to.deep.equal([{ number: detail.invoice!.number, status: 'paid', price_gross: '1845.0', currency: 'PLN', buyer_name: 'Ada Lovelace', buyer_tax_no: null }]);
+    expect(after.invoices).to.deep.equal([{ number: detail.invoice!.number, status: 'paid', price_gross: '1845.0', currency: 'PLN', buyer_name: 'Ada Lovelace', buyer_tax_no: null, lang: 'en', tax: '23' }]);
     expect(after.mails).to.equal(1);
   });
 
@@ -166,7 +166,7 @@ describe('<product-pay-button>', () => {
     const { detail } = await success;
     const after = await state(email);
     expect(after.invoices).to.deep.equal([
-      { number: detail.invoice!.number, status: 'paid', price_gross: after.payments[0]!.price, currency: 'PLN', buyer_name: 'Signed-in Studio Sp. z o.o.', buyer_tax_no: '7010000000' },
+      { number: detail.invoice!.number, status: 'paid', price_gross: after.payments[0]!.price, currency: 'PLN', buyer_name: 'Signed-in Studio Sp. z o.o.', buyer_tax_no: '7010000000', lang: 'en', tax: '23' },
     ]);
     expect(after.mails).to.equal(1);
   });
@@ -181,8 +181,13 @@ describe('<product-pay-button>', () => {
     void el.checkOutcome();
     expect((await cancelled).detail).to.include({ reason: 'declined', product: 'coffee-beans' });
     await el.updateComplete;
-    expect(text(el, 'status')).to.equal('Payment declined. Nothing was charged.');
+    expect(text(el, 'status')).to.equal('Payment declined. Nothing was charged. Try again');
+    expect(part(el, 'status')!.getAttribute('role')).to.equal('status');
     await expect(el).to.be.accessible();
+    // The buyer may try again at once: the dialog opens with what they typed.
+    part(el, 'status')!.querySelector<HTMLButtonElement>('button')!.click();
+    await el.updateComplete;
+    expect(dialogOf(el).open).to.equal(true);
     const after = await state(email);
     expect(after.payments.map((p) => [p.paid, p.provider_status])).to.deep.equal([[false, 'declined']]);
     expect(after.invoices).to.deep.equal([]);
@@ -271,21 +276,63 @@ describe('<product-pay-button>', () => {
     expect((await state(email)).payments).to.have.length(1);
   });
 
-  it('asks for company name and tax number only when the buyer wants a company invoice', async () => {
+  it('asks a company for what its invoice needs, and charges an EU company the net price of a service, saying why', async () => {
     const el = await bffButton('brand-workshop-eur');
     const email = newEmail();
-    await openDialog(el, email, 'Jan Kowalski');
-    expect(part(el, 'form')!.querySelector('input[name=company]')).to.equal(null);
-    part(el, 'form')!.querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
+    const form = await openDialog(el, email, 'Jan Kowalski');
+    expect(form.querySelector('input[name=company]')).to.equal(null);
+    expect(form.querySelector('input[name=street]')).to.equal(null);
+    form.querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
     await el.updateComplete;
-    part(el, 'form')!.querySelector<HTMLInputElement>('input[name=company]')!.value = 'Acme GmbH';
-    part(el, 'form')!.querySelector<HTMLInputElement>('input[name=tax_no]')!.value = 'DE811907980';
+    const set = (name: string, value: string) => {
+      const input = form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name=${name}]`)!;
+      expect(input.getAttribute('autocomplete'), name).to.not.equal(null);
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    };
+    set('company', 'Acme GmbH');
+    set('street', 'Hauptstraße 1');
+    set('post_code', '10115');
+    set('city', 'Berlin');
+    set('country', 'DE');
+    await el.updateComplete;
+    // Not yet a valid VAT number: the product's own rate.
     expect(rows(el, 'total')).to.equal('Total €590.00');
+    expect(part(el, 'vat-note')).to.equal(null);
+    set('tax_no', 'DE811907980');
+    await el.updateComplete;
+    expect(rows(el, 'total')).to.equal('Total €479.67');
+    expect(text(el, 'vat-note')).to.contain('Reverse charge');
     await expect(el).to.be.accessible();
     const start = await startPayment(el);
+    expect(start.detail.amount).to.equal('479.67');
     await onPaymentPage(start.detail.redirectUrl, 'pay');
     const after = await state(email);
-    expect(after.invoices.map((i) => [i.buyer_name, i.buyer_tax_no, i.price_gross, i.currency])).to.deep.equal([['Acme GmbH', 'DE811907980', '590.0', 'EUR']]);
+    expect(after.invoices.map((i) => [i.buyer_name, i.buyer_tax_no, i.price_gross, i.currency, i.tax, i.lang])).to.deep.equal([['Acme GmbH', 'DE811907980', '479.67', 'EUR', 'np', 'en']]);
+  });
+
+  it('shows each problem at its field in the buyer’s language, never a field key, and sends nothing', async () => {
+    const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="brand-workshop-eur" locale="pl"></product-pay-button>`);
+    await ready(el);
+    const form = await openDialog(el, newEmail(), 'Jan Kowalski');
+    form.querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
+    await el.updateComplete;
+    form.querySelector<HTMLInputElement>('input[name=company]')!.value = 'Prosta Sp. z o.o.';
+    form.querySelector<HTMLInputElement>('input[name=tax_no]')!.value = 'XX123';
+    const sent = checkoutRequests();
+    part<HTMLButtonElement>(el, 'continue-button')!.click();
+    await el.updateComplete;
+    const errorAt = (name: string) => squash(el.shadowRoot!.getElementById(`${name}-error`)?.textContent);
+    expect(errorAt('tax_no')).to.equal('Ten NIP jest nieprawidłowy. Sprawdź jego 10 cyfr.');
+    expect(errorAt('street')).to.equal('Uzupełnij to pole.');
+    expect(errorAt('city')).to.equal('Uzupełnij to pole.');
+    expect(form.querySelector('[name=tax_no]')!.getAttribute('aria-invalid')).to.equal('true');
+    expect(el.shadowRoot!.activeElement?.getAttribute('name')).to.equal('tax_no');
+    const shown = squash(dialogOf(el).innerText);
+    for (const key of ['tax_no', 'buyer.', 'post_code', 'required']) expect(shown).to.not.contain(key);
+    expect(checkoutRequests()).to.equal(sent);
+    await expect(el).to.be.accessible();
   });
 
   it('shows a load failure with a retry, and speaks Polish', async () => {

@@ -18,7 +18,7 @@ export interface TestService extends RunningService {
 export async function startTestService(
   options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
     ServiceOptions,
-    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef'
+    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef' | 'trustProxy'
   > = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
@@ -37,6 +37,7 @@ export async function startTestService(
     testPayments: options.testPayments ?? true,
     publicUrl: options.publicUrl,
     trustedHosts: options.trustedHosts,
+    trustProxy: options.trustProxy,
     webhooks: options.webhooks,
     clock: options.clock,
     schedulerIntervalMs: options.schedulerIntervalMs,

@@ -141,7 +141,7 @@ describe('prototype keys in every body format', () => {
     const checkout = await fetch(`${bff.base}/checkout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN },
-      body: JSON.stringify({ product: PRODUCT_TOKEN, buyer: { email: 'after@example.com' }, returnUrl: `${SHOP_ORIGIN}/thanks` }),
+      body: JSON.stringify({ product: PRODUCT_TOKEN, buyer: { email: 'after@example.com', name: 'Ada Lovelace' }, returnUrl: `${SHOP_ORIGIN}/thanks` }),
     });
     expect(checkout.status).toBe(201);
   }, 120_000);

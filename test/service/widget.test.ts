@@ -18,6 +18,14 @@ beforeAll(async () => {
     body: JSON.stringify({ api_token: service.apiToken, product: { name: 'Logo design', price_gross: '1845.00', tax: '23', token: 'logo-design' } }),
   });
   product = (await response.json()) as typeof product;
+  // The shop registers the origin its pages run on: the only place a widget checkout sends buyers back to.
+  const departments = (await (await fetch(`${service.url}/departments.json?api_token=${service.apiToken}`)).json()) as { id: number }[];
+  const registered = await fetch(`${service.url}/departments/${departments[0]!.id}.json`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ api_token: service.apiToken, department: { widget_origins: [SHOP] } }),
+  });
+  expect(registered.status).toBe(200);
 });
 afterAll(() => service.stop());
 
@@ -51,6 +59,9 @@ describe('the product widget endpoints', () => {
       currency: 'PLN',
       quantity_unit: null,
       seller: 'Demo Studio Sp. z o.o.',
+      seller_country: 'PL',
+      service: false,
+      quote: { vat_treatment: 'standard', quantity: 1, amount: '1845', unit_price: '1845', tax: '23' },
       available: true,
       test_mode: true,
     });
@@ -128,7 +139,7 @@ describe('the product widget endpoints', () => {
   });
 
   it('replays a retried Idempotency-Key instead of making a second payment, and refuses it for another body', async () => {
-    const body = { product: 'logo-design', buyer: { email: 'retry@example.com' }, returnUrl: `${SHOP}/` };
+    const body = { product: 'logo-design', buyer: { email: 'retry@example.com', name: 'Ada Lovelace' }, returnUrl: `${SHOP}/` };
     const [first, second] = await Promise.all([checkout(body, { 'idempotency-key': 'k-retry' }), checkout(body, { 'idempotency-key': 'k-retry' })]);
     const statuses = [first.status, second.status].sort();
     // Concurrent duplicates: one runs, the other waits its turn (409, retry) or gets the replay.
@@ -144,14 +155,14 @@ describe('the product widget endpoints', () => {
 
   it('refuses bad input with the reference error body, never a 500', async () => {
     const cases: [unknown, Record<string, string[]>][] = [
-      [{ product: 'logo-design', buyer: { email: 'not-an-email' } }, { 'buyer.email': ['is not an e-mail address'] }],
-      [{ product: 'logo-design', quantity: 0, buyer: { email: 'a@example.com' } }, { quantity: ['must be at least 1'] }],
-      [{ product: 'logo-design', quantity: 1.5, buyer: { email: 'a@example.com' } }, { quantity: ['must be a whole number'] }],
-      [{ product: 'logo-design', quantity: 100000, buyer: { email: 'a@example.com' } }, { quantity: ['must be at most 1000'] }],
-      [{ product: 'no-such', buyer: { email: 'a@example.com' } }, { product: ['is not for sale'] }],
+      [{ product: 'logo-design', buyer: { email: 'not-an-email', name: 'Ada Lovelace' } }, { 'buyer.email': ['is not an e-mail address'] }],
+      [{ product: 'logo-design', quantity: 0, buyer: { email: 'a@example.com', name: 'Ada Lovelace' } }, { quantity: ['must be at least 1'] }],
+      [{ product: 'logo-design', quantity: 1.5, buyer: { email: 'a@example.com', name: 'Ada Lovelace' } }, { quantity: ['must be a whole number'] }],
+      [{ product: 'logo-design', quantity: 100000, buyer: { email: 'a@example.com', name: 'Ada Lovelace' } }, { quantity: ['must be at most 1000'] }],
+      [{ product: 'no-such', buyer: { email: 'a@example.com', name: 'Ada Lovelace' } }, { product: ['is not for sale'] }],
       [{ product: 'logo-design' }, { buyer: ["can't be blank"] }],
-      [{ product: 'logo-design', buyer: { email: 'a@example.com' }, returnUrl: 'javascript:alert(1)' }, { returnUrl: ['must be an http(s) URL'] }],
-      [{ product: 'logo-design', buyer: { email: 'a@example.com' }, returnUrl: 'https://evil.example/' }, { returnUrl: ['must be on the origin of the page that starts the checkout'] }],
+      [{ product: 'logo-design', buyer: { email: 'a@example.com', name: 'Ada Lovelace' }, returnUrl: 'javascript:alert(1)' }, { returnUrl: ['must be an http(s) URL'] }],
+      [{ product: 'logo-design', buyer: { email: 'a@example.com' } }, { 'buyer.name': ["can't be blank"] }],
     ];
     for (const [body, fields] of cases) {
       const response = await checkout(body);
@@ -164,15 +175,25 @@ describe('the product widget endpoints', () => {
     expect(form.status).toBe(415);
   });
 
-  it('keeps no return address when no browser origin started the checkout', async () => {
-    const response = await fetch(widget('/widget/checkout.json'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ product: 'logo-design', buyer: { email: 'noorigin@example.com' }, returnUrl: 'https://evil.example/' }),
-    });
-    expect(response.status).toBe(201);
-    const [created] = await paymentsFor('noorigin@example.com');
-    expect(created).toMatchObject({ return_url: null, cancel_url: null });
+  it('keeps a return address only on an origin the account registered, whatever Origin and Host say', async () => {
+    for (const [email, headers] of [
+      ['noorigin@example.com', {}],
+      ['forged@example.com', { origin: 'https://evil.example' }],
+      ['forgedhost@example.com', { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' }],
+    ] as const) {
+      const response = await checkout(
+        { product: 'logo-design', buyer: { email, name: 'Ada Lovelace' }, returnUrl: 'https://evil.example/phish', cancelUrl: 'https://evil.example/phish' },
+        headers,
+      );
+      expect(response.status, email).toBe(201);
+      const { redirectUrl } = (await response.json()) as { redirectUrl: string };
+      const [created] = await paymentsFor(email);
+      expect(created, email).toMatchObject({ return_url: null, cancel_url: null });
+      // Cancel keeps the buyer on the checkout's own result page.
+      const cancelled = await fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'choice=cancel', redirect: 'manual' });
+      expect(cancelled.status).toBe(303);
+      expect(new URL(cancelled.headers.get('location')!, redirectUrl).origin).toBe(service.url);
+    }
   });
 
   it('answers the CORS preflight of a checkout from any origin', async () => {
@@ -187,7 +208,7 @@ describe('the product widget endpoints', () => {
   });
 
   it('pays on the checkout page, reports the outcome with the invoice and returns the buyer to the shop', async () => {
-    const created = (await (await checkout({ product: 'logo-design', buyer: { email: 'buyer@example.com', name: 'Acme Sp. z o.o.', tax_no: '5252248481', first_name: 'Jan', last_name: 'Kowalski' }, returnUrl: `${SHOP}/p/1` })).json()) as { attempt: string; redirectUrl: string };
+    const created = (await (await checkout({ product: 'logo-design', buyer: { email: 'buyer@example.com', name: 'Acme Sp. z o.o.', tax_no: '5252248481', first_name: 'Jan', last_name: 'Kowalski', street: 'ul. Prosta 1', post_code: '00-950', city: 'Warszawa', country: 'PL' }, returnUrl: `${SHOP}/p/1` })).json()) as { attempt: string; redirectUrl: string };
     const page = await (await fetch(created.redirectUrl)).text();
     expect(page).toContain('Acme Sp. z o.o.');
     expect(page).toContain('5252248481');
@@ -202,7 +223,7 @@ describe('the product widget endpoints', () => {
   });
 
   it('records a declined payment as declined and sends the buyer back', async () => {
-    const created = (await (await checkout({ product: 'logo-design', buyer: { email: 'decline@example.com' }, returnUrl: `${SHOP}/p/2` })).json()) as { attempt: string; redirectUrl: string };
+    const created = (await (await checkout({ product: 'logo-design', buyer: { email: 'decline@example.com', name: 'Ada Lovelace' }, returnUrl: `${SHOP}/p/2` })).json()) as { attempt: string; redirectUrl: string };
     const declined = await fetch(created.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'choice=decline', redirect: 'manual' });
     expect(declined.headers.get('location')).toBe(`${SHOP}/p/2`);
     const outcome = (await (await fetch(widget(`/widget/checkout/${created.attempt}.json`))).json()) as { status: string; invoice: unknown };
@@ -254,7 +275,7 @@ describe('the product widget endpoints', () => {
   it('limits new checkouts per address with 429 and Retry-After (last: it spends the budget)', async () => {
     let limited: Response | undefined;
     for (let i = 0; i < 25 && !limited; i += 1) {
-      const response = await checkout({ product: 'logo-design', buyer: { email: 'flood@example.com' } }, { 'idempotency-key': `flood-${i}` });
+      const response = await checkout({ product: 'logo-design', buyer: { email: 'flood@example.com', name: 'Ada Lovelace' } }, { 'idempotency-key': `flood-${i}` });
       if (response.status === 429) limited = response;
       else expect(response.status).toBe(201);
     }
@@ -262,7 +283,7 @@ describe('the product widget endpoints', () => {
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await limited!.json()).toEqual({ code: 'error', message: 'Too many requests. Try again later.' });
     // A replay of an earlier key still answers: it creates nothing.
-    const replay = await checkout({ product: 'logo-design', buyer: { email: 'flood@example.com' } }, { 'idempotency-key': 'flood-0' });
+    const replay = await checkout({ product: 'logo-design', buyer: { email: 'flood@example.com', name: 'Ada Lovelace' } }, { 'idempotency-key': 'flood-0' });
     expect(replay.status).toBe(201);
   });
 });

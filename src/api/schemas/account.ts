@@ -35,6 +35,17 @@ export const departmentInput = z.object({
   phone: optionalText(100),
   bank: optionalText(200),
   bank_account: optionalText(100),
+  /**
+   * Origins of the shop pages that embed this account's product widget (`https://shop.example`): the
+   * only places a widget checkout sends its buyer back to. An extension of this service.
+   */
+  widget_origins: z
+    .array(
+      z.url({ protocol: /^https?$/, message: 'must be an http(s) origin' }).max(300).refine((url) => new URL(url).origin === url.replace(/\/$/, ''), 'must be an origin only, as https://shop.example'),
+      { message: 'must be a list of origins' },
+    )
+    .max(20, 'has too many origins (maximum is 20)')
+    .nullish(),
 });
 export type DepartmentInput = z.input<typeof departmentInput>;
 

@@ -41,6 +41,11 @@ const paymentFields = {
   /** Where the service's own payment page sends the buyer afterwards (an extension of this service). */
   return_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2000).nullish(),
   cancel_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2000).nullish(),
+  /** The checkout's language: its page, the invoice, its PDF and e-mail speak it (an extension of this service). */
+  lang: z.enum(['pl', 'en'], { message: 'must be pl or en' }).nullish(),
+  /** The invoice's `buyer_company` and `buyer_tax_no_kind` (extensions of this service). */
+  invoice_company: booleanInput.nullish(),
+  invoice_tax_no_kind: optionalText(50),
 };
 
 /** Body of `POST /banking/payments` (inside the `banking_payment` wrapper). */

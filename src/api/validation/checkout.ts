@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CLIENT_PROBLEM_TEXT } from './problem-text.js';
+import { buyerProblems, type CheckoutBuyer, PRODUCT_TOKEN_PATTERN, TAX_NO_KINDS } from '../checkout.js';
 
 /**
  * The fields a buyer may give at checkout, checked the same way by the BFF's `POST /checkout` and the
@@ -35,4 +37,23 @@ export const checkoutBuyerShape = {
   city: optionalText(200),
   country: optionalText(100),
   phone: optionalText(100),
+  /** A company invoice (the invoice's `buyer_company`); without it, a tax number implies one. */
+  company: z.boolean({ message: 'must be true or false' }).nullish(),
+  /** The hosted service's `buyer_tax_no_kind`; `empty` for a company without a tax number. */
+  tax_no_kind: z.union([z.literal(''), z.enum(TAX_NO_KINDS)], { message: `must be one of ${TAX_NO_KINDS.join(', ')}` }).nullish(),
 };
+
+/** Adds the checkout core's buyer rules (docs/decisions/checkout-core.md) to a buyer schema, field by field. */
+export function checkBuyer(buyer: CheckoutBuyer, ctx: z.RefinementCtx): void {
+  for (const [field, problem] of Object.entries(buyerProblems(buyer))) {
+    // The schema itself already says what is wrong with the e-mail.
+    if (field === 'email') continue;
+    ctx.addIssue({ code: 'custom', path: [field], message: CLIENT_PROBLEM_TEXT[problem] });
+  }
+}
+
+/** A product token, as both checkouts take it. */
+export const productToken = z.string({ message: "can't be blank" }).regex(PRODUCT_TOKEN_PATTERN, 'is not a product token');
+
+/** The language the buyer's page chose (`en`, `pl-PL`); anything else falls back to the browser's. */
+export const checkoutLangInput = z.string({ message: 'must be text' }).max(35, 'is too long (maximum is 35 characters)').nullish();

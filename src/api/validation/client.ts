@@ -1,6 +1,8 @@
+import { isValidVatNumber, VAT_NUMBER_CHECKS } from './vat-numbers.js';
+
 /**
  * How a client's details are checked for invoicing: tax numbers (the Polish NIP checksum, EU VAT
- * number formats by country prefix), IBANs (mod 97), post codes by country, e-mail, phone and
+ * numbers by each country's check-digit rule), IBANs (mod 97), post codes by country, e-mail, phone and
  * country codes. Plain functions without zod or the DOM, so `<client-form>` checks before it
  * sends and the BFF checks what arrives with the same rules, and neither pays for the other's tools.
  */
@@ -41,42 +43,6 @@ export const COUNTRY_CODES: readonly string[] = (
 
 export const isCountryCode = (code: string): boolean => COUNTRY_CODES.includes(code);
 
-/**
- * VAT number formats of the EU member states (VIES), by the prefix of the number, without it; XI is
- * Northern Ireland and GB the United Kingdom, whose numbers EU invoices still carry.
- */
-const VAT_FORMATS: Record<string, string> = {
-  AT: 'U\\d{8}',
-  BE: '[01]\\d{9}',
-  BG: '\\d{9,10}',
-  CY: '\\d{8}[A-Z]',
-  CZ: '\\d{8,10}',
-  DE: '\\d{9}',
-  DK: '\\d{8}',
-  EE: '\\d{9}',
-  EL: '\\d{9}',
-  ES: '[A-Z0-9]\\d{7}[A-Z0-9]',
-  FI: '\\d{8}',
-  FR: '[A-HJ-NP-Z0-9]{2}\\d{9}',
-  HR: '\\d{11}',
-  HU: '\\d{8}',
-  IE: '\\d{7}[A-W][A-I]?|\\d[A-Z+*]\\d{5}[A-W]',
-  IT: '\\d{11}',
-  LT: '\\d{9}|\\d{12}',
-  LU: '\\d{8}',
-  LV: '\\d{11}',
-  MT: '\\d{8}',
-  NL: '\\d{9}B\\d{2}',
-  PL: '\\d{10}',
-  PT: '\\d{9}',
-  RO: '[1-9]\\d{1,9}',
-  SE: '\\d{10}01',
-  SI: '\\d{8}',
-  SK: '\\d{10}',
-  XI: '\\d{9}|\\d{12}|GD\\d{3}|HA\\d{3}',
-  GB: '\\d{9}|\\d{12}|GD\\d{3}|HA\\d{3}',
-};
-
 /** The VAT prefix of a country: Greece is EL in VAT numbers. */
 export const vatPrefixOf = (country: string): string => (country === 'GR' ? 'EL' : country);
 
@@ -91,12 +57,10 @@ export function isNip(value: string): boolean {
   return sum % 11 === Number(digits[9]);
 }
 
-/** An EU VAT number with its prefix in the format of its country (and the NIP checksum for PL). */
+/** An EU VAT number with its prefix whose check digits are right by its country's own rule. */
 export function isEuVatNumber(value: string): boolean {
   const code = compactCode(value);
-  const format = VAT_FORMATS[code.slice(0, 2)];
-  if (!format || !new RegExp(`^(${format})$`).test(code.slice(2))) return false;
-  return !code.startsWith('PL') || isNip(code);
+  return isValidVatNumber(code.slice(0, 2), code.slice(2));
 }
 
 /**
@@ -108,13 +72,13 @@ export function taxNumberProblem(value: string, country: string): ClientFieldPro
   const code = compactCode(value);
   if (!code) return undefined;
   const prefix = code.slice(0, 2);
-  if (/^[A-Z]{2}/.test(prefix) && VAT_FORMATS[prefix]) {
+  if (/^[A-Z]{2}/.test(prefix) && VAT_NUMBER_CHECKS[prefix]) {
     if (prefix === 'PL') return isNip(code) ? undefined : 'nip';
     return isEuVatNumber(code) ? undefined : 'vat';
   }
   if (country === 'PL' || (!country && /^\d{10}$/.test(code))) return isNip(code) ? undefined : 'nip';
   const own = vatPrefixOf(country);
-  if (VAT_FORMATS[own] && country !== 'GB') return isEuVatNumber(own + code) ? undefined : 'vat';
+  if (VAT_NUMBER_CHECKS[own] && country !== 'GB') return isEuVatNumber(own + code) ? undefined : 'vat';
   return /^[A-Z0-9]{4,30}$/.test(code) ? undefined : 'taxNo';
 }
 
@@ -140,7 +104,7 @@ const IBAN_COUNTRIES = 'CH GB IS LI NO UA TR';
 export function bankAccountProblem(value: string, country: string): ClientFieldProblem | undefined {
   const account = compactCode(value);
   if (!account) return undefined;
-  if (/^[A-Z]{2}\d\d/.test(account) || VAT_FORMATS[vatPrefixOf(country)] || IBAN_COUNTRIES.includes(country || '-')) {
+  if (/^[A-Z]{2}\d\d/.test(account) || VAT_NUMBER_CHECKS[vatPrefixOf(country)] || IBAN_COUNTRIES.includes(country || '-')) {
     const iban = /^\d{26}$/.test(account) && (country === 'PL' || !country) ? `PL${account}` : account;
     return isIban(iban) ? undefined : 'iban';
   }

@@ -1,20 +1,21 @@
 import { issueAttemptToken } from './checkout-outcome.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
+import { allowedReturnUrl, type CheckoutBuyer, checkoutLang, checkoutPayment, quote, vatTreatment } from '../../api/checkout.js';
 import { originOf, type Bff, type BffContext, type Env } from '../context.js';
 import { readSession } from '../middleware.js';
 import type { PortalSession } from '../portal-token.js';
 import { BffError, ERROR_CODES, type FieldErrors } from '../errors.js';
 import { fingerprintOf, serviceIdempotencyKey, type StoredAnswer } from '../idempotency.js';
 import type { InvoicingClient } from '../options.js';
-import { checkoutBuyerShape } from '../../api/validation/checkout.js';
+import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken } from '../../api/validation/checkout.js';
 import { readJson, validate, webUrl } from '../validation.js';
-import { PRODUCT_TOKEN_PATTERN, type ProductLookup } from './products.js';
+import { type ProductLookup, sellerCountryLookup } from './products.js';
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-const buyerInput = z.strictObject(checkoutBuyerShape);
+const buyerShape = z.strictObject(checkoutBuyerShape);
+const buyerInput = buyerShape.superRefine(checkBuyer);
 
 /**
  * `POST /checkout`: creates an unpaid payment in the service at the service's price and answers
@@ -23,8 +24,9 @@ const buyerInput = z.strictObject(checkoutBuyerShape);
  */
 export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
   const { checkout, idempotency, limits } = bff;
+  const sellerCountry = sellerCountryLookup(bff);
   const guestInput = z.strictObject({
-    product: z.string({ message: 'must be a product token' }).regex(PRODUCT_TOKEN_PATTERN, 'is not a product token'),
+    product: productToken,
     quantity: z
       .number({ message: 'must be a whole number' })
       .int('must be a whole number')
@@ -34,10 +36,11 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     buyer: buyerInput,
     returnUrl: webUrl,
     cancelUrl: webUrl.optional(),
+    lang: checkoutLangInput,
   });
   // A signed-in customer is invoiced to their own record: they may name only where it is e-mailed.
   const customerInput = guestInput.extend({
-    buyer: buyerInput
+    buyer: buyerShape
       .partial()
       .superRefine((buyer, ctx) => {
         for (const name of Object.keys(buyer)) {
@@ -53,13 +56,12 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     // A portal token makes this the signed-in customer's purchase; none at all, a guest's.
     const session = await readSession(c, bff, 'checkout', true);
     const input: CheckoutInput = session ? validate(customerInput, await readJson(c)) : validate(guestInput, await readJson(c));
-    const ownOrigin = bff.publicOrigin(c.req.raw);
+    // Only configured origins: never the request\'s own `Host` (docs/decisions/checkout-core.md).
+    const returnOrigins = bff.returnOriginsOf(c.req.raw);
     const badReturn: FieldErrors = {};
     for (const field of ['returnUrl', 'cancelUrl'] as const) {
       const url = input[field];
-      if (url && !bff.returnOrigins.has(originOf(url) ?? '') && originOf(url) !== ownOrigin) {
-        badReturn[field] = ['must point to an allowed origin'];
-      }
+      if (url && !allowedReturnUrl(url, returnOrigins)) badReturn[field] = ['must point to an allowed origin'];
     }
     if (Object.keys(badReturn).length) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: badReturn });
 
@@ -112,36 +114,25 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
   async function createCheckout(c: BffContext, input: CheckoutInput, session: PortalSession | undefined, key: string | undefined): Promise<StoredAnswer> {
     const product = await findProduct(c, input.product, true);
     if (!product) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
-    const amount = roundMoney(mul(decimal(product.price_gross), decimal(input.quantity)), product.currency);
-    const buyer = session ? await customerAsBuyer(c, session, input.buyer?.email) : input.buyer!;
-    const fullName = [buyer.first_name, buyer.last_name].filter(Boolean).join(' ');
+    // A guest's buyer passed the full schema; only a signed-in customer's may be partial.
+    const buyer: CheckoutBuyer = session ? await customerAsBuyer(c, session, input.buyer?.email) : (input.buyer as CheckoutBuyer);
+    const treatment = vatTreatment({ sellerCountry: await sellerCountry(c), service: product.service === true, buyer });
     const paymentInput = {
-      name: product.name,
-      price: toPlain(amount),
-      quantity: input.quantity,
-      currency: product.currency,
-      product_id: product.id,
-      kind: 'api',
-      paid: false,
+      ...checkoutPayment({
+        product,
+        quantity: input.quantity,
+        buyer,
+        treatment,
+        lang: checkoutLang(input.lang, c.req.header('accept-language')),
+        // Read by our service's payment page to send the buyer back; the hosted service ignores them.
+        returnUrl: input.returnUrl,
+        cancelUrl: input.cancelUrl ?? null,
+      }),
       generate_invoice: checkout.generateInvoice,
       ...(checkout.departmentId ? { department_id: checkout.departmentId } : {}),
       // A signed-in customer's invoice joins their own record, and so their portal.
       ...(session ? { client_id: session.clientId } : {}),
-      email: buyer.email,
-      first_name: buyer.first_name ?? null,
-      last_name: buyer.last_name ?? null,
-      phone: buyer.phone ?? null,
-      invoice_name: buyer.name || fullName || buyer.email,
-      invoice_tax_no: buyer.tax_no ?? null,
-      invoice_street: buyer.street ?? null,
-      invoice_post_code: buyer.post_code ?? null,
-      invoice_city: buyer.city ?? null,
-      invoice_country: buyer.country ?? null,
-      description: `${input.quantity} × ${product.name}`,
       ...(key ? { oid: `checkout-${(await fingerprintOf(key)).slice(0, 32)}` } : {}),
-      // Read by our service's payment page to send the buyer back; the hosted service ignores them.
-      return_url: input.returnUrl,
-      cancel_url: input.cancelUrl ?? input.returnUrl,
     };
     const serviceKey = key ? await serviceIdempotencyKey(bff.secretKey, 'checkout', key) : undefined;
     const payment = await bff.service(
@@ -161,7 +152,9 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
       body: {
         attempt: await issueAttemptToken(payment.id, bff.secretKey),
         redirectUrl,
-        amount: toPlain(amount),
+        amount: paymentInput.price,
+        tax: quote(product, input.quantity, treatment).tax,
+        vat_treatment: treatment.kind,
         currency: product.currency,
         quantity: input.quantity,
         product: { token: product.token, name: product.name },
@@ -170,7 +163,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
   }
 
   /** The buyer fields of a signed-in customer's invoice: their record as they keep it, e-mailed where they ask. */
-  async function customerAsBuyer(c: BffContext, session: PortalSession, email: string | undefined): Promise<z.output<typeof buyerInput>> {
+  async function customerAsBuyer(c: BffContext, session: PortalSession, email: string | undefined): Promise<z.output<typeof buyerShape>> {
     const record = await bff.service(c, 'clients.get', (signal) => bff.client.clients.get(session.clientId, { signal }));
     const to = email ?? record.email ?? undefined;
     if (!to) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { 'buyer.email': ['is required: your details have no e-mail'] } });
@@ -178,6 +171,9 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     return {
       email: to,
       name: text(record.name),
+      company: record.company,
+      first_name: text(record.first_name),
+      last_name: text(record.last_name),
       tax_no: text(record.tax_no),
       street: text(record.street),
       post_code: text(record.post_code),

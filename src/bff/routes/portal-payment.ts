@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { allowedReturnUrl } from '../../api/checkout.js';
 import { z } from 'zod';
 import { compare, decimal, sub, toPlain, ZERO } from '../../api/money.js';
 import { originOf, type Bff, type Env } from '../context.js';
@@ -23,8 +24,9 @@ export function portalPaymentRoutes(bff: Bff): Hono<Env> {
   const routes = new Hono<Env>();
   routes.post('/invoices/:id/payment', requireSession(bff, 'invoices:read'), async (c) => {
     const input = validate(payInput, await readJson(c));
-    const ownOrigin = bff.publicOrigin(c.req.raw);
-    const allowed = (url: string | undefined) => !url || bff.returnOrigins.has(originOf(url) ?? '') || originOf(url) === ownOrigin;
+    // Only configured origins: never the request's own `Host`.
+    const returnOrigins = bff.returnOriginsOf(c.req.raw);
+    const allowed = (url: string | undefined) => !url || allowedReturnUrl(url, returnOrigins) !== null;
     const fields: Record<string, string[]> = {};
     if (!allowed(input.returnUrl)) fields.returnUrl = ['must point to an allowed origin'];
     if (!allowed(input.cancelUrl)) fields.cancelUrl = ['must point to an allowed origin'];

@@ -7,7 +7,9 @@ import type { InvoicingClient } from '../options.js';
 import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
 
-export const PRODUCT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
+import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../api/checkout.js';
+
+export { PRODUCT_TOKEN_PATTERN };
 const SERVICE_PAGE_SIZE = 100;
 
 export type ProductLookup = (c: BffContext, token: string, fresh: boolean) => Promise<Product | undefined>;
@@ -49,9 +51,30 @@ export function productLookup(bff: Bff): ProductLookup {
   };
 }
 
+/**
+ * The seller's country, which with the buyer's decides a sale's VAT: configured, else the service's
+ * department the checkout pays (or its default one), remembered like products; PL when unknown.
+ */
+export function sellerCountryLookup(bff: Bff): (c: BffContext) => Promise<string> {
+  const ttlMs = bff.options.productCacheMs ?? 30_000;
+  return async (c) => {
+    if (bff.checkout.sellerCountry) return bff.checkout.sellerCountry;
+    const cached = (await bff.cache.get('seller-country')) as string | undefined;
+    if (cached) return cached;
+    const client = bff.client.departments;
+    if (!client) return 'PL';
+    const departments = await bff.service(c, 'departments.list', (signal) => client.list({ signal }));
+    const seller = departments.find((d) => (bff.checkout.departmentId ? d.id === bff.checkout.departmentId : d['main'] === true)) ?? departments[0];
+    const country = seller?.country?.trim().toUpperCase() || 'PL';
+    await bff.cache.set('seller-country', country, ttlMs);
+    return country;
+  };
+}
+
 /** `GET /products/:token`: what anyone may see of a product for sale. */
 export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
   const routes = new Hono<Env>();
+  const sellerCountry = sellerCountryLookup(bff);
   routes.get('/products/:token', async (c) => {
     const token = c.req.param('token');
     if (!PRODUCT_TOKEN_PATTERN.test(token)) throw notFound('product');
@@ -60,7 +83,10 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     c.header('Cache-Control', 'public, max-age=30');
     // The unit reads in the buyer's language, as the invoice will print it.
     c.header('Vary', 'Accept-Language');
-    return c.json({ ...publicProduct(product), quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')), ...((await paymentsTestMode(bff, c)) ? { test_mode: true } : {}) });
+    // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/api/checkout.ts).
+    const country = await sellerCountry(c);
+    const sale = { service: product.service === true, seller_country: country, quote: productQuote(product, country, (name) => c.req.query(name)) };
+    return c.json({ ...publicProduct(product), ...sale, quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')), ...((await paymentsTestMode(bff, c)) ? { test_mode: true } : {}) });
   });
   return routes;
 }

@@ -42,7 +42,7 @@ const pl: ClientFormMessages = {
     phone: 'Podaj numer telefonu cyframi.',
     country: 'Wybierz kraj z listy.',
     nip: 'Ten NIP jest nieprawidłowy. Sprawdź jego 10 cyfr.',
-    vat: 'To nie jest numer VAT UE. Zacznij od kodu kraju, np. DE123456789.',
+    vat: 'To nie jest poprawny numer VAT UE. Sprawdź kod kraju i cyfry, np. DE136695976.',
     taxNo: 'Użyj tylko liter, cyfr, spacji i myślników.',
     iban: 'To nie jest prawidłowy IBAN. Sprawdź numer konta.',
     postCode: (example) => (example ? `Podaj kod pocztowy w postaci ${example}.` : 'Podaj prawidłowy kod pocztowy.'),

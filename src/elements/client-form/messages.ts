@@ -43,7 +43,7 @@ export const en = {
     phone: 'Enter a phone number in digits.',
     country: 'Choose the country from the list.',
     nip: 'This NIP is not valid. Check its 10 digits.',
-    vat: 'This is not an EU VAT number. Start with the country code, as in DE123456789.',
+    vat: 'This is not a valid EU VAT number. Check the country code and the digits, as in DE136695976.',
     taxNo: 'Use only letters, digits, spaces and dashes.',
     iban: 'This is not a valid IBAN. Check the account number.',
     postCode: (example: string) => (example ? `Enter the post code as ${example}.` : 'Enter a valid post code.'),

@@ -26,7 +26,8 @@ export const styles = css`
     color: var(--_warning);
   }
   button,
-  input {
+  input,
+  select {
     font: inherit;
     color: inherit;
     min-height: 2.5rem;
@@ -51,8 +52,16 @@ export const styles = css`
   .ok {
     color: var(--_success);
   }
-  .error {
+  .error,
+  .field-error {
     color: var(--_danger);
+  }
+  .field-error,
+  .note {
+    font-size: 0.875em;
+  }
+  [aria-invalid='true'] {
+    border-color: var(--_danger);
   }
   dialog {
     width: min(var(--product-pay-button-dialog-width, 26rem), 100vw - 2rem);

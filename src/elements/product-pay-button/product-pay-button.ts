@@ -6,9 +6,14 @@ import { formatMoney } from '../shared/format.js';
 import { SaleClient, SaleError, type CheckoutBuyer, type CheckoutOutcome, type CheckoutStatus, type SaleProduct } from '../shared/sale-client.js';
 import { themeStyles } from '../shared/theme.js';
 import { PayBeforeEvent, PayCancelEvent, PayErrorEvent, PayStartEvent, PaySuccessEvent } from './events.js';
+import { buyerProblems, EU_COUNTRIES, vatTreatment } from '../../api/checkout.js';
+import type { ClientFieldProblem } from '../../api/validation/client.js';
 import { lineTotals } from './line.js';
 import { catalogs, type PayButtonMessages } from './messages.js';
 import { styles } from './product-pay-button.styles.js';
+
+/** The countries a company buyer picks from: the EU's, whose VAT rules differ, and the neighbours shops sell to most. */
+const SALE_COUNTRIES = [...EU_COUNTRIES, 'CH', 'GB', 'NO', 'UA', 'US'];
 
 /** Where an attempt waits while the buyer is on the payment page; the page they come back to reads it. */
 const STORAGE_KEY = 'invoicekit:checkout';
@@ -69,6 +74,8 @@ function pendingAttempt(value?: PendingAttempt | null): PendingAttempt | undefin
  * @csspart total - The total row.
  * @csspart continue-button - The button that starts the payment.
  * @csspart cancel-button - The dialog's cancel button.
+ * @csspart field-error - The problem with a dialog field, in the buyer's language, beside the field.
+ * @csspart vat-note - Why a company buyer pays the net price (reverse charge, intra-community supply).
  *
  * @cssprop --product-pay-button-height - Height of the buy button (default 2.75rem).
  * @cssprop --product-pay-button-padding - Horizontal padding of the buy button (default 1.25rem).
@@ -95,6 +102,8 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     failure: { state: true },
     open: { state: true },
     company: { state: true },
+    draft: { state: true },
+    fieldErrors: { state: true },
     busy: { state: true },
     problem: { state: true },
     result: { state: true },
@@ -137,6 +146,10 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   // Unset reads as false; leaving out the initial values keeps the bundle a little smaller.
   private open?: boolean;
   private company?: boolean;
+  /** The buyer as typed so far: decides the VAT shown before paying. */
+  private draft?: CheckoutBuyer;
+  /** What is wrong with each field, by its name, as a problem code (`server` when only the server said so). */
+  private fieldErrors?: Partial<Record<string, ClientFieldProblem | 'server'>>;
   private busy?: boolean;
   /** Why the last checkout request failed. */
   private problem?: SaleError;
@@ -237,9 +250,40 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     this.busy = false;
   }
 
+  /** How the sale is taxed for the buyer as typed (src/api/checkout.ts), as the checkout will price it. */
+  #treatment() {
+    const info = this.info;
+    return info && this.draft && !this.portalToken
+      ? vatTreatment({ sellerCountry: info.seller_country, service: info.service === true, buyer: this.draft })
+      : { kind: 'standard' as const };
+  }
+
   #line() {
     const info = this.info;
-    return info && lineTotals(info.price_gross, this.quantity, info.tax, info.currency);
+    const treatment = this.#treatment();
+    if (!info) return undefined;
+    return treatment.kind === 'standard'
+      ? lineTotals(info.price_gross, this.quantity, info.tax, info.currency)
+      : lineTotals(info.price_net, this.quantity, treatment.tax, info.currency);
+  }
+
+  /** The buyer from the dialog's fields: a company invoice names the company, the buyer's own name beside it. */
+  #buyerFrom(form: HTMLFormElement): CheckoutBuyer {
+    const data = new FormData(form);
+    const value = (name: string) => String(data.get(name) ?? '').trim();
+    return this.company
+      ? {
+          email: value('email'),
+          company: true,
+          name: value('company'),
+          tax_no: value('tax_no'),
+          street: value('street'),
+          post_code: value('post_code'),
+          city: value('city'),
+          country: value('country'),
+          ...(value('name') ? { first_name: value('name') } : {}),
+        }
+      : { email: value('email'), name: value('name') };
   }
 
   #money(amount: string): string {
@@ -256,22 +300,26 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     event.preventDefault();
     const line = this.#line();
     if (this.busy || !line) return;
-    const data = new FormData(event.target as HTMLFormElement);
-    const value = (name: string) => String(data.get(name) ?? '').trim();
-    // A company invoice names the company; the buyer's own name goes beside it.
+    const form = event.target as HTMLFormElement;
     const token = this.portalToken;
-    const buyer: CheckoutBuyer | undefined = token
-      ? undefined
-      : this.company
-        ? { email: value('email'), name: value('company'), tax_no: value('tax_no'), first_name: value('name') }
-        : { email: value('email'), name: value('name') };
+    const buyer: CheckoutBuyer | undefined = token ? undefined : this.#buyerFrom(form);
+    if (buyer) {
+      // The same rules the checkout applies: nothing is sent that it would refuse.
+      const problems = buyerProblems(buyer);
+      this.fieldErrors = problems;
+      if (Object.keys(problems).length) {
+        await this.updateComplete;
+        form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+        return;
+      }
+    }
     const { product, quantity } = this;
     const detail = { product, quantity, amount: line.total, currency: this.info!.currency };
     const before = new PayBeforeEvent({ ...detail, buyer });
     if (!this.dispatchEvent(before)) return;
 
     const back = this.returnUrl || location.href.replace(/#.*$/, '');
-    const request = { product, quantity, buyer, returnUrl: back, cancelUrl: back };
+    const request = { product, quantity, buyer, returnUrl: back, cancelUrl: back, lang: this.language };
     const body = JSON.stringify(request);
     if (this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body };
     const { signal } = (this.#inFlight = new AbortController());
@@ -291,6 +339,10 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
       if (signal.aborted) return;
       const problem = (this.problem = error instanceof SaleError ? error : new SaleError(0, 'network', String(error)));
       this.busy = false;
+      // Each field the server refused is marked where it stands, in the buyer's language.
+      if (problem.status === 422) {
+        this.fieldErrors = Object.fromEntries(Object.keys(problem.fields).map((key) => [key.replace(/^buyer\./, ''), 'server' as const]));
+      }
       this.dispatchEvent(new PayErrorEvent({ ...detail, status: problem.status, code: problem.code, message: problem.message }));
     }
   }
@@ -306,8 +358,17 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     const invoice = result?.outcome?.invoice;
     const problem = this.problem;
     const e = m.errors;
+    const errors = this.fieldErrors ?? {};
+    const errorOf = (name: string) => errors[name === 'company' ? 'name' : name];
+    const hint = (name: string) => {
+      const problem = errorOf(name);
+      return problem ? html`<span part="field-error" class="field-error" id="${name}-error">${m.problems[problem as keyof typeof m.problems] ?? m.problems.server}</span>` : nothing;
+    };
     const field = (name: string, text: string, type: string, autocomplete: string) =>
-      html`<label>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy} /></label>`;
+      html`<label>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
+        aria-invalid=${errorOf(name) ? 'true' : 'false'} aria-describedby="${name}-error" />${hint(name)}</label>`;
+    const regions = new Intl.DisplayNames(this.resolvedLocale, { type: 'region' });
+    const treatment = this.#treatment();
     const row = (text: string, amount: string, part = 'row') => html`<div part=${part}><dt>${text}</dt><dd>${amount}</dd></div>`;
     return html`<div part="base" class="base" aria-busy=${!(info || this.failure)}>
         ${this.failure
@@ -331,16 +392,30 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
             : result.status === 'paid'
               ? html`<span class="ok">${m.paid(invoice?.number)}</span>
                   ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}`
-              : html`<span class="error">${result.status === 'declined' ? m.declined : m.cancelled}</span>`}</div>
+              : html`<span class="error">${result.status === 'declined' ? m.declined : m.cancelled}</span>
+                  <button part="retry-button" type="button" @click=${() => {
+                    this.result = this.problem = undefined;
+                    this.open = true;
+                  }}>${m.retry}</button>`}</div>
       <dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${this.#close}>
-        <form part="form" @submit=${this.#submit} aria-busy=${busy}>
+        <form part="form" @submit=${this.#submit} aria-busy=${busy} novalidate
+          @input=${(event: Event) => (this.draft = this.#buyerFrom(event.currentTarget as HTMLFormElement))}
+          @change=${(event: Event) => (this.draft = this.#buyerFrom(event.currentTarget as HTMLFormElement))}>
           <h2 id="title">${info?.name ?? m.loading}</h2>
           ${info?.seller ? html`<p>${info.seller}</p>` : nothing}
           ${this.portalToken
             ? html`<p>${m.asCustomer}</p>`
             : html`${field('email', m.email, 'email', 'email')}${field('name', m.name, 'text', 'name')}
                 <label class="check"><input type="checkbox" .checked=${this.company} ?disabled=${busy} @change=${(event: Event) => (this.company = (event.target as HTMLInputElement).checked)} />${m.company}</label>
-                ${this.company ? html`${field('company', m.companyName, 'text', 'organization')}${field('tax_no', m.taxNo, 'text', 'off')}` : nothing}`}
+                ${this.company
+                  ? html`${field('company', m.companyName, 'text', 'organization')}${field('tax_no', m.taxNo, 'text', 'off')}
+                      ${field('street', m.street, 'text', 'street-address')}${field('post_code', m.postCode, 'text', 'postal-code')}
+                      ${field('city', m.city, 'text', 'address-level2')}
+                      <label>${m.country}<select part="input" name="country" autocomplete="country" required ?disabled=${busy}
+                        aria-invalid=${errorOf('country') ? 'true' : 'false'} aria-describedby="country-error">
+                        ${SALE_COUNTRIES.map((code) => html`<option value=${code} ?selected=${code === (this.info?.seller_country ?? 'PL')}>${regions.of(code)}</option>`)}
+                      </select>${hint('country')}</label>`
+                  : nothing}`}
           ${this.showQuantity
             ? html`<label>${m.quantity}<input part="input" name="quantity" type="number" min="1" max="1000" .value=${String(this.quantity)} ?readonly=${busy}
                 @input=${(event: Event) => {
@@ -352,7 +427,8 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
             ? html`<dl part="summary" class="summary">
                 ${row(m.unitPrice, this.#money(info.price_gross))}${row(m.quantity, `${this.quantity} ${info.quantity_unit ?? ''}`)}
                 ${row(`VAT ${line.rate}`, this.#money(line.vat))}${row(m.total, this.#money(line.total), 'row total')}
-              </dl>`
+              </dl>
+              ${treatment.kind === 'standard' ? nothing : html`<p part="vat-note" class="note" role="status">${m[treatment.kind]}</p>`}`
             : html`<p part="summary" class="summary">${m.loading}</p>`}
           <p class="error" role="alert">${problem
             ? problem.status === 0
@@ -360,7 +436,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
               : problem.status === 429
                 ? e.busy
                 : problem.status === 422
-                  ? `${e.invalid} ${Object.keys(problem.fields).join(', ').replace(/buyer\./g, '')}`
+                  ? e.invalid
                   : e.failed
             : nothing}</p>
           <div class="actions">

@@ -1,4 +1,7 @@
+import type { CheckoutBuyer } from '../../api/checkout.js';
 import { BffError } from './bff-client.js';
+
+export type { CheckoutBuyer };
 
 /** What a buyer may see of a product, from the BFF or the service's widget routes. */
 export interface SaleProduct {
@@ -17,14 +20,9 @@ export interface SaleProduct {
   available?: boolean;
   /** True while a test provider takes the payments. */
   test_mode?: boolean;
-}
-
-export interface CheckoutBuyer {
-  email: string;
-  name?: string;
-  first_name?: string;
-  last_name?: string;
-  tax_no?: string;
+  /** A service rather than goods: with the seller's and buyer's countries it decides the VAT of a sale. */
+  service?: boolean;
+  seller_country?: string;
 }
 
 export interface CheckoutRequest {
@@ -34,6 +32,8 @@ export interface CheckoutRequest {
   buyer?: CheckoutBuyer | undefined;
   returnUrl: string;
   cancelUrl: string;
+  /** The buyer's language, which the checkout page, invoice and e-mail then speak. */
+  lang?: string;
 }
 
 export interface CheckoutAnswer {

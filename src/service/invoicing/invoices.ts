@@ -401,6 +401,8 @@ export async function buildNewInvoice(
         first_name: buyer.buyer_first_name,
         last_name: buyer.buyer_last_name,
         company: input.buyer_company ?? undefined,
+        // What an anonymous buyer typed is their claim, never a record the account's own writes may match.
+        self_service: matching === 'new-client',
       }),
     );
   }

@@ -149,6 +149,8 @@ export function presentInvoice(row: StoredRow<InvoiceData>, options: InvoicePres
     else answer[key] = d[key] ?? fallback[key] ?? null;
   }
   if (d.kind === 'correction') answer.correction_reason = d.correction_reason ?? null;
+  // An EU service taxed where the buyer is (reverse charge) says so, as the hosted service's `np_tax_kind`.
+  if (d.np_tax_kind) answer.np_tax_kind = d.np_tax_kind;
   if (options.withPositions) {
     answer.positions = d.positions.map((p) => presentPosition(p, row, options.accountId, times));
     answer.descriptions = d.descriptions ?? [];

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { defaultDepartment, type DepartmentData } from '../accounts.js';
+import { checkoutLang } from '../../api/checkout.js';
 import type { Sql } from '../db.js';
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { computeLine } from '../invoicing/amounts.js';
@@ -8,8 +8,8 @@ import type { PaymentOutcome } from '../payments/provider.js';
 import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
-import type { PaymentData } from '../resources/payments.js';
-import { DEFAULT_TAX, type ProductData } from '../resources/products.js';
+import { type PaymentData, saleOf } from '../resources/payments.js';
+import { DEFAULT_TAX } from '../resources/products.js';
 import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 import { byToken, type Lang, money, safeReturnUrl } from './pages.js';
@@ -32,6 +32,8 @@ const TEXT = {
     cancelled: 'The payment was cancelled. Nothing was charged.', unavailable: 'Online payment is not available for this shop at the moment.',
     failed: 'The payment provider could not be reached. Please try again.',
     confirming: 'Waiting for the payment provider to confirm your payment. This page updates by itself.', checkAgain: 'Check again',
+    reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is taxed in the buyer’s country, so you pay the net price and account for the VAT yourself.',
+    intra_eu_supply: 'Intra-community supply: goods to a company in another EU country with a valid VAT number are taxed at 0% here, so you pay the net price and account for the VAT in your country.',
   },
   pl: {
     checkout: 'Płatność', payTo: 'Zapłać', item: 'Nazwa', qty: 'Ilość', unitPrice: 'Cena jedn.', vat: 'VAT', amount: 'Kwota',
@@ -45,6 +47,8 @@ const TEXT = {
     cancelled: 'Płatność została anulowana. Nic nie pobrano.', unavailable: 'Płatności online są w tej chwili niedostępne.',
     failed: 'Nie udało się połączyć z operatorem płatności. Spróbuj ponownie.',
     confirming: 'Czekamy, aż operator płatności potwierdzi płatność. Ta strona odświeży się sama.', checkAgain: 'Sprawdź ponownie',
+    reverse_charge: 'Odwrotne obciążenie: usługa dla firmy z innego kraju UE z ważnym numerem VAT jest opodatkowana w kraju nabywcy, więc płacisz cenę netto, a VAT rozliczasz sam.',
+    intra_eu_supply: 'Wewnątrzwspólnotowa dostawa towarów: towary dla firmy z innego kraju UE z ważnym numerem VAT mają tu stawkę 0%, więc płacisz cenę netto, a VAT rozliczasz w swoim kraju.',
   },
 } as const;
 
@@ -58,23 +62,19 @@ const STYLE_EXTRA = html`<style>
 
 export { checkoutOutcome };
 
-function languageOf(c: ServiceContext): Lang {
-  return /^\s*pl\b/i.test(c.req.header('accept-language') ?? '') ? 'pl' : 'en';
+/** The checkout's own language when it has one; the browser's only where nothing was chosen. */
+function languageOf(c: ServiceContext, payment?: PaymentData): Lang {
+  return payment?.lang === 'pl' || payment?.lang === 'en' ? payment.lang : checkoutLang(null, c.req.header('accept-language'));
 }
 
 const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
 
-const providerPayment = (c: ServiceContext, payment: PaymentData) => providerPaymentOf(c.get('config').publicUrl, payment, languageOf(c));
+const providerPayment = (c: ServiceContext, payment: PaymentData) => providerPaymentOf(c.get('config').publicUrl, payment, languageOf(c, payment));
 
 async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
-  const product = payment.product_id != null ? await findRow<ProductData>(sql, 'products', account.id, payment.product_id as number) : undefined;
-  const tax = product?.data.tax ?? DEFAULT_TAX;
-  return { tax, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
-}
-
-async function sellerOf(sql: Sql, account: Account, payment: PaymentData): Promise<DepartmentData | undefined> {
-  if (payment.department_id != null) return (await findRow<DepartmentData>(sql, 'departments', account.id, payment.department_id as number))?.data;
-  return (await defaultDepartment(sql, account.id))?.data;
+  const sale = await saleOf(sql, account, payment);
+  const tax = sale.treatment.kind === 'standard' ? (sale.product?.tax ?? DEFAULT_TAX) : sale.treatment.tax;
+  return { tax, treatment: sale.treatment, seller: sale.seller, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
 }
 
 export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
@@ -84,10 +84,11 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     const db = c.get('db');
     const { row, account } = await byToken<PaymentData>(db, 'payments', token);
     const provider = await paymentProviderOf(c, account);
-    const lang = languageOf(c);
-    const t = TEXT[lang];
     const payment = row.data;
-    const [line, seller] = await Promise.all([lineOf(db, account, payment), sellerOf(db, account, payment)]);
+    const lang = languageOf(c, payment);
+    const t = TEXT[lang];
+    const line = await lineOf(db, account, payment);
+    const seller = line.seller;
     const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
     const m = (amount: string) => money(amount, payment.currency, lang);
     const outcome = checkoutOutcome(payment);
@@ -110,6 +111,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
         <div><span>${t.vat} ${/^[a-z]/i.test(line.tax) ? line.tax : `${line.tax}%`}</span><span>${m(line.total_price_tax)}</span></div>
         <div class="due"><span>${t.total}</span><span class="total">${m(line.total_price_gross)}</span></div>
       </div>
+      ${line.treatment.kind !== 'standard' ? html`<p class="muted vat-note">${t[line.treatment.kind]}</p>` : ''}
       <p class="buyer">${t.invoiceTo} <strong class="buyer-email">${String(payment.email ?? '')}</strong>${payment.invoice_name && payment.invoice_tax_no ? html`<br>${t.company} ${String(payment.invoice_name)}, ${t.taxNo} ${String(payment.invoice_tax_no)}` : ''}</p>
       ${outcomeView()}
     </article>`;
@@ -165,7 +167,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     try {
       start = await startPayment(c.get('db'), provider, providerPayment(c, row.data), choice);
     } catch {
-      return show(c, TEXT[languageOf(c)].failed);
+      return show(c, TEXT[languageOf(c, row.data)].failed);
     }
     if ('redirectUrl' in start) return c.redirect(start.redirectUrl, 303);
     return finish(c, token, start.outcome, provider.id, start.reference);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { decimal, mul, roundMoney, toPlain } from '../../api/money.js';
+import { decimal, toPlain } from '../../api/money.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
 import { unitForReader } from '../../api/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
@@ -17,7 +18,8 @@ import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
 import { widgetBundle } from './widget-bundle.js';
-import { checkoutBuyerShape, webUrl } from '../../api/validation/checkout.js';
+import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../api/validation/checkout.js';
+import type { DepartmentData } from '../accounts.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -33,9 +35,9 @@ import { checkoutBuyerShape, webUrl } from '../../api/validation/checkout.js';
  * - `GET /widget/product-pay-button.js`: the element bundle the script loads.
  */
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const TOKEN_PATTERN = PRODUCT_TOKEN_PATTERN;
 const PREFIX_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/i;
-const MAX_QUANTITY = 1000;
+const MAX_QUANTITY = MAX_CHECKOUT_QUANTITY;
 export const WIDGET_RATE_LIMITS = {
   /** Every widget request, per client IP. */
   ip: { limit: 300, windowMs: 60_000 },
@@ -45,20 +47,17 @@ export const WIDGET_RATE_LIMITS = {
 
 /** What a buyer may set. Anything else in the body (a price, a product id, a discount) is ignored. */
 const checkoutInput = z.object({
-  product: z.string({ message: "can't be blank" }).regex(TOKEN_PATTERN, 'is not a product token'),
+  product: productToken,
   quantity: z.coerce
     .number({ message: 'must be a whole number' })
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`)
     .default(1),
-  buyer: z.object(
-    checkoutBuyerShape,
-    { message: "can't be blank" },
-  ),
+  buyer: z.object(checkoutBuyerShape, { message: "can't be blank" }).superRefine(checkBuyer),
   returnUrl: webUrl.optional(),
   cancelUrl: webUrl.optional(),
-  lang: z.string().max(20).optional(),
+  lang: checkoutLangInput,
 });
 type CheckoutInput = z.output<typeof checkoutInput>;
 
@@ -89,18 +88,25 @@ async function productByToken(sql: Sql, prefix: string, token: string): Promise<
   };
 }
 
-async function sellerName(sql: Sql, account: Account): Promise<string> {
-  const rows = await sql.query<{ name: string | null }>(
-    `select data->>'name' as name from departments where account_id = $1 order by (data->>'main')::boolean desc nulls last, id limit 1`,
+/** The seller as the widget needs it: the default department's name and country, and every origin the account registered. */
+async function sellerOf(sql: Sql, account: Account): Promise<{ name: string; country: string; origins: Set<string> }> {
+  const rows = await sql.query<{ data: DepartmentData }>(
+    `select data from departments where account_id = $1 order by (data->>'main')::boolean desc nulls last, id`,
     [account.id],
   );
-  return rows[0]?.name ?? account.name ?? account.prefix;
+  const main = rows[0]?.data;
+  return {
+    name: main?.name ?? account.name ?? account.prefix,
+    country: main?.country || 'PL',
+    origins: originsOf(rows.flatMap((row) => row.data.widget_origins ?? [])),
+  };
 }
 
 /** What anyone may see of a product, plus what the button needs to say about the sale. */
 async function publicProduct(c: ServiceContext, found: WidgetProduct) {
   const { data } = found.product;
   const provider = await paymentProviderOf(c, found.account);
+  const seller = await sellerOf(c.get('db'), found.account);
   return {
     token: data.token,
     name: data.name,
@@ -111,16 +117,21 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct) {
     currency: data.currency,
     // The unit reads in the buyer's language, as the invoice will print it.
     quantity_unit: unitForReader(data.quantity_unit, c.req.header('accept-language')),
-    seller: await sellerName(c.get('db'), found.account),
+    seller: seller.name,
+    /** With `service` and the buyer's country and VAT number, what decides the VAT (and so the price) of the sale. */
+    seller_country: seller.country,
+    service: data.service === true,
+    quote: productQuote(data, seller.country, (name) => c.req.query(name)),
     /** False when the service takes no online payments; the button then says so instead of selling. */
     available: provider !== null,
     test_mode: provider?.testMode === true,
   };
 }
 
-function clientIp(c: Context): string {
+/** The buyer's address behind the configured proxies, by the checkout core's rule (shared with the BFF). */
+function clientIp(c: ServiceContext): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
+  return clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, c.get('config').trustProxy);
 }
 
 /** Open to every origin: these routes take no credentials, and what they answer is public. */
@@ -140,65 +151,6 @@ const cors: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   c.res.headers.set('cross-origin-resource-policy', 'cross-origin');
 };
 
-function paymentInput(input: CheckoutInput, product: ProductData, returnUrl: string | null, cancelUrl: string | null) {
-  const { buyer } = input;
-  const amount = roundMoney(mul(decimal(product.price_gross), decimal(input.quantity)), product.currency);
-  let { first_name: firstName, last_name: lastName } = buyer;
-  // A buyer who asks for a company invoice gives their own name beside the company's.
-  if (!firstName && !lastName && buyer.name && !buyer.tax_no) {
-    const cut = buyer.name.lastIndexOf(' ');
-    [firstName, lastName] = cut > 0 ? [buyer.name.slice(0, cut), buyer.name.slice(cut + 1)] : [buyer.name, null];
-  }
-  const person = [firstName, lastName].filter(Boolean).join(' ');
-  return {
-    amount,
-    input: {
-      name: product.name,
-      price: toPlain(amount),
-      quantity: String(input.quantity),
-      currency: product.currency,
-      kind: 'api',
-      paid: false,
-      generate_invoice: true,
-      email: buyer.email,
-      first_name: firstName ?? null,
-      last_name: lastName ?? null,
-      phone: buyer.phone ?? null,
-      invoice_name: buyer.name || person || buyer.email,
-      invoice_tax_no: buyer.tax_no || null,
-      invoice_street: buyer.street ?? null,
-      invoice_post_code: buyer.post_code ?? null,
-      invoice_city: buyer.city ?? null,
-      invoice_country: buyer.country ?? null,
-      description: `${input.quantity} × ${product.name}`,
-      return_url: returnUrl,
-      cancel_url: cancelUrl,
-    },
-  };
-}
-
-/**
- * The buyer goes back only to the page that started the checkout: a return address on another origin
- * than the request's `Origin` is refused, and without an `Origin` (no browser) none is kept. So a
- * checkout link can never send a buyer somewhere its shop did not.
- */
-function returnAddresses(c: ServiceContext, input: CheckoutInput): { returnUrl: string | null; cancelUrl: string | null } {
-  const origin = c.req.header('origin');
-  const problems: Record<string, string[]> = {};
-  const check = (field: 'returnUrl' | 'cancelUrl') => {
-    const url = input[field];
-    if (!url || !origin || origin === 'null') return null;
-    if (new URL(url).origin !== origin) {
-      problems[field] = ['must be on the origin of the page that starts the checkout'];
-      return null;
-    }
-    return url;
-  };
-  const result = { returnUrl: check('returnUrl'), cancelUrl: check('cancelUrl') };
-  if (Object.keys(problems).length) throw invalid(problems);
-  return result;
-}
-
 async function createCheckout(c: ServiceContext, prefix: string, input: CheckoutInput) {
   const db: Database = c.get('db');
   const found = await productByToken(db, prefix, input.product).catch((error: unknown) => {
@@ -206,20 +158,30 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   });
   const provider = await paymentProviderOf(c, found.account);
   if (!provider) throw new ApiError(409, 'Online payment is not available');
-  const { returnUrl, cancelUrl } = returnAddresses(c, input);
-  const { input: data, amount } = paymentInput(input, found.product.data, returnUrl, cancelUrl);
-  const row = await db.transaction(async (tx) => {
-    const payment = await newPaymentData(tx, found.account, { ...data, product_id: found.product.id });
-    return insertRow(tx, 'payments', found.account.id, payment);
+  const seller = await sellerOf(db, found.account);
+  const product = found.product.data;
+  const treatment = vatTreatment({ sellerCountry: seller.country, service: product.service === true, buyer: input.buyer });
+  const lang = checkoutLang(input.lang, c.req.header('accept-language'));
+  const data = checkoutPayment({
+    product: { ...product, id: found.product.id },
+    quantity: input.quantity,
+    buyer: input.buyer,
+    treatment,
+    lang,
+    // Only to the origins the account registered; never the request's `Origin`.
+    returnUrl: allowedReturnUrl(input.returnUrl, seller.origins),
+    cancelUrl: allowedReturnUrl(input.cancelUrl, seller.origins),
   });
+  const row = await db.transaction(async (tx) => insertRow(tx, 'payments', found.account.id, await newPaymentData(tx, found.account, data)));
   const { publicUrl } = c.get('config');
-  const locale = /^pl\b/i.test(input.lang ?? c.req.header('accept-language') ?? '') ? 'pl' : 'en';
   // A provider with a page of its own takes the buyer there at once; otherwise (or while it is down) the checkout page.
-  const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, locale));
+  const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, lang));
   return {
     attempt: row.data.token,
     redirectUrl: providerPage ?? `${publicUrl}/banking/payments/pay/${row.data.token}`,
-    amount: toPlain(amount),
+    amount: data.price,
+    tax: quote(product, input.quantity, treatment).tax,
+    vat_treatment: treatment.kind,
     currency: found.product.data.currency,
     quantity: input.quantity,
     product: { token: found.product.data.token, name: found.product.data.name },
@@ -285,6 +247,7 @@ function cacheable(c: ServiceContext, body: string, type: string, cacheControl: 
 
 const ORDER_TEXT = {
   title: 'Order', email: 'E-mail', name: 'Your name', company: 'Company name (for a company invoice)', taxNo: 'Tax number',
+  street: 'Street (company invoice)', postCode: 'Post code', city: 'City', country: 'Country code (PL, DE, …)',
   quantity: 'Quantity', continue: 'Continue to payment', testMode: 'Test mode', unavailable: 'Online payment is not available at the moment.',
 };
 
@@ -305,6 +268,10 @@ function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, errors: R
           ${field(t.name, 'name', 'text', 'autocomplete="name"')}
           ${field(t.company, 'company', 'text', 'autocomplete="organization"')}
           ${field(t.taxNo, 'tax_no', 'text', '')}
+          ${field(t.street, 'street', 'text', 'autocomplete="street-address"')}
+          ${field(t.postCode, 'post_code', 'text', 'autocomplete="postal-code"')}
+          ${field(t.city, 'city', 'text', 'autocomplete="address-level2"')}
+          ${field(t.country, 'country', 'text', 'autocomplete="country" maxlength="2"')}
           ${field(t.quantity, 'quantity', 'number', 'min="1" max="1000" value="1" required inputmode="numeric"')}
           <div class="actions"><button class="button primary" type="submit">${t.continue}</button></div>
         </form>`
@@ -421,7 +388,15 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
       input = parseCheckout({
         product: found.product.data.token,
         quantity: str('quantity') || 1,
-        buyer: { email: str('email'), name: company || str('name') || null, tax_no: company ? str('tax_no') || null : null, ...(company && str('name') ? splitName(str('name')) : {}) },
+        buyer: {
+          email: str('email'),
+          company: !!company,
+          name: company || str('name') || null,
+          ...(company
+            ? { tax_no: str('tax_no') || null, street: str('street') || null, post_code: str('post_code') || null, city: str('city') || null, country: str('country') || null }
+            : {}),
+          ...(company && str('name') ? splitName(str('name')) : {}),
+        },
       });
     } catch (error) {
       if (!(error instanceof ApiError) || !error.fields) throw error;

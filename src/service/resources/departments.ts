@@ -23,11 +23,15 @@ export function presentDepartment(row: StoredRow<DepartmentData>, c: ServiceCont
     bank_account: d.bank_account,
     person: d.person ?? null,
     main: d.main,
+    widget_origins: d.widget_origins ?? [],
     logo_url: d.logo ? `${base}/departments/${row.id}/logo?v=${encodeURIComponent(d.logo.updated_at)}` : null,
     created_at: timestampText(row.created_at),
     updated_at: timestampText(row.updated_at),
   };
 }
+
+/** Origins as `URL` writes them (no trailing slash), each once. */
+const originList = (urls: readonly string[] | null | undefined): string[] => [...new Set((urls ?? []).map((url) => new URL(url).origin))];
 
 /**
  * Departments are the seller entities. The account's first one is its default. JSON create and
@@ -42,8 +46,9 @@ export function mountDepartments(app: Hono<ServiceEnv>): void {
     createSchema: departmentInput,
     updateSchema: departmentInput,
     present: presentDepartment,
-    create: async (_tx, _account, input) => ({ ...departmentData(input, false), shortcut: input.shortcut ?? null }),
-    update: async (_tx, _account, current, input) => merge(current, { ...input, name: input.name || undefined }),
+    create: async (_tx, _account, input) => ({ ...departmentData(input, false), shortcut: input.shortcut ?? null, widget_origins: originList(input.widget_origins) }),
+    update: async (_tx, _account, current, input) =>
+      merge(current, { ...input, name: input.name || undefined, widget_origins: input.widget_origins === undefined ? undefined : originList(input.widget_origins) }),
     async beforeDelete(_tx, _account, row) {
       if (row.data.main) throw invalidField('base', 'the default department cannot be deleted');
     },

@@ -9,6 +9,8 @@ import { buildNewInvoice, type InvoiceData, insertInvoice, settlePaid } from '..
 import { presentInvoice } from './invoices.js';
 import { DEFAULT_CURRENCY, type ProductData } from './products.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
+import { vatTreatment } from '../../api/checkout.js';
+import { defaultDepartment, type DepartmentData } from '../accounts.js';
 
 /** Spec §2.5 fields of a `banking_payment`, in order. */
 const PAYMENT_FIELDS = [
@@ -33,14 +35,19 @@ export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
   cancel_url?: string | null;
   /** Set while the invoice a settlement issued still has to be e-mailed to the buyer. */
   invoice_mail_pending?: boolean;
+  lang?: string | null;
+  invoice_company?: boolean | null;
+  invoice_tax_no_kind?: string | null;
 };
+
+/** This service's own fields of a payment, beside the hosted interface's. */
+const EXTRA_FIELDS = ['return_url', 'cancel_url', 'lang', 'invoice_company', 'invoice_tax_no_kind'] as const;
 
 export function presentPayment(row: StoredRow<PaymentData>, publicUrl: string) {
   const payment: Record<string, unknown> = { id: row.id };
   for (const field of PAYMENT_FIELDS) payment[field] = row.data[field] ?? null;
   payment.payment_url = `${publicUrl}/banking/payments/pay/${row.data.token}`;
-  payment.return_url = row.data.return_url ?? null;
-  payment.cancel_url = row.data.cancel_url ?? null;
+  for (const field of EXTRA_FIELDS) payment[field] = row.data[field] ?? null;
   payment.created_at = timestampText(row.created_at);
   payment.updated_at = timestampText(row.updated_at);
   return payment;
@@ -57,14 +64,40 @@ export async function applyPaymentToInvoice(tx: Sql, account: Account, invoiceId
 }
 
 /**
+ * A checkout's sale as its invoice will be: the buyer from the payment, the seller's department, the
+ * product, and the VAT treatment the checkout core gives them (src/api/checkout.ts), so that the
+ * checkout page, the price and the invoice agree.
+ */
+export async function saleOf(sql: Sql, account: Account, payment: PaymentData) {
+  const text = (value: unknown) => (typeof value === 'string' && value) || null;
+  const buyer = {
+    email: text(payment.email) ?? '',
+    name: text(payment.invoice_name),
+    company: payment.invoice_company ?? null,
+    tax_no: text(payment.invoice_tax_no),
+    tax_no_kind: text(payment.invoice_tax_no_kind),
+    country: text(payment.invoice_country) ?? text(payment.country),
+  };
+  const [product, seller] = await Promise.all([
+    payment.product_id != null ? findRow<ProductData>(sql, 'products', account.id, payment.product_id as number) : undefined,
+    payment.department_id != null ? findRow<DepartmentData>(sql, 'departments', account.id, payment.department_id as number) : defaultDepartment(sql, account.id),
+  ]);
+  const treatment = vatTreatment({ sellerCountry: seller?.data.country, service: product?.data.service === true, buyer });
+  return { buyer, product: product?.data, seller: seller?.data, treatment };
+}
+
+/**
  * A `vat` invoice for the buyer data on a paid payment (`generate_invoice: true`). The buyer of a
  * checkout is whoever typed the form: the invoice joins the payment's own `client_id` when its
  * creator gave one, and otherwise a new client record, never one found by tax number or e-mail.
  */
 async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData): Promise<number> {
   const person = [payment.first_name, payment.last_name].filter(Boolean).join(' ');
+  const { buyer, treatment } = await saleOf(tx, account, payment);
   const data = await buildNewInvoice(tx, account, {
-    kind: 'vat',
+    kind: treatment.kind === 'intra_eu_supply' ? treatment.invoice_kind : 'vat',
+    lang: payment.lang ?? undefined,
+    buyer_company: payment.invoice_company ?? (buyer.tax_no ? true : undefined),
     buyer_name: (payment.invoice_name as string | null) || person || (payment.email as string | null) || 'Customer',
     buyer_tax_no: (payment.invoice_tax_no as string | null) ?? null,
     buyer_street: (payment.invoice_street as string | null) ?? (payment.street as string | null) ?? null,
@@ -85,9 +118,12 @@ async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData
         name: payment.name,
         quantity: payment.quantity,
         total_price_gross: payment.price,
+        ...(treatment.kind === 'standard' ? {} : { tax: treatment.tax }),
       },
     ],
   }, new Date(), 'new-client', { numberOnInsert: true });
+  if (buyer.tax_no_kind) Object.assign(data, { buyer_tax_no_kind: buyer.tax_no_kind });
+  if (treatment.kind === 'reverse_charge') Object.assign(data, { np_tax_kind: treatment.np_tax_kind, reverse_charge: true });
   settlePaid(data, data.price_gross, payment.paid_date ?? todayText());
   const row = await insertInvoice(tx, account.id, data);
   return row.id;
@@ -138,9 +174,8 @@ export async function newPaymentData(tx: Sql, account: Account, input: Record<st
     deleted: (input.deleted as boolean | null | undefined) ?? false,
     generate_invoice: (input.generate_invoice as boolean | null | undefined) ?? false,
     token: randomToken(18),
-    return_url: (input.return_url as string | null | undefined) ?? null,
-    cancel_url: (input.cancel_url as string | null | undefined) ?? null,
   });
+  for (const field of EXTRA_FIELDS) (data as Record<string, unknown>)[field] = input[field] ?? null;
   if (data.paid) await settle(tx, account, data);
   return data;
 }

@@ -20,7 +20,7 @@ export interface ShopFixtureInfo {
 
 export interface ShopState {
   payments: { price: string; paid: boolean; provider_status: string | null; invoice_id: number | null; quantity: string; currency: string }[];
-  invoices: { number: string; status: string; price_gross: string; currency: string; buyer_name: string | null; buyer_tax_no: string | null }[];
+  invoices: { number: string; status: string; price_gross: string; currency: string; buyer_name: string | null; buyer_tax_no: string | null; lang: string; tax: string | undefined }[];
   mails: number;
 }
 
@@ -39,7 +39,9 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
       const outbox = (await (await fetch(`${service.url}/outbox.json`, { headers: { authorization: `Bearer ${service.apiToken}` } })).json()) as { to: string[] }[];
       return {
         payments: payments.map(({ price, paid, provider_status, invoice_id, quantity, currency }) => ({ price, paid, provider_status, invoice_id, quantity, currency })),
-        invoices: invoices.map(({ number, status, price_gross, currency, buyer_name, buyer_tax_no }) => ({ number, status, price_gross, currency, buyer_name, buyer_tax_no: buyer_tax_no ?? null })),
+        invoices: invoices.map(({ number, status, price_gross, currency, buyer_name, buyer_tax_no, lang, positions }) => ({
+          number, status, price_gross, currency, buyer_name, buyer_tax_no: buyer_tax_no ?? null, lang, tax: positions?.[0]?.tax,
+        })),
         mails: outbox.filter((m) => m.to.includes(email)).length,
       };
     },

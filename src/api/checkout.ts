@@ -1,0 +1,276 @@
+import { decimal, mul, roundMoney, toPlain } from './money.js';
+import { type ClientFieldProblem, compactCode, isCountryCode, isEmail, isPhone, postCodeProblem, taxNumberProblem, vatPrefixOf } from './validation/client.js';
+import { isValidVatNumber } from './validation/vat-numbers.js';
+
+/**
+ * The checkout core: the rules both checkouts apply — the service's public widget checkout and the
+ * BFF's `POST /checkout` — and that the pay button shows before the buyer pays. Who the buyer is,
+ * what VAT an invoice to them carries and so what they pay, which language the journey speaks, where
+ * the buyer may be sent back, and the payment each checkout creates. Plain TypeScript without zod or
+ * the DOM, so the elements import it too (docs/decisions/checkout-core.md).
+ */
+
+/** A product's public token, as both checkouts and both product routes accept it. */
+export const PRODUCT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const MAX_CHECKOUT_QUANTITY = 1000;
+
+/** The EU member states, by ISO 3166-1 code (Greece is GR here, EL only in VAT numbers). */
+export const EU_COUNTRIES: readonly string[] = 'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' ');
+
+/**
+ * What the buyer's tax number is (the hosted service's `buyer_tax_no_kind`): blank or `nip` for a tax
+ * number checked by its country's rule, `other` for a number of a country without one, `empty` for a
+ * company without any.
+ */
+export const TAX_NO_KINDS = ['nip', 'nip_ue', 'other', 'empty'] as const;
+export type TaxNoKind = (typeof TAX_NO_KINDS)[number];
+
+/** The buyer as a checkout body carries them. */
+export interface CheckoutBuyer {
+  email: string;
+  name?: string | null | undefined;
+  first_name?: string | null | undefined;
+  last_name?: string | null | undefined;
+  company?: boolean | null | undefined;
+  tax_no?: string | null | undefined;
+  tax_no_kind?: string | null | undefined;
+  street?: string | null | undefined;
+  post_code?: string | null | undefined;
+  city?: string | null | undefined;
+  country?: string | null | undefined;
+  phone?: string | null | undefined;
+}
+
+export const BUYER_FIELDS = ['email', 'name', 'first_name', 'last_name', 'tax_no', 'street', 'post_code', 'city', 'country', 'phone'] as const;
+export type BuyerField = (typeof BUYER_FIELDS)[number];
+
+const blank = (value: string | null | undefined) => !value || !value.trim();
+
+/** A company invoice: asked for, or implied by a tax number when the body does not say. */
+export const isCompanyBuyer = (buyer: Pick<CheckoutBuyer, 'company' | 'tax_no'>): boolean => buyer.company ?? !blank(buyer.tax_no);
+
+/**
+ * Every problem with a buyer, by field. A company needs its name, tax number (unless it has none,
+ * `tax_no_kind: empty`), street, post code, city and country; a consumer needs a first and last name,
+ * or a name. Tax numbers, post codes, e-mail and phone are checked as `<client-form>` checks them.
+ */
+export function buyerProblems(buyer: CheckoutBuyer): Partial<Record<BuyerField, ClientFieldProblem>> {
+  const problems: Partial<Record<BuyerField, ClientFieldProblem>> = {};
+  const check = (field: BuyerField, problem: ClientFieldProblem | false | undefined) => {
+    if (problem) problems[field] ??= problem;
+  };
+  const text = (field: BuyerField) => (buyer[field] ?? '').trim();
+  const country = text('country').toUpperCase();
+  const known = isCountryCode(country) ? country : '';
+  check('email', blank(buyer.email) ? 'required' : !isEmail(buyer.email) && 'email');
+  check('phone', !!text('phone') && !isPhone(text('phone')) && 'phone');
+  check('country', !!country && !known && 'country');
+  check('post_code', postCodeProblem(text('post_code'), known));
+  if (isCompanyBuyer(buyer)) {
+    for (const field of ['name', 'street', 'post_code', 'city', 'country'] as const) check(field, !text(field) && 'required');
+    const kind = buyer.tax_no_kind ?? '';
+    if (kind !== 'empty') {
+      check('tax_no', !text('tax_no') && 'required');
+      const number = compactCode(text('tax_no'));
+      check('tax_no', kind === 'other' ? !!number && !/^[A-Z0-9]{4,30}$/.test(number) && 'taxNo' : taxNumberProblem(number, known));
+    }
+  } else {
+    check('name', !text('name') && !(text('first_name') && text('last_name')) && 'required');
+    check('tax_no', taxNumberProblem(text('tax_no'), known));
+  }
+  return problems;
+}
+
+/** The VAT number of an EU company, when the buyer is one and their number passes its country's check. */
+export function euVatNumberOf(buyer: CheckoutBuyer): string | undefined {
+  const country = (buyer.country ?? '').trim().toUpperCase();
+  if (!isCompanyBuyer(buyer) || buyer.tax_no_kind === 'empty' || !EU_COUNTRIES.includes(country)) return undefined;
+  const prefix = vatPrefixOf(country);
+  const code = compactCode(buyer.tax_no ?? '');
+  const number = code.startsWith(prefix) ? code.slice(prefix.length) : code;
+  return isValidVatNumber(prefix, number) ? `${prefix}${number}` : undefined;
+}
+
+/**
+ * How an invoice to this buyer is taxed. A seller in the EU selling to a company in another member
+ * state with a valid VAT number: a service is taxed where the buyer is (reverse charge: `np`,
+ * `export_service_eu`), goods are an intra-community supply at 0% (`wdt`). Everything else, domestic
+ * and consumer sales included, keeps the product's own rate.
+ */
+export type VatTreatment =
+  | { kind: 'standard' }
+  | { kind: 'reverse_charge'; tax: 'np'; np_tax_kind: 'export_service_eu' }
+  | { kind: 'intra_eu_supply'; tax: '0'; invoice_kind: 'wdt' };
+
+export function vatTreatment(sale: { sellerCountry: string | null | undefined; service: boolean; buyer: CheckoutBuyer }): VatTreatment {
+  const seller = (sale.sellerCountry || 'PL').toUpperCase();
+  const buyerCountry = (sale.buyer.country ?? '').trim().toUpperCase();
+  if (!EU_COUNTRIES.includes(seller) || buyerCountry === seller || !euVatNumberOf(sale.buyer)) return { kind: 'standard' };
+  return sale.service ? { kind: 'reverse_charge', tax: 'np', np_tax_kind: 'export_service_eu' } : { kind: 'intra_eu_supply', tax: '0', invoice_kind: 'wdt' };
+}
+
+export interface PricedProduct {
+  price_net: string;
+  price_gross: string;
+  tax: string;
+  currency: string;
+}
+
+/**
+ * What the buyer pays for `quantity` of a product under a treatment: the gross price at the product's
+ * rate, or the net price where no Polish VAT is charged. The line's tax as the invoice prints it.
+ */
+export function quote(product: PricedProduct, quantity: number, treatment: VatTreatment): { amount: string; unit_price: string; tax: string } {
+  const unit = treatment.kind === 'standard' ? product.price_gross : product.price_net;
+  const amount = roundMoney(mul(decimal(unit), decimal(quantity)), product.currency);
+  return { amount: toPlain(amount), unit_price: toPlain(decimal(unit)), tax: treatment.kind === 'standard' ? product.tax : treatment.tax };
+}
+
+/**
+ * A product answer's price quote for the buyer its query describes (`?country=DE&tax_no=DE…&company=1
+ * &quantity=2`), by the rule the checkout and the invoice follow; without one, a consumer's.
+ */
+export function productQuote(
+  product: PricedProduct & { service?: boolean | null },
+  sellerCountry: string,
+  query: (name: string) => string | undefined,
+) {
+  const requested = Number(query('quantity') ?? 1);
+  const quantity = Number.isInteger(requested) && requested >= 1 && requested <= MAX_CHECKOUT_QUANTITY ? requested : 1;
+  const company = query('company');
+  const buyer: CheckoutBuyer = {
+    email: '',
+    country: query('country')?.slice(0, 2) ?? null,
+    tax_no: query('tax_no')?.slice(0, 50) ?? null,
+    tax_no_kind: query('tax_no_kind')?.slice(0, 20) ?? null,
+    ...(company === undefined ? {} : { company: /^(1|true)$/i.test(company) }),
+  };
+  const treatment = vatTreatment({ sellerCountry, service: product.service === true, buyer });
+  return { vat_treatment: treatment.kind, quantity, ...quote(product, quantity, treatment) };
+}
+
+export type CheckoutLang = 'pl' | 'en';
+
+/**
+ * The language of a checkout: the one the buyer's page chose (the element's `locale`, sent as
+ * `lang`), else the browser's first choice among ours, else English, as the pages always did.
+ */
+export function checkoutLang(chosen: string | null | undefined, acceptLanguage: string | null | undefined): CheckoutLang {
+  const pick = (tag: string | null | undefined): CheckoutLang | undefined => {
+    const base = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0];
+    return base === 'pl' || base === 'en' ? base : undefined;
+  };
+  if (chosen) {
+    const lang = pick(chosen);
+    if (lang) return lang;
+  }
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? 1);
+      return { lang: pick(tag), q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry) => entry.lang && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked[0]?.lang ?? 'en';
+}
+
+/**
+ * The buyer's address for rate limits behind `trustedHops` proxies that each append to
+ * `X-Forwarded-For`: the entry the nearest trusted proxy added, else the socket's address. With no
+ * trusted proxy the header is ignored, so a client cannot pick its own limit.
+ */
+export function clientIp(forwardedFor: string | null | undefined, socketAddress: string | undefined, trustedHops: number): string {
+  if (trustedHops > 0) {
+    const list = (forwardedFor ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (list.length) return list[Math.max(0, list.length - trustedHops)]!;
+  }
+  return socketAddress ?? 'unknown';
+}
+
+const originOf = (url: string): string | undefined => {
+  try {
+    const parsed = new URL(url);
+    return /^https?:$/.test(parsed.protocol) ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A return address is kept only when its origin is one the configuration allows: the BFF's allowed
+ * origins, or the origins a widget's account registered. Never one read from the request's `Host` or
+ * `Origin`. Anything else is dropped, and the buyer stays on the checkout's own result page.
+ */
+export function allowedReturnUrl(url: string | null | undefined, allowedOrigins: ReadonlySet<string>): string | null {
+  if (!url) return null;
+  const origin = originOf(url);
+  return origin && allowedOrigins.has(origin) ? url : null;
+}
+
+/** Origins from configured addresses (`https://shop.example/path` → `https://shop.example`); nonsense is skipped. */
+export function originsOf(addresses: Iterable<string | null | undefined>): Set<string> {
+  const origins = new Set<string>();
+  for (const address of addresses) {
+    const origin = address ? originOf(address.trim()) : undefined;
+    if (origin) origins.add(origin);
+  }
+  return origins;
+}
+
+/**
+ * The unpaid payment a checkout creates (`kind: api`, `generate_invoice`), in the fields of the
+ * hosted interface plus this service's own: the buyer's `lang`, `invoice_company` and
+ * `invoice_tax_no_kind`, and where to send the buyer back.
+ */
+export function checkoutPayment(order: {
+  product: PricedProduct & { id: number; name: string };
+  quantity: number;
+  buyer: CheckoutBuyer;
+  treatment: VatTreatment;
+  lang: CheckoutLang;
+  returnUrl: string | null;
+  cancelUrl: string | null;
+}) {
+  const { buyer, product, quantity } = order;
+  const company = isCompanyBuyer(buyer);
+  let firstName = buyer.first_name || null;
+  let lastName = buyer.last_name || null;
+  // A consumer who typed one name gives it as first and last; a company's name is never split.
+  if (!company && !firstName && !lastName && buyer.name) {
+    const name = buyer.name.trim();
+    const cut = name.lastIndexOf(' ');
+    [firstName, lastName] = cut > 0 ? [name.slice(0, cut), name.slice(cut + 1)] : [name, null];
+  }
+  const person = [firstName, lastName].filter(Boolean).join(' ');
+  const price = quote(product, quantity, order.treatment);
+  const text = (value: string | null | undefined) => (value && value.trim()) || null;
+  return {
+    name: product.name,
+    price: price.amount,
+    quantity: String(quantity),
+    currency: product.currency,
+    product_id: product.id,
+    kind: 'api',
+    paid: false,
+    generate_invoice: true,
+    email: buyer.email.trim(),
+    first_name: firstName,
+    last_name: lastName,
+    phone: text(buyer.phone),
+    invoice_name: text(buyer.name) || person || buyer.email.trim(),
+    invoice_tax_no: company && buyer.tax_no_kind !== 'empty' ? text(buyer.tax_no) : null,
+    invoice_street: text(buyer.street),
+    invoice_post_code: text(buyer.post_code),
+    invoice_city: text(buyer.city),
+    invoice_country: text(buyer.country)?.toUpperCase() ?? null,
+    invoice_company: company,
+    invoice_tax_no_kind: company ? text(buyer.tax_no_kind) : null,
+    lang: order.lang,
+    description: `${quantity} × ${product.name}`,
+    return_url: order.returnUrl,
+    cancel_url: order.cancelUrl ?? order.returnUrl,
+  };
+}
+export type CheckoutPayment = ReturnType<typeof checkoutPayment>;
