@@ -57,7 +57,44 @@ describe('the demo’s frame', () => {
   });
 });
 
-describe('the portal’s live list', () => {
+describe('the shop', () => {
+  it('shows the “Test mode” badge in the same corner of every card', async () => {
+    const { page, context } = await startJourney(demo, 'test-badge');
+    await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => [...document.querySelectorAll('.product product-pay-button')].every((button) => button.shadowRoot?.querySelector('[part~="test-badge"]')));
+    const corners = await page.evaluate(() =>
+      [...document.querySelectorAll('.product')].map((card) => {
+        const badge = card.querySelector('product-pay-button')!.shadowRoot!.querySelector('[part~="test-badge"]')!.getBoundingClientRect();
+        const box = card.getBoundingClientRect();
+        return { top: Math.round(badge.top - box.top), right: Math.round(box.right - badge.right) };
+      }),
+    );
+    expect(corners.length).toBeGreaterThan(3);
+    expect(new Set(corners.map((corner) => JSON.stringify(corner))).size, JSON.stringify(corners)).toBe(1);
+    await context.close();
+  });
+});
+
+describe('the portal', () => {
+  it('says what the customer owes once', async () => {
+    const { page, context } = await startJourney(demo, 'owed-once');
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.querySelector('invoice-list')!.shadowRoot?.querySelector('[part~="row"]'));
+    await page.waitForSelector('#owed .owed-card .amount');
+    const shown = await page.evaluate(() => {
+      const visible = (node: Element | null | undefined) => Boolean(node && (node as HTMLElement).offsetParent !== null && node.getBoundingClientRect().height > 0);
+      return {
+        cards: [...document.querySelectorAll('#owed .owed-card .amount')].filter(visible).length,
+        // The list still renders its line, for pages that have no cards of their own; this page hides it by its part.
+        listTotalsRendered: Boolean(document.querySelector('invoice-list')!.shadowRoot!.querySelector('[part~="totals"]')),
+        listTotalsVisible: visible(document.querySelector('invoice-list')!.shadowRoot!.querySelector('[part~="totals"]')),
+      };
+    });
+    expect(shown.cards).toBeGreaterThan(0);
+    expect(shown).toMatchObject({ listTotalsRendered: true, listTotalsVisible: false });
+    await context.close();
+  });
+
   it('opens its event stream with a ticket, never with the portal token in the URL', async () => {
     const { page, context } = await startJourney(demo, 'events-ticket');
     const streams: string[] = [];
