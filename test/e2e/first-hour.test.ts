@@ -57,6 +57,33 @@ describe('the demo’s frame', () => {
   });
 });
 
+describe('the outbox link', () => {
+  it('is made afresh when the pointer or the keyboard comes to it, and an old one says it expired', async () => {
+    const { page, context } = await startJourney(demo, 'outbox-link');
+    await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
+    const outbox = page.locator('header a[data-service-link="outbox"]');
+    await expect.poll(() => outbox.getAttribute('href')).toContain('key=');
+    const asked: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/demo-api/config') && asked.push(request.url()));
+    await outbox.focus();
+    await expect.poll(() => asked.length).toBe(1);
+    const fresh = (await outbox.getAttribute('href'))!;
+
+    // A link whose key no longer holds (older than 15 minutes, or altered) says so instead of a bare 401.
+    const stale = new URL(fresh);
+    const [account, expires, mac] = stale.searchParams.get('key')!.split('.');
+    stale.searchParams.set('key', `${account}.${Number(expires) - 3600}.${mac}`);
+    const answer = await page.goto(stale.href);
+    expect(answer!.status()).toBe(401);
+    expect(await page.textContent('h1')).toBe('This outbox link has expired');
+    // The fresh one opens the outbox.
+    const opened = await page.goto(fresh);
+    expect(opened!.status()).toBe(200);
+    expect(await page.textContent('h1')).not.toContain('expired');
+    await context.close();
+  });
+});
+
 describe('the shop', () => {
   it('shows the “Test mode” badge in the same corner of every card', async () => {
     const { page, context } = await startJourney(demo, 'test-badge');
