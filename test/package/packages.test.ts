@@ -234,7 +234,8 @@ export const wrong = [
     const host = [
       // What the README leaves to the host: who is signed in.
       `const requireLogin = (req, _res, next) => { req.user = { invoicingClientId: ${buyer.id} }; next(); };`,
-      toJavaScript(example),
+      // The README says the same lines are JavaScript: they run as written, not transpiled.
+      example,
       `const server = app.listen(0, '127.0.0.1', () => console.log('host listening on http://127.0.0.1:' + server.address().port));`,
     ].join('\n');
     // Imports first: the stand-in for the login goes after them.
