@@ -61,6 +61,26 @@ async function linkService(): Promise<void> {
   }
 }
 
+/**
+ * A link opens the outbox for 15 minutes, and a demo tab stays open far longer: the links get a
+ * fresh one whenever the pointer or the keyboard comes to them, before they can be followed.
+ */
+function keepServiceLinksFresh(): void {
+  let asked = Number.NEGATIVE_INFINITY;
+  const refresh = () => {
+    // One request per approach, not one per pixel of pointer movement.
+    if (performance.now() - asked < 5000) return;
+    asked = performance.now();
+    void linkService();
+  };
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-service-link="outbox"]')) {
+    link.addEventListener('pointerenter', refresh);
+    link.addEventListener('focus', refresh);
+  }
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && refresh());
+}
+
 renderHeader();
 applyLanguage();
 void linkService();
+keepServiceLinksFresh();

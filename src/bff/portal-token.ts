@@ -133,39 +133,46 @@ async function verifySignedPortalToken(token: string, key: Uint8Array): Promise<
   }
 }
 
-/**
- * A link token for one invoice's PDF: short-lived, bound to the client and the invoice. `key` may be
- * the secret's bytes or, to sign many links at once, its HMAC `CryptoKey` (importing the bytes is
- * most of the work).
- */
-export async function issuePdfLinkToken(clientId: number, invoiceId: number, ttlSeconds: number, key: Uint8Array | CryptoKey): Promise<string> {
-  return new SignJWT({ inv: invoiceId })
+/** A short-lived token for one purpose (its audience), bound to a client: PDF links and event tickets. */
+function issueShortLived(audience: string, clientId: number, claims: Record<string, unknown>, ttlSeconds: number, key: Uint8Array | CryptoKey): Promise<string> {
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(clientId))
     .setIssuer(PORTAL_TOKEN_ISSUER)
-    .setAudience(PDF_LINK_AUDIENCE)
+    .setAudience(audience)
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
     .sign(key);
 }
 
-export async function verifyPdfLinkToken(token: string, key: Uint8Array): Promise<{ clientId: number; invoiceId: number }> {
+/** The client and the claims of a token issued by `issueShortLived` for `audience`; `PortalTokenError` otherwise. */
+async function verifyShortLived(audience: string, token: string, key: Uint8Array): Promise<{ clientId: number; claims: Record<string, unknown> }> {
   try {
-    const { payload } = await jwtVerify(token, key, {
-      algorithms: ['HS256'],
-      issuer: PORTAL_TOKEN_ISSUER,
-      audience: PDF_LINK_AUDIENCE,
-      requiredClaims: ['sub', 'exp'],
-    });
+    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: PORTAL_TOKEN_ISSUER, audience, requiredClaims: ['sub', 'exp'] });
     const clientId = parseClientId(payload.sub);
-    const invoiceId = parseClientId(payload.inv);
-    if (clientId === undefined || invoiceId === undefined) throw new PortalTokenError('invalid');
-    return { clientId, invoiceId };
+    if (clientId === undefined) throw new PortalTokenError('invalid');
+    return { clientId, claims: payload };
   } catch (error) {
     if (error instanceof PortalTokenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new PortalTokenError('expired');
     throw new PortalTokenError('invalid');
   }
+}
+
+/**
+ * A link token for one invoice's PDF: short-lived, bound to the client and the invoice. `key` may be
+ * the secret's bytes or, to sign many links at once, its HMAC `CryptoKey` (importing the bytes is
+ * most of the work).
+ */
+export function issuePdfLinkToken(clientId: number, invoiceId: number, ttlSeconds: number, key: Uint8Array | CryptoKey): Promise<string> {
+  return issueShortLived(PDF_LINK_AUDIENCE, clientId, { inv: invoiceId }, ttlSeconds, key);
+}
+
+export async function verifyPdfLinkToken(token: string, key: Uint8Array): Promise<{ clientId: number; invoiceId: number }> {
+  const { clientId, claims } = await verifyShortLived(PDF_LINK_AUDIENCE, token, key);
+  const invoiceId = parseClientId(claims.inv);
+  if (invoiceId === undefined) throw new PortalTokenError('invalid');
+  return { clientId, invoiceId };
 }
 
 /**
@@ -173,31 +180,11 @@ export async function verifyPdfLinkToken(token: string, key: Uint8Array): Promis
  * nothing else, so the URL that carries it (and the access logs that keep the URL) never hold the
  * portal token itself.
  */
-export async function issueEventsTicket(clientId: number, key: Uint8Array, ttlSeconds = EVENTS_TICKET_TTL_SECONDS): Promise<string> {
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(String(clientId))
-    .setIssuer(PORTAL_TOKEN_ISSUER)
-    .setAudience(EVENTS_TICKET_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-    .sign(key);
+export function issueEventsTicket(clientId: number, key: Uint8Array, ttlSeconds = EVENTS_TICKET_TTL_SECONDS): Promise<string> {
+  return issueShortLived(EVENTS_TICKET_AUDIENCE, clientId, {}, ttlSeconds, key);
 }
 
 export async function verifyEventsTicket(ticket: string, key: Uint8Array): Promise<{ clientId: number }> {
-  try {
-    const { payload } = await jwtVerify(ticket, key, {
-      algorithms: ['HS256'],
-      issuer: PORTAL_TOKEN_ISSUER,
-      audience: EVENTS_TICKET_AUDIENCE,
-      requiredClaims: ['sub', 'exp'],
-    });
-    const clientId = parseClientId(payload.sub);
-    if (clientId === undefined) throw new PortalTokenError('invalid');
-    return { clientId };
-  } catch (error) {
-    if (error instanceof PortalTokenError) throw error;
-    if (error instanceof joseErrors.JWTExpired) throw new PortalTokenError('expired');
-    throw new PortalTokenError('invalid');
-  }
+  const { clientId } = await verifyShortLived(EVENTS_TICKET_AUDIENCE, ticket, key);
+  return { clientId };
 }

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningDemo, startDemo, startJourney } from './support/demo.js';
+import { describe, expect, it, vi } from 'vitest';
+import { demoForThisFile, startJourney } from './support/demo.js';
 
 /** What a newcomer meets in the demo's first minutes, in Chromium: keyboard, phone, and the live list. */
-let demo: RunningDemo;
 vi.setConfig({ testTimeout: 120_000 });
-
-beforeAll(async () => {
-  demo = await startDemo();
-}, 180_000);
-
-afterAll(async () => {
-  await demo?.stop();
-});
+const demo = demoForThisFile();
 
 const PAGES = ['/', '/shop.html', '/portal.html', '/account.html', '/how-it-works.html'];
 
 describe('the demo’s frame', () => {
   it('offers a skip link as the first stop of the keyboard on every page, in both languages', async () => {
-    const { page, context, errors } = await startJourney(demo, 'skip-link');
+    const { page, context, errors } = await startJourney(demo(), 'skip-link');
     for (const path of PAGES) {
-      await page.goto(`${demo.url}${path}`, { waitUntil: 'load' });
+      await page.goto(`${demo().url}${path}`, { waitUntil: 'load' });
       await page.keyboard.press('Tab');
       const first = await page.evaluate(() => {
         const link = document.activeElement as HTMLAnchorElement;
@@ -40,9 +32,9 @@ describe('the demo’s frame', () => {
   });
 
   it('shows every page of the header, Outbox included, on a phone', async () => {
-    const { page, context } = await startJourney(demo, 'phone-nav', { width: 360, height: 740 });
+    const { page, context } = await startJourney(demo(), 'phone-nav', { width: 360, height: 740 });
     for (const path of PAGES) {
-      await page.goto(`${demo.url}${path}`, { waitUntil: 'load' });
+      await page.goto(`${demo().url}${path}`, { waitUntil: 'load' });
       const links = await page.evaluate(() =>
         [...document.querySelectorAll<HTMLAnchorElement>('header nav a')].map((link) => {
           const box = link.getBoundingClientRect();
@@ -57,16 +49,80 @@ describe('the demo’s frame', () => {
   });
 });
 
-describe('the portal’s live list', () => {
+describe('the outbox link', () => {
+  it('is made afresh when the pointer or the keyboard comes to it, and an old one says it expired', async () => {
+    const { page, context } = await startJourney(demo(), 'outbox-link');
+    await page.goto(`${demo().url}/shop.html`, { waitUntil: 'load' });
+    const outbox = page.locator('header a[data-service-link="outbox"]');
+    await expect.poll(() => outbox.getAttribute('href')).toContain('key=');
+    const asked: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/demo-api/config') && asked.push(request.url()));
+    await outbox.focus();
+    await expect.poll(() => asked.length).toBe(1);
+    const fresh = (await outbox.getAttribute('href'))!;
+
+    // A link whose key no longer holds (older than 15 minutes, or altered) says so instead of a bare 401.
+    const stale = new URL(fresh);
+    const [account, expires, mac] = stale.searchParams.get('key')!.split('.');
+    stale.searchParams.set('key', `${account}.${Number(expires) - 3600}.${mac}`);
+    const answer = await page.goto(stale.href);
+    expect(answer!.status()).toBe(401);
+    expect(await page.textContent('h1')).toBe('This outbox link has expired');
+    // The fresh one opens the outbox.
+    const opened = await page.goto(fresh);
+    expect(opened!.status()).toBe(200);
+    expect(await page.textContent('h1')).not.toContain('expired');
+    await context.close();
+  });
+});
+
+describe('the shop', () => {
+  it('shows the “Test mode” badge in the same corner of every card', async () => {
+    const { page, context } = await startJourney(demo(), 'test-badge');
+    await page.goto(`${demo().url}/shop.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => [...document.querySelectorAll('.product product-pay-button')].every((button) => button.shadowRoot?.querySelector('[part~="test-badge"]')));
+    const corners = await page.evaluate(() =>
+      [...document.querySelectorAll('.product')].map((card) => {
+        const badge = card.querySelector('product-pay-button')!.shadowRoot!.querySelector('[part~="test-badge"]')!.getBoundingClientRect();
+        const box = card.getBoundingClientRect();
+        return { top: Math.round(badge.top - box.top), right: Math.round(box.right - badge.right) };
+      }),
+    );
+    expect(corners.length).toBeGreaterThan(3);
+    expect(new Set(corners.map((corner) => JSON.stringify(corner))).size, JSON.stringify(corners)).toBe(1);
+    await context.close();
+  });
+});
+
+describe('the portal', () => {
+  it('says what the customer owes once', async () => {
+    const { page, context } = await startJourney(demo(), 'owed-once');
+    await page.goto(`${demo().url}/portal.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.querySelector('invoice-list')!.shadowRoot?.querySelector('[part~="row"]'));
+    await page.waitForSelector('#owed .owed-card .amount');
+    const shown = await page.evaluate(() => {
+      const visible = (node: Element | null | undefined) => Boolean(node && (node as HTMLElement).offsetParent !== null && node.getBoundingClientRect().height > 0);
+      return {
+        cards: [...document.querySelectorAll('#owed .owed-card .amount')].filter(visible).length,
+        // The list still renders its line, for pages that have no cards of their own; this page hides it by its part.
+        listTotalsRendered: Boolean(document.querySelector('invoice-list')!.shadowRoot!.querySelector('[part~="totals"]')),
+        listTotalsVisible: visible(document.querySelector('invoice-list')!.shadowRoot!.querySelector('[part~="totals"]')),
+      };
+    });
+    expect(shown.cards).toBeGreaterThan(0);
+    expect(shown).toMatchObject({ listTotalsRendered: true, listTotalsVisible: false });
+    await context.close();
+  });
+
   it('opens its event stream with a ticket, never with the portal token in the URL', async () => {
-    const { page, context } = await startJourney(demo, 'events-ticket');
+    const { page, context } = await startJourney(demo(), 'events-ticket');
     const streams: string[] = [];
     const tickets: { authorization: string | undefined }[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/bff/events/ticket')) tickets.push({ authorization: request.headers()['authorization'] });
       else if (request.url().includes('/bff/events')) streams.push(request.url());
     });
-    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
+    await page.goto(`${demo().url}/portal.html`, { waitUntil: 'load' });
     await expect.poll(() => streams.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const token = await page.evaluate(() => document.querySelector('invoice-list')!.getAttribute('portal-token'));
     expect(token).toBeTruthy();

@@ -54,7 +54,7 @@ describe('the published packages, installed from their tarballs', () => {
     await Promise.all([install('lit', ['lit']), install('elements', [elements]), install('bff', [bff]), install('service', [full])]);
     console.log(
       `installed size (apparent, node_modules): ${Object.entries(sizes)
-        .map(([name, bytes]) => `${name} ${(bytes / 1024 / 1024).toFixed(2)} MB`)
+        .map(([name, bytes]) => `${name} ${(bytes / 1024 / 1024).toFixed(2)} MiB`)
         .join(', ')}`,
     );
 
@@ -167,6 +167,19 @@ export const wrong = [
 `;
   }
 
+  it.concurrent('installs what the README says each package weighs, within a tenth', async ({ expect }) => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const stated = (install: string) => {
+      const row = readme.split('\n').find((line) => line.includes(`\`npm install ${install}\``));
+      return Number(/about (\d+(?:\.\d+)?) MiB/.exec(row ?? '')?.[1]);
+    };
+    const measured = { '@invoicekit/elements': sizes.elements!, '@invoicekit/bff': sizes.bff!, invoicekit: sizes.service! };
+    for (const [install, bytes] of Object.entries(measured)) {
+      const mib = bytes / 1024 / 1024;
+      expect(Math.abs(stated(install) - mib) / mib, `README says about ${stated(install)} MiB for ${install}; it is ${mib.toFixed(2)} MiB`).toBeLessThanOrEqual(0.1);
+    }
+  });
+
   it.concurrent('installs the elements for at most 1.5 times what lit alone installs', async ({ expect }) => {
     expect(sizes.elements).toBeGreaterThan(sizes.lit!);
     expect(sizes.elements! / sizes.lit!).toBeLessThanOrEqual(1.5);
@@ -222,7 +235,8 @@ export const wrong = [
     const host = [
       // What the README leaves to the host: who is signed in.
       `const requireLogin = (req, _res, next) => { req.user = { invoicingClientId: ${buyer.id} }; next(); };`,
-      toJavaScript(example),
+      // The README says the same lines are JavaScript: they run as written, not transpiled.
+      example,
       `const server = app.listen(0, '127.0.0.1', () => console.log('host listening on http://127.0.0.1:' + server.address().port));`,
     ].join('\n');
     // Imports first: the stand-in for the login goes after them.
@@ -468,6 +482,108 @@ createRoot(document.getElementById('root')).render(
       await browser.close();
       server.close();
     }
+  }, 120_000);
+
+  it.concurrent('type-checks every package in a fresh strict project without skipLibCheck, with TypeScript 5.9 and the newest major', async ({ expect }) => {
+    // Each package alone, as its own users' projects hold it: no @types/node, no `types`, declarations checked.
+    const checks: Record<'elements' | 'bff' | 'service', string> = {
+      elements: `import '@invoicekit/elements';
+import { InvoiceList } from '@invoicekit/elements';
+import { ClientChangeEvent, type ClientChangeEventDetail, type ClientForm } from '@invoicekit/elements/client-form.js';
+import type { ProductPayButton } from '@invoicekit/elements/product-pay-button.js';
+export const list: typeof InvoiceList = InvoiceList;
+export const form: ClientForm | ProductPayButton | null = null;
+export const field: ClientChangeEventDetail['field'] = 'email';
+// @ts-expect-error a form field is one of the client's fields, not any text
+export const wrong: ClientChangeEventDetail['field'] = 'not-a-field';
+export const change = ClientChangeEvent;
+`,
+      bff: `import { createBff, issuePortalToken } from '@invoicekit/bff';
+import { createInvoicingClient, money } from '@invoicekit/bff/api';
+import { createTransport } from '@invoicekit/bff/api/transport.js';
+export const made = [createBff, issuePortalToken, createInvoicingClient, money, createTransport];
+`,
+      service: `import { startService, createServiceApp, openDatabase, migrate } from 'invoicekit/service';
+import { createBff } from 'invoicekit/bff';
+import { createInvoicingClient } from 'invoicekit/api';
+import { createTransport } from 'invoicekit/api/transport.js';
+import type { InvoiceList } from 'invoicekit/elements/invoice-list.js';
+export const made = [startService, createServiceApp, openDatabase, migrate, createBff, createInvoicingClient, createTransport];
+export const list: InvoiceList | null = null;
+`,
+    };
+    const compilers = { 'TypeScript 5.9': join(ROOT, 'node_modules/typescript/bin/tsc'), 'TypeScript 7': join(ROOT, 'node_modules/typescript7/bin/tsc') };
+    const outputs: Record<string, string> = {};
+    await Promise.all(
+      Object.entries(checks).map(async ([name, source]) => {
+        const dir = join(projects[name as keyof typeof checks], 'strict');
+        await mkdir(dir);
+        await writeFile(join(dir, 'check.ts'), source);
+        await writeFile(
+          join(dir, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, noEmit: true, types: [] },
+            files: ['check.ts'],
+          }),
+        );
+        for (const [compiler, tsc] of Object.entries(compilers)) {
+          const result = await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: dir }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+          outputs[`${name} with ${compiler}`] = result.stdout;
+        }
+      }),
+    );
+    expect(outputs).toEqual(Object.fromEntries(Object.keys(outputs).map((key) => [key, ''])));
+    expect((await run(process.execPath, [compilers['TypeScript 7'], '--version'])).stdout).toMatch(/^Version 7\./);
+  }, 400_000);
+
+  it.concurrent('imports every entry of every package in plain Node without throwing, and resolves every path the docs name', async ({ expect }) => {
+    const entries: Record<'elements' | 'bff' | 'service', string[]> = { elements: [], bff: [], service: [] };
+    const packageOf = { '@invoicekit/elements': 'elements', '@invoicekit/bff': 'bff', invoicekit: 'service' } as const;
+    for (const [name, project] of Object.entries(packageOf)) {
+      const manifest = JSON.parse(await readFile(join(projects[project], 'node_modules', name, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+      for (const key of Object.keys(manifest.exports)) {
+        if (key.includes('*') || key.endsWith('.json')) continue;
+        // The React wrappers need React, an optional peer the user brings; they are imported in their own test.
+        if (key.startsWith('./react')) continue;
+        entries[project].push(key === '.' ? name : `${name}/${key.slice(2)}`);
+      }
+    }
+    entries.elements.push('@invoicekit/elements/invoice-list.js', '@invoicekit/elements/client-form.js', '@invoicekit/elements/product-pay-button.js');
+    entries.bff.push('@invoicekit/bff/api/transport.js', '@invoicekit/bff/api/transport', '@invoicekit/bff/api/money.js');
+    entries.service.push('invoicekit/api/transport.js', 'invoicekit/api/transport', 'invoicekit/elements/invoice-list.js');
+
+    // Every package specifier and installed file the README and docs/ name, in the project that installs its package.
+    const docs = [join(ROOT, 'README.md'), ...(await readdir(join(ROOT, 'docs'))).filter((file) => file.endsWith('.md')).map((file) => join(ROOT, 'docs', file))];
+    const named = new Set<string>();
+    for (const file of [...docs, join(ROOT, 'packages/elements/README.md'), join(ROOT, 'packages/bff/README.md')]) {
+      const text = await readFile(file, 'utf8');
+      for (const [, specifier] of text.matchAll(/(?:from\s+|import\s*\(?\s*)['"]((?:@invoicekit\/(?:elements|bff)|invoicekit)(?:\/[^'"]*)?)['"]/g)) named.add(specifier!);
+      for (const [, specifier] of text.matchAll(/node_modules\/((?:@invoicekit\/(?:elements|bff)|invoicekit)\/[\w./-]+)/g)) named.add(`file:${specifier!}`);
+    }
+    expect(named.size).toBeGreaterThan(5);
+    const files: string[] = [];
+    for (const specifier of named) {
+      const bare = specifier.replace(/^file:/, '');
+      const name = bare.startsWith('@') ? bare.split('/').slice(0, 2).join('/') : bare.split('/')[0]!;
+      const project = packageOf[name as keyof typeof packageOf];
+      if (specifier.startsWith('file:')) files.push(join(projects[project], 'node_modules', bare));
+      else if (!/\/(vue|svelte|react)(\/|$)/.test(bare)) entries[project].push(bare);
+    }
+    for (const file of files) expect(existsSync(file), file).toBe(true);
+
+    const results: Record<string, string> = {};
+    for (const [project, specifiers] of Object.entries(entries)) {
+      const script = `const failed = {};
+for (const specifier of ${JSON.stringify([...new Set(specifiers)])}) {
+  try { await import(specifier); } catch (error) { failed[specifier] = String(error.message).split('\\n')[0]; }
+}
+console.log(JSON.stringify({ failed, registry: typeof customElements }));`;
+      await writeFile(join(projects[project as keyof typeof entries], 'import-all.mjs'), script);
+      const { stdout } = await run(process.execPath, ['import-all.mjs'], { cwd: projects[project as keyof typeof entries], timeout: 60_000 });
+      results[project] = JSON.parse(stdout).failed;
+    }
+    expect(results).toEqual({ elements: {}, bff: {}, service: {} });
+    expect(entries.elements).toContain('@invoicekit/elements');
   }, 120_000);
 
   it.concurrent('runs `npx invoicekit bff` and `npx invoicekit dev` from the installed package', async ({ expect }) => {

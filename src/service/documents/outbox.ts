@@ -131,13 +131,19 @@ async function findMessage(c: ServiceContext, account: Account, token: string): 
   return rows[0];
 }
 
-function signInPage(c: ServiceContext): Response {
+function signInPage(c: ServiceContext, staleLink = false): Response {
   if (wantsJson(c)) return c.json(unauthorized().body, 401);
+  // A link opens the outbox for 15 minutes: one kept in a tab or a bookmark comes here afterwards.
+  const stale = staleLink
+    ? `<h1>This outbox link has expired</h1>
+<p class="note">A link to the outbox opens it for 15 minutes, and this one is older or not valid. Open the outbox again
+from where you found the link: the demo's header makes a fresh one each time.</p>`
+    : '<h1>The outbox is private</h1>';
   return html(
     c,
     page(
-      'Outbox: sign in',
-      `<h1>The outbox is private</h1>
+      staleLink ? 'Outbox: link expired' : 'Outbox: sign in',
+      `${stale}
 <p class="note">It shows an account's e-mail only to that account. Open it from a link made for the account
 (<code>POST /outbox/links.json</code> with the account's api_token answers one; <code>npm start</code> prints one for the demo account),
 or send the api_token with the request.</p>`,
@@ -175,7 +181,7 @@ export function mountOutbox(app: Hono<ServiceEnv>, mailer: Mailer, access: Outbo
     const key = c.req.query('key');
     if (key !== undefined) {
       const account = await access.verifyLink(c.get('db'), key);
-      if (!account) return signInPage(c);
+      if (!account) return signInPage(c, true);
       if (wantsJson(c)) return account;
       // The key leaves the address bar (and the history) at once; the session cookie carries on.
       const clean = new URL(c.req.url);

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { onTestFailed } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 
 /**
  * The demo exactly as `npm start` runs it (`invoicekit dev`, on a fresh data dir and free ports),
@@ -54,6 +54,18 @@ export async function startDemo(): Promise<RunningDemo> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One demo for the whole test file, started before its first test and stopped after its last. */
+export function demoForThisFile(): () => RunningDemo {
+  let demo: RunningDemo | undefined;
+  beforeAll(async () => {
+    demo = await startDemo();
+  }, 180_000);
+  afterAll(async () => {
+    await demo?.stop();
+  });
+  return () => demo!;
 }
 
 /** Debian's Chromium, headless, through playwright-core. */
