@@ -22,6 +22,9 @@ beforeAll(async () => {
   process.env.INVOICEKIT_P24_API_URL = `${p24.url}/api/v1`;
   service = await startTestService();
   shop = api(service);
+  // The shop registers the origin its pages run on: the only place a widget checkout sends buyers back to.
+  const [department] = (await shop.get('/departments.json')).body as { id: number }[];
+  expect((await shop.put(`/departments/${department!.id}.json`, { department: { widget_origins: [SHOP] } })).status).toBe(200);
   expect((await shop.post('/products.json', { product: { name: 'Logo design', price_gross: '1845.00', tax: '23', token: 'logo-design' } })).status).toBe(201);
   const settings = await shop.put('/account/payments.json', {
     payments: { provider: 'przelewy24', przelewy24: { merchant_id: MERCHANT.merchantId, pos_id: String(MERCHANT.posId), crc: MERCHANT.crc, api_key: MERCHANT.apiKey, sandbox: true } },
@@ -103,7 +106,7 @@ describe('Przelewy24', () => {
     expect(back.status).toBe(200);
     expect(back.headers.get('refresh')).toBe(`5; url=/banking/payments/pay/${token}/return`);
     const waiting = await back.text();
-    expect(waiting).toContain('Waiting for the payment provider to confirm your payment.');
+    expect(waiting).toContain('Czekamy, aż operator płatności potwierdzi płatność.');
     expect(waiting).not.toContain('name="choice" value="pay"');
     expect(await paymentOf(token)).toMatchObject({ paid: false });
 

@@ -76,7 +76,7 @@ describe('finding 4: public callers keep their Idempotency-Keys apart from the a
     const squat = await fetch(`${service.url}/a/${service.prefix}/widget/checkout.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': 'order-1001' },
-      body: JSON.stringify({ product: 'sticker', quantity: 1, buyer: { email: 'stranger@example.com' } }),
+      body: JSON.stringify({ product: 'sticker', quantity: 1, buyer: { email: 'stranger@example.com', name: 'A Stranger' } }),
     });
     expect(squat.status).toBe(201);
     const own = await fetch(`${service.url}/invoices.json`, {
@@ -101,7 +101,7 @@ describe('finding 4: public callers keep their Idempotency-Keys apart from the a
     const replay = await fetch(`${service.url}/a/${service.prefix}/widget/checkout.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': 'order-1001' },
-      body: JSON.stringify({ product: 'sticker', quantity: 1, buyer: { email: 'stranger@example.com' } }),
+      body: JSON.stringify({ product: 'sticker', quantity: 1, buyer: { email: 'stranger@example.com', name: 'A Stranger' } }),
     });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');

@@ -26,6 +26,9 @@ beforeAll(async () => {
   process.env.INVOICEKIT_STRIPE_API_URL = stripe.url;
   service = await startTestService({ clock: () => new Date(clockAt ?? Date.now()) });
   shop = api(service);
+  // The shop registers the origin its pages run on: the only place a widget checkout sends buyers back to.
+  const [department] = (await shop.get('/departments.json')).body as { id: number }[];
+  expect((await shop.put(`/departments/${department!.id}.json`, { department: { widget_origins: [SHOP] } })).status).toBe(200);
   for (const product of [
     { name: 'Logo design', price_gross: '1845.00', tax: '23', token: 'logo-design' },
     { name: 'Tea set', price_gross: '1500', tax: '10', currency: 'JPY', token: 'tea-set' },
