@@ -12,7 +12,7 @@ let tokenB: string;
 
 const INVOICE_KEYS = [
   'id', 'number', 'kind', 'status', 'issue_date', 'sell_date', 'payment_to', 'payment_type', 'currency', 'price_net',
-  'price_tax', 'price_gross', 'paid', 'outstanding', 'paid_date', 'seller', 'buyer', 'payment_url', 'view_url', 'pdf_url',
+  'price_tax', 'price_gross', 'paid', 'outstanding', 'paid_date', 'seller', 'buyer', 'payment_url', 'view_url', 'pdf_url', 'ksef',
 ].sort();
 
 beforeAll(async () => {
