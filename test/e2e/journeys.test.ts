@@ -175,7 +175,9 @@ describe('buying in the shop', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     const text = (await pdfText(bytes)).replace(/\s+/g, ' ');
     expect(text).toContain(number);
-    expect(text).toMatch(/1[\s\u00a0]?845,00/);
+    // Bought on the English shop page, so the invoice reads in English (one language through the journey).
+    expect(text).toContain('VAT invoice');
+    expect(text).toMatch(/1,845\.00/);
 
     // One click on the header's Outbox link opens the demo account's outbox beside the demo, where the
     // invoice landed; on a phone the subject that opens the message is on screen.
