@@ -10,6 +10,8 @@ const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 /** A block that cannot stand alone says so by this comment on the line right before its fence. */
 const FRAGMENT = '<!-- fragment -->';
+/** A block that goes on from the file's script block before it: checked and run with that one first. */
+const CONTINUES = '<!-- continues -->';
 /** A TypeScript block the text says is JavaScript too is checked as both. */
 const ALSO_JAVASCRIPT = '<!-- also javascript -->';
 /** Fragments are kept few: each one is a block nothing checks beyond its syntax. */
@@ -22,6 +24,8 @@ interface Block {
   code: string;
   fragment: boolean;
   alsoJavaScript: boolean;
+  /** The line of the block this one goes on from. */
+  continues?: number;
 }
 
 /**
@@ -33,6 +37,8 @@ async function guides(): Promise<string[]> {
   const docs = (await readdir(join(ROOT, 'docs'))).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`);
   return ['README.md', ...docs.sort()];
 }
+
+const SCRIPT_LANGS: Record<string, string> = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js', mjs: 'js', jsx: 'jsx' };
 
 export function extractBlocks(file: string, text: string): Block[] {
   const lines = text.split('\n');
@@ -48,7 +54,13 @@ export function extractBlocks(file: string, text: string): Block[] {
       .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()))
       .join('\n');
     const marker = (lines[at - 1] ?? '').trim();
-    blocks.push({ file, line: at + 1, lang: lang.toLowerCase(), code, fragment: marker === FRAGMENT, alsoJavaScript: marker === ALSO_JAVASCRIPT });
+    const block: Block = { file, line: at + 1, lang: lang.toLowerCase(), code, fragment: marker === FRAGMENT, alsoJavaScript: marker === ALSO_JAVASCRIPT };
+    if (marker === CONTINUES) {
+      const before = blocks.findLast((each) => each.lang in SCRIPT_LANGS);
+      if (!before) throw new Error(`${file}:${at + 1} continues no block`);
+      Object.assign(block, { code: `${before.code}\n${code}`, continues: before.line });
+    }
+    blocks.push(block);
     at = end;
   }
   return blocks;
@@ -96,7 +108,6 @@ declare global {
 export {};
 `;
 
-const SCRIPT_LANGS: Record<string, string> = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js', mjs: 'js', jsx: 'jsx' };
 
 describe('the code blocks in README.md and docs/', () => {
   let blocks: Block[];
