@@ -69,6 +69,15 @@ describe('the code blocks in README.md and docs/', () => {
     expect(fragments.length).toBeLessThanOrEqual(MOST_FRAGMENTS);
   });
 
+  it('knows how to take the language of every block, so a block in a new one is not skipped unseen', () => {
+    // Read as text: diagrams, file trees, HTTP exchanges and server configuration.
+    const text = new Set(['', 'http', 'apache', 'nginx', 'css']);
+    const checked = new Set([...Object.keys(SCRIPT_LANGS), 'sh', 'bash', 'shell', 'console', 'php', 'json', 'html', 'vue', 'svelte']);
+    const unknown = blocks.filter((block) => !text.has(block.lang) && !checked.has(block.lang)).map((block) => `${where(block)} ${block.lang}`);
+    expect(unknown).toEqual([]);
+    expect(blocks.filter((block) => text.has(block.lang)).length).toBeLessThanOrEqual(15);
+  });
+
   it('type-checks every TypeScript and JavaScript block against the package sources', () => {
     const scripts = blocks.filter((block) => block.lang in SCRIPT_LANGS);
     expect(scripts.length).toBeGreaterThan(10);
