@@ -23,7 +23,7 @@ const meta: Meta<Args> = {
   component: 'invoice-list',
   decorators: [withActions],
   parameters: {
-    actions: { handles: ['invoice-select', 'invoice-download', 'invoice-pay'] },
+    actions: { handles: ['invoice-select', 'invoice-download', 'invoice-pay', 'invoice-query-change'] },
     docs: {
       description: {
         component:

@@ -55,11 +55,54 @@ async function loadTotals(current: DemoSession): Promise<void> {
   renderOwed();
 }
 
+/**
+ * The list's query lives in the URL (`?status=paid&search=FV&page=2`), so Reload, a shared link and
+ * Back show what the customer was looking at. Each change the customer makes is a history entry;
+ * typing on in the search box replaces the entry its first word made, so Back does not replay
+ * every pause. Defaults stay out of the URL.
+ */
+const QUERY = { status: '', period: 'all', search: '', order: 'issue_date.desc', page: '1' } as const;
+type QueryKey = keyof typeof QUERY;
+const QUERY_KEYS = Object.keys(QUERY) as QueryKey[];
+
+function restoreQuery(): void {
+  const params = new URLSearchParams(location.search);
+  const value = (key: QueryKey) => params.get(key) ?? QUERY[key];
+  // Set whole: the list keeps the page when the filters come with it, and fires no event for code.
+  Object.assign(list, {
+    status: value('status'),
+    period: value('period'),
+    search: value('search'),
+    order: value('order'),
+    page: Number(value('page')) || 1,
+  });
+}
+
+list.addEventListener('invoice-query-change', ({ detail }) => {
+  const url = new URL(location.href);
+  const before = new URLSearchParams(url.search);
+  for (const key of QUERY_KEYS) {
+    const value = String(detail[key]);
+    if (value === QUERY[key]) url.searchParams.delete(key);
+    else url.searchParams.set(key, value);
+  }
+  const changed = QUERY_KEYS.filter((key) => before.get(key) !== url.searchParams.get(key));
+  if (!changed.length) return;
+  const typing = changed.length === 1 && changed[0] === 'search';
+  const state = { search: typing };
+  if (typing && (history.state as typeof state | null)?.search) history.replaceState(state, '', url);
+  else history.pushState(state, '', url);
+});
+addEventListener('popstate', restoreQuery);
+restoreQuery();
+
 /** After the payment page sends the customer back, the outcome comes from the server, not the URL. */
 function reportReturn(): void {
-  const params = new URLSearchParams(location.search);
-  if (!params.has('payment')) return;
-  history.replaceState(null, '', location.pathname);
+  const url = new URL(location.href);
+  if (!url.searchParams.has('payment')) return;
+  // The list's query stays; only the payment's outcome leaves the URL.
+  url.searchParams.delete('payment');
+  history.replaceState(history.state, '', url);
   void (async () => {
     if (session) await loadTotals(session);
   })();

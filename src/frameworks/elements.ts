@@ -1,4 +1,4 @@
-import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceSelectEvent } from '../elements/invoice-list/events.js';
+import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, InvoiceSelectEvent } from '../elements/invoice-list/events.js';
 import type { InvoiceList } from '../elements/invoice-list/invoice-list.js';
 import type { ClientForm } from '../elements/client-form/client-form.js';
 import type { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent } from '../elements/client-form/events.js';
@@ -10,7 +10,10 @@ import type { ProductPayButton } from '../elements/product-pay-button/product-pa
  * Svelte template typings are derived from this map, so a new element is one line here.
  */
 export interface InvoicekitElements {
-  'invoice-list': { element: InvoiceList; events: { 'invoice-select': InvoiceSelectEvent; 'invoice-download': InvoiceDownloadEvent; 'invoice-pay': InvoicePayEvent } };
+  'invoice-list': {
+    element: InvoiceList;
+    events: { 'invoice-select': InvoiceSelectEvent; 'invoice-download': InvoiceDownloadEvent; 'invoice-pay': InvoicePayEvent; 'invoice-query-change': InvoiceQueryChangeEvent };
+  };
   'client-form': { element: ClientForm; events: { 'client-change': ClientChangeEvent; 'client-saved': ClientSavedEvent; 'client-error': ClientErrorEvent } };
   'product-pay-button': {
     element: ProductPayButton;

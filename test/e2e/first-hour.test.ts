@@ -134,3 +134,84 @@ describe('the portal', () => {
     await context.close();
   });
 });
+
+describe('the portal’s address', () => {
+  it('keeps the filter, search and page in the URL: Reload keeps them, Back walks them back', async () => {
+    const { page, context, errors } = await startJourney(demo(), 'portal-url');
+    const list = page.locator('invoice-list');
+    const footer = list.locator('[part~="pagination"] p');
+    const query = () => new URL(page.url()).search;
+    const settled = () => expect.poll(() => list.locator('[part~="frame"]').getAttribute('aria-busy')).toBe('false');
+    const firstNumber = async () => (await list.locator('[part~="row"] [part~="number"]').first().textContent())!.trim();
+    await page.goto(`${demo().url}/portal.html`, { waitUntil: 'load' });
+    await page.selectOption('#customer', 'cust-1006');
+    await expect.poll(() => footer.textContent(), { timeout: 20_000 }).toMatch(/^Showing 1–25 of \d+$/);
+    const total = /of (\d+)/.exec((await footer.textContent())!)![1];
+
+    // Page 2.
+    await list.locator('[part~="page-button"]').nth(1).click();
+    await expect.poll(query).toBe('?page=2');
+    await expect.poll(() => footer.textContent()).toBe(`Showing 26–50 of ${total}`);
+    const secondPageFirst = await firstNumber();
+    await page.reload({ waitUntil: 'load' });
+    await expect.poll(() => footer.textContent(), { timeout: 20_000 }).toBe(`Showing 26–50 of ${total}`);
+    expect(await firstNumber()).toBe(secondPageFirst);
+
+    // A status filter starts again from page 1, and the URL says only what differs from the defaults.
+    await list.locator('.chip').filter({ hasText: /^Paid$/ }).click();
+    await expect.poll(query).toBe('?status=paid');
+    await settled();
+    const paidFirst = await firstNumber();
+
+    // A search on top of it.
+    const search = list.locator('input[type="search"]');
+    await search.fill(paidFirst);
+    await search.press('Enter');
+    await expect.poll(query).toBe(`?${new URLSearchParams({ status: 'paid', search: paidFirst })}`);
+    await expect.poll(() => list.locator('[part~="row"]').count()).toBe(1);
+    await page.reload({ waitUntil: 'load' });
+    await expect.poll(() => list.locator('[part~="row"]').count(), { timeout: 20_000 }).toBe(1);
+    expect(await firstNumber()).toBe(paidFirst);
+    expect(await search.inputValue()).toBe(paidFirst);
+    expect(await list.locator('.chip', { hasText: /^Paid$/ }).locator('input').isChecked()).toBe(true);
+
+    // Back: the search goes, the filter stays; then the filter goes and page 2 comes back; then the start.
+    await page.goBack();
+    await expect.poll(query).toBe('?status=paid');
+    await expect.poll(() => search.inputValue()).toBe('');
+    await settled();
+    expect(await firstNumber()).toBe(paidFirst);
+    expect(await list.locator('[part~="row"]').count()).toBeGreaterThan(1);
+    await page.goBack();
+    await expect.poll(query).toBe('?page=2');
+    await expect.poll(() => footer.textContent()).toBe(`Showing 26–50 of ${total}`);
+    expect(await firstNumber()).toBe(secondPageFirst);
+    expect(await list.locator('.chip', { hasText: /^All$/ }).locator('input').isChecked()).toBe(true);
+    await page.goBack();
+    await expect.poll(query).toBe('');
+    await expect.poll(() => footer.textContent()).toBe(`Showing 1–25 of ${total}`);
+    // Forward again, and the list follows.
+    await page.goForward();
+    await expect.poll(() => footer.textContent()).toBe(`Showing 26–50 of ${total}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('makes one history entry for a search typed in pauses', async () => {
+    const { page, context } = await startJourney(demo(), 'portal-url-typing');
+    const list = page.locator('invoice-list');
+    await page.goto(`${demo().url}/portal.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.querySelector('invoice-list')!.shadowRoot?.querySelector('[part~="row"]'));
+    const length = await page.evaluate(() => history.length);
+    const search = list.locator('input[type="search"]');
+    await search.pressSequentially('FV');
+    await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('FV');
+    await search.pressSequentially('/0');
+    await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('FV/0');
+    expect(await page.evaluate(() => history.length)).toBe(length + 1);
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await expect.poll(() => search.inputValue()).toBe('');
+    await context.close();
+  });
+});

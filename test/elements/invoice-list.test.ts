@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../src/elements/invoice-list/define.js';
 import type { InvoiceList } from '../../src/elements/invoice-list/invoice-list.js';
-import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceSelectEvent } from '../../src/elements/invoice-list/events.js';
+import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeDetail, InvoiceSelectEvent } from '../../src/elements/invoice-list/events.js';
 import type { SeededInvoice } from './support/portal-fixture.js';
 import {
   announcement,
@@ -592,5 +592,59 @@ describe('<invoice-list> against the real BFF', () => {
     await el.reload();
     await settled(el);
     expect(badge()).to.equal('paid');
+  });
+
+  it('announces each change of the query the customer makes with invoice-query-change, and none that code makes', async () => {
+    const el = await list();
+    const seen: InvoiceQueryChangeDetail[] = [];
+    const listening = new AbortController();
+    document.addEventListener('invoice-query-change', (event) => seen.push(event.detail), { signal: listening.signal });
+    const base = { status: '', period: 'all', search: '', order: 'issue_date.desc', page: 1 };
+    shadow(el).querySelectorAll<HTMLButtonElement>('[part~="page-button"]')[1]!.click();
+    await settled(el);
+    expect(seen).to.deep.equal([{ ...base, page: 2 }]);
+    // A new filter goes back to page 1, and says so.
+    chip(el, 'Paid').click();
+    await settled(el);
+    select(el, 'sort-select', 'price_gross.asc');
+    await settled(el);
+    const input = shadow(el).querySelector<HTMLInputElement>('input[type="search"]')!;
+    input.focus();
+    await sendKeys({ type: 'FV/05' });
+    await sendKeys({ press: 'Enter' });
+    await settled(el);
+    // Enter again asks nothing new: no event.
+    await sendKeys({ press: 'Enter' });
+    expect(seen.slice(1)).to.deep.equal([
+      { ...base, status: 'paid' },
+      { ...base, status: 'paid', order: 'price_gross.asc' },
+      { ...base, status: 'paid', order: 'price_gross.asc', search: 'FV/05' },
+    ]);
+    // Code that sets the query, as a page restoring it from its URL does, fires nothing.
+    const count = seen.length;
+    Object.assign(el, { status: '', period: 'all', search: '', order: 'issue_date.desc', page: 3 });
+    await settled(el);
+    el.setAttribute('page', '2');
+    await settled(el);
+    expect(seen).to.have.length(count);
+    expect(numbers(el)).to.deep.equal(main.slice(25, 50).map((i) => i.number));
+    listening.abort();
+  });
+
+  it('takes the whole query from its attributes, a page included, and shows the last page for one past it', async () => {
+    const el = await list(tokens.main, html``);
+    el.setAttribute('search', 'FV/05');
+    el.setAttribute('period', 'all');
+    el.setAttribute('per-page', '3');
+    el.setAttribute('page', '2');
+    await settled(el);
+    const found = main.filter((i) => i.number.includes('FV/05'));
+    expect(numbers(el)).to.deep.equal(found.slice(3, 6).map((i) => i.number));
+    expect(footer(el)).to.equal(`Showing 4–6 of ${found.length}`);
+    el.page = 999;
+    await settled(el);
+    const last = Math.ceil(found.length / 3);
+    expect(el.page).to.equal(last);
+    expect(numbers(el)).to.deep.equal(found.slice((last - 1) * 3).map((i) => i.number));
   });
 });

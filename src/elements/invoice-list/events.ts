@@ -1,4 +1,5 @@
-import type { PortalInvoice } from '../shared/bff-client.js';
+import type { ListFilter, PortalInvoice } from '../shared/bff-client.js';
+import type { ListOrder, ListPeriod } from './invoice-list.js';
 
 export interface InvoiceEventDetail {
   readonly invoice: PortalInvoice;
@@ -42,10 +43,34 @@ export class InvoicePayEvent extends InvoiceEvent<InvoicePayEventDetail> {
   }
 }
 
+/** The list's query after the customer changed it: the values of the element's properties of the same names. */
+export interface InvoiceQueryChangeDetail {
+  readonly status: ListFilter | '';
+  readonly period: ListPeriod;
+  readonly search: string;
+  readonly order: ListOrder;
+  /** The page shown, from 1; a changed filter, search or sort goes back to page 1. */
+  readonly page: number;
+}
+
+/**
+ * The customer changed the list's query: its status filter, period, search, sort or page. Fired on the
+ * customer's action only, never when code sets a property, so a page can keep the query in its URL
+ * (push a history entry here, set the properties back on `popstate`). It bubbles and is not cancelable.
+ */
+export class InvoiceQueryChangeEvent extends Event {
+  readonly detail: InvoiceQueryChangeDetail;
+  constructor(detail: InvoiceQueryChangeDetail) {
+    super('invoice-query-change', { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'invoice-select': InvoiceSelectEvent;
     'invoice-download': InvoiceDownloadEvent;
     'invoice-pay': InvoicePayEvent;
+    'invoice-query-change': InvoiceQueryChangeEvent;
   }
 }

@@ -18,7 +18,7 @@ import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
 import { ServerRendered } from '../shared/server-rendered.js';
 import { themeStyles } from '../shared/theme.js';
-import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceSelectEvent } from './events.js';
+import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, InvoiceSelectEvent } from './events.js';
 import { catalogs, type InvoiceListMessages } from './messages.js';
 import { styles } from './invoice-list.styles.js';
 
@@ -66,6 +66,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  *
  * @fires {InvoiceSelectEvent} invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
  * @fires {InvoiceDownloadEvent} invoice-download - The customer asked for a PDF. `detail.invoice`. Cancelable: cancel to handle the download yourself.
+ * @fires {InvoiceQueryChangeEvent} invoice-query-change - The customer changed the status filter, period, search, sort or page. `detail.status`, `detail.period`, `detail.search`, `detail.order`, `detail.page`. Fired on the customer's action only, never when code sets a property: keep it in the page's URL and set the properties back on `popstate`.
  * @fires {InvoicePayEvent} invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout; otherwise the customer pays on the service's page and comes back to `return-url`.
  *
  * @csspart frame - The card around everything.
@@ -112,7 +113,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     perPage: { attribute: 'per-page', type: Number },
     paging: {},
     returnUrl: { attribute: 'return-url' },
-    page: { state: true },
+    page: { type: Number },
     draft: { state: true },
     announcement: { state: true },
     busy: { state: true },
@@ -159,7 +160,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
    */
   returnUrl = '';
 
-  private page = 1;
+  /**
+   * The page shown, from 1, when `paging="pages"`. The customer changes it; a changed filter, search or
+   * sort goes back to page 1 unless `page` is set with it. Past the last page, the list shows the last one.
+   */
+  page = 1;
+
   private draft = '';
   private announcement = '';
   private busy: readonly number[] = [];
@@ -214,6 +220,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       this.#setQuery();
       const result = await this.#client().listInvoices(this.#query!, signal);
       if (signal.aborted) return;
+      // Past the last page (a page number from an old link): the last page instead of an empty one.
+      if (!result.data.length && result.total && this.page > 1 && this.paging !== 'scroll') {
+        this.page = Math.ceil(result.total / result.per_page);
+        return;
+      }
       this.#show(result);
     } catch (error) {
       if (signal.aborted) return;
@@ -291,9 +302,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       if (DEV && this.perPage != null) warnInvalidAttribute(this.tagName, 'per-page', this.perPage, 'a whole number from 1 to 100', 25);
       this.perPage = 25;
     }
+    if (!(Number.isInteger(this.page) && this.page > 0)) {
+      if (DEV && this.page != null) warnInvalidAttribute(this.tagName, 'page', this.page, 'a whole number from 1', 1);
+      this.page = 1;
+    }
     if (changed.has('search') && !this.#typing) this.draft = this.search;
     this.#typing = false;
-    if (this.hasUpdated && FILTERS.some((key) => changed.has(key))) {
+    // A query set whole (a page restoring it from its URL) keeps its page.
+    if (this.hasUpdated && FILTERS.some((key) => changed.has(key)) && !changed.has('page')) {
       this.page = 1;
       this.windowStart = 0;
       this.renderRoot.querySelector('.scrolling')?.scrollTo(0, 0);
@@ -383,9 +399,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     }
   }
 
-  #filter(change: Partial<Pick<InvoiceList, 'status' | 'period' | 'order' | 'search'>>): void {
+  /** The customer's change of the query: applied, and announced with `invoice-query-change` when it changes anything. */
+  #filter(change: Partial<Pick<InvoiceList, 'status' | 'period' | 'order' | 'search' | 'page'>>): void {
+    const next = { status: this.status, period: this.period, search: this.search, order: this.order, page: 1, ...change };
+    if ((Object.keys(next) as (keyof typeof next)[]).every((key) => next[key] === this[key])) return;
     this.#typing = true;
-    Object.assign(this, change);
+    Object.assign(this, next);
+    this.dispatchEvent(new InvoiceQueryChangeEvent(next));
   }
 
   #onSearchInput(event: Event): void {
@@ -711,7 +731,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const pages = Math.ceil(result.total / result.per_page);
     const from = (result.page - 1) * result.per_page + 1;
     const page = (to: number) => () => {
-      this.page = to;
+      this.#filter({ page: to });
       this.scrollIntoView({ block: 'nearest' });
     };
     return html`

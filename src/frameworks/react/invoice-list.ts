@@ -6,4 +6,5 @@ export const InvoiceList = wrap('invoice-list', InvoiceListElement, {
   onInvoiceSelect: 'invoice-select',
   onInvoiceDownload: 'invoice-download',
   onInvoicePay: 'invoice-pay',
+  onInvoiceQueryChange: 'invoice-query-change',
 });
