@@ -19,7 +19,7 @@ export interface BffServiceClient {
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
   payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
-  /** Needed for `checkout.testMode: 'service'`. */
+  /** Asked whether the account's provider moves real money; without it products never say `test_mode`. */
   account?: Pick<InvoicingClient['account'], 'paymentSettings'>;
   /** Optional: the seller's country for the VAT of a sale (else `checkout.sellerCountry`, else PL). */
   departments?: Pick<InvoicingClient['departments'], 'list'>;
@@ -40,9 +40,11 @@ export interface CheckoutOptions {
   /** Most units one checkout may buy. Default 1000. */
   maxQuantity?: number;
   /**
-   * Whether products say `test_mode: true`, so the button shows a "Test mode" badge. `'service'` asks
-   * the service (`GET /account/payments`): true while the account's provider moves no real money (the
-   * test provider, Stripe test keys, Przelewy24's sandbox). Default false.
+   * Whether products say `test_mode: true`, so the button shows a "Test mode" badge. By default (or
+   * `'service'`) the account decides: the BFF asks the service (`GET /account/payments`) and says test
+   * mode while the account's provider moves no real money (the test provider, Stripe test keys,
+   * Przelewy24's sandbox), remembering the answer for `productCacheMs`. A service without that
+   * endpoint (the hosted one) is taken as live. `true` or `false` decides outright.
    */
   testMode?: boolean | 'service';
   /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
 import type { Product } from '../../src/api/schemas/product.js';
@@ -64,6 +65,84 @@ describe('GET /bff/products/:token', () => {
       service: false,
       seller_country: 'PL',
       quote: { vat_treatment: 'standard', quantity: 1, amount: toPlain(decimal(product.price_gross)), unit_price: toPlain(decimal(product.price_gross)), tax: product.tax },
+      // The account takes payments through the test provider: no real money moves.
+      test_mode: true,
+    });
+  });
+
+  describe("test mode follows the account's provider", () => {
+    const providerIs = async (payments: Record<string, unknown>) => {
+      const reply = await fetch(`${service.url}/account/payments.json`, {
+        method: 'PUT',
+        headers: { ...bearer(service.apiToken), 'content-type': 'application/json' },
+        body: JSON.stringify({ payments }),
+      });
+      expect(reply.status).toBe(200);
+    };
+    const stripeLive = { provider: 'stripe', stripe: { secret_key: 'sk_live_51CheckoutTestKey00000000', webhook_secret: 'whsec_checkoutTestSigningSecret0000' } };
+    const testModeOf = async (base: string) => {
+      const response = await fetch(`${base}/products/${PRODUCT_TOKEN}`, { headers: { origin: SHOP_ORIGIN } });
+      expect(response.status).toBe(200);
+      return ((await json(response)) as { test_mode?: unknown }).test_mode;
+    };
+
+    it('says test_mode on the test provider and nothing with Stripe live keys; true and false override it', async () => {
+      const following = await startTestBff(service, { productCacheMs: 0 });
+      const live = await startTestBff(service, { checkout: { testMode: false } });
+      const test = await startTestBff(service, { checkout: { testMode: true } });
+      try {
+        expect(await testModeOf(following.base)).toBe(true);
+        expect(await testModeOf(live.base)).toBeUndefined();
+        await providerIs(stripeLive);
+        expect(await testModeOf(following.base)).toBeUndefined();
+        expect(await testModeOf(test.base)).toBe(true);
+        await providerIs({ provider: 'stripe', stripe: { secret_key: 'sk_test_51CheckoutTestKey00000000' } });
+        expect(await testModeOf(following.base)).toBe(true);
+        const logs = JSON.stringify([...following.logs, ...live.logs, ...test.logs]);
+        expect(logs).not.toContain('sk_live');
+        expect(logs).not.toContain('whsec_');
+      } finally {
+        await providerIs({ provider: 'test' });
+        await Promise.all([following.close(), live.close(), test.close()]);
+      }
+    });
+
+    it('remembers the answer for the product cache time, as it remembers products', async () => {
+      const remembering = await startTestBff(service, { productCacheMs: 60_000 });
+      try {
+        expect(await testModeOf(remembering.base)).toBe(true);
+        await providerIs(stripeLive);
+        expect(await testModeOf(remembering.base)).toBe(true);
+      } finally {
+        await providerIs({ provider: 'test' });
+        await remembering.close();
+      }
+    });
+
+    it('takes a service without /account/payments (the hosted service) as live, unless told otherwise', async () => {
+      const hosted = createServer((req, res) => {
+        if (req.url?.startsWith('/account/payments')) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'error', message: 'Not found' }));
+          return;
+        }
+        const forwarded = request(`${service.url}${req.url}`, { method: req.method, headers: req.headers }, (upstream) => {
+          res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+          upstream.pipe(res);
+        });
+        req.pipe(forwarded);
+      });
+      await new Promise<void>((resolve) => hosted.listen(0, '127.0.0.1', resolve));
+      const { port } = hosted.address() as AddressInfo;
+      const following = await startTestBff(service, { serviceUrl: `http://127.0.0.1:${port}` });
+      const told = await startTestBff(service, { serviceUrl: `http://127.0.0.1:${port}`, checkout: { testMode: true } });
+      try {
+        expect(await testModeOf(following.base)).toBeUndefined();
+        expect(await testModeOf(told.base)).toBe(true);
+        expect(following.logs.filter((line) => line.level === 'error')).toEqual([]);
+      } finally {
+        await Promise.all([following.close(), told.close()]);
+        await new Promise((resolve) => hosted.close(resolve));
+      }
     });
   });
 

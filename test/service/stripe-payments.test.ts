@@ -328,7 +328,7 @@ describe('Stripe Checkout', () => {
   });
 
   it("lets a BFF show test mode as the service says for the account's provider", async () => {
-    const bff = await startTestBff(service, { checkout: { testMode: 'service' }, productCacheMs: 0 });
+    const bff = await startTestBff(service, { productCacheMs: 0 });
     try {
       const productOf = async () => (await (await fetch(`${bff.base}/products/logo-design`)).json()) as { test_mode?: boolean };
       expect((await productOf()).test_mode).toBe(true);

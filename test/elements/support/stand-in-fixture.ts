@@ -44,8 +44,9 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
       started.push(running);
       return running;
     };
-    const plain = await bff({ signup: true });
-    const testMode = await bff({ checkout: { testMode: true } });
+    // The plain BFF is a live shop whatever the account says; the other follows the account, on the test provider.
+    const plain = await bff({ signup: true, checkout: { testMode: false } });
+    const testMode = await bff();
     const limited = await bff({ rateLimit: { ip: false, token: false, list: false, create: { limit: 1, windowMs: 60_000 } } });
     // Nothing listens on port 1: every call to the service fails as it does when the service is down.
     const dead = await bff({ serviceUrl: 'http://127.0.0.1:1' });
