@@ -22,18 +22,6 @@ import {
  * themselves are the wire contract the elements read too (`src/api/portal-contract.ts`).
  */
 
-export {
-  CUSTOMER_CLIENT_FIELDS,
-  CUSTOMER_STATUSES,
-  PORTAL_LIST_FILTERS,
-  type CustomerClient,
-  type CustomerInvoice,
-  type CustomerPosition,
-  type CustomerStatus,
-  type PortalListFilter,
-  type PublicProduct,
-} from '../api/portal-contract.js';
-
 type PaymentFields = Pick<Invoice, 'status' | 'price_gross' | 'paid' | 'payment_to'> & { cancelled?: unknown };
 
 /** Shown to the customer at all: not rejected or cancelled. */

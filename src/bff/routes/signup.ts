@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { Bff, Env } from '../context.js';
 import { issuePortalToken } from '../portal-token.js';
-import { customerClient, CUSTOMER_CLIENT_FIELDS } from '../views.js';
+import { CUSTOMER_CLIENT_FIELDS } from '../../api/portal-contract.js';
+import { customerClient } from '../views.js';
 import { signupInput } from '../client-input.js';
 import { readJson, validate } from '../validation.js';
 import type { SignupOptions } from '../options.js';
