@@ -1,4 +1,4 @@
-import type { CustomerClient, PortalListPage, PortalListQuery, RenderedInvoice } from '../../api/portal-contract.js';
+import type { CustomerClient, PdfLink, PortalListPage, PortalListQuery, RenderedInvoice, SignupResult } from '../../api/portal-contract.js';
 
 export {
   CUSTOMER_STATUSES as LIST_STATUSES,
@@ -9,7 +9,6 @@ export {
   type PortalListFilter as ListFilter,
   type SignupResult,
 } from '../../api/portal-contract.js';
-import type { PdfLink, SignupResult } from '../../api/portal-contract.js';
 
 /**
  * An invoice as the BFF's portal list shows it to a customer (`CustomerInvoice` in the wire contract,
