@@ -2,42 +2,19 @@ import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BffError } from './errors.js';
 import { readWholeList } from './portal-list-fallback.js';
-import { CUSTOMER_INVOICE_FIELDS, customerInvoice, type CustomerInvoice, type CustomerInvoiceSource, type PortalListFilter } from './views.js';
+import type { CustomerTotals, PortalListPage, PortalListQuery as PortalListRequest } from '../api/portal-contract.js';
+import { CUSTOMER_INVOICE_FIELDS, customerInvoice, type CustomerInvoiceSource } from './views.js';
 
-export const PORTAL_ORDER_FIELDS = ['issue_date', 'payment_to', 'price_gross'] as const;
+export { PORTAL_ORDER_FIELDS } from '../api/portal-contract.js';
+export type { CustomerTotals, PortalListPage };
 /** How long a service without the list extensions is taken at its word before it is asked again. */
 const PROBE_AGAIN_MS = 10 * 60_000;
 
-export interface PortalListQuery {
-  page: number;
-  per_page: number;
-  period?: string | undefined;
-  status?: PortalListFilter | undefined;
-  search?: string | undefined;
-  order?: string | undefined;
+/** A query of the list as the route validated it: `totals` decided. */
+export type PortalListQuery = PortalListRequest & {
   /** False for the following pages of a list already counted: no count, no totals. */
   totals: boolean;
-}
-
-export interface CustomerTotals {
-  currency: string;
-  /** Still to pay, exact, in the currency's minor unit. */
-  outstanding: string;
-  outstanding_count: number;
-  /** The part of `outstanding` due before today. */
-  overdue: string;
-  overdue_count: number;
-}
-
-export interface PortalListPage {
-  data: CustomerInvoice[];
-  page: number;
-  per_page: number;
-  total?: number;
-  total_pages?: number;
-  /** What the customer owes per currency, over all their invoices, whatever the filters. */
-  totals?: CustomerTotals[];
-}
+};
 
 /** A page of the list and what the counts need, however the service gave them. */
 export interface ListRead {

@@ -3,23 +3,24 @@ import type { InvoiceField, InvoiceFields } from '../api/resources/invoices.js';
 import type { Invoice, Position } from '../api/schemas/invoice.js';
 import type { Product } from '../api/schemas/product.js';
 import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
-import { type KsefView, ksefViewOf } from '../api/ksef.js';
+import { ksefViewOf } from '../api/ksef.js';
+import {
+  CUSTOMER_CLIENT_FIELDS,
+  PARTY_FIELDS,
+  SELLER_FIELDS,
+  type CustomerClient,
+  type CustomerInvoice,
+  type CustomerPosition,
+  type CustomerStatus,
+  type PortalListFilter,
+  type PublicProduct,
+} from '../api/portal-contract.js';
 
 /**
  * What a browser may see of the service's records. Every view is a whitelist: a field the service
- * adds later stays inside the BFF until someone decides a customer should see it.
+ * adds later stays inside the BFF until someone decides a customer should see it. The shapes
+ * themselves are the wire contract the elements read too (`src/api/portal-contract.ts`).
  */
-
-export const CUSTOMER_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
-export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
-
-/**
- * The portal list's filters: a customer status, or `outstanding`, everything with money still due
- * (unpaid, partly paid and overdue alike). `partial` and `unpaid` select by what has been paid, so
- * they include overdue invoices too; each invoice still shows the one status that describes it best.
- */
-export const PORTAL_LIST_FILTERS = ['outstanding', ...CUSTOMER_STATUSES] as const;
-export type PortalListFilter = (typeof PORTAL_LIST_FILTERS)[number];
 
 type PaymentFields = Pick<Invoice, 'status' | 'price_gross' | 'paid' | 'payment_to'> & { cancelled?: unknown };
 
@@ -56,9 +57,6 @@ export function matchesFilter(invoice: PaymentFields, filter: PortalListFilter |
   }
 }
 
-/** What anyone may see of a product: its schema's public fields, nothing more. */
-export type PublicProduct = Pick<Product, 'token' | 'name' | 'description' | 'price_net' | 'price_gross' | 'tax' | 'currency' | 'quantity_unit'>;
-
 export function publicProduct(product: Product): PublicProduct {
   return {
     token: product.token,
@@ -92,21 +90,6 @@ const text = (record: Record<string, unknown>, key: string): string | null => {
   return typeof value === 'string' ? value : null;
 };
 
-export interface CustomerPosition {
-  name: string;
-  description: string | null;
-  quantity: string;
-  quantity_unit: string | null;
-  tax: string;
-  price_net: string;
-  price_gross: string;
-  total_price_net: string;
-  total_price_tax: string;
-  total_price_gross: string;
-  discount: string | null;
-  discount_percent: string | null;
-}
-
 export function customerPosition(position: Position): CustomerPosition {
   return {
     name: position.name,
@@ -122,38 +105,6 @@ export function customerPosition(position: Position): CustomerPosition {
     discount: position.discount ?? null,
     discount_percent: position.discount_percent ?? null,
   };
-}
-
-const PARTY_FIELDS = ['name', 'tax_no', 'street', 'post_code', 'city', 'country', 'email', 'phone'] as const;
-const SELLER_FIELDS = [...PARTY_FIELDS, 'bank', 'bank_account'] as const;
-
-export interface CustomerInvoice {
-  id: number;
-  number: string;
-  kind: string;
-  status: CustomerStatus;
-  issue_date: string;
-  sell_date: string;
-  payment_to: string | null;
-  payment_type: string | null;
-  currency: string;
-  price_net: string;
-  price_tax: string;
-  price_gross: string;
-  paid: string;
-  outstanding: string;
-  paid_date: string | null;
-  seller: Record<(typeof SELLER_FIELDS)[number], string | null>;
-  buyer: Record<(typeof PARTY_FIELDS)[number], string | null>;
-  /** The service's public page where the buyer pays this invoice, while something is left to pay. */
-  payment_url: string | null;
-  /** The service's public page showing this invoice. */
-  view_url: string | null;
-  /** The BFF route of the PDF (send the portal token, or ask `pdf-link` for a link that needs none). */
-  pdf_url: string;
-  /** The invoice in KSeF: sent with its number, pending or an error; null when it does not go to KSeF. */
-  ksef: KsefView | null;
-  positions?: CustomerPosition[];
 }
 
 /** The keys of an invoice that the customer's view of it is made from. */
@@ -195,18 +146,11 @@ export function customerInvoice(invoice: CustomerInvoiceSource, today: string, b
   return view;
 }
 
-/** The fields of its own client record a customer reads and may change. */
-export const CUSTOMER_CLIENT_FIELDS = [
-  'name', 'first_name', 'last_name', 'person', 'tax_no', 'email', 'phone', 'street', 'post_code', 'city', 'country', 'bank', 'bank_account',
-] as const;
-
-export type CustomerClient = { id: number; company: boolean } & Record<(typeof CUSTOMER_CLIENT_FIELDS)[number], string | null>;
-
 export function customerClient(client: Client): CustomerClient {
   const record = client as Record<string, unknown>;
   return {
     id: client.id,
     company: client.company,
-    ...(Object.fromEntries(CUSTOMER_CLIENT_FIELDS.map((f) => [f, text(record, f)])) as Record<(typeof CUSTOMER_CLIENT_FIELDS)[number], string | null>),
+    ...(Object.fromEntries(CUSTOMER_CLIENT_FIELDS.map((f) => [f, text(record, f)])) as Omit<CustomerClient, 'id' | 'company'>),
   };
 }

@@ -1,7 +1,7 @@
 import { productQuote } from '../../src/api/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
 import { unitForReader } from '../../src/api/units.js';
-import type { SaleProduct } from '../../src/elements/shared/sale-client.js';
+import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice, type SaleProduct } from '../../src/api/portal-contract.js';
 
 /**
  * A stand-in for the BFF, for Storybook only: stories point `endpoint` at `/storybook-bff/<scenario>`
@@ -51,32 +51,10 @@ const never = (signal: AbortSignal): Promise<Response> =>
 
 // ——— Portal: invoices ———
 
-type Party = Record<'name' | 'tax_no' | 'street' | 'post_code' | 'city' | 'country' | 'email' | 'phone', string | null>;
+type Party = CustomerInvoice['buyer'];
 
-/** An invoice as a customer sees it (`customerInvoice` in src/bff/views.ts). */
-interface StandInInvoice {
-  id: number;
-  number: string;
-  kind: string;
-  status: 'paid' | 'partial' | 'unpaid' | 'overdue';
-  issue_date: string;
-  sell_date: string;
-  payment_to: string | null;
-  payment_type: string | null;
-  currency: string;
-  price_net: string;
-  price_tax: string;
-  price_gross: string;
-  paid: string;
-  outstanding: string;
-  paid_date: string | null;
-  seller: Party & { bank: string | null; bank_account: string | null };
-  buyer: Party;
-  payment_url: string | null;
-  view_url: string | null;
-  pdf_url: string;
-  ksef: { state: 'sent' | 'pending' | 'error'; number: string | null; verification_link: string | null; test: boolean } | null;
-}
+/** An invoice as a customer sees it in the list (`customerInvoice` in src/bff/views.ts). */
+type StandInInvoice = Omit<CustomerInvoice, 'positions'>;
 
 const SELLER: StandInInvoice['seller'] = {
   name: 'Studio Północ Sp. z o.o.', tax_no: '5213870274', street: 'ul. Marszałkowska 10', post_code: '00-590', city: 'Warszawa', country: 'PL',
@@ -248,13 +226,12 @@ function portalAnswer(scenario: string, route: string, request: Request): Respon
 
 // ——— Portal: the customer's own client record ———
 
-const CLIENT_FIELDS = ['name', 'first_name', 'last_name', 'person', 'tax_no', 'email', 'phone', 'street', 'post_code', 'city', 'country', 'bank', 'bank_account'] as const;
-type StandInClient = { id: number; company: boolean } & Record<(typeof CLIENT_FIELDS)[number], string | null>;
+type StandInClient = CustomerClient;
 
 /** A client as the BFF shows it (`customerClient`): every field there, unset ones `null`. */
 function clientRecord(id: number, values: Record<string, unknown>): StandInClient {
   const record = { id, company: values['company'] === true } as StandInClient;
-  for (const field of CLIENT_FIELDS) record[field] = typeof values[field] === 'string' && values[field] !== '' ? (values[field] as string) : null;
+  for (const field of CUSTOMER_CLIENT_FIELDS) record[field] = typeof values[field] === 'string' && values[field] !== '' ? (values[field] as string) : null;
   return record;
 }
 

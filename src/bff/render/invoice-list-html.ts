@@ -1,10 +1,10 @@
 import { render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import { html, nothing } from 'lit';
+import type { PortalListPage, RenderedInvoice } from '../../api/portal-contract.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { InvoiceList } from '../../elements/invoice-list/invoice-list.js';
 import { catalogs } from '../../elements/invoice-list/messages.js';
-import type { InvoicePage } from '../../elements/shared/bff-client.js';
 import { catalogLanguage, loadCatalog } from '../../elements/shared/i18n.js';
 import { SERVER_DATA_ATTRIBUTE } from '../../elements/shared/server-rendered.js';
 
@@ -19,7 +19,7 @@ export interface InvoiceListMarkup {
   order?: string | undefined;
   endpoint?: string | undefined;
   returnUrl?: string | undefined;
-  page: InvoicePage;
+  page: PortalListPage<RenderedInvoice> & { total: number };
 }
 
 /** JSON that can sit in a `<script>`: no `</script>`, no `<!--`, no line separators that end it early. */

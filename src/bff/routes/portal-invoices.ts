@@ -1,22 +1,24 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Invoice } from '../../api/schemas/invoice.js';
-import { PERIODS } from '../../api/schemas/invoice.js';
+import { PORTAL_LIST_FILTERS, PORTAL_LIST_PERIODS, PORTAL_ORDER_FIELDS } from '../../api/portal-contract.js';
+import type { Period } from '../../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext, type Env } from '../context.js';
 import { BffError, ERROR_CODES, notFound } from '../errors.js';
 import { requireSession } from '../middleware.js';
 import { issuePdfLinkToken, PortalTokenError, verifyPdfLinkToken } from '../portal-token.js';
-import { portalList, PORTAL_ORDER_FIELDS } from '../portal-list.js';
+import { portalList } from '../portal-list.js';
 import { intParam, validate } from '../validation.js';
-import { customerInvoice, isActive, PORTAL_LIST_FILTERS } from '../views.js';
+import { customerInvoice, isActive } from '../views.js';
 
 const ID_PATTERN = /^[1-9]\d{0,14}$/;
-const LIST_PERIODS = PERIODS.filter((p) => p !== 'more') as [string, ...string[]];
+// Every period of the portal list is one the service's list filters by.
+PORTAL_LIST_PERIODS satisfies readonly Period[];
 
 export const invoiceListQuery = z.object({
   page: intParam('page', 1, 100_000, 1),
   per_page: intParam('per_page', 1, 100, 25),
-  period: z.enum(LIST_PERIODS, { message: `must be one of ${LIST_PERIODS.join(', ')}` }).optional(),
+  period: z.enum(PORTAL_LIST_PERIODS, { message: `must be one of ${PORTAL_LIST_PERIODS.join(', ')}` }).optional(),
   status: z.enum(PORTAL_LIST_FILTERS, { message: `must be one of ${PORTAL_LIST_FILTERS.join(', ')}` }).optional(),
   search: z.string().trim().max(100, 'is too long (maximum is 100 characters)').optional(),
   order: z

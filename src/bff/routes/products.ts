@@ -6,6 +6,7 @@ import { BffError, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
 import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
+import type { SaleProduct } from '../../api/portal-contract.js';
 
 import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../api/checkout.js';
 
@@ -86,7 +87,13 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/api/checkout.ts).
     const country = await sellerCountry(c);
     const sale = { service: product.service === true, seller_country: country, quote: productQuote(product, country, (name) => c.req.query(name)) };
-    return c.json({ ...publicProduct(product), ...sale, quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')), ...((await paymentsTestMode(bff, c)) ? { test_mode: true } : {}) });
+    const answer: SaleProduct = {
+      ...publicProduct(product),
+      ...sale,
+      quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')),
+      ...((await paymentsTestMode(bff, c)) ? { test_mode: true } : {}),
+    };
+    return c.json(answer);
   });
   return routes;
 }

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { PERIODS } from '../../api/schemas/invoice.js';
-import type { InvoicePage } from '../../elements/shared/bff-client.js';
+import { PORTAL_LIST_FILTERS, PORTAL_LIST_PERIODS } from '../../api/portal-contract.js';
 import { catalogLanguage } from '../../elements/shared/i18n.js';
 import type { Bff, Env } from '../context.js';
 import { requireSession } from '../middleware.js';
@@ -9,9 +8,7 @@ import { issuePdfLinkToken } from '../portal-token.js';
 import { portalList } from '../portal-list.js';
 import { invoiceListQuery } from './portal-invoices.js';
 import { readJson, validate } from '../validation.js';
-import { PORTAL_LIST_FILTERS } from '../views.js';
 
-const LIST_PERIODS = PERIODS.filter((p) => p !== 'more') as [string, ...string[]];
 /** A PDF link in a server-rendered page works as long as the portal token it was rendered for, and at most a day. */
 const MAX_LINK_TTL_SECONDS = 24 * 3600;
 
@@ -34,7 +31,7 @@ export const renderInvoiceListOptions = z.object({
     z.number().int('must be a whole number from 1 to 100').min(1, 'must be a whole number from 1 to 100').max(100, 'must be a whole number from 1 to 100'),
   ).optional(),
   status: z.enum(['all', ...PORTAL_LIST_FILTERS], { message: `must be one of ${PORTAL_LIST_FILTERS.join(', ')}, or all` }).optional(),
-  period: z.enum(['all', ...LIST_PERIODS], { message: `must be one of all, ${LIST_PERIODS.join(', ')}` }).optional(),
+  period: z.enum(PORTAL_LIST_PERIODS, { message: `must be one of ${PORTAL_LIST_PERIODS.join(', ')}` }).optional(),
   search: invoiceListQuery.shape.search,
   sort: invoiceListQuery.shape.order,
   /** The BFF's base URL as the customer's browser reaches it, when it is not this BFF's own base path. */
@@ -104,7 +101,7 @@ export function renderRoutes(bff: Bff): Hono<Env> {
       order,
       endpoint: options.endpoint ?? (bff.basePath || '/'),
       returnUrl: options.return_url,
-      page: { data: data as InvoicePage['data'], page: 1, per_page: perPage, total: page.total ?? 0, totals: page.totals ?? [] },
+      page: { data, page: 1, per_page: perPage, total: page.total ?? 0, totals: page.totals ?? [] },
     });
     c.header('Cache-Control', 'private, no-store');
     return c.html(markup);

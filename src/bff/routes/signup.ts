@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import type { Bff, Env } from '../context.js';
 import { issuePortalToken } from '../portal-token.js';
-import { customerClient, CUSTOMER_CLIENT_FIELDS } from '../views.js';
+import { CUSTOMER_CLIENT_FIELDS } from '../../api/portal-contract.js';
+import { customerClient } from '../views.js';
 import { signupInput } from '../client-input.js';
 import { readJson, validate } from '../validation.js';
 import type { SignupOptions } from '../options.js';
+import type { SignupResult } from '../../api/portal-contract.js';
 
 /** `POST /clients`: a new customer signs up as a buyer; mounted only when the host enables sign-up. */
 export function signupRoutes(bff: Bff, signup: SignupOptions): Hono<Env> {
@@ -20,7 +22,7 @@ export function signupRoutes(bff: Bff, signup: SignupOptions): Hono<Env> {
       CUSTOMER_CLIENT_FIELDS,
     );
     await signup.onCreated?.({ id: created.id, email: created.email, name: created.name });
-    const body: Record<string, unknown> = { client: customerClient(created) };
+    const body: SignupResult = { client: customerClient(created) };
     if (signup.portalToken) {
       body.portalToken = await issuePortalToken({ clientId: created.id, ...signup.portalToken }, bff.secretKey);
     }

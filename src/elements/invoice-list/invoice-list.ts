@@ -13,6 +13,7 @@ import {
   type PortalInvoice,
 } from '../shared/bff-client.js';
 import type { KsefView } from '../../api/ksef.js';
+import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../api/portal-contract.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
@@ -22,10 +23,7 @@ import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, Invoice
 import { catalogs, type InvoiceListMessages } from './messages.js';
 import { styles } from './invoice-list.styles.js';
 
-export const LIST_PERIODS = ['all', 'this_month', 'last_month', 'last_30_days', 'this_year', 'last_year', 'last_12_months'] as const;
-export type ListPeriod = (typeof LIST_PERIODS)[number];
-export const LIST_ORDERS = ['issue_date.desc', 'issue_date.asc', 'payment_to.asc', 'payment_to.desc', 'price_gross.desc', 'price_gross.asc'] as const;
-export type ListOrder = (typeof LIST_ORDERS)[number];
+export { LIST_ORDERS, LIST_PERIODS, type ListOrder, type ListPeriod };
 export const PAGING_MODES = ['pages', 'scroll'] as const;
 export type PagingMode = (typeof PAGING_MODES)[number];
 

@@ -1,98 +1,32 @@
-import type { KsefView } from '../../api/ksef.js';
+import type { CustomerClient, PdfLink, PortalListPage, PortalListQuery, RenderedInvoice, SignupResult } from '../../api/portal-contract.js';
 
-/** The status an invoice shows. */
-export const LIST_STATUSES = ['paid', 'partial', 'unpaid', 'overdue'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
-/** What the list can be filtered by: a status, or `outstanding`, everything with money still due. */
-export const LIST_FILTERS = ['outstanding', 'paid', 'partial', 'unpaid', 'overdue'] as const satisfies readonly ['outstanding', ...ListStatus[]];
-export type ListFilter = (typeof LIST_FILTERS)[number];
+export {
+  CUSTOMER_STATUSES as LIST_STATUSES,
+  PORTAL_LIST_FILTERS as LIST_FILTERS,
+  type CustomerStatus as ListStatus,
+  type CustomerTotals,
+  type PdfLink,
+  type PortalListFilter as ListFilter,
+  type SignupResult,
+} from '../../api/portal-contract.js';
 
 /**
- * An invoice as the BFF's portal list shows it to a customer (the fields the element reads; the BFF
- * sends a few more). Amounts are decimal strings; `status` is derived by the BFF from `payment_to`
- * and what has been paid.
+ * An invoice as the BFF's portal list shows it to a customer (`CustomerInvoice` in the wire contract,
+ * `src/api/portal-contract.ts`), with a PDF link when a server rendered the list.
  */
-export interface PortalInvoice {
-  id: number;
-  number: string;
-  status: ListStatus;
-  issue_date: string;
-  payment_to: string | null;
-  currency: string;
-  price_gross: string;
-  paid: string;
-  /** What is left to pay: `"0"` once paid. */
-  outstanding: string;
-  /** Where the customer pays, while something is left to pay. */
-  payment_url: string | null;
-  /** The invoice's public page. */
-  view_url: string | null;
-  /** The BFF route of the PDF, which needs the portal token. */
-  pdf_url?: string;
-  /** A PDF link that needs no token, signed by the server that rendered the list (absent in the BFF's list). */
-  pdf_link?: string;
-  /** The invoice in KSeF (Poland's e-invoicing system): sent with its number, pending or an error. */
-  ksef?: KsefView | null;
-}
+export type PortalInvoice = RenderedInvoice;
 
-/** A short-lived link that opens one invoice's PDF without the portal token. */
-export interface PdfLink {
-  url: string;
-  expires_at: string;
-}
-
-export interface InvoiceListQuery {
-  page: number;
-  per_page: number;
-  status?: ListFilter | undefined;
-  period?: string | undefined;
-  search?: string | undefined;
-  order?: string | undefined;
-  /** `false` for the following pages of a list already counted: the BFF skips the count and totals. */
-  totals?: boolean | undefined;
-}
-
-/** What the customer owes in one currency, over all their invoices. */
-export interface CustomerTotals {
-  currency: string;
-  outstanding: string;
-  outstanding_count: number;
-  overdue: string;
-  overdue_count: number;
-}
+/** A query of the portal list. */
+export type InvoiceListQuery = PortalListQuery;
 
 /** One page of the portal list, as the BFF sends it. */
-export interface InvoicePage {
-  data: PortalInvoice[];
-  page: number;
-  per_page: number;
-  /** Invoices matching the query across all pages (absent when `totals` was `false`). */
+export interface InvoicePage extends PortalListPage<PortalInvoice> {
+  /** Invoices matching the query across all pages. */
   total: number;
-  totals?: CustomerTotals[];
 }
 
 /** The customer's own client record, as the BFF shows it to them. */
-export interface PortalClient {
-  id: number;
-  company: boolean;
-  name: string | null;
-  tax_no: string | null;
-  email: string | null;
-  phone: string | null;
-  person: string | null;
-  street: string | null;
-  post_code: string | null;
-  city: string | null;
-  country: string | null;
-  bank: string | null;
-  bank_account: string | null;
-}
-
-/** What `POST /clients` answers: the new client and, where the BFF is set up for it, a portal token. */
-export interface SignupResult {
-  client: PortalClient;
-  portalToken?: string;
-}
+export type PortalClient = CustomerClient;
 
 /** A failure the element can explain: `status` 0 means the BFF could not be reached. */
 export class BffError extends Error {

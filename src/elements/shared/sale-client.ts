@@ -1,29 +1,8 @@
 import type { CheckoutBuyer } from '../../api/checkout.js';
+import type { SaleProduct } from '../../api/portal-contract.js';
 import { BffError } from './bff-client.js';
 
-export type { CheckoutBuyer };
-
-/** What a buyer may see of a product, from the BFF or the service's widget routes. */
-export interface SaleProduct {
-  token: string;
-  name: string;
-  description: string | null;
-  price_net: string;
-  price_gross: string;
-  /** A percentage (`"23"`) or a code such as `"zw"`. */
-  tax: string;
-  currency: string;
-  quantity_unit: string | null;
-  /** The seller's name (widget routes). */
-  seller?: string;
-  /** False when the service takes no online payments. */
-  available?: boolean;
-  /** True while a test provider takes the payments. */
-  test_mode?: boolean;
-  /** A service rather than goods: with the seller's and buyer's countries it decides the VAT of a sale. */
-  service?: boolean;
-  seller_country?: string;
-}
+export type { CheckoutBuyer, SaleProduct };
 
 export interface CheckoutRequest {
   product: string;
