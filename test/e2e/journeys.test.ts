@@ -283,6 +283,34 @@ describe('buying in the shop', () => {
   });
 });
 
+describe('paying from the portal', () => {
+  it('tells the customer back in the portal how the payment ended, declined then paid, and offers Pay again', async () => {
+    const { page, errors, context } = await startJourney(demo, 'portal-outcome');
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
+    const payLinks = page.locator('invoice-list [part~="pay-link"]');
+    await expect.poll(() => payLinks.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const row = page.locator('invoice-list [part~="row"]', { has: page.locator('[part~="pay-link"]') }).first();
+    const number = (await row.locator('[part~="number"]').textContent())!.trim();
+    await payLinks.first().click();
+    await page.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Decline payment' }).click();
+    await page.waitForURL(/\/portal\.html/, { timeout: 20_000 });
+    const outcome = page.locator('invoice-list [part~="pay-outcome"]');
+    await expect.poll(() => outcome.textContent(), { timeout: 20_000 }).toContain(`Payment for ${number} declined: nothing was charged. Try again?`);
+    // Said to screen readers too, in the list's live region.
+    await expect.poll(() => page.locator('invoice-list [role="status"][aria-live="polite"]', { hasText: `Payment for ${number} declined` }).count()).toBe(1);
+
+    await outcome.getByRole('button', { name: 'Pay again' }).click();
+    await page.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/portal\.html/, { timeout: 20_000 });
+    await expect.poll(() => outcome.textContent(), { timeout: 20_000 }).toContain(`Payment for ${number} received`);
+    await expect.poll(() => page.locator('invoice-list [part~="row"]', { hasText: number }).locator('[part~="status-paid"]').count(), { timeout: 20_000 }).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('billing details', () => {
   it('are edited in <client-form>, and an invoice issued through the API afterwards carries them', async () => {
     const { page, errors, context } = await startJourney(demo, 'details');

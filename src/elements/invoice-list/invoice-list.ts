@@ -511,7 +511,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       if (round && status === 'paid') void this.reload();
     }
     this.payResult = { status, invoice: pending.invoice };
-    this.announcement = this.msg.payOutcome[status](pending.invoice.number);
   }
 
   #payOutcome({ status, invoice }: NonNullable<InvoiceList['payResult']>) {
@@ -541,6 +540,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
             ? this.#empty()
             : html`${this.#table(value, stale)}${value ? this.#footer(value) : nothing}`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+        <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult ? m.payOutcome[this.payResult.status](this.payResult.invoice.number) : ''}</div>
       </section>
     `;
   }
