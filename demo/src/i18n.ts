@@ -61,9 +61,18 @@ const en = {
   'shop.workshop': 'A remote brand workshop, invoiced in euro.',
   'shop.licence': 'A logo licence for Japan, in yen: a currency without decimals.',
   'shop.thanks': 'Thank you! Your payment went through. Invoice',
+  'shop.viewInvoice': 'View the invoice',
   'shop.notPaid': 'The payment was not completed; nothing was charged.',
+  'shop.declined': 'Payment declined: nothing was charged. Try again?',
+  'shop.cancelled': 'Payment cancelled: nothing was charged. Try again?',
+  'shop.tryAgain': 'Try again',
   'account.title': 'Billing details',
   'account.lead': 'What goes on your invoices. Changes are saved to the invoicing service through the BFF.',
+  'account.pageTitle': 'Account · invoicekit demo',
+  'account.signedInAs': 'Signed in as',
+  'account.saved': 'Saved. New invoices to {name} will use these details.',
+  'account.serviceFailed': 'The invoicing service could not save the details. Try again in a moment.',
+  'wiring.pageTitle': 'How it works · invoicekit demo',
   'wiring.title': 'How it is wired',
   'wiring.lead': 'Three parts, each where it belongs. The secret API token stays on your server.',
   'wiring.browser': 'Your page',
@@ -137,9 +146,18 @@ const pl: Record<MessageKey, string> = {
   'shop.workshop': 'Zdalne warsztaty marki, fakturowane w euro.',
   'shop.licence': 'Licencja na logo w Japonii, w jenach: walucie bez groszy.',
   'shop.thanks': 'Dziękujemy! Płatność przyjęta. Faktura',
+  'shop.viewInvoice': 'Zobacz fakturę',
   'shop.notPaid': 'Płatność nie została zakończona; nic nie pobrano.',
+  'shop.declined': 'Płatność odrzucona: nic nie pobrano. Spróbować ponownie?',
+  'shop.cancelled': 'Płatność anulowana: nic nie pobrano. Spróbować ponownie?',
+  'shop.tryAgain': 'Spróbuj ponownie',
   'account.title': 'Dane do faktur',
   'account.lead': 'To, co znajdzie się na Twoich fakturach. Zmiany są zapisywane w serwisie fakturowym przez BFF.',
+  'account.pageTitle': 'Konto · invoicekit demo',
+  'account.signedInAs': 'Zalogowano jako',
+  'account.saved': 'Zapisano. Nowe faktury dla {name} będą miały te dane.',
+  'account.serviceFailed': 'Serwis fakturowy nie zapisał danych. Spróbuj ponownie za chwilę.',
+  'wiring.pageTitle': 'Jak to działa · invoicekit demo',
   'wiring.title': 'Jak to jest połączone',
   'wiring.lead': 'Trzy części, każda na swoim miejscu. Tajny token API zostaje na Twoim serwerze.',
   'wiring.browser': 'Twoja strona',
@@ -157,7 +175,7 @@ const pl: Record<MessageKey, string> = {
   'wiring.more': 'README i docs/ opisują każdy atrybut, zdarzenie, zmienną stylu i opcję.',
 };
 
-const catalogs: Record<Language, Record<MessageKey, string>> = { en, pl };
+export const catalogs: Record<Language, Record<MessageKey, string>> = { en, pl };
 
 export function currentLanguage(): Language {
   const stored = localStorage.getItem(STORAGE_KEY);

@@ -48,12 +48,13 @@ export async function signIn(onChange: (session: DemoSession | undefined) => voi
   await load(chosen);
 }
 
-export function announce(message: string, kind: 'ok' | 'error' = 'ok'): void {
+/** Says `message` in the page's live region, with `actions` (a link, a button) after it. */
+export function announce(message: string, kind: 'ok' | 'error' = 'ok', ...actions: Node[]): void {
   const status = document.querySelector('#status');
   if (!status) return;
   const notice = document.createElement('p');
   notice.className = 'notice';
   notice.dataset.kind = kind;
-  notice.textContent = message;
+  notice.append(message, ...actions.flatMap((action) => [' ', action]));
   status.replaceChildren(notice);
 }

@@ -63,6 +63,33 @@ describe('POST /bff/invoices/:id/payment', () => {
     expect((await json(again)).error.code).toBe('nothing_to_pay');
   });
 
+  it('answers an attempt the page asks how the payment ended; a declined or cancelled one is paid with a new payment', async () => {
+    const invoice = data.invoices['ALPHA-003']!;
+    const returnUrl = `${SHOP_ORIGIN}/portal`;
+    const outcome = async (attempt: string) => (await json(await fetch(`${bff.base}/checkout/${encodeURIComponent(attempt)}`))).status;
+    const first = await json(await pay(invoice.id, { returnUrl }));
+    expect(typeof first.attempt).toBe('string');
+    expect(await outcome(first.attempt)).toBe('pending');
+
+    const declined = await fetch(first.redirectUrl, { method: 'POST', body: new URLSearchParams({ choice: 'decline' }), redirect: 'manual' });
+    expect(declined.status).toBe(303);
+    expect(await outcome(first.attempt)).toBe('declined');
+
+    const second = await json(await pay(invoice.id, { returnUrl }));
+    expect(second.redirectUrl).not.toBe(first.redirectUrl);
+    // A retried click after the decline gets the same new payment, not a third one.
+    expect((await json(await pay(invoice.id, { returnUrl }))).redirectUrl).toBe(second.redirectUrl);
+    await fetch(second.redirectUrl, { method: 'POST', body: new URLSearchParams({ choice: 'cancel' }), redirect: 'manual' });
+    expect(await outcome(second.attempt)).toBe('cancelled');
+
+    const third = await json(await pay(invoice.id, { returnUrl }));
+    expect(third.redirectUrl).not.toBe(second.redirectUrl);
+    await fetch(third.redirectUrl, { method: 'POST', redirect: 'manual' });
+    expect(await outcome(third.attempt)).toBe('paid');
+    expect((await api.invoices.get(invoice.id)).status).toBe('paid');
+    expect((await fetch(`${bff.base}/checkout/${first.attempt}x`)).status).toBe(404);
+  });
+
   it('answers 404 for another customer’s invoice and 401 without a token', async () => {
     expect((await pay(data.invoices['BETA-001']!.id, { returnUrl: `${SHOP_ORIGIN}/` })).status).toBe(404);
     expect((await pay(data.invoices['ALPHA-005']!.id, { returnUrl: `${SHOP_ORIGIN}/` })).status).toBe(404);

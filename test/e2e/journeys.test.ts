@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { catalogs } from '../../demo/src/i18n.js';
 import { overflowingElements, type RunningDemo, startDemo, startJourney } from './support/demo.js';
 
 /**
@@ -48,6 +49,44 @@ describe('every demo page', () => {
     await page.goto(`${demo.url}/`, { waitUntil: 'load' });
     expect(await page.locator('html').getAttribute('lang')).toBe('pl');
     expect(await page.locator('nav a[href="/shop.html"]').textContent()).toBe('Sklep');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('switches the account page, the header and How it works between Polish and English with one switch, leaving no heading or label in the other language', async () => {
+    const { page, errors, context } = await startJourney(demo, 'translated');
+    // The page's headings, labels, links, buttons and title, as a reader meets them.
+    const words = () =>
+      page.evaluate(() => {
+        const texts = [document.title];
+        for (const node of document.querySelectorAll('h1, h2, h3, label, legend, nav a, a.skip-link, .badge, button, p.lead, [data-i18n]')) {
+          // A label's own words, without the choices of the select inside it.
+          const own = [...node.childNodes].filter((child) => child.nodeName !== 'SELECT').map((child) => child.textContent ?? '').join('');
+          texts.push(own.trim());
+        }
+        for (const node of document.querySelectorAll('[aria-label]')) texts.push(node.getAttribute('aria-label')!.trim());
+        return texts.filter(Boolean);
+      });
+    for (const [language, other] of [['pl', 'en'], ['en', 'pl']] as const) {
+      // Only the words that differ between the languages tell them apart ("Demo" reads the same in both).
+      const foreign = new Set(Object.entries(catalogs[other]).filter(([key, text]) => catalogs[language][key as keyof (typeof catalogs)['en']] !== text).map(([, text]) => text));
+      const own = new Set(Object.values(catalogs[language]));
+      await page.goto(`${demo.url}/account.html`, { waitUntil: 'load' });
+      await page.selectOption('#language', language);
+      for (const path of ['/account.html', '/how-it-works.html']) {
+        await page.goto(`${demo.url}${path}`, { waitUntil: 'load' });
+        await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(language);
+        const texts = await words();
+        expect(texts.filter((text) => foreign.has(text)), `${path} in ${language}`).toEqual([]);
+        // Every heading is one of the page's own words in this language: none was left out of the catalog.
+        const headings = await page.locator('main h1, main h2').allTextContents();
+        expect(headings.filter((text) => !own.has(text.trim())), `${path} headings in ${language}`).toEqual([]);
+        expect(await page.locator('#language').count(), `${path}: one language switch`).toBe(1);
+      }
+      // The account page's form speaks the page's language.
+      await page.goto(`${demo.url}/account.html`, { waitUntil: 'load' });
+      await expect.poll(() => page.locator('client-form').getAttribute('locale'), { timeout: 20_000 }).toBe(language);
+    }
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -156,6 +195,8 @@ describe('buying in the shop', () => {
     await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/Thank you.*\d+\/\d{2}\/\d{4}/);
     const number = /(\d+\/\d{2}\/\d{4})/.exec((await page.locator('#status').textContent())!)![1]!;
+    // The success notice links the invoice's public page.
+    expect(await page.locator('#status').getByRole('link', { name: 'View the invoice' }).getAttribute('href')).toMatch(/^http/);
 
     const payments = await serviceJson<StoredPayment[]>('/banking/payments.json?per_page=100');
     const mine = payments.filter((payment) => payment.email === 'kontakt@podlipami.example');
@@ -232,11 +273,41 @@ describe('buying in the shop', () => {
     await checkout(page, 'website-audit', 'decliner@shop.example');
     await page.getByRole('button', { name: 'Decline payment' }).click();
     await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toContain('not completed');
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toContain('Payment declined: nothing was charged. Try again?');
+    await page.locator('#status').getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(true);
     const payments = await serviceJson<StoredPayment[]>('/banking/payments.json?per_page=100');
     const mine = payments.filter((payment) => payment.email === 'decliner@shop.example');
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ paid: false, invoice_id: null });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('paying from the portal', () => {
+  it('tells the customer back in the portal how the payment ended, declined then paid, and offers Pay again', async () => {
+    const { page, errors, context } = await startJourney(demo, 'portal-outcome');
+    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
+    const payLinks = page.locator('invoice-list [part~="pay-link"]');
+    await expect.poll(() => payLinks.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const row = page.locator('invoice-list [part~="row"]', { has: page.locator('[part~="pay-link"]') }).first();
+    const number = (await row.locator('[part~="number"]').textContent())!.trim();
+    await payLinks.first().click();
+    await page.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Decline payment' }).click();
+    await page.waitForURL(/\/portal\.html/, { timeout: 20_000 });
+    const outcome = page.locator('invoice-list [part~="pay-outcome"]');
+    await expect.poll(() => outcome.textContent(), { timeout: 20_000 }).toContain(`Payment for ${number} declined: nothing was charged. Try again?`);
+    // Said to screen readers too, in the list's live region.
+    await expect.poll(() => page.locator('invoice-list [role="status"][aria-live="polite"]', { hasText: `Payment for ${number} declined` }).count()).toBe(1);
+
+    await outcome.getByRole('button', { name: 'Pay again' }).click();
+    await page.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/portal\.html/, { timeout: 20_000 });
+    await expect.poll(() => outcome.textContent(), { timeout: 20_000 }).toContain(`Payment for ${number} received`);
+    await expect.poll(() => page.locator('invoice-list [part~="row"]', { hasText: number }).locator('[part~="status-paid"]').count(), { timeout: 20_000 }).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -375,6 +375,66 @@ describe('<invoice-list> against the real BFF', () => {
       expect(announcement(el)).to.equal(`Could not start paying invoice ${target.number}.`);
     } finally {
       HTMLAnchorElement.prototype.click = click;
+      sessionStorage.removeItem('invoicekit-invoice-payment');
+    }
+  });
+
+  it('says how the payment ended when the customer comes back, as the BFF knows it, with a way to pay again', async () => {
+    const clicked: string[] = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      clicked.push(this.href);
+    };
+    // The payment page's own form, as the customer presses its buttons (the page is another origin).
+    const choose = (url: string, choice: string) => fetch(url, { method: 'POST', mode: 'no-cors', body: new URLSearchParams({ choice }) });
+    const outcome = (el: InvoiceList) => shadow(el).querySelector('[part~="pay-outcome"]');
+    // Its own live region: a list load announcing its count never talks over it.
+    const said = (el: InvoiceList) => shadow(el).querySelector('.outcome-live[role="status"][aria-live="polite"]')!.textContent!.trim();
+    try {
+      const target = main.filter((i) => i.status === 'overdue')[1]!;
+      const first = await list();
+      rows(first).find((r) => r.querySelector('th')!.textContent!.trim() === target.number)!
+        .querySelector('[part~="pay-link"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
+      await waitUntil(() => clicked.length === 1, 'the element never went to pay');
+      expect(outcome(first), 'no outcome before paying').to.equal(null);
+      await choose(clicked[0]!, 'decline');
+
+      // Back on the page: a new list, as after the payment page's redirect.
+      const back = await list();
+      await waitUntil(() => outcome(back), 'no word about the declined payment');
+      const declined = `Payment for ${target.number} declined: nothing was charged. Try again?`;
+      expect(outcome(back)!.getAttribute('part')).to.contain('pay-outcome-declined');
+      expect(outcome(back)!.querySelector('p')!.textContent).to.equal(declined);
+      expect(said(back)).to.equal(declined);
+      // Told once: a later visit says nothing.
+      const later = await list();
+      expect(outcome(later)).to.equal(null);
+
+      outcome(back)!.querySelector<HTMLButtonElement>('[part~="pay-again-button"]')!.click();
+      await waitUntil(() => clicked.length === 2, 'Pay again did not go to pay');
+      expect(clicked[1], 'a declined payment is not offered again').not.to.equal(clicked[0]);
+      await choose(clicked[1]!, 'cancel');
+      const polish = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${tokens.main} locale="pl"></invoice-list>`);
+      await waitUntil(() => outcome(polish), 'no word about the cancelled payment');
+      expect(said(polish)).to.equal(`Płatność za ${target.number} anulowana: nic nie pobrano. Spróbować ponownie?`);
+      expect(outcome(polish)!.querySelector('[part~="pay-again-button"]')!.textContent).to.equal('Zapłać ponownie');
+
+      outcome(polish)!.querySelector<HTMLButtonElement>('[part~="pay-again-button"]')!.click();
+      await waitUntil(() => clicked.length === 3, 'Pay again did not go to pay');
+      await choose(clicked[2]!, 'pay');
+      // The return address carries nothing the element believes: the outcome comes from the BFF.
+      const paid = await list();
+      await waitUntil(() => outcome(paid), 'no word about the payment');
+      expect(said(paid)).to.equal(`Payment for ${target.number} received. Thank you!`);
+      expect(outcome(paid)!.querySelector('[part~="pay-again-button"]')).to.equal(null);
+      await settled(paid);
+      expect(rows(paid).find((r) => r.querySelector('th')!.textContent!.trim() === target.number)!.querySelector('.badge')!.classList[1]).to.equal('paid');
+      outcome(paid)!.querySelector<HTMLButtonElement>('.dismiss')!.click();
+      await paid.updateComplete;
+      expect(outcome(paid)).to.equal(null);
+    } finally {
+      HTMLAnchorElement.prototype.click = click;
+      sessionStorage.removeItem('invoicekit-invoice-payment');
     }
   });
 

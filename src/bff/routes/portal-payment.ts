@@ -8,7 +8,13 @@ import { serviceIdempotencyKey } from '../idempotency.js';
 import { requireSession } from '../middleware.js';
 import type { InvoicingClient } from '../options.js';
 import { readJson, validate, webUrl } from '../validation.js';
+import { issueAttemptToken } from './checkout-outcome.js';
 import { ownInvoice } from './portal-invoices.js';
+
+/** A payment the buyer declined or cancelled is over: paying again needs a new one. */
+const ended = (payment: Record<string, unknown>) => !payment.paid && (payment.provider_status === 'declined' || payment.provider_status === 'cancelled');
+/** How many ended payments one invoice may chain before the BFF stops making new ones for it. */
+const MAX_RETRIES = 20;
 
 const payInput = z.strictObject({ returnUrl: webUrl, cancelUrl: webUrl.optional() });
 
@@ -19,6 +25,9 @@ const payInput = z.strictObject({ returnUrl: webUrl, cancelUrl: webUrl.optional(
  * only to the address its authenticated creator stored, so there is no open redirect. A retry for
  * the same invoice, amount and address gets the same payment. A service that ignores `return_url`
  * (the hosted one) still takes the payment; the invoice's own `payment_url` is the last resort.
+ * The answer's `attempt` names the payment, so the page the customer comes back to asks
+ * `GET /checkout/:attempt` how it ended instead of believing its own address. After a declined or
+ * cancelled payment, Pay makes a new one (keyed by the one that ended, so retries still get one).
  */
 export function portalPaymentRoutes(bff: Bff): Hono<Env> {
   const routes = new Hono<Env>();
@@ -40,7 +49,6 @@ export function portalPaymentRoutes(bff: Bff): Hono<Env> {
     }
     await bff.enforce(c, bff.limits.create, `create:${c.get('clientIp')}`);
     const amount = toPlain(left);
-    const key = await serviceIdempotencyKey(bff.secretKey, 'invoice-payment', [invoice.id, amount, input.returnUrl, input.cancelUrl ?? '']);
     const paymentInput = {
       name: `${invoice.number}`,
       price: amount,
@@ -55,17 +63,27 @@ export function portalPaymentRoutes(bff: Bff): Hono<Env> {
       return_url: input.returnUrl,
       cancel_url: input.cancelUrl ?? input.returnUrl,
     };
-    const payment = await bff.service(
-      c,
-      'payments.create',
-      (signal) =>
-        bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], { signal, idempotencyKey: key }),
-      [],
-    );
-    const paymentUrl = (payment as Record<string, unknown>)['payment_url'];
+    const base = [invoice.id, amount, input.returnUrl, input.cancelUrl ?? ''];
+    let payment: Record<string, unknown> = {};
+    for (let previous: unknown = '', round = 0; round <= MAX_RETRIES; round += 1) {
+      const key = await serviceIdempotencyKey(bff.secretKey, 'invoice-payment', previous === '' ? base : [...base, String(previous)]);
+      payment = (await bff.service(
+        c,
+        'payments.create',
+        (signal) =>
+          bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], { signal, idempotencyKey: key }),
+        [],
+      )) as unknown as Record<string, unknown>;
+      // A replayed answer shows the payment as created: ask how it stands now.
+      const current = (await bff.service(c, 'payments.get', (signal) => bff.client.payments.get(Number(payment.id), { signal }), [])) as unknown as Record<string, unknown>;
+      if (!ended(current)) break;
+      if (round === MAX_RETRIES) throw new BffError(429, ERROR_CODES.rateLimited, 'Too many payment attempts for this invoice.');
+      previous = payment.id;
+    }
+    const paymentUrl = payment['payment_url'];
     const redirectUrl = typeof paymentUrl === 'string' && originOf(paymentUrl) ? paymentUrl : invoice.payment_url;
     c.header('Cache-Control', 'private, no-store');
-    return c.json({ redirectUrl, amount, currency: invoice.currency }, 201);
+    return c.json({ attempt: await issueAttemptToken(Number(payment.id), bff.secretKey), redirectUrl, amount, currency: invoice.currency }, 201);
   });
   return routes;
 }

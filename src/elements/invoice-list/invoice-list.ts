@@ -10,6 +10,7 @@ import {
   type InvoicePage,
   type ListFilter,
   type ListStatus,
+  type PaymentOutcomeStatus,
   type PortalInvoice,
 } from '../shared/bff-client.js';
 import type { KsefView } from '../../api/ksef.js';
@@ -24,6 +25,9 @@ import { catalogs, type InvoiceListMessages } from './messages.js';
 import { styles } from './invoice-list.styles.js';
 
 export { LIST_ORDERS, LIST_PERIODS, type ListOrder, type ListPeriod };
+
+/** Where a payment waits while the customer is on the payment page; the list they come back to reads it. */
+const PAYMENT_KEY = 'invoicekit-invoice-payment';
 export const PAGING_MODES = ['pages', 'scroll'] as const;
 export type PagingMode = (typeof PAGING_MODES)[number];
 
@@ -88,6 +92,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  * @csspart empty - The empty state.
  * @csspart error - The error state.
  * @csspart retry-button - The error state's retry button.
+ * @csspart pay-outcome - How the customer's last payment ended, shown when they come back from paying; also `pay-outcome-paid`, `pay-outcome-declined`, `pay-outcome-cancelled`, `pay-outcome-pending`, and its `pay-again-button`.
  * @csspart pagination - The footer with the range and page buttons.
  * @csspart page-button - The previous and next page buttons.
  *
@@ -122,6 +127,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     result: { state: true },
     failure: { state: true },
     loading: { state: true },
+    payResult: { state: true },
   };
   protected readonly catalogs = catalogs;
 
@@ -179,6 +185,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** Why the last load failed. */
   private failure?: unknown;
   private loading = false;
+  /** How the payment the customer just came back from ended, as the BFF says. */
+  private payResult?: { status: PaymentOutcomeStatus; invoice: PortalInvoice };
+  #returnChecked = false;
 
   #api?: BffClient;
   #query?: InvoiceListQuery;
@@ -314,6 +323,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     }
     const scroll = this.paging === 'scroll';
     const load = [this.endpoint, this.portalToken, scroll || this.page, scroll || this.perPage, this.status, this.period, this.search.trim(), this.order].join('\n');
+    if (this.portalToken && !this.#returnChecked) {
+      this.#returnChecked = true;
+      void this.#checkReturn();
+    }
     if (load !== this.#loaded) {
       this.#loaded = load;
       const rendered = this.#server.take();
@@ -479,7 +492,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.busy = [...this.busy, invoice.id];
     let target = invoice.payment_url;
     try {
-      target = (await this.#client().payment(invoice.id, this.returnUrl || location.href)).redirectUrl ?? target;
+      const answer = await this.#client().payment(invoice.id, this.returnUrl || location.href);
+      target = answer.redirectUrl ?? target;
+      if (answer.attempt) sessionStorage.setItem(PAYMENT_KEY, JSON.stringify({ attempt: answer.attempt, invoice }));
     } catch {
       // The invoice's own payment page still takes the payment; only the way back is lost.
       this.announcement = this.msg.payFailed(invoice.number);
@@ -493,6 +508,39 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     anchor.click();
   }
 
+  /**
+   * Back from the payment page: asks the BFF how the payment ended (the return address proves
+   * nothing) and says so, with a way to pay again after a decline or cancel. A payment the provider
+   * has not settled yet is asked about a few more times.
+   */
+  async #checkReturn(): Promise<void> {
+    let pending: { attempt: string; invoice: PortalInvoice } | undefined;
+    try {
+      pending = JSON.parse(sessionStorage.getItem(PAYMENT_KEY) ?? 'null') ?? undefined;
+      sessionStorage.removeItem(PAYMENT_KEY);
+    } catch {
+      // storage blocked or a value not ours: nothing to report
+    }
+    if (typeof pending?.attempt !== 'string' || typeof pending.invoice?.number !== 'string') return;
+    let status: PaymentOutcomeStatus = 'pending';
+    for (let round = 0; round < 4 && status === 'pending'; round += 1) {
+      if (round) await new Promise((resolve) => setTimeout(resolve, 1000 * round));
+      status = (await this.#client().paymentOutcome(pending.attempt).catch(() => undefined))?.status ?? status;
+      if (round && status === 'paid') void this.reload();
+    }
+    this.payResult = { status, invoice: pending.invoice };
+  }
+
+  #payOutcome({ status, invoice }: NonNullable<InvoiceList['payResult']>) {
+    const m = this.#m;
+    const again = status === 'declined' || status === 'cancelled';
+    return html`<div class="pay-outcome ${status}" part="pay-outcome pay-outcome-${status}">
+      <p>${m.payOutcome[status](invoice.number)}</p>
+      ${again ? html`<button type="button" part="pay-again-button" @click=${(e: Event) => this.#pay(invoice, e)}>${m.payAgain}</button>` : nothing}
+      <button type="button" class="dismiss" @click=${() => (this.payResult = undefined)}>${m.dismiss}</button>
+    </div>`;
+  }
+
   override render() {
     // Resolved once per render: each lookup walks the page for its `lang` and canonicalizes the tag.
     this.#locale = this.resolvedLocale;
@@ -503,13 +551,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const state = this.failure && !this.loading ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
       <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
-        ${this.#toolbar()} ${state === 'ready' && this.totals ? this.#totals(this.totals) : nothing}
+        ${this.payResult ? this.#payOutcome(this.payResult) : nothing} ${this.#toolbar()} ${state === 'ready' && this.totals ? this.#totals(this.totals) : nothing}
         ${state === 'error'
           ? this.#error(this.failure)
           : state === 'empty'
             ? this.#empty()
             : html`${this.#table(value, stale)}${value ? this.#footer(value) : nothing}`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+        <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult ? m.payOutcome[this.payResult.status](this.payResult.invoice.number) : ''}</div>
       </section>
     `;
   }

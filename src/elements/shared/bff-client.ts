@@ -42,6 +42,9 @@ export class BffError extends Error {
   }
 }
 
+/** How a payment ended: `pending` until the provider says. */
+export type PaymentOutcomeStatus = 'paid' | 'declined' | 'cancelled' | 'pending';
+
 /** How long one attempt may take before the element shows the BFF as unreachable. */
 const TIMEOUT_MS = 15_000;
 /** Answers worth one more try: the BFF or the service was briefly unavailable. */
@@ -94,8 +97,13 @@ export class BffClient {
   }
 
   /** Where the customer pays what is left on an invoice and returns from (`returnUrl`, an allowed page). */
-  payment(id: number, returnUrl: string): Promise<{ redirectUrl: string | null }> {
+  payment(id: number, returnUrl: string): Promise<{ redirectUrl: string | null; attempt?: string }> {
     return this.#get(`invoices/${id}/payment`, undefined, false, { method: 'POST', body: JSON.stringify({ returnUrl }) });
+  }
+
+  /** How the payment an `attempt` names ended, as the service records it: never what the return address says. */
+  paymentOutcome(attempt: string, signal?: AbortSignal): Promise<{ status: PaymentOutcomeStatus }> {
+    return this.#get(`checkout/${encodeURIComponent(attempt)}`, signal);
   }
 
   /** The session customer's client record. */
