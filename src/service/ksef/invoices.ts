@@ -84,14 +84,14 @@ export function errorMessages(problems: Record<string, string[]>): string[] {
  * With `validate_invoices_for_gov` (the default) a problem refuses the save with a 422 naming each
  * field; without it the invoice is saved with `gov_error_messages`.
  */
-export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Account, saved: T, before?: InvoiceData): Promise<T> {
+export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Account, saved: T, before?: InvoiceData, known?: KsefSettings): Promise<T> {
   const data = saved as unknown as Stored;
   const current = before as Stored | undefined;
   // In production an invoice KSeF accepted is final (hosted guide); DEMO blocks nothing.
   if (current?.gov_status === 'ok') {
     throw invalid({ base: ['was accepted by KSeF and can no longer be changed: issue a correction instead'] });
   }
-  const settings = await readKsefSettings(tx, account.id);
+  const settings = known ?? (await readKsefSettings(tx, account.id));
   if (settings.environment === 'off' || !isKsefKind(data.kind)) return saved;
   const context = await fa3ContextOf(tx, account.id, data);
   if (data.kind === 'correction' && !data.gov_corrected_invoice_number && context.corrected?.ksefNumber) {
@@ -130,9 +130,9 @@ export function sendsAutomatically(settings: KsefSettings, data: Stored): boolea
  * account without KSeF `not_connected`, an invoice KSeF would refuse `send_error` with its reasons.
  * An invoice already in KSeF, or on its way, is left as it is.
  */
-export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: StoredRow<InvoiceData>, runtime: KsefRuntime): Promise<StoredRow<InvoiceData>> {
+export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: StoredRow<InvoiceData>, runtime: KsefRuntime, known?: KsefSettings): Promise<StoredRow<InvoiceData>> {
   const data = { ...row.data } as Stored;
-  const settings = await readKsefSettings(tx, account.id);
+  const settings = known ?? (await readKsefSettings(tx, account.id));
   const save = (fields: Record<string, unknown>) => updateRow(tx, 'invoices', account.id, row.id, { ...data, ...fields } as InvoiceData);
   if (!isKsefKind(data.kind)) return save({ gov_status: govStatus('not_applicable', settings.environment) });
   if (!isConnected(settings)) return save({ gov_status: govStatus('not_connected', settings.environment) });
@@ -172,11 +172,15 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
   });
 }
 
-/** After a create or an update: sends when the request asked (`gov_save_and_send`) or `auto_send_mode` says so. */
-export async function sendAfterSave(tx: Sql, account: Account, row: StoredRow<InvoiceData>, asked: boolean, runtime: KsefRuntime): Promise<StoredRow<InvoiceData>> {
-  if (asked) return requestSend(tx, account, row, runtime);
-  const settings = await readKsefSettings(tx, account.id);
-  return sendsAutomatically(settings, row.data as Stored) ? requestSend(tx, account, row, runtime) : row;
+/**
+ * After a create or an update: sends when the request asked (`gov_save_and_send`) or `auto_send_mode`
+ * says so. `known` are the settings read before the write, so that an invoice that is not sent adds
+ * no statement after its numbered insert, where the numbering lock is held until the commit.
+ */
+export async function sendAfterSave(tx: Sql, account: Account, row: StoredRow<InvoiceData>, asked: boolean, runtime: KsefRuntime, known?: KsefSettings): Promise<StoredRow<InvoiceData>> {
+  if (asked) return requestSend(tx, account, row, runtime, known);
+  const settings = known ?? (await readKsefSettings(tx, account.id));
+  return sendsAutomatically(settings, row.data as Stored) ? requestSend(tx, account, row, runtime, settings) : row;
 }
 
 /** `gov_save_and_send` in the query, at the top of the body or inside the `invoice` wrapper; `send_to_ksef` likewise. */

@@ -1,7 +1,8 @@
 import type { Hono } from 'hono';
 import { invoiceCreateInput, invoiceListQuery, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { Period } from '../../api/schemas/invoice.js';
-import { idParam, type ServiceContext, type ServiceEnv } from '../http.js';
+import type { Sql } from '../db.js';
+import { type Account, idParam, type ServiceContext, type ServiceEnv } from '../http.js';
 import { type Filters, type StoredRow, todayText } from '../store.js';
 import { type InvoiceData, insertInvoice } from '../invoicing/invoices.js';
 import { issueInvoice, updateInvoice } from '../invoicing/issue.js';
@@ -9,6 +10,7 @@ import { presentInvoice as presentRecord } from '../invoicing/presentation.js';
 import { addDays } from '../invoicing/numbering.js';
 import { addStatusFilter } from '../invoicing/payment-state.js';
 import { askedToSend, checkForKsef, sendAfterSave } from '../ksef/invoices.js';
+import { type KsefSettings, readKsefSettings } from '../ksef/settings.js';
 import { mountCrud } from './crud.js';
 import { additionalInvoiceFields, mountInvoiceActions } from './invoice-actions.js';
 import { withPriceListPrices } from './price-lists.js';
@@ -138,12 +140,12 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       return fields ? presented.map((answer) => pickFields(answer as Record<string, unknown>, fields)) : presented;
     },
     create: async (tx, account, input, c) =>
-      checkForKsef(tx, account, await issueInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice), { numberOnInsert: true })),
+      checkForKsef(tx, account, await issueInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice), { numberOnInsert: true }), undefined, await ksefSettingsFor(c, tx, account)),
     insert: (tx, account, data) => insertInvoice(tx, account.id, data),
     update: async (tx, account, current, input, c) =>
-      checkForKsef(tx, account, await updateInvoice(tx, account, idParam(c), current, input), current),
+      checkForKsef(tx, account, await updateInvoice(tx, account, idParam(c), current, input), current, await ksefSettingsFor(c, tx, account)),
     afterWrite: (tx, account, row, c) =>
-      sendAfterSave(tx, account, row, askedToSend(c.req.query(), c.get('body'), ['gov_save_and_send']), c.get('config').ksef),
+      sendAfterSave(tx, account, row, askedToSend(c.req.query(), c.get('body'), ['gov_save_and_send']), c.get('config').ksef, ksefSettingsRead.get(c)),
     async beforeDelete(tx, account, row) {
       await tx.query(
         `update payments set data = jsonb_set(data, '{invoice_id}', 'null'), updated_at = now()
@@ -154,6 +156,14 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
   });
 
   mountInvoiceActions(app);
+}
+
+/** The account's KSeF settings as this request read them before its write, so its after-write step asks no more. */
+const ksefSettingsRead = new WeakMap<ServiceContext, KsefSettings>();
+async function ksefSettingsFor(c: ServiceContext, tx: Sql, account: Account): Promise<KsefSettings> {
+  const settings = await readKsefSettings(tx, account.id);
+  ksefSettingsRead.set(c, settings);
+  return settings;
 }
 
 const includesPositions = (value: unknown) => ['true', '1', 'yes'].includes(String(value).toLowerCase());
