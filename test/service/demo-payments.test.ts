@@ -21,8 +21,9 @@ it('keeps the seeded demo account on the test provider, in test mode, paid on th
   const created = await fetch(`${service.url}/a/${service.prefix}/widget/checkout.json`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
-    body: JSON.stringify({ product: product!.token, buyer: { email: 'demo-buyer@example.com' } }),
+    body: JSON.stringify({ product: product!.token, buyer: { email: 'demo-buyer@example.com', name: 'Demo Buyer' } }),
   });
+  expect(created.status).toBe(201);
   const { attempt, redirectUrl, test_mode } = (await created.json()) as { attempt: string; redirectUrl: string; test_mode: boolean };
   expect(test_mode).toBe(true);
   expect(redirectUrl).toBe(`${service.url}/banking/payments/pay/${attempt}`);
