@@ -26,7 +26,7 @@ export const SEED_FOREIGN_PRODUCTS = [
 
 export const SEED_CLIENTS = [
   { name: 'Zażółć Gęślą Jaźń Sp. z o.o.', tax_no: '7010012356', email: 'faktury@zazolc.example', city: 'Kraków', post_code: '31-042', street: 'Rynek Główny 12', country: 'PL', external_id: 'cust-1001' },
-  { name: 'Northwind Traders Ltd', tax_no: 'GB123456789', email: 'accounts@northwind.example', city: 'London', post_code: 'EC1A 1BB', street: '1 Market Street', country: 'GB', external_id: 'cust-1002' },
+  { name: 'Northwind Traders Ltd', tax_no: 'GB980780684', email: 'accounts@northwind.example', city: 'London', post_code: 'EC1A 1BB', street: '1 Market Street', country: 'GB', external_id: 'cust-1002' },
   { name: 'Kawiarnia pod Lipami', tax_no: '5261040828', email: 'kontakt@podlipami.example', city: 'Gdańsk', post_code: '80-831', street: 'ul. Długa 5', country: 'PL', external_id: 'cust-1003' },
   { name: 'Acme Robotics GmbH', tax_no: 'DE811907980', email: 'billing@acme-robotics.example', city: 'Berlin', post_code: '10115', street: 'Invalidenstraße 7', country: 'DE', external_id: 'cust-1004' },
   { name: 'Anna Nowak', email: 'anna.nowak@mail.example', city: 'Poznań', post_code: '61-001', street: 'ul. Święty Marcin 3', country: 'PL', external_id: 'cust-1005', first_name: 'Anna', last_name: 'Nowak' },
