@@ -272,6 +272,28 @@ describe('the product widget endpoints', () => {
     expect(record).toMatchObject({ price: '5535.0', quantity: '3.0' });
   });
 
+  it('speaks the buyer’s language on the order page, and carries it to the checkout page', async () => {
+    const polish = await fetch(widget('/p/logo-design'), { headers: { 'accept-language': 'pl-PL,pl;q=0.9' } });
+    const polishPage = await polish.text();
+    expect(polishPage).toContain('<html lang="pl">');
+    expect(polishPage).toContain('Przejdź do płatności');
+    expect(polishPage).toContain('<input type="hidden" name="lang" value="pl">');
+    expect(polish.headers.get('vary')).toMatch(/accept-language/i);
+    // A language the page chose wins over the browser's.
+    const english = await (await fetch(widget('/p/logo-design?lang=en'), { headers: { 'accept-language': 'pl' } })).text();
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain('Continue to payment');
+    const ordered = await fetch(widget('/p/logo-design'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' },
+      body: 'lang=pl&email=nojs-pl%40example.com&name=Jan+Kowalski&quantity=1',
+      redirect: 'manual',
+    });
+    expect(ordered.status).toBe(303);
+    const checkoutPage = await (await fetch(ordered.headers.get('location')!, { headers: { 'accept-language': 'en' } })).text();
+    expect(checkoutPage).toContain('<html lang="pl">');
+  });
+
   it('limits new checkouts per address with 429 and Retry-After (last: it spends the budget)', async () => {
     let limited: Response | undefined;
     for (let i = 0; i < 25 && !limited; i += 1) {

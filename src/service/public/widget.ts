@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, toPlain } from '../../api/money.js';
-import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
 import { unitForReader } from '../../api/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
@@ -246,14 +246,21 @@ function cacheable(c: ServiceContext, body: string, type: string, cacheControl: 
 }
 
 const ORDER_TEXT = {
-  title: 'Order', email: 'E-mail', name: 'Your name', company: 'Company name (for a company invoice)', taxNo: 'Tax number',
-  street: 'Street (company invoice)', postCode: 'Post code', city: 'City', country: 'Country code (PL, DE, …)',
-  quantity: 'Quantity', continue: 'Continue to payment', testMode: 'Test mode', unavailable: 'Online payment is not available at the moment.',
-};
+  en: {
+    title: 'Order', email: 'E-mail', name: 'Your name', company: 'Company name (for a company invoice)', taxNo: 'Tax number',
+    street: 'Street (company invoice)', postCode: 'Post code', city: 'City', country: 'Country code (PL, DE, …)',
+    quantity: 'Quantity', continue: 'Continue to payment', testMode: 'Test mode', unavailable: 'Online payment is not available at the moment.',
+  },
+  pl: {
+    title: 'Zamówienie', email: 'E-mail', name: 'Imię i nazwisko', company: 'Nazwa firmy (do faktury na firmę)', taxNo: 'NIP',
+    street: 'Ulica (faktura na firmę)', postCode: 'Kod pocztowy', city: 'Miejscowość', country: 'Kod kraju (PL, DE, …)',
+    quantity: 'Ilość', continue: 'Przejdź do płatności', testMode: 'Tryb testowy', unavailable: 'Płatności online są w tej chwili niedostępne.',
+  },
+} as const;
 
 /** The fallback order page: a plain form, for pages where the button's script cannot run. */
-function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, errors: Record<string, string[]> = {}) {
-  const t = ORDER_TEXT;
+function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, lang: CheckoutLang, errors: Record<string, string[]> = {}) {
+  const t = ORDER_TEXT[lang];
   const field = (label: string, name: string, type: string, extra: string) =>
     html`<p><label>${label}<br><input name="${name}" type="${type}" ${new Html(extra)} style="width:100%;padding:0.5rem;font:inherit"></label>
       ${errors[name] ? html`<br><span role="alert" class="muted">${errors[name].join(', ')}</span>` : ''}</p>`;
@@ -261,9 +268,10 @@ function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, errors: R
     ${product.test_mode ? html`<span class="badge due">${t.testMode}</span>` : ''}
     <span class="muted">${product.seller}</span>
     <h1>${product.name}</h1>
-    <p class="amount">${money(product.price_gross, product.currency, 'en')}</p>
+    <p class="amount">${money(product.price_gross, product.currency, lang)}</p>
     ${product.available
       ? html`<form method="post">
+          <input type="hidden" name="lang" value="${lang}">
           ${field(t.email, 'email', 'email', 'required autocomplete="email"')}
           ${field(t.name, 'name', 'text', 'autocomplete="name"')}
           ${field(t.company, 'company', 'text', 'autocomplete="organization"')}
@@ -373,7 +381,10 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     }
     if (format !== undefined && format !== 'html') throw notFound();
     const product = await publicProduct(c, found);
-    return c.body(page({ title: `${ORDER_TEXT.title}: ${product.name}`, lang: 'en', body: orderPage(product) }), 200, PAGE_HEADERS);
+    // The page's `?lang=` (the button's locale), else the browser's language.
+    const lang = checkoutLang(c.req.query('lang'), c.req.header('accept-language'));
+    c.header('vary', 'Accept-Language');
+    return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang) }), 200, PAGE_HEADERS);
   });
 
   // The fallback order page's form: the same checkout, then straight to the checkout page.
@@ -383,9 +394,11 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     const body = c.get('body');
     const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
     const company = str('company');
+    const lang = checkoutLang(str('lang'), c.req.header('accept-language'));
     let input: CheckoutInput;
     try {
       input = parseCheckout({
+        lang,
         product: found.product.data.token,
         quantity: str('quantity') || 1,
         buyer: {
@@ -402,7 +415,7 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
       if (!(error instanceof ApiError) || !error.fields) throw error;
       const errors = Object.fromEntries(Object.entries(error.fields).map(([key, value]) => [key.replace(/^buyer\./, ''), value]));
       const product = await publicProduct(c, found);
-      return c.body(page({ title: `${ORDER_TEXT.title}: ${product.name}`, lang: 'en', body: orderPage(product, errors) }), 422, PAGE_HEADERS);
+      return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, errors) }), 422, PAGE_HEADERS);
     }
     await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
     const answer = await createCheckout(c, prefix, input);
