@@ -1,10 +1,10 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { connectAccountToLocalKsef } from '../../../src/service/ksef/local.js';
-import { killServices, spawnService, startTestService, templateDataDir, type TestService } from '../../helpers/service.js';
+import { killServices, spawnService, startTestService, type TestService } from '../../helpers/service.js';
 
 /** `invoicekit service --ksef-local`: the bundled KSeF beside the service, and an account connected to it. */
 describe('invoicekit service --ksef-local', () => {
@@ -23,8 +23,8 @@ describe('invoicekit service --ksef-local', () => {
   it('runs the local KSeF, connects the seeded demo account, and an invoice sent with gov_save_and_send gets its KSeF number', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-ksef-local-'));
     dirs.push(dataDir);
-    // The seeded database the other service tests start from, instead of migrating and seeding anew.
-    await cp(await templateDataDir(true), dataDir, { recursive: true });
+    // A folder of its own, migrated and seeded by the command itself: nothing another test left in a
+    // shared template can reach the local KSeF's state.
     const apiToken = 'ksef-local-demo-token';
     const service = await spawnService(['--ksef-local', '--ksef-local-port', '0', '--seed', '--quiet', '--data-dir', dataDir], { INVOICEKIT_API_TOKEN: apiToken });
     const origin = /local KSeF \(test double\) listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1];
