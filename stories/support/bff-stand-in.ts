@@ -218,7 +218,8 @@ function portalAnswer(scenario: string, route: string, request: Request): Respon
     const invoice = invoicesOf(scenario).find((each) => each.id === Number(payment[1]));
     if (!invoice) return notFound('invoice');
     if (!owes(invoice)) return failure(409, 'nothing_to_pay', 'Nothing is left to pay on this invoice.');
-    return json({ redirectUrl: `https://pay.invoicekit.example/checkout/${invoice.id}`, amount: invoice.outstanding, currency: invoice.currency }, 201, PRIVATE);
+    // The attempt names the payment the customer comes back from, as the BFF's does.
+    return json({ attempt: `storybook-invoice-attempt-${invoice.id}`, redirectUrl: `https://pay.invoicekit.example/checkout/${invoice.id}`, amount: invoice.outstanding, currency: invoice.currency }, 201, PRIVATE);
   }
   if (route === 'invoices' && request.method === 'GET') return invoicePage(scenario, new URL(request.url).searchParams);
   return notFound('route');
