@@ -341,22 +341,3 @@ describe('billing details', () => {
     await context.close();
   });
 });
-
-describe('paying from the portal', () => {
-  it('pays an unpaid invoice and lands back in the portal, with the invoice shown as paid', async () => {
-    const { page, errors, context } = await startJourney(demo, 'portal-pay');
-    await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
-    const payLinks = page.locator('invoice-list [part~="pay-link"]');
-    await expect.poll(() => payLinks.count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    const row = page.locator('invoice-list [part~="row"]', { has: page.locator('[part~="pay-link"]') }).first();
-    const number = (await row.locator('[part~="number"]').textContent())!.trim();
-    await payLinks.first().click();
-    await page.waitForURL(/\/banking\/payments\/pay\/|\/invoice\/payment\//, { timeout: 20_000 });
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(/\/portal\.html/, { timeout: 20_000 });
-    const paidRow = page.locator('invoice-list [part~="row"]', { hasText: number });
-    await expect.poll(() => paidRow.locator('[part~="status-paid"]').count(), { timeout: 20_000 }).toBe(1);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
-});
