@@ -8,7 +8,7 @@ import { encodeXml, readXml } from '../api/xml.js';
 export class XmlInputError extends Error {}
 
 /** Fields that are lists even when a request carries a single child or none. */
-const LIST_FIELDS: ReadonlySet<string> = new Set(['positions', 'warehouse_actions', 'descriptions', 'settlement_positions', 'recipients', 'invoice_ids']);
+const LIST_FIELDS: ReadonlySet<string> = new Set(['positions', 'warehouse_actions', 'descriptions', 'settlement_positions', 'recipients', 'issuers', 'invoice_ids']);
 
 /** Parses an XML request body into `{ rootName: value }`. Refuses DTDs and entity declarations. */
 export function parseXml(text: string): Record<string, unknown> {

@@ -172,8 +172,8 @@ describe('creating an invoice', () => {
     const read = (await http.get(`/invoices/${String(invoice.id)}.json`)).body;
     expect(listed).toMatchObject({ product_cache: 'Box, Łódź delivery, Lid', discount: '7.5' });
     expect(listed.positions).toBeUndefined();
-    const { positions, descriptions, settlement_positions, recipients, ...withoutParts } = read;
-    expect([positions, descriptions, settlement_positions, recipients].every(Array.isArray)).toBe(true);
+    const { positions, descriptions, settlement_positions, recipients, issuers, ...withoutParts } = read;
+    expect([positions, descriptions, settlement_positions, recipients, issuers].every(Array.isArray)).toBe(true);
     expect(listed).toEqual(withoutParts);
   });
 

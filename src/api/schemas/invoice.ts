@@ -195,6 +195,9 @@ export const recipientInput = z.object({
   note: optionalText(2000),
   role: optionalText(100),
   participation: decimalInput.nullish(),
+  /** KSeF: the kind of `tax_no`, as `buyer_tax_no_kind`; and the role's own words for `Rola inna`. */
+  tax_no_kind: optionalText(50),
+  role_description: optionalText(100),
 });
 
 const invoiceFields = {
@@ -256,6 +259,8 @@ const invoiceFields = {
   descriptions: z.array(descriptionInput).max(100, 'has too many descriptions (maximum is 100)').nullish(),
   settlement_positions: z.array(settlementPositionInput).max(100, 'has too many settlement positions (maximum is 100)').nullish(),
   recipients: z.array(recipientInput).max(100, 'has too many recipients (maximum is 100)').nullish(),
+  /** KSeF: who issues the invoice for the seller (an accounting office, a factor…), each with its `role`. */
+  issuers: z.array(recipientInput).max(100, 'has too many issuers (maximum is 100)').nullish(),
   /** Makes the new document from this one: a copy of another kind, an advance, a final invoice, a VAT invoice from a proforma. */
   copy_invoice_from: optionalId,
   advance_creation_mode: z.enum(['percent', 'amount'], { message: 'must be percent or amount' }).nullish(),
@@ -412,6 +417,8 @@ export const recipient = z.looseObject({
   note: s,
   role: s,
   participation: d,
+  tax_no_kind: s.optional(),
+  role_description: s.optional(),
 });
 
 /** A payment connected to an invoice (`additional_fields[invoice]=connected_payments`). */
@@ -572,6 +579,8 @@ export const invoice = z.looseObject({
   descriptions: z.array(description).optional(),
   settlement_positions: z.array(settlementPosition).optional(),
   recipients: z.array(recipient).optional(),
+  /** KSeF: who issues the invoice for the seller. */
+  issuers: z.array(recipient).optional(),
   /** On corrections: why the invoice was corrected. */
   correction_reason: s.optional(),
   /** With `additional_fields[invoice]=cancel_reason`. */

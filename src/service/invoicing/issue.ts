@@ -18,7 +18,7 @@ type UpdateInput = z.output<typeof invoiceUpdateInput>;
 
 /** Request keys that steer how a document is made; they are never stored. */
 const STEERING = ['copy_invoice_from', 'advance_creation_mode', 'advance_value', 'position_name', 'invoice_ids', 'use_oss'] as const;
-const PART_KEYS = ['descriptions', 'settlement_positions', 'recipients'] as const;
+const PART_KEYS = ['descriptions', 'settlement_positions', 'recipients', 'issuers'] as const;
 
 /** The account's first user, whom an invoice made through the API names as its author. Kept where it can be. */
 function ownerUserId(tx: Sql, account: Account): Promise<number | null> {

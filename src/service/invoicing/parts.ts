@@ -44,6 +44,8 @@ export interface Recipient {
   note: string | null;
   role: string | null;
   participation: string | null;
+  tax_no_kind?: string | null;
+  role_description?: string | null;
 }
 
 /** What an invoice record holds beside the fields of `InvoiceData`; older records lack them. */
@@ -51,6 +53,8 @@ export interface InvoiceParts {
   descriptions?: Description[];
   settlement_positions?: SettlementPosition[];
   recipients?: Recipient[];
+  /** KSeF's issuers, parties like recipients. */
+  issuers?: Recipient[];
   cancelled?: boolean;
   cancel_reason?: string | null;
   correction_reason?: string | null;
@@ -127,7 +131,7 @@ function settlement(input: SettlementInput, existing: SettlementPosition | undef
   };
 }
 
-const RECIPIENT_TEXT = ['name', 'first_name', 'last_name', 'tax_no', 'country', 'city', 'post_code', 'street', 'phone', 'email', 'note', 'role'] as const;
+const RECIPIENT_TEXT = ['name', 'first_name', 'last_name', 'tax_no', 'country', 'city', 'post_code', 'street', 'phone', 'email', 'note', 'role', 'tax_no_kind', 'role_description'] as const;
 
 function recipient(input: RecipientInput, existing: Recipient | undefined, id: number): Recipient {
   const result = { id } as Recipient;
@@ -141,6 +145,7 @@ export interface PartsInput {
   descriptions?: DescriptionInput[] | null | undefined;
   settlement_positions?: SettlementInput[] | null | undefined;
   recipients?: RecipientInput[] | null | undefined;
+  issuers?: RecipientInput[] | null | undefined;
 }
 
 /** The nested parts after a create (`current` empty) or an update request. */
@@ -157,6 +162,9 @@ export async function applyParts(tx: Sql, current: InvoiceParts, input: PartsInp
   parts.recipients = input.recipients
     ? await applyNested('recipients', current.recipients ?? [], input.recipients, recipient, nextId, problems)
     : (current.recipients ?? []);
+  parts.issuers = input.issuers
+    ? await applyNested('issuers', current.issuers ?? [], input.issuers, recipient, nextId, problems)
+    : (current.issuers ?? []);
   if (Object.keys(problems).length > 0) throw invalid(problems);
   return parts;
 }

@@ -14,7 +14,7 @@ type StoredInvoice = InvoiceData & InvoiceParts;
 
 /** The keys an answer carries: the schema's shape is the single list of them. */
 const INVOICE_KEYS = Object.keys(invoiceSchema.shape).filter(
-  (key) => !['positions', 'descriptions', 'settlement_positions', 'recipients', 'cancel_reason', 'connected_payments',
+  (key) => !['positions', 'descriptions', 'settlement_positions', 'recipients', 'issuers', 'cancel_reason', 'connected_payments',
     'corrected_content_before', 'corrected_content_after', 'correction_reason'].includes(key),
 );
 /**
@@ -156,6 +156,7 @@ export function presentInvoice(row: StoredRow<InvoiceData>, options: InvoicePres
     answer.descriptions = d.descriptions ?? [];
     answer.settlement_positions = d.settlement_positions ?? [];
     answer.recipients = d.recipients ?? [];
+    answer.issuers = d.issuers ?? [];
   }
   return answer;
 }

@@ -3,8 +3,8 @@ import { type Account, invalid } from '../http.js';
 import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { buildFa3, type Fa3Context, fa3InvoiceOf, fa3Problems, type Fa3Reference, isKsefKind } from './fa3/build.js';
-import { polishNip } from './fa3/parties.js';
-import { isTestEnvironment, type KsefEnvironment, verificationLink } from './gateway.js';
+import { inferTaxNoKind, sellerNip } from './fa3/parties.js';
+import { isTestEnvironment, isValidKsefNumber, type KsefEnvironment, verificationLink } from './gateway.js';
 import { isConnected, type KsefSettings, readKsefSettings } from './settings.js';
 
 /**
@@ -45,19 +45,75 @@ function polishMidnight(date: string): string {
   return `${date}T00:00:00.000${offset}`;
 }
 
-async function reference(tx: Sql, accountId: number, id: unknown): Promise<(Fa3Reference & { id: number }) | null> {
+type CorrectedReference = Fa3Reference & { id: number; data: Stored };
+
+async function reference(tx: Sql, accountId: number, id: unknown): Promise<CorrectedReference | null> {
   if (typeof id !== 'number') return null;
   const row = await findRow<Stored>(tx, 'invoices', accountId, id);
   if (!row) return null;
-  return { id: row.id, number: row.data.number, issue_date: row.data.issue_date, kind: row.data.kind, ksefNumber: (row.data.gov_id as string | null) ?? null };
+  const d = row.data;
+  return {
+    id: row.id,
+    data: d,
+    number: d.number,
+    issue_date: d.issue_date,
+    kind: d.kind,
+    ksefNumber: (d.gov_id as string | null) ?? null,
+    price_gross: d.price_gross,
+    currency: d.currency,
+    exchange_currency_rate: (d.exchange_currency_rate as string | null | undefined) ?? null,
+    pending: typeof d.gov_status === 'string' && d.gov_status.endsWith('processing') && !d.gov_id,
+  };
+}
+
+/**
+ * The fields a correction keeps from the invoice it corrects while KSeF is on (hosted guide,
+ * "Korekty faktur"): KSeF links the two by their parties, which a correction does not change.
+ */
+export const CORRECTION_KEPT_FIELDS = [
+  'department_id', 'seller_tax_no', 'seller_email', 'seller_phone', 'seller_fax', 'seller_www', 'seller_tax_no_kind', 'seller_bdo_no',
+  'buyer_company', 'buyer_tax_no', 'buyer_note', 'buyer_email', 'buyer_phone', 'buyer_mobile_phone', 'buyer_tax_no_kind',
+  'use_invoice_issuer', 'invoice_issuer', 'use_delivery_address', 'delivery_address',
+] as const;
+
+/** A stored value as compared: blank, null and absent are the same; `true` and `"1"` too. */
+function comparable(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return String(value).trim();
+}
+
+/**
+ * What a correction may not say: fields changed from the corrected invoice, a KSeF number that is
+ * not its own. The kept fields it leaves out are taken from the corrected invoice.
+ */
+export function correctionProblems(data: Stored, corrected: CorrectedReference | null): Record<string, string[]> {
+  const problems: Record<string, string[]> = {};
+  const given = typeof data.gov_corrected_invoice_number === 'string' ? data.gov_corrected_invoice_number.trim() : '';
+  if (given && !isValidKsefNumber(given)) problems.gov_corrected_invoice_number = ['is not a KSeF number (NIP-YYYYMMDD-XXXXXXXXXXXX-CC, with its checksum)'];
+  else if (given && corrected?.ksefNumber && given !== corrected.ksefNumber) {
+    problems.gov_corrected_invoice_number = [`must be the corrected invoice's KSeF number, ${corrected.ksefNumber}`];
+  }
+  if (!corrected) return problems;
+  for (const field of CORRECTION_KEPT_FIELDS) {
+    const before = (corrected.data as Record<string, unknown>)[field];
+    const fields = data as Record<string, unknown>;
+    // What the correction does not say it keeps from the corrected invoice.
+    if (fields[field] === undefined && before !== undefined) fields[field] = before;
+    const after = fields[field];
+    // `buyer_company` absent on an older record means a company, as the hosted service reads it.
+    if (field === 'buyer_company' && (before === undefined || after === undefined)) continue;
+    if (comparable(before) !== comparable(after)) problems[field] = ["can't differ from the corrected invoice's"];
+  }
+  return problems;
 }
 
 /** The invoices an FA(3) document names: a correction's corrected invoice, an advance's order, a final invoice's advances. */
 export async function fa3ContextOf(tx: Sql, accountId: number, data: Stored): Promise<Omit<Fa3Context, 'createdAt'>> {
   if (data.kind === 'correction') {
     const corrected = await reference(tx, accountId, data.from_invoice_id ?? data.invoice_id);
-    const given = typeof data.gov_corrected_invoice_number === 'string' && data.gov_corrected_invoice_number ? data.gov_corrected_invoice_number : null;
-    return { corrected: corrected ? { ...corrected, ksefNumber: given ?? corrected.ksefNumber } : null };
+    const given = typeof data.gov_corrected_invoice_number === 'string' && data.gov_corrected_invoice_number.trim() ? data.gov_corrected_invoice_number.trim() : null;
+    return { corrected: corrected ? { ...corrected, ksefNumber: corrected.ksefNumber ?? given } : null };
   }
   if (data.kind === 'advance' && typeof data.invoice_id === 'number') {
     const order = await findRow<Stored>(tx, 'invoices', accountId, data.invoice_id);
@@ -93,11 +149,16 @@ export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Acco
   }
   const settings = known ?? (await readKsefSettings(tx, account.id));
   if (settings.environment === 'off' || !isKsefKind(data.kind)) return saved;
+  // Without a kind, a prefixed number says it (hosted guide): `DE…` is `nip_ue`, `CH…` `other`.
+  if (!data.buyer_tax_no_kind) {
+    const inferred = inferTaxNoKind(null, data.buyer_tax_no);
+    if (inferred) data.buyer_tax_no_kind = inferred;
+  }
   const context = await fa3ContextOf(tx, account.id, data);
   if (data.kind === 'correction' && !data.gov_corrected_invoice_number && context.corrected?.ksefNumber) {
     data.gov_corrected_invoice_number = context.corrected.ksefNumber;
   }
-  const problems = fa3Problems(fa3InvoiceOf(data), context);
+  const problems = { ...fa3Problems(fa3InvoiceOf(data), context), ...(data.kind === 'correction' ? correctionProblems(data, context.corrected as CorrectedReference | null) : {}) };
   if (Object.keys(problems).length === 0) {
     data.gov_error_messages = null;
     return saved;
@@ -143,27 +204,32 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
   const context = await fa3ContextOf(tx, account.id, data);
   const invoice = fa3InvoiceOf(data);
   const problems = fa3Problems(invoice, context);
+  // A correction names the corrected invoice's KSeF number: it waits until that invoice has one.
+  if (context.corrected?.pending && !context.corrected.ksefNumber) {
+    (problems.invoice_id ??= []).push('is still being sent to KSeF: send the correction once the corrected invoice has its KSeF number');
+  }
   if (Object.keys(problems).length > 0) {
     return save({ gov_status: govStatus('send_error', settings.environment), gov_error_messages: errorMessages(problems) });
   }
   const now = runtime.clock();
   const xml = buildFa3(invoice, { ...context, createdAt: now });
-  const sellerNip = polishNip(data.seller_tax_no)!;
+  const seller = sellerNip(data)!;
   // OFFLINE24: an invoice dated before today was issued before it reaches KSeF (hosted guide).
   const offline = data.issue_date < polishDate(now);
   await tx.query(
     `insert into ksef_jobs (account_id, invoice_id, environment, seller_nip, offline, xml, next_attempt_at) values ($1, $2, $3, $4, $5, $6, $7)`,
-    [account.id, row.id, settings.environment, sellerNip, offline, xml, now],
+    [account.id, row.id, settings.environment, seller, offline, xml, now],
   );
   runtime.kick();
   return save({
     gov_status: govStatus('processing', settings.environment),
     gov_error_messages: null,
+    gov_link: null,
     gov_send_date: timestampText(now),
     gov_sell_date: polishMidnight(data.sell_date ?? data.issue_date),
     gov_verification_link: verificationLink({
       environment: settings.environment,
-      sellerNip,
+      sellerNip: seller,
       issueDate: data.issue_date,
       xml,
       ...(runtime.localOrigin() ? { localOrigin: runtime.localOrigin()! } : {}),

@@ -218,7 +218,8 @@ export class KsefSender {
         [job.id, upo || !awaitUpo || job.attempts >= 20 ? 'done' : 'submitted', ksefNumber, upo, new Date(this.clock().getTime() + pollDelayMs(job.attempts))],
       );
       if (job.ksef_number !== ksefNumber) {
-        await this.updateInvoice(tx, job, { gov_status: govStatus('ok', job.environment), gov_id: ksefNumber, gov_error_messages: null });
+        // `gov_link`: the invoice in KSeF, its KOD I page, once KSeF holds it (null before, hosted guide).
+        await this.updateInvoice(tx, job, (data) => ({ gov_status: govStatus('ok', job.environment), gov_id: ksefNumber, gov_error_messages: null, gov_link: data.gov_verification_link ?? null }));
       }
     });
   }
@@ -231,8 +232,10 @@ export class KsefSender {
   }
 
   /** Writes the `gov_*` fields; the write fires the invoice's `invoice:update` webhooks. */
-  private async updateInvoice(tx: Sql, job: Job, fields: Record<string, unknown>): Promise<void> {
+  private async updateInvoice(tx: Sql, job: Job, fields: Record<string, unknown> | ((data: Record<string, unknown>) => Record<string, unknown>)): Promise<void> {
     const row = await findRow<InvoiceData>(tx, 'invoices', job.account_id, job.invoice_id, { forUpdate: true });
-    if (row) await updateRow(tx, 'invoices', job.account_id, job.invoice_id, { ...row.data, ...fields });
+    if (!row) return;
+    const data = row.data as unknown as Record<string, unknown>;
+    await updateRow(tx, 'invoices', job.account_id, job.invoice_id, { ...row.data, ...(typeof fields === 'function' ? fields(data) : fields) });
   }
 }

@@ -1,5 +1,6 @@
 import { add, compare, type Decimal, decimal, mul, round, sum, toFixed, toPlain, ZERO } from '../../../api/money.js';
-import { buyerIdentity, countryCode, polishNip } from './parties.js';
+import { buyerIdentity, countryCode, type PartyIdentity, sellerIdentity } from './parties.js';
+import { type Podmiot3, thirdParties, type ThirdPartyFields } from './third-parties.js';
 import { rateOf, type RateSlot, SLOT_ORDER, type VatContext } from './rates.js';
 
 /**
@@ -48,6 +49,7 @@ export interface Fa3Invoice {
   readonly status?: string | null;
   readonly seller_name?: string | null;
   readonly seller_tax_no?: string | null;
+  readonly seller_tax_no_kind?: string | null;
   readonly seller_street?: string | null;
   readonly seller_post_code?: string | null;
   readonly seller_city?: string | null;
@@ -79,6 +81,10 @@ export interface Fa3Invoice {
   readonly description_footer?: string | null;
   readonly descriptions?: readonly { readonly title?: string | null; readonly content?: string | null }[] | null;
   readonly positions: readonly Fa3Line[];
+  /** Who issues the invoice for the seller (`Podmiot3`, hosted guide "Wystawca faktury"). */
+  readonly issuers?: readonly ThirdPartyFields[] | null;
+  /** Parties beside the buyer (`Podmiot3`, hosted guide "Odbiorca faktury"). */
+  readonly recipients?: readonly ThirdPartyFields[] | null;
 }
 
 /** Another invoice this one names: the corrected one, an advance a final invoice settles. */
@@ -89,6 +95,12 @@ export interface Fa3Reference {
   readonly ksefNumber: string | null;
   /** The corrected invoice's kind (a correction of an advance is `KOR_ZAL`). */
   readonly kind?: string;
+  /** A corrected advance's total and rate before the correction (`P_15ZK`, `KursWalutyZK`). */
+  readonly price_gross?: string;
+  readonly currency?: string;
+  readonly exchange_currency_rate?: string | null;
+  /** Whether it is on its way to KSeF without a number yet: a correction waits for that number. */
+  readonly pending?: boolean;
 }
 
 export interface Fa3Context {
@@ -228,25 +240,26 @@ export function buildFa3(invoice: Fa3Invoice, context: Fa3Context): string {
     .text('SystemInfo', context.systemInfo ?? 'invoicekit')
     .close('Naglowek');
 
+  const seller = sellerIdentity(invoice) as { nip: string; internalId: string | null };
   x.open('Podmiot1')
-    .open('DaneIdentyfikacyjne').el('NIP', polishNip(invoice.seller_tax_no)).text('Nazwa', invoice.seller_name, 512).close('DaneIdentyfikacyjne');
+    .open('DaneIdentyfikacyjne').el('NIP', seller.nip).text('Nazwa', invoice.seller_name, 512).close('DaneIdentyfikacyjne');
   address(x, invoice.seller_country, invoice.seller_street, invoice.seller_post_code, invoice.seller_city);
   contact(x, invoice.seller_email, invoice.seller_phone);
   x.close('Podmiot1');
 
   const buyer = buyerIdentity(invoice);
   const identity = 'identity' in buyer ? buyer.identity : { kind: 'none' as const };
+  const third = podmiot3List(invoice, seller.internalId, identity);
   x.open('Podmiot2').open('DaneIdentyfikacyjne');
-  if (identity.kind === 'NIP') x.el('NIP', identity.nip);
-  else if (identity.kind === 'UE') x.el('KodUE', identity.code).el('NrVatUE', identity.number);
-  else if (identity.kind === 'ID') x.el('KodKraju', identity.country).el('NrID', identity.number);
-  else x.el('BrakID', 1);
+  identification(x, identity.kind === 'NIP' ? { kind: 'NIP', nip: identity.nip } : identity);
   x.text('Nazwa', buyerName(invoice), 512).close('DaneIdentyfikacyjne');
   if (token(invoice.buyer_street) || token(invoice.buyer_city)) {
     address(x, invoice.buyer_country, invoice.buyer_street, invoice.buyer_post_code, invoice.buyer_city);
   }
   contact(x, invoice.buyer_email, invoice.buyer_phone);
-  x.el('JST', 2).el('GV', 2).close('Podmiot2');
+  // A subordinate unit of a local authority (role 8) or a VAT group member (role 10) marks the buyer.
+  x.el('JST', third.some((p) => p.role === 8) ? 1 : 2).el('GV', third.some((p) => p.role === 10) ? 1 : 2).close('Podmiot2');
+  for (const party of third) podmiot3(x, party);
 
   x.open('Fa').el('KodWaluty', invoice.currency.toUpperCase()).el('P_1', invoice.issue_date).text('P_1M', invoice.place).text('P_2', invoice.number);
   if (invoice.sell_date) x.el('P_6', invoice.sell_date);
@@ -277,6 +290,12 @@ export function buildFa3(invoice: Fa3Invoice, context: Fa3Context): string {
     if (corrected.ksefNumber) x.el('NrKSeF', 1).el('NrKSeFFaKorygowanej', corrected.ksefNumber);
     else x.el('NrKSeFN', 1);
     x.close('DaneFaKorygowanej');
+    // A corrected advance: what was paid before the correction, and its rate when not in PLN.
+    if (type === 'KOR_ZAL' && corrected.price_gross) {
+      x.el('P_15ZK', amount(corrected.price_gross));
+      const before = plnRate({ currency: corrected.currency ?? invoice.currency, exchange_currency_rate: corrected.exchange_currency_rate ?? null });
+      if (before) x.el('KursWalutyZK', precise(toPlain(before), 6));
+    }
   }
   for (const note of notes(invoice)) x.open('DodatkowyOpis').text('Klucz', note.key).text('Wartosc', note.value).close('DodatkowyOpis');
   if (type === 'ROZ') {
@@ -303,6 +322,44 @@ export function buildFa3(invoice: Fa3Invoice, context: Fa3Context): string {
   x.close('Faktura');
   out.push(x.toString());
   return out.join('\n');
+}
+
+/** `DaneIdentyfikacyjne`'s identifier: `NIP`, `IDWew`, `KodUE` + `NrVatUE`, `KodKraju` + `NrID` or `BrakID`. */
+function identification(x: Xml, identity: PartyIdentity) {
+  if (identity.kind === 'NIP') {
+    if (identity.internalId) x.el('IDWew', identity.internalId);
+    else x.el('NIP', identity.nip);
+  } else if (identity.kind === 'UE') x.el('KodUE', identity.code).el('NrVatUE', identity.number);
+  else if (identity.kind === 'ID') x.el('KodKraju', identity.country).el('NrID', identity.number);
+  else x.el('BrakID', 1);
+}
+
+/**
+ * `Podmiot3`: the invoice's issuers and recipients, then the internal units of `nip_with_id`. The
+ * seller's unit is the one issuing it (role 5); the buyer's, a unit of the buyer that is not itself
+ * the buyer (role 2, `Odbiorca`), and both are named by `IDWew`.
+ */
+function podmiot3List(invoice: Fa3Invoice, sellerUnit: string | null, buyer: PartyIdentity): Podmiot3[] {
+  const list = thirdParties(invoice, () => undefined);
+  const unit = (internalId: string, name: string, role: number): Podmiot3 => ({
+    identity: { kind: 'NIP', nip: internalId.slice(0, 10), internalId }, name, party: {}, role, description: null, share: null,
+  });
+  if (sellerUnit) list.push(unit(sellerUnit, token(invoice.seller_name), 5));
+  if (buyer.kind === 'NIP' && buyer.internalId) list.push(unit(buyer.internalId, buyerName(invoice), 2));
+  return list;
+}
+
+function podmiot3(x: Xml, party: Podmiot3) {
+  x.open('Podmiot3').open('DaneIdentyfikacyjne');
+  identification(x, party.identity);
+  x.text('Nazwa', party.name, 512).close('DaneIdentyfikacyjne');
+  const p = party.party;
+  if (token(p.street) || token(p.city)) address(x, p.country, p.street, p.post_code, p.city);
+  contact(x, p.email, p.phone);
+  if (party.role !== null) x.el('Rola', party.role);
+  else x.el('RolaInna', 1).text('OpisRoli', party.description);
+  if (party.share) x.el('Udzial', precise(party.share, 6));
+  x.close('Podmiot3');
 }
 
 function buyerName(invoice: Fa3Invoice): string {
@@ -422,12 +479,15 @@ export function fa3Problems(invoice: Fa3Invoice, context: Pick<Fa3Context, 'corr
     if (token(value).length > max) add(field, `is too long (maximum is ${max} characters)`);
   };
   if (!isKsefKind(invoice.kind)) add('kind', 'does not go to KSeF');
-  if (blank(invoice.seller_tax_no)) add('seller_tax_no', "can't be blank");
-  else if (!polishNip(invoice.seller_tax_no)) add('seller_tax_no', 'is not a valid NIP (10 digits, optionally prefixed PL)');
+  const seller = sellerIdentity(invoice);
+  if ('problem' in seller) add(seller.field, seller.problem);
   for (const field of ['seller_name', 'seller_street', 'seller_post_code', 'seller_city'] as const) if (blank(invoice[field])) add(field, "can't be blank");
   if (blank(buyerName(invoice))) add(invoice.buyer_company === false ? 'buyer_last_name' : 'buyer_name', "can't be blank");
   const buyer = buyerIdentity(invoice);
-  if ('problem' in buyer) add(/must be one of/.test(buyer.problem) ? 'buyer_tax_no_kind' : 'buyer_tax_no', buyer.problem);
+  if ('problem' in buyer) add(buyer.field, buyer.problem);
+  const third = thirdParties(invoice, add).length;
+  const units = ('internalId' in seller && seller.internalId ? 1 : 0) + ('identity' in buyer && buyer.identity.kind === 'NIP' && buyer.identity.internalId ? 1 : 0);
+  if (third + units > 100) add('recipients', 'are too many: KSeF takes at most 100 issuers and recipients together');
   tooLong('seller_name', invoice.seller_name, 512);
   tooLong('buyer_name', invoice.buyer_name, 512);
   tooLong('seller_phone', invoice.seller_phone, 16);
