@@ -154,6 +154,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountInvoiceDocuments(app, {
     smtpUrl: options.smtpUrl,
     outboxAccess: createOutboxAccess(options.signingSecret ?? randomBytes(32).toString('base64url')),
+    db: options.db,
+    ksef,
   });
   mountKsef(app, ksef);
   mountInvoices(app);

@@ -162,7 +162,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       draining: () => draining,
       allowPrivateWebhooks: webhookSettings.allowPrivate,
       clock: options.clock,
-      ksef: { localOrigin, clock, kick: () => ksefSender.kick() },
+      ksef: { localOrigin, clock, kick: () => ksefSender.kick(), onSettled: (listener) => ksefSender.onSettled(listener) },
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;

@@ -626,7 +626,8 @@ export const sendByEmailInput = z.object({
 export type SendByEmailInput = z.input<typeof sendByEmailInput>;
 
 /** Answer of `POST /invoices/<id>/send_by_email`. */
-export const sendByEmailResult = z.looseObject({ status: z.literal('ok'), message: z.string() });
+/** `status: "error"` when KSeF holds the invoice back: in production, a company's invoice without its KSeF number. */
+export const sendByEmailResult = z.looseObject({ status: z.enum(['ok', 'error']), message: z.string() });
 export type SendByEmailResult = z.infer<typeof sendByEmailResult>;
 
 /** `change_status`: the status (from the query, the body or the `invoice` wrapper) and, for `paid`, the date. */

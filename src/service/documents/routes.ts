@@ -1,7 +1,9 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { sendByEmailInput } from '../../api/schemas/invoice.js';
-import type { Sql } from '../db.js';
+import type { Database, Sql } from '../db.js';
+import { type EmailRequest, holdForKsef, releaseHeldEmails } from '../ksef/email.js';
+import type { KsefRuntime } from '../ksef/invoices.js';
 import { answerCacheOf } from '../answer-cache.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
@@ -21,6 +23,9 @@ export interface InvoiceDocumentsOptions {
   smtpUrl?: string | undefined;
   /** Signs outbox links and sessions; the outbox exists only without SMTP. */
   outboxAccess: OutboxAccess;
+  /** The service's database, for e-mails sent after a request (those held for a KSeF number). */
+  db: Database;
+  ksef?: Pick<KsefRuntime, 'onSettled'> | undefined;
 }
 
 /** Recently rendered PDFs, by everything that can change one: rendering costs far more than a lookup. */
@@ -108,6 +113,39 @@ function deliveryFailure(c: ServiceContext, error: MailDeliveryError): Response 
   return c.json(body, 502);
 }
 
+/** Renders and sends an invoice's e-mail as it is now, then marks the invoice sent. */
+async function deliverInvoiceEmail(db: Database, mailer: Mailer, accountId: number, id: number, request: EmailRequest): Promise<void> {
+  const row = await requireRow<InvoiceData>(db, 'invoices', accountId, id);
+  const invoice = row.data;
+  const content = invoiceEmail(invoice, invoiceLinks(request.publicUrl, invoice.token), { pdfAttached: request.pdf });
+  const pdf = request.pdf ? await renderInvoicePdfForRow(db, accountId, row, request.printOption) : null;
+  const message = {
+    accountId,
+    invoiceId: id,
+    ...senderOf(invoice, mailer, request.publicUrl),
+    to: request.to,
+    cc: request.cc,
+    ...content,
+    attachments: pdf ? [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }] : [],
+  };
+  const markSent = async (tx: Sql) => {
+    const current = await requireRow<InvoiceData>(tx, 'invoices', accountId, id, { forUpdate: true });
+    const data = { ...current.data, sent_time: timestampText(new Date()) };
+    if (data.status !== 'paid' && data.status !== 'partial') data.status = 'sent';
+    await updateRow(tx, 'invoices', accountId, id, data);
+  };
+  if (mailer.transport === 'smtp') {
+    await mailer.send(db, message);
+    await db.transaction(markSent);
+  } else {
+    // The stored message and the invoice's new status commit together.
+    await db.transaction(async (tx) => {
+      await mailer.send(tx, message);
+      await markSent(tx);
+    });
+  }
+}
+
 /**
  * Invoice documents: `GET /invoices/<id>.pdf`, `POST /invoices/<id>/send_by_email` and the outbox
  * pages. Mounted before the invoice resource routes, so a `.pdf` read lands here.
@@ -146,45 +184,27 @@ export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDoc
       throw invalid({ email: ["there is no address to send the invoice to: the buyer has no e-mail and no email_to was given"] });
     }
     if (to.length + cc.length > MAX_RECIPIENTS) throw invalidField('email_to', `must name at most ${MAX_RECIPIENTS} addresses with email_cc`);
+    const request: EmailRequest = { to, cc, pdf: input.email_pdf ?? true, printOption: input.print_option ?? 'original', publicUrl };
+    const recipients = [...to, ...cc].join(', ');
 
-    const attachPdf = input.email_pdf ?? true;
-    const content = invoiceEmail(invoice, invoiceLinks(publicUrl, invoice.token), { pdfAttached: attachPdf });
-    const pdf = attachPdf ? await renderInvoicePdfForRow(db, account.id, row, input.print_option ?? 'original') : null;
-    const message = {
-      accountId: account.id,
-      invoiceId: id,
-      ...senderOf(invoice, mailer, publicUrl),
-      to,
-      cc,
-      ...content,
-      attachments: pdf ? [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }] : [],
-    };
-
-    const markSent = async (tx: Sql) => {
-      const current = await requireRow<InvoiceData>(tx, 'invoices', account.id, id, { forUpdate: true });
-      const data = { ...current.data, sent_time: timestampText(new Date()) };
-      if (data.status !== 'paid' && data.status !== 'partial') data.status = 'sent';
-      await updateRow(tx, 'invoices', account.id, id, data);
-    };
+    // While KSeF is on, a company's invoice goes out with its KSeF number (hosted guide).
+    const gate = await holdForKsef(db, account.id, id, request);
+    if (gate === 'refused') return respond(c, { status: 'error', message: `Invoice ${invoice.number} cannot be sent: it has no KSeF number` }, { root: 'result' });
+    if (gate === 'held') {
+      return respond(c, { status: 'ok', message: `Invoice ${invoice.number} will be sent to ${recipients} once KSeF has given it its number` }, { root: 'result' });
+    }
     try {
-      if (mailer.transport === 'smtp') {
-        await mailer.send(db, message);
-        await db.transaction(markSent);
-      } else {
-        // The stored message and the invoice's new status commit together.
-        await db.transaction(async (tx) => {
-          await mailer.send(tx, message);
-          await markSent(tx);
-        });
-      }
+      await deliverInvoiceEmail(db, mailer, account.id, id, request);
     } catch (error) {
       if (error instanceof MailDeliveryError) return deliveryFailure(c, error);
       throw error;
     }
-    const recipients = [...to, ...cc].join(', ');
     const where = mailer.transport === 'outbox' ? ' (kept in the outbox: no SMTP server is configured)' : '';
     return respond(c, { status: 'ok', message: `Invoice ${invoice.number} was sent to ${recipients}${where}` }, { root: 'result' });
   });
+
+  // E-mails held for a KSeF number go once the sender has settled the invoice, and after a restart.
+  options.ksef?.onSettled?.((settled) => releaseHeldEmails(options.db, settled, (accountId, id, request) => deliverInvoiceEmail(options.db, mailer, accountId, id, request)));
 
   // With a real mail server there is no outbox at all: real mail to real buyers is never kept here.
   if (mailer.transport === 'outbox') mountOutbox(app, mailer, options.outboxAccess);

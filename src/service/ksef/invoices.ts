@@ -21,7 +21,11 @@ export interface KsefRuntime {
   clock(): Date;
   /** Asks the sender to look at the queue soon (after the caller's transaction commits). */
   kick(): void;
+  /** Listens for invoices the sender settled (numbered or failed); with none, for a look at every invoice. */
+  onSettled?(listener: SettledListener): void;
 }
+
+export type SettledListener = (settled: { accountId: number; invoiceId: number } | undefined) => Promise<void>;
 
 export type GovState = 'ok' | 'processing' | 'send_error' | 'server_error' | 'not_applicable' | 'not_connected';
 

@@ -2,7 +2,7 @@ import type { Database, Sql } from '../db.js';
 import { findRow, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { KsefError, type KsefEnvironment, type KsefGateway, type KsefReceipt } from './gateway.js';
-import { govStatus, requestSend, sendsAutomatically } from './invoices.js';
+import { govStatus, requestSend, type SettledListener, sendsAutomatically } from './invoices.js';
 import { isConnected, readKsefSettings } from './settings.js';
 
 /**
@@ -59,6 +59,8 @@ export class KsefSender {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private stopped = true;
+  private readonly settledListeners: SettledListener[] = [];
+  private swept = false;
 
   constructor(db: Database, options: KsefSenderOptions) {
     this.db = db;
@@ -101,7 +103,23 @@ export class KsefSender {
     return run;
   }
 
+  /** Called after an invoice is settled (numbered or failed), and once at the first run with none. */
+  onSettled(listener: SettledListener): void {
+    this.settledListeners.push(listener);
+  }
+
+  private async notifySettled(job?: Job): Promise<void> {
+    const settled = job ? { accountId: job.account_id, invoiceId: job.invoice_id } : undefined;
+    for (const listener of this.settledListeners) {
+      await listener(settled).catch((error: unknown) => this.options.log?.({ level: 'error', message: 'KSeF settled listener failed', error: String(error) }));
+    }
+  }
+
   private async workDue(): Promise<number> {
+    if (!this.swept) {
+      this.swept = true;
+      await this.notifySettled();
+    }
     await this.queueAutomatic();
     let done = 0;
     for (;;) {
@@ -222,6 +240,7 @@ export class KsefSender {
         await this.updateInvoice(tx, job, (data) => ({ gov_status: govStatus('ok', job.environment), gov_id: ksefNumber, gov_error_messages: null, gov_link: data.gov_verification_link ?? null }));
       }
     });
+    await this.notifySettled(job);
   }
 
   private async fail(job: Job, state: 'send_error' | 'server_error' | 'not_connected', messages: string[]): Promise<void> {
@@ -229,6 +248,7 @@ export class KsefSender {
       await tx.query(`update ksef_jobs set state = 'failed', last_error = $2, updated_at = now() where id = $1`, [job.id, messages.join('\n')]);
       await this.updateInvoice(tx, job, { gov_status: govStatus(state, job.environment), gov_error_messages: messages.filter(Boolean) });
     });
+    await this.notifySettled(job);
   }
 
   /** Writes the `gov_*` fields; the write fires the invoice's `invoice:update` webhooks. */

@@ -4,12 +4,12 @@ import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ks
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
-import { readFa3, xmllint } from './support.js';
+import { pdfText, qrCodesOfPdf, readFa3, xmllint } from './support.js';
 
 /**
  * The hosted service's KSeF rules on parties and corrections, over HTTP through the bundled KSeF
  * double: `seller_tax_no_kind` and `buyer_tax_no_kind`, issuers and recipients as `Podmiot3`, what a
- * correction keeps and names, and `gov_link`.
+ * correction keeps and names, `gov_link`, and e-mail that waits for the KSeF number.
  */
 
 let ksef: RunningKsefDouble;
@@ -247,5 +247,50 @@ describe('corrections', () => {
     const corrected = await read(original.id);
     expect(await read(early.body.id)).toMatchObject({ gov_status: 'demo_ok', gov_corrected_invoice_number: corrected.gov_id });
     expect(isValidKsefNumber(corrected.gov_id)).toBe(true);
+  });
+});
+
+describe('e-mail while KSeF is on', () => {
+  const outboxFetch = (path: string) => fetch(`${service.url}${path}`, { headers: { authorization: `Bearer ${service.apiToken}` } });
+  const outboxOf = async (invoiceId: number) =>
+    ((await (await outboxFetch('/outbox.json')).json()) as { invoice_id: number; token: string }[]).filter((m) => m.invoice_id === invoiceId);
+  const sendByEmail = async (id: number) => (await http.post(`/invoices/${id}/send_by_email.json`, {})).body;
+  const withEmail = { ...seller, ...buyer, buyer_email: 'ksiegowosc@klient.example', positions: [line] };
+
+  it('holds an e-mail asked for while the invoice is on its way, and sends it with the KSeF number once it has one', async () => {
+    const created = (await http.post('/invoices.json', { gov_save_and_send: true, invoice: { issue_date: '2026-02-02', ...withEmail } })).body;
+    expect(created.gov_status).toBe('demo_processing');
+    const answer = await sendByEmail(created.id);
+    expect(answer).toEqual({ status: 'ok', message: `Invoice ${created.number} will be sent to ksiegowosc@klient.example once KSeF has given it its number` });
+    expect(await outboxOf(created.id)).toEqual([]);
+    expect((await read(created.id)).status).not.toBe('sent');
+
+    await deliver();
+    const invoice = await read(created.id);
+    expect(invoice).toMatchObject({ gov_status: 'demo_ok', status: 'sent' });
+    const [entry, ...more] = await outboxOf(created.id);
+    expect(more).toEqual([]);
+    const message = (await (await outboxFetch(`/outbox/${entry!.token}.json`)).json()) as { to: string[]; attachments: { url: string }[] };
+    expect(message.to).toEqual(['ksiegowosc@klient.example']);
+    const pdf = new Uint8Array(await (await outboxFetch(`/outbox/${message.attachments[0]!.url}`)).arrayBuffer());
+    expect(await pdfText(pdf)).toContain(invoice.gov_id);
+    expect(await qrCodesOfPdf(pdf)).toEqual([invoice.gov_verification_link]);
+  });
+
+  it('in production refuses a company\'s invoice without a KSeF number (status error, as the hosted service answers); a consumer\'s goes', async () => {
+    await http.put('/account/ksef.json', { ksef: { environment: 'production' } });
+    try {
+      const company = (await http.post('/invoices.json', { invoice: { issue_date: '2026-02-02', ...withEmail } })).body;
+      expect(await sendByEmail(company.id)).toEqual({ status: 'error', message: `Invoice ${company.number} cannot be sent: it has no KSeF number` });
+      expect(await outboxOf(company.id)).toEqual([]);
+      const consumer = (await http.post('/invoices.json', { invoice: { issue_date: '2026-02-02', ...seller, buyer_company: false, buyer_first_name: 'Jan', buyer_last_name: 'Kowalski', buyer_email: 'jan@example.com', positions: [line] } })).body;
+      expect((await sendByEmail(consumer.id)).status).toBe('ok');
+      expect(await outboxOf(consumer.id)).toHaveLength(1);
+    } finally {
+      await http.put('/account/ksef.json', { ksef: { environment: 'local' } });
+    }
+    // Outside production nothing is refused (the hosted service's DEMO mode blocks nothing).
+    const demo = (await http.post('/invoices.json', { invoice: { issue_date: '2026-02-02', ...withEmail } })).body;
+    expect((await sendByEmail(demo.id)).status).toBe('ok');
   });
 });

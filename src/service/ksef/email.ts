@@ -1,0 +1,79 @@
+import type { Database, Sql } from '../db.js';
+import type { PrintOption } from '../documents/pdf.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { findRow, updateRow } from '../store.js';
+import { isKsefKind } from './fa3/build.js';
+import { isConnected, readKsefSettings } from './settings.js';
+
+/**
+ * E-mail and KSeF (hosted guide, "Wysyłanie faktur emailem do klientów"): while KSeF is on, a
+ * company's invoice goes to its buyer with its KSeF number. An e-mail asked for while the invoice is
+ * on its way to KSeF is held in the invoice's record and sent, with the number on its PDF, once the
+ * sender has settled the invoice. In production an invoice without a number that is not on its way
+ * is refused (`status: "error"`, as the hosted service answers); outside production nothing is
+ * refused, as the hosted service's DEMO mode blocks nothing.
+ */
+
+/** An e-mail as `send_by_email` asked for it; the message itself is made when it is sent. */
+export interface EmailRequest {
+  readonly to: string[];
+  readonly cc: string[];
+  readonly pdf: boolean;
+  readonly printOption: PrintOption;
+  readonly publicUrl: string;
+}
+
+/** Where held e-mails wait, in the invoice's record (never answered: answers carry the schema's keys). */
+const HELD = 'ksef_held_emails';
+
+type Stored = InvoiceData & Record<string, unknown>;
+
+const inFlight = async (sql: Sql, invoiceId: number) =>
+  (await sql.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [invoiceId])).length > 0;
+
+/** Whether KSeF lets the e-mail go now (`send`), holds it for the number (`held`) or refuses it. */
+export async function holdForKsef(db: Database, accountId: number, id: number, request: EmailRequest): Promise<'send' | 'held' | 'refused'> {
+  return db.transaction(async (tx) => {
+    const row = await findRow<Stored>(tx, 'invoices', accountId, id, { forUpdate: true });
+    if (!row) return 'send';
+    const data = row.data;
+    // A consumer's invoice goes as it always did (hosted guide); so does one KSeF has numbered.
+    if (!isKsefKind(data.kind) || data.buyer_company === false || (typeof data.gov_id === 'string' && data.gov_id)) return 'send';
+    if (await inFlight(tx, id)) {
+      const held = Array.isArray(data[HELD]) ? (data[HELD] as EmailRequest[]) : [];
+      await updateRow(tx, 'invoices', accountId, id, { ...data, [HELD]: [...held, request] });
+      return 'held';
+    }
+    const settings = await readKsefSettings(tx, accountId);
+    return settings.environment === 'production' && isConnected(settings) ? 'refused' : 'send';
+  });
+}
+
+export type Deliver = (accountId: number, invoiceId: number, request: EmailRequest) => Promise<void>;
+
+/**
+ * Sends the e-mails held for an invoice the sender has settled (or, without one, for every
+ * invoice: after a restart). Numbered, they go with the number; refused by KSeF, they go outside
+ * production and are dropped in it, where the invoice may not go out without its number.
+ */
+export async function releaseHeldEmails(db: Database, settled: { accountId: number; invoiceId: number } | undefined, deliver: Deliver): Promise<void> {
+  const invoices = settled
+    ? [settled]
+    : (await db.query<{ account_id: number; id: number }>(`select account_id, id from invoices where data -> '${HELD}' is not null`)).map((r) => ({ accountId: r.account_id, invoiceId: r.id }));
+  const failures: unknown[] = [];
+  for (const { accountId, invoiceId } of invoices) {
+    const due = await db.transaction(async (tx) => {
+      const row = await findRow<Stored>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
+      const held = row && Array.isArray(row.data[HELD]) ? (row.data[HELD] as EmailRequest[]) : [];
+      if (!row || held.length === 0 || (await inFlight(tx, invoiceId))) return [];
+      const { [HELD]: _released, ...data } = row.data;
+      await updateRow(tx, 'invoices', accountId, invoiceId, data as Stored);
+      const numbered = typeof row.data.gov_id === 'string' && row.data.gov_id !== '';
+      if (numbered) return held;
+      const settings = await readKsefSettings(tx, accountId);
+      return settings.environment === 'production' ? [] : held;
+    });
+    for (const request of due) await deliver(accountId, invoiceId, request).catch((error: unknown) => failures.push(error));
+  }
+  if (failures.length > 0) throw new AggregateError(failures, `${failures.length} held e-mail(s) could not be sent`);
+}
