@@ -4,7 +4,7 @@ import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ks
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
-import { pdfText, qrCodesOfPdf, readFa3, xmllint } from './support.js';
+import { deliverQueue, pdfText, qrCodesOfPdf, readFa3, xmllint } from './support.js';
 
 /**
  * The hosted service's KSeF rules on parties and corrections, over HTTP through the bundled KSeF
@@ -35,16 +35,7 @@ afterAll(async () => {
   await ksef.close();
 });
 
-/** Works the sender's queue until KSeF has decided. */
-async function deliver() {
-  for (let round = 0; round < 5; round += 1) {
-    await ksef.settled();
-    await service.ksefSender.runOnce();
-    const pending = await service.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted')`);
-    if (pending.length === 0) return;
-    await service.db.query(`update ksef_jobs set next_attempt_at = $1 where state in ('queued', 'submitted')`, [now]);
-  }
-}
+const deliver = () => deliverQueue(ksef, service, now);
 
 const read = async (id: number) => (await http.get(`/invoices/${id}.json`)).body;
 

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
+import type { RunningKsefDouble } from '../../../src/service/ksef/double/server.js';
 import { schemaPaths } from '../../../src/service/ksef/schemas.js';
+import type { TestService } from '../../helpers/service.js';
 
 const run = promisify(execFile);
 
@@ -64,5 +66,19 @@ export async function pdfText(pdf: Uint8Array): Promise<string> {
     return stdout.replace(/\s+/g, ' ');
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Works a test service's KSeF queue until KSeF has decided (the double processes each invoice on
+ * its own): the sender runs by hand, and jobs waiting for a later attempt are made due at `now`.
+ */
+export async function deliverQueue(ksef: RunningKsefDouble, service: TestService, now: Date): Promise<void> {
+  for (let round = 0; round < 5; round += 1) {
+    await ksef.settled();
+    await service.ksefSender.runOnce();
+    const pending = await service.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted')`);
+    if (pending.length === 0) return;
+    await service.db.query(`update ksef_jobs set next_attempt_at = $1 where state in ('queued', 'submitted')`, [now]);
   }
 }
