@@ -7,11 +7,12 @@ import { isConnected, readKsefSettings } from './settings.js';
 
 /**
  * E-mail and KSeF (hosted guide, "Wysyłanie faktur emailem do klientów"): while KSeF is on, a
- * company's invoice goes to its buyer with its KSeF number. An e-mail asked for while the invoice is
+ * company's invoice goes to its buyer with its KSeF number. An e-mail asked for while an invoice is
  * on its way to KSeF is held in the invoice's record and sent, with the number on its PDF, once the
- * sender has settled the invoice. In production an invoice without a number that is not on its way
- * is refused (`status: "error"`, as the hosted service answers); outside production nothing is
- * refused, as the hosted service's DEMO mode blocks nothing.
+ * sender has settled the invoice. In production a company's invoice without a number that is not
+ * on its way is refused (`status: "error"`, as the hosted service answers); outside production
+ * nothing is refused, as the hosted service's DEMO mode blocks nothing, and a consumer's invoice is
+ * never refused.
  */
 
 /** An e-mail as `send_by_email` asked for it; the message itself is made when it is sent. */
@@ -37,13 +38,15 @@ export async function holdForKsef(db: Database, accountId: number, id: number, r
     const row = await findRow<Stored>(tx, 'invoices', accountId, id, { forUpdate: true });
     if (!row) return 'send';
     const data = row.data;
-    // A consumer's invoice goes as it always did (hosted guide); so does one KSeF has numbered.
-    if (!isKsefKind(data.kind) || data.buyer_company === false || (typeof data.gov_id === 'string' && data.gov_id)) return 'send';
+    if (!isKsefKind(data.kind) || (typeof data.gov_id === 'string' && data.gov_id)) return 'send';
+    // On its way, any invoice waits a moment for its number, to carry it on its PDF.
     if (await inFlight(tx, id)) {
       const held = Array.isArray(data[HELD]) ? (data[HELD] as EmailRequest[]) : [];
       await updateRow(tx, 'invoices', accountId, id, { ...data, [HELD]: [...held, request] });
       return 'held';
     }
+    // A consumer's invoice goes as it always did (hosted guide).
+    if (data.buyer_company === false) return 'send';
     const settings = await readKsefSettings(tx, accountId);
     return settings.environment === 'production' && isConnected(settings) ? 'refused' : 'send';
   });
@@ -54,7 +57,8 @@ export type Deliver = (accountId: number, invoiceId: number, request: EmailReque
 /**
  * Sends the e-mails held for an invoice the sender has settled (or, without one, for every
  * invoice: after a restart). Numbered, they go with the number; refused by KSeF, they go outside
- * production and are dropped in it, where the invoice may not go out without its number.
+ * production and for consumers, and are dropped for a company's invoice in production, which may
+ * not go out without its number.
  */
 export async function releaseHeldEmails(db: Database, settled: { accountId: number; invoiceId: number } | undefined, deliver: Deliver): Promise<void> {
   const invoices = settled
@@ -69,7 +73,7 @@ export async function releaseHeldEmails(db: Database, settled: { accountId: numb
       const { [HELD]: _released, ...data } = row.data;
       await updateRow(tx, 'invoices', accountId, invoiceId, data as Stored);
       const numbered = typeof row.data.gov_id === 'string' && row.data.gov_id !== '';
-      if (numbered) return held;
+      if (numbered || row.data.buyer_company === false) return held;
       const settings = await readKsefSettings(tx, accountId);
       return settings.environment === 'production' ? [] : held;
     });

@@ -255,8 +255,15 @@ describe('e-mail while KSeF is on', () => {
     expect(answer).toEqual({ status: 'ok', message: `Invoice ${created.number} will be sent to ksiegowosc@klient.example once KSeF has given it its number` });
     expect(await outboxOf(created.id)).toEqual([]);
     expect((await read(created.id)).status).not.toBe('sent');
+    // A consumer's invoice on its way waits the same way, to carry its number.
+    const consumer = (await http.post('/invoices.json', { gov_save_and_send: true, invoice: {
+      issue_date: '2026-02-02', ...seller, buyer_company: false, buyer_first_name: 'Jan', buyer_last_name: 'Kowalski', buyer_email: 'jan@example.com', positions: [line],
+    } })).body;
+    expect((await sendByEmail(consumer.id)).message).toMatch(/will be sent to jan@example.com once KSeF/);
+    expect(await outboxOf(consumer.id)).toEqual([]);
 
     await deliver();
+    expect(await outboxOf(consumer.id)).toHaveLength(1);
     const invoice = await read(created.id);
     expect(invoice).toMatchObject({ gov_status: 'demo_ok', status: 'sent' });
     const [entry, ...more] = await outboxOf(created.id);
