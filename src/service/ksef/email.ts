@@ -10,7 +10,7 @@ import { isConnected, readKsefSettings } from './settings.js';
  * company's invoice goes to its buyer with its KSeF number. An e-mail asked for while an invoice is
  * on its way to KSeF is held in the invoice's record and sent, with the number on its PDF, once the
  * sender has settled the invoice. In production a company's invoice without a number that is not
- * on its way is refused (`status: "error"`, as the hosted service answers); outside production
+ * on its way, nor marked offline, is refused (`status: "error"`, as the hosted service answers); outside production
  * nothing is refused, as the hosted service's DEMO mode blocks nothing, and a consumer's invoice is
  * never refused.
  */
@@ -32,6 +32,10 @@ type Stored = InvoiceData & Record<string, unknown>;
 const inFlight = async (sql: Sql, invoiceId: number) =>
   (await sql.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [invoiceId])).length > 0;
 
+/** Whether the invoice was last sent in offline mode: issued before KSeF had it, it may go out without the number (hosted guide). */
+const markedOffline = async (sql: Sql, invoiceId: number) =>
+  (await sql.query<{ offline: boolean }>(`select offline from ksef_jobs where invoice_id = $1 order by id desc limit 1`, [invoiceId]))[0]?.offline === true;
+
 /** Whether KSeF lets the e-mail go now (`send`), holds it for the number (`held`) or refuses it. */
 export async function holdForKsef(db: Database, accountId: number, id: number, request: EmailRequest): Promise<'send' | 'held' | 'refused'> {
   return db.transaction(async (tx) => {
@@ -45,8 +49,8 @@ export async function holdForKsef(db: Database, accountId: number, id: number, r
       await updateRow(tx, 'invoices', accountId, id, { ...data, [HELD]: [...held, request] });
       return 'held';
     }
-    // A consumer's invoice goes as it always did (hosted guide).
-    if (data.buyer_company === false) return 'send';
+    // A consumer's invoice goes as it always did, and so does one marked offline (hosted guide).
+    if (data.buyer_company === false || (await markedOffline(tx, id))) return 'send';
     const settings = await readKsefSettings(tx, accountId);
     return settings.environment === 'production' && isConnected(settings) ? 'refused' : 'send';
   });
@@ -73,7 +77,7 @@ export async function releaseHeldEmails(db: Database, settled: { accountId: numb
       const { [HELD]: _released, ...data } = row.data;
       await updateRow(tx, 'invoices', accountId, invoiceId, data as Stored);
       const numbered = typeof row.data.gov_id === 'string' && row.data.gov_id !== '';
-      if (numbered || row.data.buyer_company === false) return held;
+      if (numbered || row.data.buyer_company === false || (await markedOffline(tx, invoiceId))) return held;
       const settings = await readKsefSettings(tx, accountId);
       return settings.environment === 'production' ? [] : held;
     });

@@ -27,6 +27,8 @@ beforeAll(async () => {
   const gateway = createKsefClient({ localOrigin: ksef.origin, clock: () => now, sleep: () => Promise.resolve() });
   service = await startTestService({ clock: () => now, ksef: { localOrigin: ksef.origin, gateway, senderIntervalMs: 3_600_000 } });
   http = api(service);
+  // Only the tests work the queue (`deliver`): an invoice stays on its way until they do.
+  await service.ksefSender.stop();
   const reply = await http.put('/account/ksef.json', { ksef: { environment: 'local', token: ksef.issueToken(nip) } });
   expect(reply.status, reply.text).toBe(200);
 });
@@ -276,8 +278,19 @@ describe('e-mail while KSeF is on', () => {
   });
 
   it('in production refuses a company\'s invoice without a KSeF number (status error, as the hosted service answers); a consumer\'s goes', async () => {
+    // Two invoices whose sending failed: one issued online, one in offline mode (dated before today).
+    const failed = async (issueDate: string) => {
+      const invoice = (await http.post('/invoices.json', { gov_save_and_send: true, invoice: { issue_date: issueDate, ...withEmail } })).body;
+      await service.db.query(`update ksef_jobs set state = 'failed' where invoice_id = $1`, [invoice.id]);
+      return invoice;
+    };
+    const online = await failed('2026-02-02');
+    const offline = await failed('2026-02-01');
     await http.put('/account/ksef.json', { ksef: { environment: 'production' } });
     try {
+      expect((await sendByEmail(online.id)).status).toBe('error');
+      // An invoice marked offline may go out before it has its number.
+      expect((await sendByEmail(offline.id)).status).toBe('ok');
       const company = (await http.post('/invoices.json', { invoice: { issue_date: '2026-02-02', ...withEmail } })).body;
       expect(await sendByEmail(company.id)).toEqual({ status: 'error', message: `Invoice ${company.number} cannot be sent: it has no KSeF number` });
       expect(await outboxOf(company.id)).toEqual([]);
