@@ -132,6 +132,7 @@ describe('issuers and recipients (Podmiot3)', () => {
         { name: 'Szkoła Podstawowa nr 1', tax_no: '5252445767', role: 'JST - odbiorca' },
         { name: 'Płatnik GmbH', tax_no: 'DE987654321', tax_no_kind: 'nip_ue', role: 'Dokonujący płatności', email: 'platnik@example.com' },
         { name: 'Magazyn', tax_no_kind: 'empty', role: 'Rola inna', role_description: 'Magazyn centralny' },
+        { first_name: 'Anna', last_name: 'Nowak' },
       ],
     });
     expect(invoice.issuers).toEqual([expect.objectContaining({ name: 'Biuro Rachunkowe XYZ', role: 'Wystawca faktury' })]);
@@ -143,6 +144,7 @@ describe('issuers and recipients (Podmiot3)', () => {
       { DaneIdentyfikacyjne: { NIP: '5252445767', Nazwa: 'Szkoła Podstawowa nr 1' }, Rola: '8' },
       { DaneIdentyfikacyjne: { KodUE: 'DE', NrVatUE: '987654321', Nazwa: 'Płatnik GmbH' }, DaneKontaktowe: { Email: 'platnik@example.com' }, Rola: '6' },
       { DaneIdentyfikacyjne: { BrakID: '1', Nazwa: 'Magazyn' }, RolaInna: '1', OpisRoli: 'Magazyn centralny' },
+      { DaneIdentyfikacyjne: { BrakID: '1', Nazwa: 'Anna Nowak' }, Rola: '2' },
     ]);
   });
 

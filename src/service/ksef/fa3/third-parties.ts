@@ -98,7 +98,8 @@ export function thirdParty(side: ThirdPartySide, index: number, party: ThirdPart
   if (share && (compare(share, ZERO) < 0 || compare(share, decimal('100')) > 0)) fail('participation', 'must be between 0 and 100');
   if (token(party.phone).length > 16) fail('phone', 'is too long (maximum is 16 characters)');
   if (token(party.email).length > 255) fail('email', 'is too long (maximum is 255 characters)');
-  const identity = partyIdentity(party);
+  // A third party given without a tax number (a recipient of the goods, a payer) has none (`BrakID`).
+  const identity = partyIdentity(token(party.tax_no) || party.tax_no_kind ? party : { ...party, company: false });
   if ('problem' in identity) fail(identity.problem.field, identity.problem.message);
   if (!ok || !role || 'problem' in identity) return null;
   const code = THIRD_PARTY_ROLES[side][role]!;
