@@ -113,6 +113,14 @@ describe('buyer_tax_no_kind', () => {
     expect(fa3.Podmiot2.DaneIdentyfikacyjne).toMatchObject({ KodUE: 'AT', NrVatUE: 'U12345678' });
   });
 
+  it('takes the checkout\'s nip as a number checked by its country\'s rule', async () => {
+    const created = async (invoice: Record<string, unknown>) =>
+      (await http.post('/invoices.json', { invoice: { issue_date: '2026-02-02', ...seller, ...buyer, positions: [line], ...invoice } })).status;
+    expect(await created({ buyer_tax_no_kind: 'nip', buyer_tax_no: '9876543210' })).toBe(201);
+    expect(await created({ buyer_tax_no_kind: 'nip', buyer_tax_no: '123456789', buyer_country: 'DE' })).toBe(201);
+    expect(await created({ buyer_tax_no_kind: 'nip', buyer_tax_no: '12345', buyer_country: 'PL' })).toBe(422);
+  });
+
   it('refuses a number that does not fit its kind, or an unknown kind, naming the field', async () => {
     expect(Object.keys(await refused({ buyer_tax_no_kind: 'empty', buyer_tax_no: '9876543210' }))).toEqual(['buyer_tax_no']);
     expect(Object.keys(await refused({ buyer_tax_no_kind: 'nip_ue', buyer_tax_no: '123', buyer_country: 'US' }))).toEqual(['buyer_tax_no']);

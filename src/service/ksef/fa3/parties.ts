@@ -90,7 +90,7 @@ const KIND_LIST = 'must be one of: "", nip_ue, other, empty, nip_with_id';
  */
 export function partyIdentity(fields: PartyFields): { identity: PartyIdentity } | { problem: PartyProblem } {
   const taxNo = (fields.tax_no ?? '').trim();
-  const kind = inferTaxNoKind(fields.tax_no_kind, taxNo);
+  const kind = fields.tax_no_kind === 'nip' ? checkedByCountry(taxNo, fields.country) : inferTaxNoKind(fields.tax_no_kind, taxNo);
   const problem = (field: PartyProblem['field'], message: string) => ({ problem: { field, message } });
   if (!(TAX_NO_KINDS as readonly string[]).includes(kind)) return problem('tax_no_kind', KIND_LIST);
   if (kind === 'empty') return taxNo ? problem('tax_no', 'must be empty when tax_no_kind is empty') : { identity: { kind: 'none' } };
@@ -115,6 +115,18 @@ export function partyIdentity(fields: PartyFields): { identity: PartyIdentity } 
   const number = compact(taxNo);
   if (!OTHER_ID.test(number)) return problem('tax_no', 'must be 1 to 50 letters and digits');
   return { identity: { kind: 'ID', country, number } };
+}
+
+/**
+ * `nip`, as this service's checkout names a tax number checked by its country's rule: the kind its
+ * prefix says, else its country's (`""` in Poland, `nip_ue` elsewhere in the EU, `other` outside).
+ */
+function checkedByCountry(taxNo: string, country: string | null | undefined): string {
+  const inferred = inferTaxNoKind(null, taxNo);
+  if (inferred) return inferred;
+  const code = countryCode(country);
+  if (!code || code === 'PL') return '';
+  return euCode(code) ? 'nip_ue' : 'other';
 }
 
 /** `5252445767-12345` (optionally prefixed `PL`) as FA(3)'s `IDWew`, or null when it is not one. */
