@@ -58,6 +58,11 @@ export interface CheckoutOptions {
 export interface BffOptions {
   /** A typed client of the invoicing service. Or give `serviceUrl` and `apiToken`. */
   client?: BffServiceClient;
+  /**
+   * The `fetch` the client made from `serviceUrl` and `apiToken` uses. Default the global one;
+   * `startBff` gives one over Node's `http` with keep-alive connections (see `node-fetch.ts`).
+   */
+  serviceFetch?: typeof fetch;
   serviceUrl?: string;
   /** The account's api_token. It stays on the server: no answer and no log line carries it. */
   apiToken?: string;
