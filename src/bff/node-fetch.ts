@@ -30,7 +30,9 @@ export function keepAliveFetch(options: KeepAliveFetchOptions = {}): KeepAliveFe
   async function send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined, redirects: number): Promise<Response> {
     const secure = url.protocol === 'https:';
     if (!secure && url.protocol !== 'http:') throw new TypeError(`fetch: ${url.protocol} is not supported`);
-    const answer = await new Promise<{ res: IncomingMessage; bytes: Buffer }>((resolve, reject) => {
+    const answer = await new Promise<{ res: IncomingMessage; bytes: Buffer }>((resolve, fail) => {
+      // As `fetch` does: an abort is an AbortError, any other failure a TypeError with its cause.
+      const reject = (error: Error) => fail(error.name === 'AbortError' ? error : new TypeError('fetch failed', { cause: error }));
       const req = (secure ? httpsRequest : httpRequest)(url, { method, headers, agent: secure ? agents.https : agents.http, signal }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

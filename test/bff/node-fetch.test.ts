@@ -111,6 +111,13 @@ describe('keepAliveFetch', () => {
     release!();
   });
 
+  it('fails as fetch does when nothing answers', async () => {
+    const closed = createServer();
+    const address = await listen(closed);
+    closed.close();
+    await expect(fetchOverNode(`${address}/echo`)).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+  });
+
   it('carries the typed client against the service, errors included', async () => {
     const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, fetch: fetchOverNode, retry: 0 });
     const created = await client.clients.create({ name: 'Keep-Alive Sp. z o.o.' });
