@@ -188,6 +188,35 @@ describe('the portal list, pushed down to the service', () => {
   });
 });
 
+describe('the portal list is the service\'s current data', () => {
+  it('shows a new invoice, an edit and a payment made on the service on the next read, counted and summed', async () => {
+    const fresh = (await api.clients.create({ name: 'Fresh Data Sp. z o.o.' })).id;
+    const freshToken = await issuePortalToken({ clientId: fresh, ttlSeconds: 600 }, 'portal-secret-for-tests-0123456789abcdef');
+    const read = async () => {
+      requests.length = 0;
+      const response = await fetch(`${bff.base}/invoices?per_page=10`, { headers: bearer(freshToken) });
+      expect(response.status).toBe(200);
+      expect(requests).toHaveLength(1);
+      return json(response);
+    };
+    const input = { client_id: fresh, number: 'F-1', payment_to_kind: 'other_date' as const, payment_to: '2099-01-01', currency: 'PLN', positions: [{ name: 'Work', tax: '23', quantity: '1', total_price_gross: '100.00' }] };
+    const first = await api.invoices.create(input);
+    expect(await read()).toMatchObject({ total: 1, totals: [{ currency: 'PLN', outstanding: '100.00', outstanding_count: 1 }] });
+    await api.invoices.create({ ...input, number: 'F-2', positions: [{ name: 'Work', tax: '23', quantity: '1', total_price_gross: '50.00' }] });
+    const afterCreate = await read();
+    expect(afterCreate.data.map((invoice: { number: string }) => invoice.number).sort()).toEqual(['F-1', 'F-2']);
+    expect(afterCreate).toMatchObject({ total: 2, totals: [{ currency: 'PLN', outstanding: '150.00', outstanding_count: 2 }] });
+    await api.invoices.update(first.id, { positions: [{ id: first.positions![0]!.id, _destroy: 1 }, { name: 'Work', tax: '23', quantity: '1', total_price_gross: '120.00' }] });
+    const afterEdit = await read();
+    expect(afterEdit.data.find((invoice: { number: string }) => invoice.number === 'F-1').price_gross).toBe('120.0');
+    expect(afterEdit.totals).toMatchObject([{ outstanding: '170.00' }]);
+    await api.invoices.changeStatus(first.id, 'paid');
+    const afterPayment = await read();
+    expect(afterPayment.data.find((invoice: { number: string }) => invoice.number === 'F-1').status).toBe('paid');
+    expect(afterPayment).toMatchObject({ total: 2, totals: [{ currency: 'PLN', outstanding: '50.00', outstanding_count: 1 }] });
+  });
+});
+
 describe('the portal list on a service without the extensions', () => {
   it('falls back to reading the whole list, with the same answers', async () => {
     const queries = ['?per_page=25&page=2', '?status=outstanding&order=price_gross.desc', '?status=overdue&per_page=7&page=3', '?status=paid&search=M-00', '?status=unpaid&order=payment_to.asc', '?period=last_year'];
