@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createBff, renderInvoiceList } from '../../src/bff/index.js';
+import { keepAliveFetch } from '../../src/bff/node-fetch.js';
 import { staticTable } from '../static-table.js';
 
 /**
@@ -18,6 +19,8 @@ const bff = createBff({
   portalSecret: process.env.BENCH_PORTAL_SECRET!,
   rateLimit: false,
   logger: false,
+  // As `startBff` (the CLI) calls the service: over kept Node connections.
+  serviceFetch: keepAliveFetch(),
 });
 const app = new Hono();
 app.get('/bench/page.html', (c) => c.html('<!doctype html><meta charset="utf-8"><title>bench</title><body></body>'));

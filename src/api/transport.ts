@@ -90,6 +90,8 @@ export interface Transport {
   readonly appUrl: string;
   /** Sends the operation and returns its answer parsed by `schema`. */
   request<T>(operation: Operation, schema: ZodType<T>, options?: CallOptions): Promise<T>;
+  /** As `request`, with the answer's headers (for extensions that answer in a header). */
+  answer<T>(operation: Operation, schema: ZodType<T>, options?: CallOptions): Promise<{ value: T; headers: Headers }>;
   /** Sends the operation and returns the raw bytes of the answer (PDF). */
   bytes(operation: Operation, options?: CallOptions): Promise<Uint8Array>;
 }
@@ -210,29 +212,34 @@ export function createTransport(options: TransportOptions): Transport {
     baseUrl,
     appUrl,
     async request<T>(operation: Operation, schema: ZodType<T>, call: CallOptions = {}): Promise<T> {
-      const opFormat = operation.format ?? format;
-      const response = await send(operation, MEDIA_TYPES[opFormat], call);
-      const described = { method: operation.method, url: redact(response.url || operation.path, new URLSearchParams()) };
-      const rawText = await response.text();
-      const body = await readBody(response, rawText, described);
-      // A success status whose body says it failed (send_by_email can answer so) is a failure.
-      if (isErrorBody(body)) throw errorForStatus({ status: response.status, body, rawText, headers: response.headers, ...described });
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-        const first = issues[0];
-        throw new UnexpectedResponseError(
-          `the answer does not have the expected shape${first ? `: ${first.path.join('.')} ${first.message}` : ''} (${described.method} ${described.url})`,
-          { status: response.status, body, rawText, headers: response.headers, issues, ...described },
-        );
-      }
-      return parsed.data;
+      return (await answer(operation, schema, call)).value;
     },
+    answer,
     async bytes(operation: Operation, call: CallOptions = {}): Promise<Uint8Array> {
       const response = await send(operation, '*/*', call);
       return new Uint8Array(await response.arrayBuffer());
     },
   };
+
+  async function answer<T>(operation: Operation, schema: ZodType<T>, call: CallOptions = {}): Promise<{ value: T; headers: Headers }> {
+    const opFormat = operation.format ?? format;
+    const response = await send(operation, MEDIA_TYPES[opFormat], call);
+    const described = { method: operation.method, url: redact(response.url || operation.path, new URLSearchParams()) };
+    const rawText = await response.text();
+    const body = await readBody(response, rawText, described);
+    // A success status whose body says it failed (send_by_email can answer so) is a failure.
+    if (isErrorBody(body)) throw errorForStatus({ status: response.status, body, rawText, headers: response.headers, ...described });
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+      const first = issues[0];
+      throw new UnexpectedResponseError(
+        `the answer does not have the expected shape${first ? `: ${first.path.join('.')} ${first.message}` : ''} (${described.method} ${described.url})`,
+        { status: response.status, body, rawText, headers: response.headers, issues, ...described },
+      );
+    }
+    return { value: parsed.data, headers: response.headers };
+  }
 }
 
 interface Described {

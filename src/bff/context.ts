@@ -174,6 +174,7 @@ function resolveClient(options: BffOptions): BffServiceClient {
     apiToken: options.apiToken,
     timeout: options.serviceTimeoutMs ?? 10_000,
     retry: { limit: 1 },
+    ...(options.serviceFetch ? { fetch: options.serviceFetch } : {}),
   });
 }
 

@@ -29,8 +29,11 @@ export async function startBff(options: StartBffOptions): Promise<RunningBff> {
   const limits = connectionLimits(limitOverrides);
   let draining = false;
   const outer = bffOptions.draining;
-  const app = createBff({ ...bffOptions, draining: () => draining || Boolean(outer?.()) });
   // Loaded here, not at the top, so importing the package on an edge runtime never touches node:http.
+  const { keepAliveFetch } = await import('./node-fetch.js');
+  // The service calls go over kept Node connections unless the host brought its own client or fetch.
+  const ownFetch = bffOptions.client || bffOptions.serviceFetch ? undefined : keepAliveFetch();
+  const app = createBff({ ...bffOptions, ...(ownFetch ? { serviceFetch: ownFetch } : {}), draining: () => draining || Boolean(outer?.()) });
   const { createServer } = await import('node:http');
   const { getRequestListener } = await import('@hono/node-server');
   const server: Server = createServer(connectionServerOptions(limits), getRequestListener(app.fetch));
@@ -53,6 +56,7 @@ export async function startBff(options: StartBffOptions): Promise<RunningBff> {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close((error) => {
           clearTimeout(force);
+          ownFetch?.close();
           if (error) reject(error);
           else resolve();
         });

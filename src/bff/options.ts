@@ -14,8 +14,9 @@ export interface BffServiceClient {
   /**
    * `summary` is optional: without it the portal list reads whole lists (see docs/bff.md).
    * `listFields` is optional too: without it the portal list reads whole invoices of its page.
+   * With `listPage` the first page and its summary are one call where the service answers both.
    */
-  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> & Partial<Pick<InvoicingClient['invoices'], 'summary' | 'listFields'>>;
+  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> & Partial<Pick<InvoicingClient['invoices'], 'summary' | 'listFields' | 'listPage'>>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
   payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
@@ -57,6 +58,11 @@ export interface CheckoutOptions {
 export interface BffOptions {
   /** A typed client of the invoicing service. Or give `serviceUrl` and `apiToken`. */
   client?: BffServiceClient;
+  /**
+   * The `fetch` the client made from `serviceUrl` and `apiToken` uses. Default the global one;
+   * `startBff` gives one over Node's `http` with keep-alive connections (see `node-fetch.ts`).
+   */
+  serviceFetch?: typeof fetch;
   serviceUrl?: string;
   /** The account's api_token. It stays on the server: no answer and no log line carries it. */
   apiToken?: string;

@@ -33,6 +33,8 @@ export interface ListRead {
 export function portalList(bff: Bff): (c: BffContext, clientId: number, query: PortalListQuery) => Promise<PortalListPage> {
   const inFlight = new Map<string, Promise<unknown>>();
   let extensionsMissingSince = 0;
+  /** Set once the service answered a list asked with `summary=true` without its summary (an older service). */
+  let pageSummaryMissing = false;
 
   /** Runs `read` once for all concurrent callers asking for the same `key`. */
   function shared<T>(key: string, read: () => Promise<T>): Promise<T> {
@@ -67,18 +69,36 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
 
   async function readPage(c: BffContext, clientId: number, query: PortalListQuery, today: string): Promise<ListRead> {
     const filters = serviceQuery(clientId, query, today);
-    const customerWide = serviceQuery(clientId, { page: 1, per_page: 1, totals: true }, today);
-    const counted = query.totals ? summary(c, clientId, filters) : undefined;
-    const owed = query.totals ? summary(c, clientId, { ...customerWide, order: undefined }) : undefined;
+    const customerWide = { ...serviceQuery(clientId, { page: 1, per_page: 1, totals: true }, today), order: undefined };
+    // The count and the customer's totals are one summary when no filter narrows the list.
+    const unfiltered = JSON.stringify({ ...filters, order: undefined }) === JSON.stringify(customerWide);
     const pageQuery = { ...filters, page: query.page, per_page: query.per_page };
-    const { listFields } = bff.client.invoices;
+    const { listFields, listPage } = bff.client.invoices;
+    const owed = query.totals && !unfiltered ? summary(c, clientId, customerWide) : undefined;
+    if (query.totals && listPage && !pageSummaryMissing) {
+      // Our service answers the page and the summary of its query in one call.
+      const [read, totals] = await Promise.all([
+        shared(`page+summary:${clientId}:${JSON.stringify(pageQuery)}`, () =>
+          bff.service(c, 'invoices.list', (signal) => listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal })),
+        ),
+        owed,
+      ]);
+      if (read.summary) return answerOf(c, clientId, read.invoices, read.summary, unfiltered ? read.summary : totals);
+      pageSummaryMissing = true;
+      bff.emit({ level: 'warn', msg: 'service list answered no summary: asking for it apart', request_id: c.get('requestId') });
+    }
+    const counted = query.totals ? summary(c, clientId, filters) : undefined;
     // Only the keys the customer's view is made from: a whole invoice has more than a hundred.
     const page = shared(`page:${clientId}:${JSON.stringify(pageQuery)}`, () =>
       bff.service(c, 'invoices.list', (signal) =>
         listFields ? listFields(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal }) : bff.client.invoices.list(pageQuery, { signal }),
       ),
     );
-    const [invoices, count, totals] = await Promise.all([page, counted, owed]);
+    const [invoices, count, totals] = await Promise.all([page, counted, unfiltered ? counted : owed]);
+    return answerOf(c, clientId, invoices, count, totals);
+  }
+
+  function answerOf(c: BffContext, clientId: number, invoices: CustomerInvoiceSource[], count?: InvoiceSummary, totals?: InvoiceSummary): ListRead {
     const foreign = invoices.filter((invoice) => invoice.client_id !== clientId);
     if (foreign.length) {
       // The service ignored a filter: never show the records, and say so.

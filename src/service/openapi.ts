@@ -101,6 +101,7 @@ function queryParameters(schema: z.ZodType): JsonSchema[] {
     name,
     in: 'query',
     required: required.has(name) && !('default' in property),
+    ...(typeof property['description'] === 'string' ? { description: property['description'] } : {}),
     schema: property,
   }));
 }
@@ -123,6 +124,8 @@ interface OperationSpec {
   response: string | 'pdf' | 'javascript' | 'zip' | 'xml';
   security?: 'account' | 'integration' | 'account+integration' | 'none';
   notFound?: boolean;
+  /** Headers of the success answer, by name. */
+  headers?: Record<string, JsonSchema>;
 }
 
 const BOTH: readonly Ext[] = ['json', 'xml'];
@@ -147,8 +150,16 @@ function crud(
   return operations.map((operation) => specs[operation]!);
 }
 
+/** The list's summary, when asked with `summary=true` (an extension of this service). */
+const LIST_SUMMARY_HEADER: JsonSchema = {
+  description: 'With `summary=true` only: the summary of the same query (count, and what is due and overdue per currency) as JSON, the answer of GET /invoices/summary. Absent from services without this extension.',
+  schema: { type: 'string', contentMediaType: 'application/json', contentSchema: ref('InvoiceSummary') },
+};
+
 const OPERATIONS: OperationSpec[] = [
-  ...crud('Invoices', '/invoices', 'invoice', { one: 'Invoice', list: 'InvoiceList', create: 'InvoiceCreateInput', update: 'InvoiceUpdateInput', query: schemas.invoiceListQuery }, ['list', 'create', 'update', 'delete']),
+  ...crud('Invoices', '/invoices', 'invoice', { one: 'Invoice', list: 'InvoiceList', create: 'InvoiceCreateInput', update: 'InvoiceUpdateInput', query: schemas.invoiceListQuery }, ['list', 'create', 'update', 'delete']).map((spec) =>
+    spec.id === 'listInvoices' ? { ...spec, headers: { 'X-Invoicekit-Summary': LIST_SUMMARY_HEADER } } : spec,
+  ),
   {
     id: 'getInvoice', tag: 'Invoices', summary: 'Read an invoice with its positions and nested parts', method: 'get', path: '/invoices/{id}',
     query: z.object({
@@ -299,7 +310,7 @@ function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
         ? { description: 'A ZIP archive', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }
         : spec.response === 'xml'
           ? { description: 'The XML document', content: { 'text/xml': { schema: { type: 'string', contentMediaType: 'text/xml' } } } }
-          : { description: 'Success', content: content(spec.response, ext as Ext) };
+          : { description: 'Success', content: content(spec.response, ext as Ext), ...(spec.headers ? { headers: spec.headers } : {}) };
   const responses: Record<string, unknown> = { [spec.status ?? '200']: success, '401': errorResponse('Missing or wrong token') };
   if (spec.notFound) responses['404'] = errorResponse('No such record in this account');
   if (spec.body || spec.plainBody || spec.multipart || spec.query) responses['422'] = errorResponse('Invalid data; `message` maps each field to its messages');

@@ -39,6 +39,42 @@ for (const format of ['json', 'xml'] as const satisfies readonly Format[]) {
       await expect(api.invoices.listFields(['api_token' as 'number'], query)).rejects.toThrow(TypeError);
     });
 
+    it('reads a page and the summary of its query in one call, and no summary from a service that does not give it', async () => {
+      const api = client();
+      const query = { period: 'all', per_page: 3, status: 'active', order: 'number.desc' } as const;
+      const calls: string[] = [];
+      const counted = createInvoicingClient({
+        baseUrl: service.url,
+        apiToken: service.apiToken,
+        format,
+        fetch: (input, init) => {
+          calls.push(new Request(input, init).url);
+          return fetch(input, init);
+        },
+      });
+      const page = await counted.invoices.listPage(['number', 'price_gross'], query);
+      expect(calls).toHaveLength(1);
+      expect(page.invoices).toEqual(await api.invoices.listFields(['number', 'price_gross'], query));
+      expect(page.summary).toEqual(await api.invoices.summary(query));
+      expect(page.summary!.count).toBe((await api.invoices.listFields(['number'], { ...query, per_page: 100 })).length);
+      // A service without the extension answers no header (or, broken, one that is not a summary).
+      for (const header of [undefined, 'not json', '{"count":"many"}']) {
+        const older = createInvoicingClient({
+          baseUrl: service.url,
+          apiToken: service.apiToken,
+          format,
+          fetch: async (input, init) => {
+            const answer = await fetch(input, init);
+            const headers = new Headers(answer.headers);
+            headers.delete('x-invoicekit-summary');
+            if (header) headers.set('x-invoicekit-summary', header);
+            return new Response(await answer.arrayBuffer(), { status: answer.status, headers });
+          },
+        });
+        expect(await older.invoices.listPage(['number', 'price_gross'], query), String(header)).toEqual({ invoices: page.invoices });
+      }
+    });
+
     it('manages webhooks and reads their delivery log', async () => {
       const api = client();
       const hook = await api.webhooks.create({ kind: 'client:create', url: 'https://hooks.example.com/clients', api_token: 'shop', secret: `whsec_${format}-0123456789abcdef` });

@@ -48,6 +48,14 @@ describe('OpenAPI document', () => {
     expect(names).toEqual(expect.arrayContaining(['period', 'client_id', 'status', 'number_contains', 'fields', 'order', 'page', 'per_page']));
   });
 
+  it("describes the list's summary extension: the parameter, and the header it answers in", () => {
+    const list = (document['paths'] as Record<string, Record<string, { parameters: { name: string; description?: string }[]; responses: Record<string, { headers?: Record<string, { description: string; schema: Record<string, unknown> }> }> }>>)['/invoices.json']!['get']!;
+    expect(list.parameters.find((p) => p.name === 'summary')?.description).toMatch(/X-Invoicekit-Summary/);
+    const header = list.responses['200']!.headers!['X-Invoicekit-Summary']!;
+    expect(header.description).toMatch(/summary=true/);
+    expect(header.schema['contentSchema']).toEqual({ $ref: '#/components/schemas/InvoiceSummary' });
+  });
+
   it('states where the tokens go', () => {
     const paths = document['paths'] as Record<string, Record<string, Record<string, unknown>>>;
     const create = paths['/invoices.json']!['post']!;

@@ -13,6 +13,8 @@ let api: Api;
 let proxy: Server;
 let proxyUrl: string;
 let hideExtensions = false;
+/** Drops the list's summary header, as a service from before that extension would not send it. */
+let dropSummaryHeader = false;
 let holdListMs = 0;
 const requests: string[] = [];
 /** The service's last answer to a list call, as the BFF received it. */
@@ -21,6 +23,7 @@ let clientId: number;
 let token: string;
 let bff: TestBff;
 let plain: TestBff;
+let older: TestBff;
 
 const INVOICES = 230;
 
@@ -58,7 +61,11 @@ beforeAll(async () => {
     const upstream = await fetch(`${service.url}${url}`, { method: req.method });
     const answer = Buffer.from(await upstream.arrayBuffer());
     if (url.startsWith('/invoices.json')) lastListAnswer = answer.toString('utf8');
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    const summary = upstream.headers.get('x-invoicekit-summary');
+    res.writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+      ...(summary !== null && !hideExtensions && !dropSummaryHeader ? { 'x-invoicekit-summary': summary } : {}),
+    });
     res.end(answer);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -66,11 +73,13 @@ beforeAll(async () => {
   token = await issuePortalToken({ clientId, ttlSeconds: 600 }, 'portal-secret-for-tests-0123456789abcdef');
   bff = await startTestBff(service, { serviceUrl: proxyUrl, rateLimit: false });
   plain = await startTestBff(service, { serviceUrl: proxyUrl, rateLimit: false });
+  older = await startTestBff(service, { serviceUrl: proxyUrl, rateLimit: false });
 }, 120_000);
 
 afterAll(async () => {
   await bff?.close();
   await plain?.close();
+  await older?.close();
   proxy?.closeAllConnections();
   proxy?.close();
   await service?.stop();
@@ -87,16 +96,49 @@ const listCalls = (calls: string[]) => calls.filter((url) => url.startsWith('/in
 const summaryCalls = (calls: string[]) => calls.filter((url) => url.startsWith('/invoices/summary.json'));
 
 describe('the portal list, pushed down to the service', () => {
-  it('reads one service page of the size shown, and one summary for the count and the totals', async () => {
+  it('reads one service page of the size shown, with the count and the totals in the same call', async () => {
     const { body, calls } = await list(bff, '?per_page=25&page=3');
     expect(body.data).toHaveLength(25);
     expect(body).toMatchObject({ page: 3, per_page: 25, total: INVOICES - 2, total_pages: 10 });
     expect(listCalls(calls)).toHaveLength(1);
     expect(listCalls(calls)[0]).toMatch(/[?&]per_page=25\b/);
     expect(listCalls(calls)[0]).toMatch(/[?&]page=3\b/);
+    expect(listCalls(calls)[0]).toMatch(/[?&]summary=true\b/);
     expect(listCalls(calls)[0]).toMatch(new RegExp(`[?&]client_id=${clientId}\\b`));
+    expect(calls).toHaveLength(1);
+    expect(body.totals).toEqual([
+      { currency: 'EUR', outstanding: expect.stringMatching(/^\d+\.\d{2}$/), outstanding_count: 1, overdue: '0.00', overdue_count: 0 },
+      { currency: 'PLN', outstanding: expect.stringMatching(/^\d+\.\d{2}$/), outstanding_count: expect.any(Number), overdue: expect.stringMatching(/^\d+\.\d{2}$/), overdue_count: expect.any(Number) },
+    ]);
+  });
+
+  it('asks the customer-wide totals apart, in parallel, when a filter narrows the count', async () => {
+    const { body, calls } = await list(bff, '?status=paid&per_page=10');
+    expect(listCalls(calls)).toHaveLength(1);
     expect(summaryCalls(calls)).toHaveLength(1);
-    expect(calls).toHaveLength(2);
+    expect(summaryCalls(calls)[0]).toMatch(/[?&]status=active\b/);
+    const unfiltered = (await list(bff, '?per_page=1')).body;
+    // The count is the filter's; the totals are the customer's, as on the unfiltered first page.
+    // Every 4th invoice is paid: 0, 4, …, 228.
+    expect(body.total).toBe(58);
+    expect(body.totals).toEqual(unfiltered.totals);
+  });
+
+  it('gives the same answers through a service whose list does not answer the summary, asking for it apart', async () => {
+    const queries = ['?per_page=25&page=3', '?status=paid&per_page=10', '?status=outstanding&order=price_gross.asc&per_page=30'];
+    const oneCall = [];
+    for (const query of queries) oneCall.push((await list(bff, query)).body);
+    dropSummaryHeader = true;
+    try {
+      for (const [i, query] of queries.entries()) {
+        const { body, calls } = await list(older, query);
+        expect(body, query).toEqual(oneCall[i]);
+        if (i > 0) expect(summaryCalls(calls).length, query).toBeGreaterThanOrEqual(1);
+        if (i > 0) expect(listCalls(calls).some((url) => /[?&]summary=true\b/.test(url)), query).toBe(false);
+      }
+    } finally {
+      dropSummaryHeader = false;
+    }
   });
 
   it('asks the service for only the fields a customer sees, and still shows every one of them', async () => {
@@ -143,6 +185,35 @@ describe('the portal list, pushed down to the service', () => {
     } finally {
       holdListMs = 0;
     }
+  });
+});
+
+describe('the portal list is the service\'s current data', () => {
+  it('shows a new invoice, an edit and a payment made on the service on the next read, counted and summed', async () => {
+    const fresh = (await api.clients.create({ name: 'Fresh Data Sp. z o.o.' })).id;
+    const freshToken = await issuePortalToken({ clientId: fresh, ttlSeconds: 600 }, 'portal-secret-for-tests-0123456789abcdef');
+    const read = async () => {
+      requests.length = 0;
+      const response = await fetch(`${bff.base}/invoices?per_page=10`, { headers: bearer(freshToken) });
+      expect(response.status).toBe(200);
+      expect(requests).toHaveLength(1);
+      return json(response);
+    };
+    const input = { client_id: fresh, number: 'F-1', payment_to_kind: 'other_date' as const, payment_to: '2099-01-01', currency: 'PLN', positions: [{ name: 'Work', tax: '23', quantity: '1', total_price_gross: '100.00' }] };
+    const first = await api.invoices.create(input);
+    expect(await read()).toMatchObject({ total: 1, totals: [{ currency: 'PLN', outstanding: '100.00', outstanding_count: 1 }] });
+    await api.invoices.create({ ...input, number: 'F-2', positions: [{ name: 'Work', tax: '23', quantity: '1', total_price_gross: '50.00' }] });
+    const afterCreate = await read();
+    expect(afterCreate.data.map((invoice: { number: string }) => invoice.number).sort()).toEqual(['F-1', 'F-2']);
+    expect(afterCreate).toMatchObject({ total: 2, totals: [{ currency: 'PLN', outstanding: '150.00', outstanding_count: 2 }] });
+    await api.invoices.update(first.id, { positions: [{ id: first.positions![0]!.id, _destroy: 1 }, { name: 'Work', tax: '23', quantity: '1', total_price_gross: '120.00' }] });
+    const afterEdit = await read();
+    expect(afterEdit.data.find((invoice: { number: string }) => invoice.number === 'F-1').price_gross).toBe('120.0');
+    expect(afterEdit.totals).toMatchObject([{ outstanding: '170.00' }]);
+    await api.invoices.changeStatus(first.id, 'paid');
+    const afterPayment = await read();
+    expect(afterPayment.data.find((invoice: { number: string }) => invoice.number === 'F-1').status).toBe('paid');
+    expect(afterPayment).toMatchObject({ total: 2, totals: [{ currency: 'PLN', outstanding: '50.00', outstanding_count: 1 }] });
   });
 });
 

@@ -102,6 +102,7 @@ describe('createBff’s options', () => {
     ['origins as a string', { ...valid, allowedOrigins: 'https://shop.example' }, /`allowedOrigins` must be a list of origins/],
     ['a proxy count as text', { ...valid, trustProxy: '1' }, /`trustProxy` must be a whole number of at least 0, not "1"/],
     ['webhooks without a secret', { ...valid, webhooks: {} }, /`webhooks.secret` is required/],
+    ['a service fetch that is not a function', { ...valid, serviceFetch: 'http' }, /`serviceFetch` must be a `fetch` function/],
   ];
   for (const [what, options, message] of cases) {
     it(`stops at once on ${what}, naming the option`, () => {

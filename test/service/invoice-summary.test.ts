@@ -111,5 +111,56 @@ describe('GET /invoices/summary (extension)', () => {
     await http.post(`/invoices/${ids['S-LATE']}/change_status.json`, { status: 'paid' });
     const pln = (await http.get('/invoices/summary.json', { client_id: clientId, status: 'active' })).body.currencies.find((c: { currency: string }) => c.currency === 'PLN');
     expect(pln).toMatchObject({ outstanding: '335.40', outstanding_count: 3, overdue: '50.00', overdue_count: 1 });
+    const withList = await http.get('/invoices.json', { client_id: clientId, status: 'active', per_page: 2, summary: 'true' });
+    expect(JSON.parse(withList.headers.get('x-invoicekit-summary')!).currencies).toContainEqual({ currency: 'PLN', count: 5, ...pln });
+  });
+});
+
+describe('GET /invoices?summary=true (extension): the page and its summary in one answer', () => {
+  const summaryOf = (reply: { headers: Headers }) => JSON.parse(reply.headers.get('x-invoicekit-summary') ?? 'null');
+
+  it('answers the same page, and the summary of the same query in a header', async () => {
+    const query = { client_id: clientId, status: 'outstanding', per_page: 3, order: 'number', today: '2026-11-24' };
+    const page = await http.get('/invoices.json', { ...query, summary: 'true', fields: 'number,price_gross' });
+    expect(page.status, page.text).toBe(200);
+    const plain = await http.get('/invoices.json', { ...query, fields: 'number,price_gross' });
+    expect(page.body).toHaveLength(3);
+    expect(page.body).toEqual(plain.body);
+    expect(Object.keys(page.body[0]).sort()).toEqual(['id', 'number', 'price_gross']);
+    const alone = await http.get('/invoices/summary.json', query);
+    expect(summaryOf(page)).toEqual(alone.body);
+    expect(summaryOf(page).count).toBe(6);
+    // The whole summary, whatever the page: count and totals are of the query, not of the page.
+    expect(summaryOf(await http.get('/invoices.json', { ...query, page: 3, summary: 'true' }))).toEqual(alone.body);
+  });
+
+  it('sends no header unless asked, and refuses a value that is not a yes or a no', async () => {
+    expect((await http.get('/invoices.json', { client_id: clientId })).headers.get('x-invoicekit-summary')).toBeNull();
+    expect((await http.get('/invoices.json', { client_id: clientId, summary: 'false' })).headers.get('x-invoicekit-summary')).toBeNull();
+    const bad = await http.get('/invoices.json', { client_id: clientId, summary: 'maybe' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toHaveProperty('summary');
+    expect(bad.headers.get('x-invoicekit-summary')).toBeNull();
+    expect((await http.get('/invoices.json', { summary: 'true' }, { token: null })).status).toBe(401);
+  });
+
+  it('follows every write at once: a new invoice, an edit and a payment show on the next read', async () => {
+    const query = { client_id: otherClientId, status: 'active', summary: 'true' };
+    const before = await http.get('/invoices.json', query);
+    expect(summaryOf(before).currencies).toEqual([{ currency: 'PLN', count: 1, outstanding: '5.00', outstanding_count: 1, overdue: '5.00', overdue_count: 1 }]);
+    const created = await http.post('/invoices.json', {
+      invoice: { number: 'N-NEW', client_id: otherClientId, payment_to: '2099-01-01', positions: [{ name: 'Work', tax: 23, quantity: 1, total_price_gross: '20.00' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const afterCreate = await http.get('/invoices.json', query);
+    expect(afterCreate.body.map((invoice: { number: string }) => invoice.number).sort()).toEqual(['N-NEW', 'N-OTHER']);
+    expect(summaryOf(afterCreate).currencies[0]).toMatchObject({ count: 2, outstanding: '25.00', outstanding_count: 2, overdue: '5.00' });
+    const edited = await http.put(`/invoices/${created.body.id}.json`, { invoice: { positions: [{ id: created.body.positions[0].id, _destroy: 1 }, { name: 'Work', tax: 23, quantity: 1, total_price_gross: '30.00' }] } });
+    expect(edited.status, edited.text).toBe(200);
+    expect(summaryOf(await http.get('/invoices.json', query)).currencies[0]).toMatchObject({ outstanding: '35.00' });
+    await http.post(`/invoices/${created.body.id}/change_status.json`, { status: 'paid' });
+    const afterPayment = await http.get('/invoices.json', query);
+    expect(afterPayment.body.find((invoice: { number: string }) => invoice.number === 'N-NEW').status).toBe('paid');
+    expect(summaryOf(afterPayment).currencies[0]).toMatchObject({ count: 2, outstanding: '5.00', outstanding_count: 1 });
   });
 });

@@ -22,6 +22,15 @@ export type InvoiceField = keyof typeof invoice.shape & string;
 /** An invoice reduced to `F` and its `id`. */
 export type InvoiceFields<F extends InvoiceField> = Pick<Invoice, F | 'id'>;
 
+/** A page of invoices reduced to `F`, with the summary of its query when the service gave it. */
+export interface InvoicePage<F extends InvoiceField> {
+  invoices: InvoiceFields<F>[];
+  summary?: InvoiceSummary;
+}
+
+/** The response header carrying a list's summary when it was asked for with `summary=true`. */
+export const SUMMARY_HEADER = 'x-invoicekit-summary';
+
 export interface SendByEmailOptions {
   /** Send to this address instead of the buyer's e-mail. */
   email_to?: string;
@@ -65,6 +74,12 @@ export interface InvoicesApi {
    * check than `list` when a page shows a few fields.
    */
   listFields<F extends InvoiceField>(fields: readonly F[], query?: InvoiceListQuery, options?: CallOptions): Promise<InvoiceFields<F>[]>;
+  /**
+   * As `listFields`, and asks in the same call for the summary of the same query (`summary=true`,
+   * an extension of our service, answered in the `X-Invoicekit-Summary` header). `summary` is
+   * undefined when the service did not give it (the hosted service): ask `summary` then.
+   */
+  listPage<F extends InvoiceField>(fields: readonly F[], query?: InvoiceListQuery, options?: CallOptions): Promise<InvoicePage<F>>;
   /** Every invoice matching `query`, page by page: `for await (const invoice of invoices.iterate({ period: 'all' }))`. */
   iterate(query?: InvoiceListQuery, options?: CallOptions): AsyncIterable<Invoice>;
   /**
@@ -107,7 +122,7 @@ export function invoicesApi(transport: Transport): InvoicesApi {
     transport.request({ method: 'GET', path: 'invoices', query: toQuery(query) }, invoiceList, options);
   const iterate = (query: InvoiceListQuery = {}, options?: CallOptions) => paginate(list, query, options);
   const fieldLists = new Map<string, z.ZodType<InvoiceFields<InvoiceField>[]>>();
-  const listFields = async <F extends InvoiceField>(fields: readonly F[], query: InvoiceListQuery = {}, options?: CallOptions) => {
+  const fieldList = (fields: readonly InvoiceField[]) => {
     const names = [...new Set<InvoiceField>(['id', ...fields])].sort();
     for (const name of names) if (!Object.hasOwn(invoice.shape, name)) throw new TypeError(`${name} is not a field of an invoice`);
     const key = names.join(',');
@@ -117,13 +132,27 @@ export function invoicesApi(transport: Transport): InvoicesApi {
       schema = z.array(z.object(Object.fromEntries(names.map((name) => [name, invoice.shape[name]])))) as unknown as z.ZodType<InvoiceFields<InvoiceField>[]>;
       fieldLists.set(key, schema);
     }
+    return { key, schema };
+  };
+  const listFields = async <F extends InvoiceField>(fields: readonly F[], query: InvoiceListQuery = {}, options?: CallOptions) => {
+    const { key, schema } = fieldList(fields);
     const answer = await transport.request({ method: 'GET', path: 'invoices', query: { ...toQuery(query), fields: key } }, schema, options);
     return answer as InvoiceFields<F>[];
+  };
+  const listPage = async <F extends InvoiceField>(fields: readonly F[], query: InvoiceListQuery = {}, options?: CallOptions): Promise<InvoicePage<F>> => {
+    const { key, schema } = fieldList(fields);
+    const operation = { method: 'GET' as const, path: 'invoices', query: { ...toQuery(query), fields: key, summary: true } };
+    const { value, headers } = await transport.answer(operation, schema, options);
+    const header = headers.get(SUMMARY_HEADER);
+    // A header that is not a summary counts as none: the caller asks `summary` instead.
+    const summary = header === null ? undefined : invoiceSummary.safeParse(parseJson(header));
+    return { invoices: value as InvoiceFields<F>[], ...(summary?.success ? { summary: summary.data } : {}) };
   };
 
   return {
     list,
     listFields,
+    listPage,
     iterate,
     summary: async (query = {}, options) =>
       transport.request({ method: 'GET', path: 'invoices/summary', query: toQuery(query) }, invoiceSummary, options),
@@ -211,4 +240,12 @@ export function invoicesApi(transport: Transport): InvoicesApi {
         options,
       ),
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -335,6 +335,8 @@ export const invoiceListQuery = pageQuery.extend({
   include_positions: booleanInput.optional(),
   /** `fields=number,price_gross`: each listed invoice with only these keys, and `id` (an extension of our service). */
   fields: z.string().max(4000).optional(),
+  /** `summary=true`: the list answers its query's summary too, in the `X-Invoicekit-Summary` header (an extension of our service). */
+  summary: booleanInput.optional().describe('Extension of this service: also answer the summary of the same query (GET /invoices/summary) in the X-Invoicekit-Summary header.'),
   order: z
     .string()
     .regex(new RegExp(`^(${INVOICE_ORDER_FIELDS.join('|')})(\\.(asc|desc))?$`), 'is not a sortable field')

@@ -6,6 +6,9 @@ import { queryOf, respond, type ServiceContext, type ServiceEnv, validate } from
 import { Filters, todayText } from '../store.js';
 import { invoiceListFilters } from './invoices.js';
 
+/** Where a list asked with `summary=true` answers its summary (JSON, the shape of `GET /invoices/summary`). */
+export const SUMMARY_HEADER = 'X-Invoicekit-Summary';
+
 interface SummaryRow {
   currency: string | null;
   count: number;
@@ -21,6 +24,16 @@ interface SummaryRow {
  * a customer's balance from it without reading every invoice. Mounted before `/invoices/:id`.
  */
 export function mountInvoiceSummary(app: Hono<ServiceEnv>): void {
+  // `GET /invoices?…&summary=true`: the list's own answer, and the summary of the same query in a
+  // header, so a portal's first page (its rows, count and totals) is one call instead of two.
+  app.get('/invoices', async (c, next) => {
+    await next();
+    if (c.req.query('summary') === undefined || c.res.status !== 200) return;
+    const kept = answerCacheOf(c.get('db'));
+    const header = async () => (validate(invoiceListQuery, queryOf(c)).summary ? JSON.stringify(await summarize(c)) : null);
+    const value = kept ? await kept.get(`${c.get('account').id} ${todayText()} summary ${c.req.url}`, header) : await header();
+    if (value !== null) c.res.headers.set(SUMMARY_HEADER, value);
+  });
   app.get('/invoices/summary', async (c) => {
     const kept = answerCacheOf(c.get('db'));
     // Like the list, a summary follows from the database, its URL and today's date alone.
