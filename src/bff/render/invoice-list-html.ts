@@ -61,7 +61,7 @@ function compact(markup: string): string {
   const strip = (text: string) =>
     text
       .replace(/<!--\/?lit-(?:part|node)[^>]*-->|<\?>/g, '')
-      .replace(/<style>([\s\S]*?)<\/style>/g, (_, css: string) => `<style>${css.replace(/\s+/g, ' ')}</style>`)
+      .replace(/<style>([\s\S]*?)<\/style>/g, (_, css: string) => `<style>${usedRules(css, classesOf(text))}</style>`)
       .replace(/<\/?[a-z][^>]*>/g, tag)
       .replace(/>\s*\n\s*/g, '> ')
       .replace(/\s*\n\s*</g, ' <')
@@ -80,4 +80,42 @@ function tag(text: string): string {
     .replace(/"[^"]*"|\s+/g, (part) => (part.startsWith('"') ? part : ' '))
     .replace(/ (?:class="" ?|checked="(?:true|false)" ?)/g, ' ')
     .replace(/ +(?=\/?>)/, '');
+}
+
+/** Every class name the markup's tags carry. */
+function classesOf(markup: string): Set<string> {
+  return new Set([...markup.matchAll(/\sclass="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/)));
+}
+
+/**
+ * The element's style sheet without the rules no node of this markup can match: the skeleton's, the
+ * error state's, scroll mode's and the like (a selector naming a class that no tag carries). The
+ * browser parses and matches the rest before the first paint; the element adopts its whole sheet
+ * when it takes over, so nothing changes on screen. Comments and runs of white space go too.
+ */
+function usedRules(css: string, classes: Set<string>): string {
+  const text = css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ');
+  let out = '';
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf('{', at);
+    if (open < 0) break;
+    const prelude = text.slice(at, open).trim();
+    let depth = 1;
+    let end = open + 1;
+    for (; end < text.length && depth; end += 1) depth += text[end] === '{' ? 1 : text[end] === '}' ? -1 : 0;
+    const body = text.slice(open + 1, end - 1);
+    if (/^@(?:media|container|supports)\b/.test(prelude)) {
+      const inner = usedRules(body, classes);
+      if (inner) out += `${prelude}{${inner}}`;
+    } else if (prelude.startsWith('@') || mayMatch(prelude, classes)) out += `${prelude}{${body.trim()}}`;
+    at = end;
+  }
+  return out;
+}
+
+/** Whether one of a selector list's selectors names only classes the markup has (`:is`, `:where` and `:not` may match anything). */
+function mayMatch(selectors: string, classes: Set<string>): boolean {
+  const plain = selectors.replace(/:(?:is|where|not)\((?:[^()]|\([^()]*\))*\)/g, '');
+  return plain.split(',').some((selector) => [...selector.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every((match) => classes.has(match[1]!)));
 }
