@@ -3,6 +3,9 @@ import { adoptStyles, type LitElement, type ReactiveController, type ReactiveCon
 /** The attribute marking the JSON a server printed inside an element for it to take over with. */
 export const SERVER_DATA_ATTRIBUTE = 'data-server-state';
 
+/** The longest a server-rendered element waits for the page's first paint before it takes over. */
+const PAINT_WAIT_LIMIT_MS = 1000;
+
 /**
  * Takes over an element a server rendered: the data it rendered with, printed as
  * `<script type="application/json" data-server-state>` among the element's children, and the
@@ -52,15 +55,31 @@ export class ServerRendered<T> implements ReactiveController {
   }
 
   /**
-   * While the server's markup has not been painted: resolves after the next frame. A script that
-   * runs before the page's first frame (a module in the head, a cached one) would otherwise have the
-   * element render its own rows first, and the first paint would wait for them. Nothing to wait for
-   * after the first render, without server markup, or in a hidden page (it paints nothing until shown).
+   * Resolves once the page has shown its first contentful paint (or after the next frame, where the
+   * page has painted before or the browser does not report paints). A script that runs before the page's first
+   * frame (a module in the head, one the browser fetched early) would otherwise have the element
+   * render its own rows before anything is shown, or while the browser is still drawing the server's,
+   * and the first paint would wait for them. Nothing to wait for after the first render, without
+   * server markup, or in a hidden page (it paints nothing until shown).
    */
   painted(): Promise<void> | undefined {
     const host = this.#host as ReactiveControllerHost & HTMLElement & { hasUpdated: boolean };
     if (host.hasUpdated || !host.shadowRoot?.firstChild || document.visibilityState === 'hidden') return undefined;
-    return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    // Painted before (a page streamed in parts), or no paints reported: the next frame shows the server's markup.
+    if (!PerformanceObserver.supportedEntryTypes?.includes('paint') || performance.getEntriesByName('first-contentful-paint').length) {
+      return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve();
+      };
+      const observer = new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length && done());
+      observer.observe({ type: 'paint' });
+      // A page that never reports one (a browser's own policy) is taken over all the same.
+      const timer = setTimeout(done, PAINT_WAIT_LIMIT_MS);
+    });
   }
 
   /** The server's data, once: later loads go to the network. */
