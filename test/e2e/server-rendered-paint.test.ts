@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBff, issuePortalToken } from '../../src/bff/index.js';
 import { PORTAL_SECRET, startService, type Service } from '../bff/support.js';
 import { launchChromium } from './support/demo.js';
+import { stopHostPage } from './support/host-page.js';
 
 /**
  * The page a host makes the plain way: the fragment `POST /bff/render/invoice-list` answers, pasted
@@ -93,12 +94,7 @@ beforeAll(async () => {
   browser = await launchChromium();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  server?.closeAllConnections();
-  server?.close();
-  await service?.stop();
-});
+afterAll(() => stopHostPage({ browser, server, service }));
 
 /**
  * Runs in the page from its first moment: what the list holds in each animation frame, until the
