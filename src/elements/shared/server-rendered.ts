@@ -56,11 +56,11 @@ export class ServerRendered<T> implements ReactiveController {
 
   /**
    * Resolves once the page has shown its first contentful paint (or after the next frame, where the
-   * page has painted before or the browser does not report paints). A script that runs before the page's first
-   * frame (a module in the head, one the browser fetched early) would otherwise have the element
-   * render its own rows before anything is shown, or while the browser is still drawing the server's,
-   * and the first paint would wait for them. Nothing to wait for after the first render, without
-   * server markup, or in a hidden page (it paints nothing until shown).
+   * page has painted before or the browser does not report paints). A script that runs before the
+   * page's first frame (a module in the head, one the browser fetched early) would otherwise have the
+   * element render its own rows before anything is shown, or while the browser is still drawing the
+   * server's, and the first paint would wait for them. Nothing to wait for after the first render,
+   * without server markup, or in a hidden page (it paints nothing until shown).
    */
   painted(): Promise<void> | undefined {
     const host = this.#host as ReactiveControllerHost & HTMLElement & { hasUpdated: boolean };
