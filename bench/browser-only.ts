@@ -2,7 +2,7 @@ import { copyFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { issuePortalToken } from '../src/bff/index.js';
 import { chromium } from 'playwright-core';
-import { browserFigures, chromiumPath, serverRenderedFigure } from './browser.js';
+import { browserFigures, chromiumPath, serverRenderedFigures } from './browser.js';
 import { profileList } from './browser-profile.js';
 import { buildKits, kitOf } from './kits.js';
 import { startChild, type Child } from './processes/protocol.js';
@@ -55,7 +55,7 @@ try {
   if (ssrOnly) {
     const browser = await chromium.launch({ executablePath: chromiumPath()!, args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage'] });
     try {
-      for (let i = 0; i < Math.max(1, repeat); i += 1) console.log(table([await serverRenderedFigure(browser, bff.ready.url, tokens[1000]!)]));
+      for (let i = 0; i < Math.max(1, repeat); i += 1) console.log(table(await serverRenderedFigures(browser, bff.ready.url, tokens[1000]!)));
     } finally {
       await browser.close();
     }

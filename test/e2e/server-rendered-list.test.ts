@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBff, issuePortalToken, renderInvoiceList, type BffApp } from '../../src/bff/index.js';
 import { PORTAL_SECRET, startService, type Api, type Service } from '../bff/support.js';
 import { launchChromium } from './support/demo.js';
+import { stopHostPage } from './support/host-page.js';
 
 /**
  * A host page that prints the server-rendered `<invoice-list>` (through `renderInvoiceList`, in
@@ -86,12 +87,7 @@ beforeAll(async () => {
   browser = await launchChromium();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  server?.closeAllConnections();
-  server?.close();
-  await service?.stop();
-});
+afterAll(() => stopHostPage({ browser, server, service }));
 
 /** The rows' text in the list's shadow root, as the customer reads them. */
 const rowTexts = () =>

@@ -338,6 +338,17 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     }
   }
 
+  /** A server-rendered list keeps the shadow root the server printed. */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    return this.#server.serverRoot() ?? super.createRenderRoot();
+  }
+
+  /** A server-rendered list is painted as the server printed it before the element renders its own. */
+  protected override async scheduleUpdate(): Promise<void> {
+    await this.#server.painted();
+    return super.scheduleUpdate();
+  }
+
   /**
    * The first `Intl` formatter of a locale loads its data, tens of milliseconds on a slow phone:
    * made after the first paint, while the first page is on its way, and not when its rows arrive.

@@ -1,7 +1,10 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { adoptStyles, type LitElement, type ReactiveController, type ReactiveControllerHost } from 'lit';
 
 /** The attribute marking the JSON a server printed inside an element for it to take over with. */
 export const SERVER_DATA_ATTRIBUTE = 'data-server-state';
+
+/** The longest a server-rendered element waits for the page's first paint before it takes over. */
+const PAINT_WAIT_LIMIT_MS = 1000;
 
 /**
  * Takes over an element a server rendered: the data it rendered with, printed as
@@ -14,6 +17,8 @@ export class ServerRendered<T> implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
   #data?: T;
   #taken = false;
+  /** The element's styles wait for the takeover. */
+  #adopt = false;
 
   constructor(host: ReactiveControllerHost & HTMLElement) {
     this.#host = host;
@@ -23,6 +28,18 @@ export class ServerRendered<T> implements ReactiveController {
   /** Sets the data directly (the server renderer does, before its render). */
   set data(value: T | undefined) {
     this.#data = value;
+  }
+
+  /**
+   * The shadow root the server printed, for the element to render into, when there is one: its own
+   * style sheets are adopted when it takes over, not now. Adopted now, they would restyle every node
+   * of the server's markup (which carries its own copy) before the page's first paint.
+   */
+  serverRoot(): ShadowRoot | undefined {
+    const root = this.#host.shadowRoot;
+    if (!root?.firstChild) return undefined;
+    this.#adopt = true;
+    return root;
   }
 
   hostConnected(): void {
@@ -37,6 +54,34 @@ export class ServerRendered<T> implements ReactiveController {
     script.remove();
   }
 
+  /**
+   * Resolves once the page has shown its first contentful paint (or after the next frame, where the
+   * page has painted before or the browser does not report paints). A script that runs before the
+   * page's first frame (a module in the head, one the browser fetched early) would otherwise have the
+   * element render its own rows before anything is shown, or while the browser is still drawing the
+   * server's, and the first paint would wait for them. Nothing to wait for after the first render,
+   * without server markup, or in a hidden page (it paints nothing until shown).
+   */
+  painted(): Promise<void> | undefined {
+    const host = this.#host as ReactiveControllerHost & HTMLElement & { hasUpdated: boolean };
+    if (host.hasUpdated || !host.shadowRoot?.firstChild || document.visibilityState === 'hidden') return undefined;
+    // Painted before (a page streamed in parts), or no paints reported: the next frame shows the server's markup.
+    if (!PerformanceObserver.supportedEntryTypes?.includes('paint') || performance.getEntriesByName('first-contentful-paint').length) {
+      return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve();
+      };
+      const observer = new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length && done());
+      observer.observe({ type: 'paint' });
+      // A page that never reports one (a browser's own policy) is taken over all the same.
+      const timer = setTimeout(done, PAINT_WAIT_LIMIT_MS);
+    });
+  }
+
   /** The server's data, once: later loads go to the network. */
   take(): T | undefined {
     if (this.#taken) return undefined;
@@ -49,7 +94,10 @@ export class ServerRendered<T> implements ReactiveController {
   /** Right before the first render: the server's markup goes, in the task that renders the element's own. */
   hostUpdate(): void {
     const host = this.#host as ReactiveControllerHost & HTMLElement & { hasUpdated: boolean; renderOptions?: { renderBefore?: ChildNode | null } };
-    if (host.hasUpdated || !host.shadowRoot?.firstChild) return;
+    if (host.hasUpdated || !host.shadowRoot) return;
+    if (this.#adopt) adoptStyles(host.shadowRoot, (host.constructor as typeof LitElement).elementStyles);
+    this.#adopt = false;
+    if (!host.shadowRoot.firstChild) return;
     host.shadowRoot.replaceChildren();
     // LitElement renders before the root's first child when it made the root: here, a node just removed.
     if (host.renderOptions) host.renderOptions.renderBefore = null;
