@@ -4,7 +4,8 @@ import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { buildFa3, type Fa3Context, fa3InvoiceOf, fa3Problems, type Fa3Reference, isKsefKind } from './fa3/build.js';
 import { polishNip } from './fa3/parties.js';
-import { isTestEnvironment, type KsefEnvironment, verificationLink } from './gateway.js';
+import { certificateVerificationLink, isTestEnvironment, type KsefEnvironment, verificationLink } from './gateway.js';
+import { offlineSigner } from './offline-certificate.js';
 import { isConnected, type KsefSettings, readKsefSettings } from './settings.js';
 
 /**
@@ -156,7 +157,14 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
     [account.id, row.id, settings.environment, sellerNip, offline, xml, now],
   );
   runtime.kick();
+  const localOrigin = runtime.localOrigin();
+  // KOD II, beside KOD I on an invoice issued offline, when the account has an Offline certificate.
+  const signer = offline ? offlineSigner(settings.offline_certificate, settings.offline_private_key, now) : null;
   return save({
+    ksef_offline: offline,
+    ksef_certificate_link: signer
+      ? certificateVerificationLink({ environment: settings.environment, sellerNip, xml, certificate: signer, ...(localOrigin ? { localOrigin } : {}) })
+      : null,
     gov_status: govStatus('processing', settings.environment),
     gov_error_messages: null,
     gov_send_date: timestampText(now),
@@ -166,7 +174,7 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
       sellerNip,
       issueDate: data.issue_date,
       xml,
-      ...(runtime.localOrigin() ? { localOrigin: runtime.localOrigin()! } : {}),
+      ...(localOrigin ? { localOrigin } : {}),
     }),
     ...(context.corrected?.ksefNumber ? { gov_corrected_invoice_number: context.corrected.ksefNumber } : {}),
   });
