@@ -102,6 +102,22 @@ describe('<invoice-list> KSeF detail', () => {
     expect(offline.querySelector<HTMLAnchorElement>('[part~="ksef-verify-link"]')!.href).to.contain('/offline-hash');
   });
 
+  it('gets from the BFF only what a customer may see of KSeF', async () => {
+    const answer = await fetch(`${bff}/invoices?order=issue_date.asc&per_page=10`, { headers: { authorization: `Bearer ${tokens.ksef}` } });
+    const body = await answer.text();
+    expect(body).not.to.contain('seller-secret-detail');
+    expect(body).not.to.contain('gov_error_messages');
+    const ksef = (JSON.parse(body) as { data: { number: string; ksef: unknown }[] }).data.map((invoice) => [invoice.number, invoice.ksef]);
+    expect(Object.fromEntries(ksef)).to.deep.equal({
+      'K-1': { state: 'sent', number: '5252248481-20260202-0100001AF629-7B', verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/02-02-2026/sent-hash', test: true, sent_at: '2026-02-02T10:15:00.000+01:00', offline: false, error: null },
+      'K-2': { state: 'pending', number: null, verification_link: null, test: true, sent_at: '2026-02-03T10:15:00.000+01:00', offline: false, error: null },
+      'K-3': { state: 'error', number: null, verification_link: null, test: true, sent_at: '2026-02-04T10:15:00.000+01:00', offline: false, error: 'rejected' },
+      'K-4': { state: 'error', number: null, verification_link: null, test: true, sent_at: '2026-02-05T10:15:00.000+01:00', offline: false, error: 'unavailable' },
+      'K-5': { state: 'pending', number: null, verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/06-02-2026/offline-hash', test: true, sent_at: '2026-02-07T10:15:00.000+01:00', offline: true, error: null },
+      'K-6': null,
+    });
+  });
+
   it('speaks Polish', async () => {
     const el = await list('pl');
     const toggle = toggleOf(el, 'K-1')!;
