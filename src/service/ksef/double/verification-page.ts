@@ -1,5 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
-import { html } from '../../public/html.js';
+import { html, type Html } from '../../public/html.js';
 import type { StoredInvoice } from './state.js';
 
 /** What the double found of a KOD II link; `reason` says why it does not verify. */
@@ -76,14 +76,20 @@ export function verificationPage(invoice: StoredInvoice | undefined, request: { 
         [t.seller, request.nip],
         [t.issueDate, request.date],
       ];
+  return pageOf(request.english, t.title, html`<p role="status" data-state="${invoice ? 'found' : 'missing'}">${invoice ? t.found : t.missing}</p>`, rows);
+}
+
+/** A verification page: its title, the test environment's note, the outcome, then the data as a list. */
+function pageOf(english: boolean, title: string, outcome: Html, rows: readonly (readonly (string | null)[])[]): string {
+  const t = english ? messages.en : messages.pl;
   return html`<!doctype html>
-<html lang="${request.english ? 'en' : 'pl'}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.title}</title></head>
+<html lang="${english ? 'en' : 'pl'}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>
 <body>
 <main>
-<h1>${t.title}</h1>
+<h1>${title}</h1>
 <p role="note"><strong>${t.test}</strong></p>
-<p role="status" data-state="${invoice ? 'found' : 'missing'}">${invoice ? t.found : t.missing}</p>
+${outcome}
 <dl>${rows.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
 </main>
 </body>
@@ -102,16 +108,8 @@ export function certificatePage(
   ];
   if (check.certificate) rows.push([t.validFrom, new Date(check.certificate.validFrom).toISOString()], [t.validTo, new Date(check.certificate.validTo).toISOString()]);
   if (check.valid) rows.push([t.inKsef, request.invoice?.ksefNumber ?? t.notYet]);
-  return html`<!doctype html>
-<html lang="${request.english ? 'en' : 'pl'}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.certificateTitle}</title></head>
-<body>
-<main>
-<h1>${t.certificateTitle}</h1>
-<p role="note"><strong>${t.test}</strong></p>
-<p role="status" data-state="${check.valid ? 'valid' : 'invalid'}"${check.valid ? '' : html` data-reason="${check.reason}"`}>${check.valid ? t.certificateValid : html`${t.certificateInvalid} ${t[check.reason]}`}</p>
-<dl>${rows.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
-</main>
-</body>
-</html>`.text;
+  const outcome = check.valid
+    ? html`<p role="status" data-state="valid">${t.certificateValid}</p>`
+    : html`<p role="status" data-state="invalid" data-reason="${check.reason}">${t.certificateInvalid} ${t[check.reason]}</p>`;
+  return pageOf(request.english, t.certificateTitle, outcome, rows);
 }
