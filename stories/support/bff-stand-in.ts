@@ -20,7 +20,7 @@ export const STAND_IN_SERVICE = '/storybook-service/';
  */
 export const STAND_IN_SCENARIOS = {
   /** `GET /invoices`, `pdf-link`, `POST /invoices/:id/payment`. */
-  portal: ['mixed', 'many', 'euro', 'empty'],
+  portal: ['mixed', 'many', 'euro', 'empty', 'ksef-sent', 'ksef-pending', 'ksef-error', 'ksef-offline', 'ksef-none'],
   /** `GET /client`, `PUT /client`, `POST /clients`. */
   client: ['client-company', 'client-person', 'client-saving', 'client-invalid', 'signup'],
   /** `GET /products/:token`, `POST /checkout`, `GET /checkout/:attempt`. */
