@@ -154,6 +154,7 @@ describe('an invoice issued offline', () => {
       const text = await pdfText(before);
       expect(text).toMatch(/OFFLINE/);
       expect(text).toContain('CERTYFIKAT');
+      expect(text).toContain('TEST: faktura ze środowiska testowego KSeF, bez mocy prawnej');
 
       const view = await (await fetch(invoice.view_url)).text();
       expect(view).toContain(`<a href="${invoice.gov_verification_link}"`);
@@ -195,6 +196,10 @@ describe('an invoice issued offline', () => {
     expect(await revoked.text()).toContain('data-reason="revoked"');
     const unknown = await fetch(kodII.replace(issued.serialNumber, '1000000000000001'));
     expect(await unknown.text()).toContain('data-reason="unknown"');
+    // A certificate of one seller does not vouch for another's invoices.
+    const other = ksef.issueOfflineCertificate('1234563218');
+    const elsewhere = kodII.replace(`/Nip/${nip}/${nip}/${issued.serialNumber}/`, `/Nip/${nip}/${nip}/${other.serialNumber}/`);
+    expect(await (await fetch(elsewhere)).text()).toContain('data-reason="not_authorized"');
   });
 
   it('an invoice issued today goes online and carries KOD I alone', async () => {
