@@ -433,13 +433,15 @@ function drawKsefQr(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top:
   const side = 110;
   const column = 270;
   const test = codes.some((qr) => qr.test);
-  const block = side + 44 + (test && codes.length > 1 ? 16 : 0);
+  const block = side + 44 + (test && codes.length > 1 ? 20 : 0);
   let y = top;
   if (y + block > pageBottom()) y = newPage(doc);
-  let textBottom = y;
-  codes.forEach((qr, index) => {
+  const drawn = codes.map((qr) => ({ qr, ...qrModules(qr.link) }));
+  // The captions share one line under the codes, whose quiet zones differ with their sizes.
+  const textTop = y + side + Math.max(...drawn.map(({ size }) => (side / size) * 8)) + 2;
+  const textBottom = textTop + 24;
+  drawn.forEach(({ qr, size, dark }, index) => {
     const left = PAGE.margin + index * column;
-    const { size, dark } = qrModules(qr.link);
     const module = side / size;
     // A white quiet zone around the code, then one square per dark module.
     doc.rect(left, y, side + module * 8, side + module * 8).fill('#ffffff');
@@ -449,15 +451,13 @@ function drawKsefQr(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top:
       }
     }
     doc.fill('#000000');
-    const textTop = y + side + module * 8 + 2;
     const caption = qr.kind === 'certificate' ? labels.ksefCertificateCode : qr.label === OFFLINE_LABEL ? labels.ksefOfflineCode : `${labels.ksefNumber}:`;
     doc.font('regular').fontSize(7.5).fillColor(COLOR.muted).text(caption, left, textTop, { width: column - 10, lineBreak: false });
     doc.font('bold').fontSize(8.5).fillColor(COLOR.text).text(qr.label, left, textTop + 10, { width: column - 10, lineBreak: false });
-    textBottom = textTop + 24;
   });
   if (test) {
     const alone = codes.length === 1;
-    doc.font('bold').fontSize(9).fillColor('#b42318').text(labels.ksefTestMark, alone ? PAGE.margin + side + 22 : PAGE.margin, alone ? y + 8 : textBottom, {
+    doc.font('bold').fontSize(9).fillColor('#b42318').text(labels.ksefTestMark, alone ? PAGE.margin + side + 22 : PAGE.margin, alone ? y + 8 : textBottom + 4, {
       width: alone ? 220 : CONTENT_WIDTH,
     });
   }
