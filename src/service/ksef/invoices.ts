@@ -4,9 +4,9 @@ import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { buildFa3, type Fa3Context, fa3InvoiceOf, fa3Problems, type Fa3Reference, isKsefKind } from './fa3/build.js';
 import { polishNip } from './fa3/parties.js';
-import { certificateVerificationLink, isTestEnvironment, type KsefEnvironment, verificationLink } from './gateway.js';
-import { offlineSigner } from './offline-certificate.js';
+import { isTestEnvironment, type KsefEnvironment, verificationLink } from './gateway.js';
 import { isConnected, type KsefSettings, readKsefSettings } from './settings.js';
+import { offlineCodeFields } from './offline-certificate.js';
 
 /**
  * The hosted service's KSeF API on invoices: the `gov_*` fields, checking an invoice against what
@@ -157,14 +157,7 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
     [account.id, row.id, settings.environment, sellerNip, offline, xml, now],
   );
   runtime.kick();
-  const localOrigin = runtime.localOrigin();
-  // KOD II, beside KOD I on an invoice issued offline, when the account has an Offline certificate.
-  const signer = offline ? offlineSigner(settings.offline_certificate, settings.offline_private_key, now) : null;
   return save({
-    ksef_offline: offline,
-    ksef_certificate_link: signer
-      ? certificateVerificationLink({ environment: settings.environment, sellerNip, xml, certificate: signer, ...(localOrigin ? { localOrigin } : {}) })
-      : null,
     gov_status: govStatus('processing', settings.environment),
     gov_error_messages: null,
     gov_send_date: timestampText(now),
@@ -174,9 +167,11 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
       sellerNip,
       issueDate: data.issue_date,
       xml,
-      ...(localOrigin ? { localOrigin } : {}),
+      ...(runtime.localOrigin() ? { localOrigin: runtime.localOrigin()! } : {}),
     }),
     ...(context.corrected?.ksefNumber ? { gov_corrected_invoice_number: context.corrected.ksefNumber } : {}),
+    // KOD II beside KOD I on an invoice issued offline, when the account has an Offline certificate.
+    ...(offline ? await offlineCodeFields(tx, row.id, settings, now, runtime.localOrigin()) : { ksef_offline: false, ksef_certificate_link: null }),
   });
 }
 

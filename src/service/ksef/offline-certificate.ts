@@ -1,5 +1,8 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
-import type { OfflineCertificate } from './kod-ii.js';
+import type { Sql } from '../db.js';
+import type { KsefEnvironment } from './gateway.js';
+import { certificateVerificationLink, type OfflineCertificate } from './kod-ii.js';
+import type { KsefSettings } from './settings.js';
 
 /**
  * The account's KSeF certificate of the Offline kind, which signs KOD II: checked when it is set
@@ -87,4 +90,28 @@ export function offlineSigner(certificatePem: string | null, privateKeyPem: stri
   const certificate = parseCertificate(certificatePem);
   if (!certificate || now > new Date(certificate.validTo) || now < new Date(certificate.validFrom)) return null;
   return { serialNumber: certificate.serialNumber.toUpperCase(), privateKeyPem };
+}
+
+/**
+ * What an invoice sent offline carries beside `gov_verification_link`: `ksef_offline` (KOD I reads
+ * OFFLINE until KSeF numbers it) and KOD II, signed over the exact document just queued for it, when
+ * the account's Offline certificate is in force. Kept in the invoice's document for the PDF and the
+ * public page; the API answers neither.
+ */
+export async function offlineCodeFields(
+  tx: Sql,
+  invoiceId: number,
+  settings: Pick<KsefSettings, 'offline_certificate' | 'offline_private_key'>,
+  now: Date,
+  localOrigin: string | undefined,
+): Promise<{ ksef_offline: boolean; ksef_certificate_link: string | null }> {
+  const signer = offlineSigner(settings.offline_certificate, settings.offline_private_key, now);
+  if (!signer) return { ksef_offline: true, ksef_certificate_link: null };
+  const [job] = await tx.query<{ environment: KsefEnvironment; seller_nip: string; xml: string }>(
+    `select environment, seller_nip, xml from ksef_jobs where invoice_id = $1 order by id desc limit 1`,
+    [invoiceId],
+  );
+  if (!job) return { ksef_offline: true, ksef_certificate_link: null };
+  const link = certificateVerificationLink({ environment: job.environment, sellerNip: job.seller_nip, xml: job.xml, certificate: signer, ...(localOrigin ? { localOrigin } : {}) });
+  return { ksef_offline: true, ksef_certificate_link: link };
 }

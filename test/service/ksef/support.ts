@@ -5,8 +5,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
 import { schemaPaths } from '../../../src/service/ksef/schemas.js';
-import type { RunningKsefDouble } from '../../../src/service/ksef/double/server.js';
-import type { TestService } from '../../helpers/service.js';
 
 const run = promisify(execFile);
 
@@ -66,20 +64,5 @@ export async function pdfText(pdf: Uint8Array): Promise<string> {
     return stdout.replace(/\s+/g, ' ');
   } finally {
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** A Polish company selling and one buying, as the invoice's `seller_*` and `buyer_*` fields. */
-export const sellerOf = (nip: string) => ({ seller_name: 'Demo Studio Sp. z o.o.', seller_tax_no: nip, seller_street: 'ul. Prosta 51', seller_post_code: '00-838', seller_city: 'Warszawa', seller_country: 'PL' });
-export const polishBuyer = { buyer_name: 'Klient ABC Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'ul. Testowa 5', buyer_post_code: '00-002', buyer_city: 'Kraków', buyer_country: 'PL' };
-
-/** Works the sender's queue until KSeF has decided (the double processes each invoice on its own). */
-export async function deliverAll(ksef: Pick<RunningKsefDouble, 'settled'>, service: TestService, now: Date): Promise<void> {
-  for (let round = 0; round < 5; round += 1) {
-    await ksef.settled();
-    await service.ksefSender.runOnce();
-    const pending = await service.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted')`);
-    if (pending.length === 0) return;
-    await service.db.query(`update ksef_jobs set next_attempt_at = $1 where state in ('queued', 'submitted')`, [now]);
   }
 }
