@@ -118,8 +118,31 @@ export const TenThousandRows: Story = {
   args: { endpoint: scenario('many'), paging: 'scroll' },
 };
 
-/** Each invoice's state in KSeF, Poland's e-invoicing system: sent with its KSeF number, pending, an error, or none. */
-export const KsefStates: Story = { args: { 'per-page': 8 } };
+/** Each invoice's state in KSeF, Poland's e-invoicing system: sent with its KSeF number, pending, an error, issued offline, or none. */
+export const KsefStates: Story = { args: { 'per-page': 10 } };
 
 /** The KSeF states in Polish. */
-export const KsefStatesPolish: Story = { args: { 'per-page': 8, locale: 'pl' } };
+export const KsefStatesPolish: Story = { args: { 'per-page': 10, locale: 'pl' } };
+
+/** Opens the first row's KSeF detail once the stand-in has answered, as a click on “KSeF details” does. */
+const openKsefDetail: NonNullable<Story['play']> = async ({ canvasElement }) => {
+  const el = canvasElement.querySelector('invoice-list')!;
+  for (let i = 0; i < 60 && !el.shadowRoot?.querySelector('[part~="row"]'); i++) await new Promise((r) => setTimeout(r, 50));
+  el.shadowRoot?.querySelector<HTMLButtonElement>('[part~="ksef-toggle"]')?.click();
+};
+const ksefStory = (state: string, locale = 'en'): Story => ({ args: { endpoint: scenario(`ksef-${state}`), locale }, play: openKsefDetail });
+
+/** KSeF accepted the invoice: its number, the day it was sent and the link that verifies it in KSeF. */
+export const KsefDetailSent = ksefStory('sent');
+/** Sent, and KSeF has not assigned its number yet. */
+export const KsefDetailPending = ksefStory('pending');
+/** KSeF did not accept it (or was unavailable): the customer reads what happens next, never the seller's error messages. */
+export const KsefDetailError = ksefStory('error');
+/** Issued offline: valid at once, with its verification link, and numbered by KSeF afterwards. */
+export const KsefDetailOffline = ksefStory('offline');
+/** Kinds that do not go to KSeF have neither a state nor a detail. */
+export const KsefNotApplicable: Story = { args: { endpoint: scenario('ksef-none') } };
+/** The detail in Polish. */
+export const KsefDetailSentPolish = ksefStory('sent', 'pl');
+export const KsefDetailErrorPolish = ksefStory('error', 'pl');
+export const KsefDetailOfflinePolish = ksefStory('offline', 'pl');

@@ -110,7 +110,7 @@ export function customerPosition(position: Position): CustomerPosition {
 /** The keys of an invoice that the customer's view of it is made from. */
 export const CUSTOMER_INVOICE_FIELDS = [
   'number', 'kind', 'status', 'issue_date', 'sell_date', 'payment_to', 'payment_type', 'currency', 'price_net', 'price_tax',
-  'price_gross', 'paid', 'paid_date', 'payment_url', 'view_url', 'client_id', 'gov_status', 'gov_id', 'gov_verification_link',
+  'price_gross', 'paid', 'paid_date', 'payment_url', 'view_url', 'client_id', 'gov_status', 'gov_id', 'gov_verification_link', 'gov_send_date',
   ...SELLER_FIELDS.map((field) => `seller_${field}` as const),
   ...PARTY_FIELDS.map((field) => `buyer_${field}` as const),
 ] as const satisfies readonly InvoiceField[];

@@ -299,6 +299,12 @@ export const migrations: Migration[] = [
       create index ksef_jobs_invoice_idx on ksef_jobs (invoice_id, id desc);
     `,
   },
+  {
+    version: 83,
+    name: "the account's KSeF Offline certificate, for KOD II",
+    // Write-only like the token, and kept the way the token is kept.
+    sql: `alter table ksef_settings add column offline_certificate text, add column offline_private_key text;`,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

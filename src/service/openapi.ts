@@ -214,9 +214,9 @@ const OPERATIONS: OperationSpec[] = [
   },
   { id: 'listAttachments', tag: 'Attachments', summary: 'The attachments of an invoice', method: 'get', path: '/invoices/{id}/attachments', response: 'AttachmentList', notFound: true },
   { id: 'getAttachmentsZip', tag: 'Attachments', summary: 'Every attachment of an invoice in one ZIP archive', method: 'get', path: '/invoices/{id}/attachments_zip', formats: JSON_ONLY, response: 'zip', notFound: true },
-  { id: 'getKsefSettings', tag: 'KSeF', summary: "The account's KSeF settings (the token only as whether one is set)", method: 'get', path: '/account/ksef', formats: JSON_ONLY, response: 'KsefSettings' },
+  { id: 'getKsefSettings', tag: 'KSeF', summary: "The account's KSeF settings (the token and the Offline certificate's key only as whether they are set)", method: 'get', path: '/account/ksef', formats: JSON_ONLY, response: 'KsefSettings' },
   {
-    id: 'updateKsefSettings', tag: 'KSeF', summary: 'Turn KSeF on or off and set its token (write-only), automatic sending and validation on save', method: 'put',
+    id: 'updateKsefSettings', tag: 'KSeF', summary: 'Turn KSeF on or off and set its token (write-only), automatic sending, validation on save and the Offline certificate for KOD II (its key write-only)', method: 'put',
     path: '/account/ksef', formats: JSON_ONLY, plainBody: 'KsefSettingsInput', response: 'KsefSettings',
   },
   {

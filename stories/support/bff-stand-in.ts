@@ -20,7 +20,7 @@ export const STAND_IN_SERVICE = '/storybook-service/';
  */
 export const STAND_IN_SCENARIOS = {
   /** `GET /invoices`, `pdf-link`, `POST /invoices/:id/payment`. */
-  portal: ['mixed', 'many', 'euro', 'empty'],
+  portal: ['mixed', 'many', 'euro', 'empty', 'ksef-sent', 'ksef-pending', 'ksef-error', 'ksef-offline', 'ksef-none'],
   /** `GET /client`, `PUT /client`, `POST /clients`. */
   client: ['client-company', 'client-person', 'client-saving', 'client-invalid', 'signup'],
   /** `GET /products/:token`, `POST /checkout`, `GET /checkout/:attempt`. */
@@ -73,24 +73,35 @@ function random(seed: number) {
   };
 }
 
-/** KSeF's states in turn: sent with a KSeF number, on its way, refused, and an invoice that does not go to KSeF. */
-function ksefOf(index: number, issued: number): StandInInvoice['ksef'] {
+/**
+ * KSeF's states in turn: sent with a KSeF number, on its way, refused, issued offline and on its way,
+ * and an invoice that does not go to KSeF (not applicable). `state` picks one for every invoice.
+ */
+const KSEF_CASES = ['sent', 'pending', 'error', 'offline', 'none'] as const;
+type KsefCase = (typeof KSEF_CASES)[number];
+
+function ksefOf(index: number, issued: number, only?: KsefCase): StandInInvoice['ksef'] {
   const date = iso(issued).replaceAll('-', '');
   const technical = (0x10000aF629 + index).toString(16).toUpperCase().padStart(12, '0');
   const number = `${SELLER.tax_no}-${date}-${technical}-${((index * 37) % 256).toString(16).toUpperCase().padStart(2, '0')}`;
-  switch (index % 4) {
-    case 0:
-      return { state: 'sent', number, verification_link: `https://qr-test.ksef.mf.gov.pl/invoice/${SELLER.tax_no}/${iso(issued).split('-').reverse().join('-')}/x${technical}`, test: true };
-    case 1:
-      return { state: 'pending', number: null, verification_link: null, test: true };
-    case 2:
-      return { state: 'error', number: null, verification_link: null, test: true };
+  const link = `https://qr-test.ksef.mf.gov.pl/invoice/${SELLER.tax_no}/${iso(issued).split('-').reverse().join('-')}/x${technical}`;
+  const sentAt = `${iso(issued)}T09:30:00.000Z`;
+  const base = { test: true, sent_at: sentAt, offline: false, error: null };
+  switch (only ?? KSEF_CASES[index % KSEF_CASES.length]) {
+    case 'sent':
+      return { ...base, state: 'sent', number, verification_link: link };
+    case 'pending':
+      return { ...base, state: 'pending', number: null, verification_link: null };
+    case 'error':
+      return { ...base, state: 'error', number: null, verification_link: null, error: index % 2 ? 'unavailable' : 'rejected' };
+    case 'offline':
+      return { ...base, state: 'pending', number: null, verification_link: link, offline: true, sent_at: `${iso(issued + DAY)}T08:00:00.000Z` };
     default:
       return null;
   }
 }
 
-function generate(scenario: string, count: number, currency = 'PLN'): StandInInvoice[] {
+function generate(scenario: string, count: number, currency = 'PLN', ksef?: KsefCase): StandInInvoice[] {
   const next = random(count);
   const today = Date.parse(iso(Date.now()));
   return Array.from({ length: count }, (_, i) => {
@@ -124,7 +135,7 @@ function generate(scenario: string, count: number, currency = 'PLN'): StandInInv
       payment_url: status === 'paid' ? null : `https://pay.invoicekit.example/i/${id}`,
       view_url: `https://invoices.invoicekit.example/i/${id}`,
       pdf_url: `${STAND_IN_BFF}${scenario}/invoices/${id}/pdf`,
-      ksef: ksefOf(i, issued),
+      ksef: ksefOf(i, issued, ksef),
     };
   });
 }
@@ -134,6 +145,7 @@ const datasets: Record<string, (scenario: string) => StandInInvoice[]> = {
   many: (scenario) => generate(scenario, 10_000),
   euro: (scenario) => generate(scenario, 12, 'EUR'),
   empty: () => [],
+  ...Object.fromEntries(KSEF_CASES.map((only) => [`ksef-${only}`, (scenario: string) => generate(scenario, 3, 'PLN', only)])),
 };
 const cache = new Map<string, StandInInvoice[]>();
 const invoicesOf = (scenario: string) => {

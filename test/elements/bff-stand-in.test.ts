@@ -175,9 +175,13 @@ describe('Storybook BFF stand-in', function (this: { timeout(ms: number): void }
 
   it('answers the portal list, PDF links and payments as the BFF does', async () => {
     const token = real.token;
-    for (const scenario of ['mixed', 'many', 'euro']) {
+    for (const scenario of ['mixed', 'many', 'euro', 'ksef-sent', 'ksef-pending', 'ksef-error', 'ksef-offline']) {
       compare('invoice-list', `${scenario} list`, await standIn(scenario, 'invoices?page=1&per_page=10'), await bff(real.bff, 'invoices?page=1&per_page=10', {}, token));
     }
+    // Invoices that do not go to KSeF: the real list's SI/4 has `ksef: null` too, beside others that have one.
+    const none = (await standIn('ksef-none', 'invoices?page=1&per_page=10')).body as { data: { ksef: unknown }[] };
+    expect(none.data.length).to.be.greaterThan(0);
+    expect(none.data.every((each) => each.ksef === null)).to.equal(true);
     compare('invoice-list', 'list, outstanding', await standIn('mixed', 'invoices?status=outstanding&order=payment_to.asc'), await bff(real.bff, 'invoices?status=outstanding&order=payment_to.asc', {}, token));
     compare('invoice-list', 'list without totals', await standIn('mixed', 'invoices?page=2&per_page=2&totals=false'), await bff(real.bff, 'invoices?page=2&per_page=2&totals=false', {}, token));
     compare('invoice-list', 'empty list', await standIn('empty', 'invoices'), await bff(real.bff, 'invoices?search=no-such-number', {}, token));

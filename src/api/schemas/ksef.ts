@@ -17,6 +17,13 @@ export const ksefSettingsInput = z.object({
   auto_send_mode: z.enum(KSEF_AUTO_SEND_MODES, { message: `must be null or one of ${KSEF_AUTO_SEND_MODES.join(', ')}` }).nullish(),
   /** On (the default): an invoice KSeF would refuse is not saved (422). Off: saved with `gov_error_messages`. */
   validate_invoices_for_gov: booleanInput.optional(),
+  /**
+   * The seller's KSeF certificate of the Offline kind (PEM), which signs KOD II on invoices issued
+   * offline. Given with `offline_private_key`; an empty string or null removes both.
+   */
+  offline_certificate: z.string().max(20_000, 'is too long (maximum is 20000 characters)').nullish(),
+  /** The certificate's private key (PEM, unencrypted): RSA of 2048 bits or more, or EC P-256. Write-only. */
+  offline_private_key: z.string().max(20_000, 'is too long (maximum is 20000 characters)').nullish(),
 });
 export type KsefSettingsInput = z.input<typeof ksefSettingsInput>;
 
@@ -30,6 +37,18 @@ export const ksefSettings = z.object({
     token_set: z.boolean(),
     auto_send_mode: z.enum(KSEF_AUTO_SEND_MODES).nullable(),
     validate_invoices_for_gov: z.boolean(),
+    /** Whether an Offline certificate (with its key) is set; the key itself is never answered. */
+    offline_certificate_set: z.boolean(),
+    /** The Offline certificate as read from it, or null. */
+    offline_certificate: z
+      .object({
+        serial_number: z.string(),
+        /** ISO 8601. */
+        valid_from: z.string(),
+        valid_to: z.string(),
+        key_type: z.enum(['rsa', 'ec']),
+      })
+      .nullable(),
   }),
 });
 export type KsefSettingsAnswer = z.infer<typeof ksefSettings>;

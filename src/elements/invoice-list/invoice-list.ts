@@ -18,6 +18,7 @@ import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS,
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
+import { ksefDetail } from './ksef-detail.js';
 import { ServerRendered } from '../shared/server-rendered.js';
 import { themeStyles } from '../shared/theme.js';
 import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, InvoiceSelectEvent } from './events.js';
@@ -86,6 +87,7 @@ const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
  * @csspart status-badge - The status badge; also `status-paid`, `status-partial`, `status-unpaid`, `status-overdue`.
  * @csspart balance - What is due and what has been paid, under the badge.
  * @csspart ksef - The invoice's state in KSeF under its number; also `ksef-sent`, `ksef-pending`, `ksef-error`, and `ksef-number` for the KSeF number.
+ * @csspart ksef-toggle - The button that opens and closes an invoice's KSeF detail; `ksef-detail` is the detail, `ksef-verify-link` its verification link.
  * @csspart actions - The cell of row actions.
  * @csspart action - Each row action; also `view-link`, `download-button`, `pay-link`.
  * @csspart skeleton - A placeholder row shown while loading.
@@ -205,6 +207,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #observed?: Element;
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
+  /** The rows whose KSeF detail is open, by invoice id. */
+  #ksefOpen = new Set<number>();
   #m: InvoiceListMessages = catalogs.en;
   #today = 0;
 
@@ -720,7 +724,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       aria-rowindex=${index === undefined ? nothing : index + 2}
       @click=${(e: Event) => (e.target as Element).closest('a, button') || select()}
     >
-      <th scope="row" part="cell number">${invoice.number}${invoice.ksef ? this.#ksef(invoice.ksef) : nothing}</th>
+      <th scope="row" part="cell number">${invoice.number}${invoice.ksef ? this.#ksef(invoice.ksef, invoice) : nothing}</th>
       <td part="cell" class="issue" data-label=${columns.issue_date}>${formatDate(invoice.issue_date, locale)}</td>
       <td part="cell" class="due" data-label=${columns.payment_to}>
         <span>${formatDate(invoice.payment_to, locale) || '—'}</span>
@@ -773,13 +777,19 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     </tr>`;
   }
 
-  /** The invoice in KSeF: its state and, once sent, its KSeF number. */
-  #ksef(ksef: KsefView) {
+  /** The invoice in KSeF: its state and, once sent, its KSeF number; then its detail, a disclosure (`ksef-detail.ts`). */
+  #ksef(ksef: KsefView, invoice: PortalInvoice) {
     const m = this.#m;
+    const toggle = (open: boolean, refocus: boolean) => {
+      if (open) this.#ksefOpen.add(invoice.id);
+      else this.#ksefOpen.delete(invoice.id);
+      this.requestUpdate();
+      if (refocus) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-ksef-toggle="${invoice.id}"]`)?.focus());
+    };
     return html`<span class="ksef ${ksef.state}" part="ksef ksef-${ksef.state}"
       ><span class="ksef-state">${m.ksef[ksef.state]}${ksef.test ? ` (${m.ksefTest})` : ''}</span
       >${ksef.number ? html`<span class="ksef-number" part="ksef-number"><span class="visually-hidden">${m.ksefNumber}: </span>${ksef.number}</span>` : nothing}</span
-    >`;
+    >${ksefDetail(ksef, invoice, { open: this.#ksefOpen.has(invoice.id), m, locale: this.#locale, numberLabel: m.columns.number, toggle })}`;
   }
 
   #footer(result: InvoicePage) {

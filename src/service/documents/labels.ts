@@ -60,6 +60,10 @@ export interface DocumentLabels {
   ksefNumber: string;
   /** Beside the QR code of an invoice sent to a KSeF test environment. */
   ksefTestMark: string;
+  /** Above KOD I of an offline invoice KSeF has not numbered yet (the code itself is labelled OFFLINE). */
+  ksefOfflineCode: string;
+  /** Above KOD II, the issuer's certificate (the code itself is labelled CERTYFIKAT). */
+  ksefCertificateCode: string;
 }
 
 const pl: DocumentLabels = {
@@ -143,6 +147,8 @@ const pl: DocumentLabels = {
   nothingDue: 'Ta faktura jest już opłacona.',
   ksefNumber: 'Numer KSeF',
   ksefTestMark: 'TEST: faktura ze środowiska testowego KSeF, bez mocy prawnej',
+  ksefOfflineCode: 'Faktura wystawiona offline, przed nadaniem numeru KSeF',
+  ksefCertificateCode: 'Weryfikacja wystawcy (certyfikat KSeF)',
 };
 
 const en: DocumentLabels = {
@@ -226,6 +232,8 @@ const en: DocumentLabels = {
   nothingDue: 'This invoice has already been paid.',
   ksefNumber: 'KSeF number',
   ksefTestMark: 'TEST: invoice from a KSeF test environment, not legally valid',
+  ksefOfflineCode: 'Issued offline, before KSeF assigned its number',
+  ksefCertificateCode: 'Issuer verification (KSeF certificate)',
 };
 
 const de: DocumentLabels = {
@@ -295,6 +303,8 @@ const de: DocumentLabels = {
   nothingDue: 'Diese Rechnung ist bereits bezahlt.',
   ksefNumber: 'KSeF-Nummer',
   ksefTestMark: 'TEST: Rechnung aus einer KSeF-Testumgebung, ohne Rechtswirkung',
+  ksefOfflineCode: 'Offline ausgestellt, noch ohne KSeF-Nummer',
+  ksefCertificateCode: 'Prüfung des Ausstellers (KSeF-Zertifikat)',
 };
 
 const LABELS: Record<string, DocumentLabels> = { pl, en, de };

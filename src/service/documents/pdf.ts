@@ -16,7 +16,7 @@ import {
 } from './labels.js';
 import { isDrawableLogo } from './image-size.js';
 import { amountDue, vatSummary } from './summary.js';
-import { ksefQrOf, qrModules } from '../ksef/qr.js';
+import { ksefQrCodesOf, OFFLINE_LABEL, qrModules } from '../ksef/qr.js';
 
 export type PrintOption = 'original' | 'copy';
 
@@ -422,29 +422,44 @@ function drawPayment(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top
   }
 }
 
-/** KOD I of an invoice KSeF accepted, with the KSeF number under it (and a test mark outside production). */
+/**
+ * The KSeF codes, as the Ministry's QR guide lays them out: KOD I with the KSeF number under it (or
+ * OFFLINE while an offline invoice has none), and beside it, on an invoice issued offline with the
+ * account's Offline certificate, KOD II labelled CERTYFIKAT. Outside production a test mark.
+ */
 function drawKsefQr(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top: number): void {
-  const qr = ksefQrOf(invoice as unknown as Record<string, unknown>);
-  if (!qr) return;
+  const codes = ksefQrCodesOf(invoice as unknown as Record<string, unknown>);
+  if (codes.length === 0) return;
   const side = 110;
-  const block = side + 44;
+  const column = 270;
+  const test = codes.some((qr) => qr.test);
+  const block = side + 44 + (test && codes.length > 1 ? 20 : 0);
   let y = top;
   if (y + block > pageBottom()) y = newPage(doc);
-  const { size, dark } = qrModules(qr.link);
-  const module = side / size;
-  // A white quiet zone around the code, then one square per dark module.
-  doc.rect(PAGE.margin, y, side + module * 8, side + module * 8).fill('#ffffff');
-  for (let row = 0; row < size; row += 1) {
-    for (let column = 0; column < size; column += 1) {
-      if (dark(column, row)) doc.rect(PAGE.margin + module * (4 + column), y + module * (4 + row), module, module);
+  const drawn = codes.map((qr) => ({ qr, ...qrModules(qr.link) }));
+  // The captions share one line under the codes, whose quiet zones differ with their sizes.
+  const textTop = y + side + Math.max(...drawn.map(({ size }) => (side / size) * 8)) + 2;
+  const textBottom = textTop + 24;
+  drawn.forEach(({ qr, size, dark }, index) => {
+    const left = PAGE.margin + index * column;
+    const module = side / size;
+    // A white quiet zone around the code, then one square per dark module.
+    doc.rect(left, y, side + module * 8, side + module * 8).fill('#ffffff');
+    for (let row = 0; row < size; row += 1) {
+      for (let cell = 0; cell < size; cell += 1) {
+        if (dark(cell, row)) doc.rect(left + module * (4 + cell), y + module * (4 + row), module, module);
+      }
     }
-  }
-  doc.fill('#000000');
-  const textTop = y + side + module * 8 + 2;
-  doc.font('regular').fontSize(7.5).fillColor(COLOR.muted).text(`${labels.ksefNumber}:`, PAGE.margin, textTop, { width: 260, lineBreak: false });
-  doc.font('bold').fontSize(8.5).fillColor(COLOR.text).text(qr.label, PAGE.margin, textTop + 10, { width: 260, lineBreak: false });
-  if (qr.test) {
-    doc.font('bold').fontSize(9).fillColor('#b42318').text(labels.ksefTestMark, PAGE.margin + side + module * 8 + 14, y + 8, { width: 220 });
+    doc.fill('#000000');
+    const caption = qr.kind === 'certificate' ? labels.ksefCertificateCode : qr.label === OFFLINE_LABEL ? labels.ksefOfflineCode : `${labels.ksefNumber}:`;
+    doc.font('regular').fontSize(7.5).fillColor(COLOR.muted).text(caption, left, textTop, { width: column - 10, lineBreak: false });
+    doc.font('bold').fontSize(8.5).fillColor(COLOR.text).text(qr.label, left, textTop + 10, { width: column - 10, lineBreak: false });
+  });
+  if (test) {
+    const alone = codes.length === 1;
+    doc.font('bold').fontSize(9).fillColor('#b42318').text(labels.ksefTestMark, alone ? PAGE.margin + side + 22 : PAGE.margin, alone ? y + 8 : textBottom + 4, {
+      width: alone ? 220 : CONTENT_WIDTH,
+    });
   }
 }
 

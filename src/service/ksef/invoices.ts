@@ -6,6 +6,7 @@ import { buildFa3, type Fa3Context, fa3InvoiceOf, fa3Problems, type Fa3Reference
 import { inferTaxNoKind, sellerNip } from './fa3/parties.js';
 import { isTestEnvironment, isValidKsefNumber, type KsefEnvironment, verificationLink } from './gateway.js';
 import { isConnected, type KsefSettings, readKsefSettings } from './settings.js';
+import { offlineCodeFields } from './offline-certificate.js';
 
 /**
  * The hosted service's KSeF API on invoices: the `gov_*` fields, checking an invoice against what
@@ -239,6 +240,8 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
       ...(runtime.localOrigin() ? { localOrigin: runtime.localOrigin()! } : {}),
     }),
     ...(context.corrected?.ksefNumber ? { gov_corrected_invoice_number: context.corrected.ksefNumber } : {}),
+    // KOD II beside KOD I on an invoice issued offline, when the account has an Offline certificate.
+    ...(offline ? await offlineCodeFields(tx, row.id, settings, now, runtime.localOrigin()) : { ksef_offline: false, ksef_certificate_link: null }),
   });
 }
 

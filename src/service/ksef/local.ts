@@ -18,13 +18,14 @@ export async function startLocalKsef(options: { readonly dataDir?: string; reado
 
 /**
  * Connects an account to the local KSeF through the service's own API, as a user would: a token of
- * the double for the NIP of the account's main department, then `PUT /account/ksef.json`. An account
+ * the double and an Offline certificate (KOD II) for the NIP of the account's main department, then
+ * `PUT /account/ksef.json`. An account
  * whose KSeF is already set up is left as it is. Answers the NIP it connected, or null.
  */
 export async function connectAccountToLocalKsef(
   serviceUrl: string,
   apiToken: string,
-  double: Pick<RunningKsefDouble, 'issueToken'>,
+  double: Pick<RunningKsefDouble, 'issueToken' | 'issueOfflineCertificate'>,
   settings: { readonly auto_send_mode?: 'pl_companies' | 'all_companies' | 'all' | null } = {},
 ): Promise<string | null> {
   const headers = { authorization: `Bearer ${apiToken}`, accept: 'application/json', 'content-type': 'application/json' };
@@ -39,10 +40,12 @@ export async function connectAccountToLocalKsef(
   const seller = [...list].sort((a, b) => Number(b.main === true) - Number(a.main === true)).find((department) => /^\d{10}$/.test(nipOf(department.tax_no)));
   if (!seller) return null;
   const nip = nipOf(seller.tax_no);
+  // With an Offline certificate too, so that a back-dated invoice carries KOD II as well.
+  const certificate = double.issueOfflineCertificate(nip);
   const saved = await fetch(`${serviceUrl}/account/ksef.json`, {
     method: 'PUT',
     headers,
-    body: JSON.stringify({ ksef: { environment: 'local', token: double.issueToken(nip), ...settings } }),
+    body: JSON.stringify({ ksef: { environment: 'local', token: double.issueToken(nip), offline_certificate: certificate.certificatePem, offline_private_key: certificate.privateKeyPem, ...settings } }),
   });
   if (!saved.ok) throw new Error(`the account could not be connected to the local KSeF: ${saved.status}`);
   return nip;

@@ -1,23 +1,46 @@
 import QRCode from 'qrcode';
 
 /**
- * The KSeF QR code an invoice carries (KOD I, the Ministry's QR guide): its verification link as a
- * QR code, the KSeF number printed under it, and a test mark when the invoice went to a KSeF test
- * environment, where it has no legal force.
+ * A KSeF QR code an invoice carries (the Ministry's QR guide): its link as a QR code, the label
+ * printed under it, and a test mark when the invoice went to a KSeF test environment, where it has
+ * no legal force.
  */
 export interface KsefQr {
   readonly link: string;
-  /** The KSeF number, printed under the code. */
+  /** Printed under the code: the KSeF number, `OFFLINE` while an offline invoice has none, or `CERTYFIKAT` (KOD II). */
   readonly label: string;
   readonly test: boolean;
+  /** KOD I verifies the invoice; KOD II the issuer's certificate. */
+  readonly kind: 'invoice' | 'certificate';
 }
 
-/** The QR code of an invoice KSeF accepted; null for any other invoice. */
+/** The label under KOD I of an offline invoice KSeF has not numbered yet, and under KOD II (fixed by the guide). */
+export const OFFLINE_LABEL = 'OFFLINE';
+export const CERTIFICATE_LABEL = 'CERTYFIKAT';
+
+/**
+ * KOD I of an invoice KSeF accepted, with its KSeF number; of an invoice issued offline also before
+ * that, labelled OFFLINE. Null for any other invoice.
+ */
 export function ksefQrOf(invoice: Record<string, unknown>): KsefQr | null {
   const link = invoice.gov_verification_link;
   const number = invoice.gov_id;
-  if (typeof link !== 'string' || !link || typeof number !== 'string' || !number) return null;
-  return { link, label: number, test: String(invoice.gov_status ?? '').startsWith('demo_') };
+  if (typeof link !== 'string' || !link) return null;
+  const test = String(invoice.gov_status ?? '').startsWith('demo_');
+  if (typeof number === 'string' && number) return { link, label: number, test, kind: 'invoice' };
+  return invoice.ksef_offline === true ? { link, label: OFFLINE_LABEL, test, kind: 'invoice' } : null;
+}
+
+/** KOD II of an invoice issued offline and signed with the account's Offline certificate; null otherwise. */
+export function ksefCertificateQrOf(invoice: Record<string, unknown>): KsefQr | null {
+  const link = invoice.ksef_certificate_link;
+  if (typeof link !== 'string' || !link || !ksefQrOf(invoice)) return null;
+  return { link, label: CERTIFICATE_LABEL, test: String(invoice.gov_status ?? '').startsWith('demo_'), kind: 'certificate' };
+}
+
+/** Every KSeF code of an invoice, KOD I first. */
+export function ksefQrCodesOf(invoice: Record<string, unknown>): KsefQr[] {
+  return [ksefQrOf(invoice), ksefCertificateQrOf(invoice)].filter((qr): qr is KsefQr => qr !== null);
 }
 
 /** The code's modules, row by row (true is dark), without the quiet zone. Error correction M. */

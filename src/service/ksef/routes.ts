@@ -12,7 +12,7 @@ import { mountKsefSettings } from './settings.js';
  * Mounted before the invoices' own routes.
  */
 export function mountKsef(app: Hono<ServiceEnv>, runtime: KsefRuntime): void {
-  mountKsefSettings(app, { localAvailable: () => runtime.localOrigin() !== undefined });
+  mountKsefSettings(app, { localAvailable: () => runtime.localOrigin() !== undefined, clock: () => runtime.clock() });
 
   app.get('/invoices/:id', async (c, next) => {
     if (!askedToSend(c.req.query(), {}, ['send_to_ksef'])) return next();

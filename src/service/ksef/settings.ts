@@ -4,11 +4,13 @@ import { type KsefAutoSendMode, ksefSettingsInput } from '../../api/schemas/ksef
 import type { Sql } from '../db.js';
 import { invalid, respond, type ServiceEnv, validate } from '../http.js';
 import type { KsefEnvironment } from './gateway.js';
+import { offlineCertificateInfo, offlineCertificateProblems } from './offline-certificate.js';
 
 /**
  * An account's KSeF settings (`GET/PUT /account/ksef.json`, our extension of the hosted service,
  * whose users set the same things in its web panel): the environment, the KSeF token, automatic
- * sending and whether invoices KSeF would refuse are refused on save. The token is write-only.
+ * sending, whether invoices KSeF would refuse are refused on save, and the Offline certificate that
+ * signs KOD II. The token and the certificate's private key are write-only.
  */
 
 export type AutoSendMode = KsefAutoSendMode;
@@ -18,13 +20,23 @@ export interface KsefSettings {
   readonly token: string | null;
   readonly auto_send_mode: AutoSendMode | null;
   readonly validate_invoices_for_gov: boolean;
+  /** The Offline certificate (PEM) and its private key (PEM), both or neither. Kept as the token is. */
+  readonly offline_certificate: string | null;
+  readonly offline_private_key: string | null;
 }
 
-export const KSEF_OFF: KsefSettings = { environment: 'off', token: null, auto_send_mode: null, validate_invoices_for_gov: true };
+export const KSEF_OFF: KsefSettings = {
+  environment: 'off',
+  token: null,
+  auto_send_mode: null,
+  validate_invoices_for_gov: true,
+  offline_certificate: null,
+  offline_private_key: null,
+};
 
 export async function readKsefSettings(sql: Sql, accountId: number): Promise<KsefSettings> {
   const rows = await sql.query<KsefSettings>(
-    `select environment, token, auto_send_mode, validate_invoices_for_gov from ksef_settings where account_id = $1`,
+    `select environment, token, auto_send_mode, validate_invoices_for_gov, offline_certificate, offline_private_key from ksef_settings where account_id = $1`,
     [accountId],
   );
   return rows[0] ?? KSEF_OFF;
@@ -38,12 +50,14 @@ export async function writeKsefSettings(sql: Sql, accountId: number, change: z.o
     token: change.token === undefined ? current.token : change.token?.trim() || null,
     auto_send_mode: change.auto_send_mode === undefined ? current.auto_send_mode : change.auto_send_mode,
     validate_invoices_for_gov: change.validate_invoices_for_gov ?? current.validate_invoices_for_gov,
+    ...offlineCertificateChange(change, current),
   };
   await sql.query(
-    `insert into ksef_settings (account_id, environment, token, auto_send_mode, validate_invoices_for_gov, updated_at)
-     values ($1, $2, $3, $4, $5, now())
-     on conflict (account_id) do update set environment = $2, token = $3, auto_send_mode = $4, validate_invoices_for_gov = $5, updated_at = now()`,
-    [accountId, next.environment, next.token, next.auto_send_mode, next.validate_invoices_for_gov],
+    `insert into ksef_settings (account_id, environment, token, auto_send_mode, validate_invoices_for_gov, offline_certificate, offline_private_key, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, now())
+     on conflict (account_id) do update set environment = $2, token = $3, auto_send_mode = $4, validate_invoices_for_gov = $5,
+       offline_certificate = $6, offline_private_key = $7, updated_at = now()`,
+    [accountId, next.environment, next.token, next.auto_send_mode, next.validate_invoices_for_gov, next.offline_certificate, next.offline_private_key],
   );
   // Turning automatic sending on sends what is issued from now on, not the invoices of the past.
   if (next.auto_send_mode && next.auto_send_mode !== current.auto_send_mode) {
@@ -55,14 +69,40 @@ export async function writeKsefSettings(sql: Sql, accountId: number, change: z.o
   return next;
 }
 
-/** The settings as answered: the token only as whether one is set. */
+/** The certificate and key as a change sets them: both, or neither (null or an empty string removes both). */
+function offlineCertificateChange(change: z.output<typeof ksefSettingsInput>, current: KsefSettings): Pick<KsefSettings, 'offline_certificate' | 'offline_private_key'> {
+  const certificate = change.offline_certificate;
+  const key = change.offline_private_key;
+  if (certificate === undefined && key === undefined) return { offline_certificate: current.offline_certificate, offline_private_key: current.offline_private_key };
+  if (!certificate?.trim() || !key?.trim()) return { offline_certificate: null, offline_private_key: null };
+  return { offline_certificate: certificate.trim(), offline_private_key: key.trim() };
+}
+
+/**
+ * A certificate and key about to be set: both given, usable for KOD II and each other's. Answers the
+ * problems by field; removing them (null or an empty string in either) has none.
+ */
+function offlineCertificateInputProblems(change: z.output<typeof ksefSettingsInput>, now: Date): Record<string, string[]> {
+  const certificate = change.offline_certificate?.trim() || null;
+  const key = change.offline_private_key?.trim() || null;
+  if (certificate === null && key === null) return {};
+  if (certificate === null) return { 'ksef.offline_certificate': ['is required with offline_private_key'] };
+  if (key === null) return { 'ksef.offline_private_key': ['is required with offline_certificate'] };
+  return offlineCertificateProblems(certificate, key, now);
+}
+
+/** The settings as answered: the token and the certificate's key only as whether they are set. */
 export function presentKsefSettings(settings: KsefSettings) {
+  const certificate =
+    settings.offline_certificate && settings.offline_private_key ? offlineCertificateInfo(settings.offline_certificate, settings.offline_private_key) : null;
   return {
     ksef: {
       environment: settings.environment,
       token_set: settings.token !== null,
       auto_send_mode: settings.auto_send_mode,
       validate_invoices_for_gov: settings.validate_invoices_for_gov,
+      offline_certificate_set: certificate !== null,
+      offline_certificate: certificate,
     },
   };
 }
@@ -71,7 +111,7 @@ export function presentKsefSettings(settings: KsefSettings) {
 export const isConnected = (settings: KsefSettings): settings is KsefSettings & { environment: KsefEnvironment; token: string } =>
   settings.environment !== 'off' && settings.token !== null;
 
-export function mountKsefSettings(app: Hono<ServiceEnv>, options: { localAvailable: () => boolean }): void {
+export function mountKsefSettings(app: Hono<ServiceEnv>, options: { localAvailable: () => boolean; clock: () => Date }): void {
   app.get('/account/ksef', async (c) => respond(c, presentKsefSettings(await readKsefSettings(c.get('db'), c.get('account').id))));
   app.put('/account/ksef', async (c) => {
     const body = c.get('body');
@@ -80,6 +120,8 @@ export function mountKsefSettings(app: Hono<ServiceEnv>, options: { localAvailab
     if (change.environment === 'local' && !options.localAvailable()) {
       throw invalid({ 'ksef.environment': ['local needs the bundled KSeF (start the service with --ksef-local)'] });
     }
+    const problems = offlineCertificateInputProblems(change, options.clock());
+    if (Object.keys(problems).length > 0) throw invalid(problems);
     const settings = await c.get('db').transaction((tx) => writeKsefSettings(tx, c.get('account').id, change));
     return respond(c, presentKsefSettings(settings));
   });

@@ -46,6 +46,9 @@ const PAGE_STYLE = `
   .totals { margin-left: auto; max-width: 22rem; margin-top: 1rem; }
   .totals div { display: flex; justify-content: space-between; gap: 1rem; padding: 0.25rem 0; }
   .totals .due { font-size: 1.15rem; font-weight: 700; border-top: 1px solid var(--border); padding-top: 0.6rem; margin-top: 0.3rem; }
+  .ksef-qr { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; margin-top: 1.5rem; }
+  .ksef-qr figure { margin: 0; }
+  .ksef-qr .ksef-test { flex-basis: 100%; margin: 0; }
   .actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1.75rem; }
   .button { display: inline-flex; align-items: center; justify-content: center; gap: 0.4rem; font: inherit; font-weight: 600;
     padding: 0.7rem 1.2rem; border-radius: 10px; text-decoration: none; border: 1px solid var(--border); color: var(--text); background: transparent; cursor: pointer; }

@@ -1,19 +1,26 @@
 import { labelsFor } from '../documents/labels.js';
-import { ksefQrOf, qrSvg } from '../ksef/qr.js';
+import { ksefQrCodesOf, OFFLINE_LABEL, type KsefQr, qrSvg } from '../ksef/qr.js';
 import { html, Html } from './html.js';
 
 /**
- * The KSeF QR code (KOD I) on the public invoice page, as on the PDF: the code links to KSeF's
- * verification of this invoice, its KSeF number is printed under it, and an invoice from a KSeF test
- * environment says so.
+ * The KSeF QR codes on the public invoice page, as on the PDF: KOD I links to KSeF's verification of
+ * this invoice with its KSeF number under it (OFFLINE while an offline invoice has none); on an
+ * invoice issued offline with the seller's Offline certificate, KOD II beside it, labelled
+ * CERTYFIKAT. An invoice from a KSeF test environment says so.
  */
 export function ksefQrBlock(invoice: object, lang: string): Html | '' {
-  const qr = ksefQrOf(invoice as Record<string, unknown>);
-  if (!qr) return '';
+  const codes = ksefQrCodesOf(invoice as Record<string, unknown>);
+  if (codes.length === 0) return '';
   const labels = labelsFor(lang);
-  return html`<figure class="ksef-qr">
-      <a href="${qr.link}" rel="noopener noreferrer">${new Html(qrSvg(qr.link, `${labels.ksefNumber} ${qr.label}`))}</a>
-      <figcaption>${labels.ksefNumber}: <strong>${qr.label}</strong></figcaption>
-      ${qr.test ? html`<p class="ksef-test" role="note"><strong>${labels.ksefTestMark}</strong></p>` : ''}
-    </figure>`;
+  const caption = (qr: KsefQr) =>
+    qr.kind === 'certificate' ? labels.ksefCertificateCode : qr.label === OFFLINE_LABEL ? labels.ksefOfflineCode : labels.ksefNumber;
+  return html`<div class="ksef-qr">
+      ${codes.map(
+        (qr) => html`<figure class="ksef-qr-code" data-kind="${qr.kind}">
+          <a href="${qr.link}" rel="noopener noreferrer">${new Html(qrSvg(qr.link, `${caption(qr)} ${qr.label}`))}</a>
+          <figcaption>${caption(qr)}: <strong>${qr.label}</strong></figcaption>
+        </figure>`,
+      )}
+      ${codes.some((qr) => qr.test) ? html`<p class="ksef-test" role="note"><strong>${labels.ksefTestMark}</strong></p>` : ''}
+    </div>`;
 }

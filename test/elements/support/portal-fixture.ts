@@ -26,8 +26,8 @@ export interface SeededInvoice {
 export interface PortalFixtureInfo {
   bff: string;
   today: string;
-  tokens: { main: string; empty: string; yen: string; scroll: string; expired: string };
-  invoices: { main: SeededInvoice[]; yen: SeededInvoice[]; scroll: SeededInvoice[] };
+  tokens: { main: string; empty: string; yen: string; scroll: string; expired: string; ksef: string };
+  invoices: { main: SeededInvoice[]; yen: SeededInvoice[]; scroll: SeededInvoice[]; ksef: SeededInvoice[] };
 }
 
 const pad = (n: number, width = 3) => String(n).padStart(width, '0');
@@ -112,6 +112,26 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
     })),
   );
 
+  // One invoice in each KSeF state, as the sender leaves the hosted service's fields: sent, pending,
+  // refused (with the seller's messages, which the customer must not see), KSeF unavailable, issued
+  // offline and on its way, and one that never went to KSeF.
+  const ksefId = await client('KSeF Customer');
+  const ksefStates: Record<string, unknown>[] = [
+    { gov_status: 'demo_ok', gov_id: '5252248481-20260202-0100001AF629-7B', gov_send_date: '2026-02-02T10:15:00.000+01:00', gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/02-02-2026/sent-hash' },
+    { gov_status: 'demo_processing', gov_send_date: '2026-02-03T10:15:00.000+01:00', gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/03-02-2026/pending-hash' },
+    { gov_status: 'demo_send_error', gov_send_date: '2026-02-04T10:15:00.000+01:00', gov_error_messages: ['buyer_tax_no seller-secret-detail: not a valid NIP'] },
+    { gov_status: 'demo_server_error', gov_send_date: '2026-02-05T10:15:00.000+01:00', gov_error_messages: ['503 Service Unavailable'] },
+    { gov_status: 'demo_processing', gov_send_date: '2026-02-07T10:15:00.000+01:00', gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/06-02-2026/offline-hash' },
+    {},
+  ];
+  const ksef = await createInvoices(
+    ksefId,
+    ksefStates.map((_, i) => ({ number: `K-${i + 1}`, issue_date: `2026-02-0${i + 2}`, payment_to: addDays(today, 30), price_gross: '123.00', paid: '0.00', currency: 'PLN' })),
+  );
+  for (const [i, fields] of ksefStates.entries()) {
+    await service.db.query(`update invoices set data = data || $2::jsonb where id = $1`, [ksef[i]!.id, JSON.stringify(fields)]);
+  }
+
   const token = (clientId: number, ttlSeconds = 3600) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds }, portalSecret);
   const info: PortalFixtureInfo = {
     bff: `${bff.url}/bff`,
@@ -122,8 +142,9 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
       yen: await token(yenId),
       scroll: await token(scrollId),
       expired: await token(mainId, 1),
+      ksef: await token(ksefId),
     },
-    invoices: { main, yen, scroll },
+    invoices: { main, yen, scroll, ksef },
   };
 
   return {

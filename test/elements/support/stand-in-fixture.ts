@@ -87,9 +87,10 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
     // answers show the shape of each; SI/4 never went to KSeF.
     const ksef = async (id: number, fields: Record<string, unknown>) =>
       service.db.query(`update invoices set data = data || $2::jsonb where id = $1`, [id, JSON.stringify(fields)]);
-    await ksef(paid, { gov_status: 'demo_ok', gov_id: '5252248481-20260202-0100001AF629-7B', gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/02-02-2026/hash' });
-    await ksef(partial, { gov_status: 'demo_processing' });
-    await ksef(unpaid, { gov_status: 'demo_send_error', gov_error_messages: ['buyer_tax_no is not a valid NIP'] });
+    const sent = `${addDays(0)}T10:15:00.000+01:00`;
+    await ksef(paid, { gov_status: 'demo_ok', gov_id: '5252248481-20260202-0100001AF629-7B', gov_send_date: sent, gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/02-02-2026/hash' });
+    await ksef(partial, { gov_status: 'demo_processing', gov_send_date: sent, gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/02-02-2026/offline' });
+    await ksef(unpaid, { gov_status: 'demo_send_error', gov_send_date: sent, gov_error_messages: ['buyer_tax_no is not a valid NIP'] });
 
     const token = (ttlSeconds: number, clientId = customer.id) =>
       issuePortalToken({ clientId, scopes: ['invoices:read', 'client:read', 'client:write', 'checkout'], ttlSeconds }, portalSecret);

@@ -72,14 +72,22 @@ describe('invoicekit service --ksef-local', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(sent!.gov_id);
 
-    expect(await connectAccountToLocalKsef(service.url, apiToken, { issueToken: () => 'another token' })).toBeNull();
+    expect(await connectAccountToLocalKsef(service.url, apiToken, { issueToken: () => 'another token', issueOfflineCertificate: unused })).toBeNull();
 
     service.child.kill('SIGTERM');
     expect((await service.exited).code).toBe(0);
   }, 120_000);
 
   it('refuses to connect an account where the local KSeF does not run', async () => {
-    const double = { issueToken: (nip: string) => `token for ${nip}` };
+    const double = {
+      issueToken: (nip: string) => `token for ${nip}`,
+      issueOfflineCertificate: () => ({ serialNumber: '10', certificatePem: 'certificate', privateKeyPem: 'key' }),
+    };
     await expect(connectAccountToLocalKsef(plain.url, plain.apiToken, double)).rejects.toThrow(/422/);
   });
 });
+
+/** A certificate issuer the test expects not to be asked. */
+function unused(): never {
+  throw new Error('no certificate is issued here');
+}

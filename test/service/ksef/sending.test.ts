@@ -58,7 +58,7 @@ describe('an account without KSeF', () => {
     expect(created.body).toMatchObject({ gov_status: null, gov_id: null, gov_send_date: null, gov_error_messages: null, gov_verification_link: null, gov_link: null, gov_corrected_invoice_number: null });
     const sent = await http.get(`/invoices/${String(created.body.id)}.json`, { send_to_ksef: 'yes' });
     expect(sent.body.gov_status).toBe('not_connected');
-    expect((await http.get('/account/ksef.json')).body).toEqual({ ksef: { environment: 'off', token_set: false, auto_send_mode: null, validate_invoices_for_gov: true } });
+    expect((await http.get('/account/ksef.json')).body).toEqual({ ksef: { environment: 'off', token_set: false, auto_send_mode: null, validate_invoices_for_gov: true, offline_certificate_set: false, offline_certificate: null } });
   });
 });
 
@@ -68,7 +68,7 @@ describe('an account on the local KSeF', () => {
   it('keeps the token write-only', async () => {
     const settings = (await http.get('/account/ksef.json')).text;
     expect(settings).not.toContain(ksef.issueToken(nip).slice(-12));
-    expect(JSON.parse(settings)).toEqual({ ksef: { environment: 'local', token_set: true, auto_send_mode: null, validate_invoices_for_gov: true } });
+    expect(JSON.parse(settings)).toEqual({ ksef: { environment: 'local', token_set: true, auto_send_mode: null, validate_invoices_for_gov: true, offline_certificate_set: false, offline_certificate: null } });
     const bad = await http.put('/account/ksef.json', { ksef: { environment: 'moon', auto_send_mode: 'sometimes' } });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.message).sort()).toEqual(['ksef.auto_send_mode', 'ksef.environment']);

@@ -1,4 +1,4 @@
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { constants, generateKeyPairSync, randomBytes, verify, X509Certificate } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { Hono, type Context } from 'hono';
 import { aesDecrypt, rsaOaepDecrypt } from '../crypto.js';
@@ -8,9 +8,9 @@ import { ksefNumber, localApiPath, localQrPath, sha256Base64, sha256Base64Url } 
 export const localTokensPath = '/local';
 import { validateFa3 } from '../schemas.js';
 import { selfSignedCertificate } from './certificate.js';
-import { DoubleState, referenceNumber, type StoredInvoice, type StoredSession } from './state.js';
+import { DoubleState, referenceNumber, type StoredCertificate, type StoredInvoice, type StoredSession } from './state.js';
 import { upoDocument } from './upo.js';
-import { verificationPage } from './verification-page.js';
+import { certificatePage, type CertificateCheck, verificationPage } from './verification-page.js';
 
 /** A failure the double answers instead of the next matching request: KSeF's limits and outages, on demand. */
 export interface InjectedFailure {
@@ -33,6 +33,13 @@ export interface KsefDouble {
   readonly app: Hono;
   /** A KSeF token this double accepts for the seller's NIP. */
   issueToken(nip: string): string;
+  /**
+   * An Offline certificate for the seller's NIP (KOD II), registered with the double: its
+   * verification page knows it. RSA 2048 (default) or EC P-256; valid for two years from now.
+   */
+  issueOfflineCertificate(nip: string, options?: OfflineCertificateOptions): IssuedCertificate;
+  /** Revokes a certificate the double issued: KOD II signed with it no longer verifies. */
+  revokeCertificate(serialNumber: string): void;
   /** Answers the next matching requests with a failure (429 with Retry-After, 503...). */
   failNext(failure: InjectedFailure): void;
   /** The next `reads` readings of an authentication's status answer 100 (in progress), as KSeF's may. */
@@ -43,6 +50,19 @@ export interface KsefDouble {
   settled(): Promise<void>;
   /** Every request the double answered, method and path (tests check the client's conversation). */
   readonly requests: readonly string[];
+}
+
+export interface OfflineCertificateOptions {
+  readonly keyType?: 'rsa' | 'ec';
+  readonly validFrom?: Date;
+  readonly validTo?: Date;
+}
+
+/** A certificate with its private key, both PEM, as a seller downloads them from KSeF. */
+export interface IssuedCertificate {
+  readonly serialNumber: string;
+  readonly certificatePem: string;
+  readonly privateKeyPem: string;
 }
 
 const fa3FormCode = { systemCode: 'FA (3)', schemaVersion: '1-0E', value: 'FA' } as const;
@@ -508,6 +528,19 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     return c.html(verificationPage(found, { nip, date, english }), found ? 200 : 404);
   });
 
+  // KOD II: the issuer's certificate, its right to invoice for the seller, and the link's signature.
+  qr.get('/certificate/:contextType/:context/:nip/:serial/:hash/:signature', (c) => {
+    const { contextType, context, nip, serial, hash, signature } = c.req.param();
+    const url = new URL(c.req.url);
+    const signed = `${url.host}${url.pathname.slice(0, url.pathname.lastIndexOf('/'))}`;
+    const check = checkCertificateLink(state.certificates.get(serial.toUpperCase()), { contextType, context, nip, signed, signature }, clock());
+    const invoice = [...state.invoices.values()].find(
+      (stored) => stored.ksefNumber !== null && stored.sellerNip === nip && sha256Base64Url(Buffer.from(stored.content, 'base64')) === hash,
+    );
+    const english = /^en\b/i.test(c.req.header('Accept-Language') ?? '');
+    return c.html(certificatePage(check, { nip, serial, invoice, english }), check.valid ? 200 : 404);
+  });
+
   // Not part of KSeF's API: where the real KSeF's taxpayer application makes tokens, this double
   // makes them for any NIP. It listens on loopback only and exists only with `--ksef-local`.
   const tokens = new Hono();
@@ -517,6 +550,27 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     if (!/^\d{10}$/.test(nip)) return badRequest(c, 21405, 'Błąd walidacji danych wejściowych.', ['nip: 10 digits']);
     return c.json({ token: state.issueToken(nip, clock()) }, 201);
   });
+  tokens.post('/certificates', async (c) => {
+    const body = await jsonBody(c);
+    const nip = typeof body?.nip === 'string' ? body.nip : '';
+    if (!/^\d{10}$/.test(nip)) return badRequest(c, 21405, 'Błąd walidacji danych wejściowych.', ['nip: 10 digits']);
+    const issued = issueOfflineCertificate(nip, { keyType: body?.key_type === 'ec' ? 'ec' : 'rsa' });
+    return c.json({ serial_number: issued.serialNumber, certificate: issued.certificatePem, private_key: issued.privateKeyPem }, 201);
+  });
+
+  function issueOfflineCertificate(nip: string, options: OfflineCertificateOptions = {}): IssuedCertificate {
+    const now = clock();
+    const { privateKey } =
+      options.keyType === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const validFrom = options.validFrom ?? new Date(now.getTime() - 3600_000);
+    const validTo = options.validTo ?? new Date(now.getTime() + 2 * 365 * 24 * 3600_000);
+    const der = selfSignedCertificate({ privateKey, commonName: `KSeF Offline ${nip}`, validFrom, validTo });
+    const certificate = new X509Certificate(der);
+    const certificatePem = certificate.toString();
+    state.certificates.set(certificate.serialNumber, { serialNumber: certificate.serialNumber, nip, certificatePem, revokedAt: null });
+    state.save();
+    return { serialNumber: certificate.serialNumber, certificatePem, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() };
+  }
 
   const app = new Hono();
   app.route(localApiPath, api);
@@ -527,6 +581,12 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     app,
     requests,
     issueToken: (nip) => state.issueToken(nip, clock()),
+    issueOfflineCertificate,
+    revokeCertificate(serialNumber) {
+      const certificate = state.certificates.get(serialNumber.toUpperCase());
+      if (certificate) certificate.revokedAt = clock().toISOString();
+      state.save();
+    },
     failNext: (failure) => void failures.push({ ...failure }),
     authenticateSlowly: (reads) => void (slowAuthenticationReads = reads),
     holdProcessing() {
@@ -541,6 +601,36 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
       while (processing.size > 0) await Promise.all([...processing]);
     },
   };
+}
+
+/**
+ * KSeF's checks of a KOD II link, in its order: the certificate is registered, in force and not
+ * revoked; the issuer may invoice in the context and the context for the seller (here: the
+ * certificate's own NIP, the one case the double knows); the signature holds.
+ */
+function checkCertificateLink(
+  stored: StoredCertificate | undefined,
+  link: { contextType: string; context: string; nip: string; signed: string; signature: string },
+  now: Date,
+): CertificateCheck {
+  if (!stored) return { valid: false, reason: 'unknown' };
+  const certificate = new X509Certificate(stored.certificatePem);
+  if (stored.revokedAt !== null) return { valid: false, reason: 'revoked', certificate };
+  if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo)) return { valid: false, reason: 'expired', certificate };
+  if (link.contextType !== 'Nip' || link.context !== stored.nip || link.nip !== stored.nip) return { valid: false, reason: 'not_authorized', certificate };
+  const key = certificate.publicKey;
+  const signature = Buffer.from(link.signature, 'base64url');
+  const data = Buffer.from(link.signed);
+  let holds = false;
+  try {
+    holds =
+      key.asymmetricKeyType === 'ec'
+        ? verify('sha256', data, { key, dsaEncoding: signature.length === 64 ? 'ieee-p1363' : 'der' }, signature)
+        : verify('sha256', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, signature);
+  } catch {
+    holds = false;
+  }
+  return holds ? { valid: true, certificate } : { valid: false, reason: 'signature', certificate };
 }
 
 function upoAnswer(c: Context, upo: string): Response {

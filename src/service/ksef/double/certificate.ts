@@ -1,32 +1,38 @@
 import { createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 
 /**
- * A minimal self-signed X.509 v3 certificate (RSA, SHA-256), DER-encoded: what the double serves
- * from its certificates endpoint, as KSeF serves the Ministry's. Node makes keys but not certificates,
- * and the few ASN.1 structures needed are short enough to write here.
+ * A minimal self-signed X.509 v3 certificate (RSA or EC P-256, SHA-256), DER-encoded: what the double
+ * serves from its certificates endpoint, as KSeF serves the Ministry's, and the Offline certificates
+ * it issues to sellers for KOD II. Node makes keys but not certificates, and the few ASN.1 structures
+ * needed are short enough to write here.
  */
 export function selfSignedCertificate(input: {
   readonly privateKey: KeyObject;
   readonly commonName: string;
   readonly validFrom: Date;
   readonly validTo: Date;
+  /** The serial number's bytes; 8 random ones by default. */
+  readonly serial?: Buffer;
 }): Buffer {
-  const sha256WithRsa = sequence(oid('1.2.840.113549.1.1.11'), Buffer.from([0x05, 0x00]));
+  // sha256WithRSAEncryption (with its NULL parameters) or ecdsa-with-SHA256 (without).
+  const algorithm =
+    input.privateKey.asymmetricKeyType === 'ec' ? sequence(oid('1.2.840.10045.4.3.2')) : sequence(oid('1.2.840.113549.1.1.11'), Buffer.from([0x05, 0x00]));
   const name = sequence(set(sequence(oid('2.5.4.3'), tlv(0x0c, Buffer.from(input.commonName, 'utf8')))));
-  const serial = randomBytes(8);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  const serial = input.serial ?? randomBytes(8);
+  // Positive, and with no leading zero byte: DER wants the shortest form, KSeF prints 16 hex digits.
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x10;
   const spki = createPublicKey(input.privateKey).export({ format: 'der', type: 'spki' });
   const tbs = sequence(
     tlv(0xa0, tlv(0x02, Buffer.from([0x02]))),
     tlv(0x02, serial),
-    sha256WithRsa,
+    algorithm,
     name,
     sequence(time(input.validFrom), time(input.validTo)),
     name,
     spki,
   );
   const signature = sign('sha256', tbs, input.privateKey);
-  return sequence(tbs, sha256WithRsa, tlv(0x03, Buffer.concat([Buffer.from([0x00]), signature])));
+  return sequence(tbs, algorithm, tlv(0x03, Buffer.concat([Buffer.from([0x00]), signature])));
 }
 
 function tlv(tag: number, content: Buffer): Buffer {

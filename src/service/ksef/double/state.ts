@@ -28,6 +28,17 @@ export interface StoredInvoice {
   upo: string | null;
 }
 
+/** An Offline certificate the double issued to a seller (KOD II), by its serial number. */
+export interface StoredCertificate {
+  /** Hex, upper case, as KSeF prints it. */
+  readonly serialNumber: string;
+  /** The NIP the certificate was issued to: it signs KOD II for this seller. */
+  readonly nip: string;
+  readonly certificatePem: string;
+  /** When the certificate was revoked, ISO 8601; null while it is in force. */
+  revokedAt: string | null;
+}
+
 export interface StoredSession {
   readonly referenceNumber: string;
   readonly sellerNip: string;
@@ -47,6 +58,7 @@ interface Persisted {
   readonly tokenSecret: string;
   readonly sessions: StoredSession[];
   readonly invoices: StoredInvoice[];
+  readonly certificates?: StoredCertificate[];
 }
 
 export class DoubleState {
@@ -54,6 +66,7 @@ export class DoubleState {
   readonly symmetricKey: KeyObject;
   readonly sessions = new Map<string, StoredSession>();
   readonly invoices = new Map<string, StoredInvoice>();
+  readonly certificates = new Map<string, StoredCertificate>();
   readonly #tokenSecret: Buffer;
   readonly #file: string | undefined;
 
@@ -65,6 +78,7 @@ export class DoubleState {
     this.#tokenSecret = saved ? Buffer.from(saved.tokenSecret, 'base64') : randomBytes(32);
     for (const session of saved?.sessions ?? []) this.sessions.set(session.referenceNumber, session);
     for (const invoice of saved?.invoices ?? []) this.invoices.set(invoice.referenceNumber, invoice);
+    for (const certificate of saved?.certificates ?? []) this.certificates.set(certificate.serialNumber, certificate);
     if (!saved) this.save();
   }
 
@@ -110,6 +124,7 @@ export class DoubleState {
       tokenSecret: this.#tokenSecret.toString('base64'),
       sessions: [...this.sessions.values()],
       invoices: [...this.invoices.values()],
+      certificates: [...this.certificates.values()],
     };
     const temporary = `${this.#file}.tmp`;
     writeFileSync(temporary, JSON.stringify(persisted), { mode: 0o600 });

@@ -1,5 +1,11 @@
-import { html } from '../../public/html.js';
+import type { X509Certificate } from 'node:crypto';
+import { html, type Html } from '../../public/html.js';
 import type { StoredInvoice } from './state.js';
+
+/** What the double found of a KOD II link; `reason` says why it does not verify. */
+export type CertificateCheck =
+  | { readonly valid: true; readonly certificate: X509Certificate }
+  | { readonly valid: false; readonly reason: 'unknown' | 'revoked' | 'expired' | 'not_authorized' | 'signature'; readonly certificate?: X509Certificate };
 
 const messages = {
   pl: {
@@ -13,6 +19,19 @@ const messages = {
     issueDate: 'Data wystawienia',
     acquired: 'Data nadania numeru KSeF',
     mode: 'Tryb wysyłki',
+    certificateTitle: 'Weryfikacja certyfikatu wystawcy — lokalny KSeF (testowy)',
+    certificateValid: 'Certyfikat KSeF wystawcy jest ważny, a podpis linku poprawny.',
+    certificateInvalid: 'Nie potwierdzono wystawcy faktury.',
+    unknown: 'Certyfikat o tym numerze seryjnym nie jest zarejestrowany w KSeF.',
+    revoked: 'Certyfikat został unieważniony.',
+    expired: 'Certyfikat nie jest ważny w tej chwili.',
+    not_authorized: 'Właściciel certyfikatu nie ma uprawnień do wystawiania faktur w imieniu tego sprzedawcy.',
+    signature: 'Podpis linku jest nieprawidłowy.',
+    serial: 'Numer seryjny certyfikatu',
+    validFrom: 'Ważny od',
+    validTo: 'Ważny do',
+    inKsef: 'Faktura w KSeF',
+    notYet: 'jeszcze nie przesłana',
   },
   en: {
     title: 'Invoice verification — local KSeF (test)',
@@ -25,6 +44,19 @@ const messages = {
     issueDate: 'Issue date',
     acquired: 'KSeF number assigned',
     mode: 'Sending mode',
+    certificateTitle: "Issuer's certificate verification — local KSeF (test)",
+    certificateValid: "The issuer's KSeF certificate is valid and the link's signature holds.",
+    certificateInvalid: "The invoice's issuer is not confirmed.",
+    unknown: 'No certificate with this serial number is registered in KSeF.',
+    revoked: 'The certificate was revoked.',
+    expired: 'The certificate is not valid at this time.',
+    not_authorized: "The certificate's holder may not issue invoices for this seller.",
+    signature: "The link's signature does not hold.",
+    serial: "Certificate's serial number",
+    validFrom: 'Valid from',
+    validTo: 'Valid to',
+    inKsef: 'Invoice in KSeF',
+    notYet: 'not sent yet',
   },
 } as const;
 
@@ -44,16 +76,40 @@ export function verificationPage(invoice: StoredInvoice | undefined, request: { 
         [t.seller, request.nip],
         [t.issueDate, request.date],
       ];
+  return pageOf(request.english, t.title, html`<p role="status" data-state="${invoice ? 'found' : 'missing'}">${invoice ? t.found : t.missing}</p>`, rows);
+}
+
+/** A verification page: its title, the test environment's note, the outcome, then the data as a list. */
+function pageOf(english: boolean, title: string, outcome: Html, rows: readonly (readonly (string | null)[])[]): string {
+  const t = english ? messages.en : messages.pl;
   return html`<!doctype html>
-<html lang="${request.english ? 'en' : 'pl'}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.title}</title></head>
+<html lang="${english ? 'en' : 'pl'}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>
 <body>
 <main>
-<h1>${t.title}</h1>
+<h1>${title}</h1>
 <p role="note"><strong>${t.test}</strong></p>
-<p role="status" data-state="${invoice ? 'found' : 'missing'}">${invoice ? t.found : t.missing}</p>
+${outcome}
 <dl>${rows.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
 </main>
 </body>
 </html>`.text;
+}
+
+/** The page KOD II leads to: whether the issuer's certificate and the link's signature hold. */
+export function certificatePage(
+  check: CertificateCheck,
+  request: { nip: string; serial: string; invoice: StoredInvoice | undefined; english: boolean },
+): string {
+  const t = request.english ? messages.en : messages.pl;
+  const rows: [string, string][] = [
+    [t.seller, request.nip],
+    [t.serial, request.serial],
+  ];
+  if (check.certificate) rows.push([t.validFrom, new Date(check.certificate.validFrom).toISOString()], [t.validTo, new Date(check.certificate.validTo).toISOString()]);
+  if (check.valid) rows.push([t.inKsef, request.invoice?.ksefNumber ?? t.notYet]);
+  const outcome = check.valid
+    ? html`<p role="status" data-state="valid">${t.certificateValid}</p>`
+    : html`<p role="status" data-state="invalid" data-reason="${check.reason}">${t.certificateInvalid} ${t[check.reason]}</p>`;
+  return pageOf(request.english, t.certificateTitle, outcome, rows);
 }
