@@ -3,22 +3,9 @@
  * store (Redis INCR + EXPIRE, for one) through `hit`.
  */
 
-export interface RateLimitHit {
-  /** Requests counted in the current window, this one included. */
-  count: number;
-  /** When the current window ends, in ms since the epoch. */
-  resetAt: number;
-}
+import type { RateLimitHit, RateLimitRule, RateLimitStore } from '../server-kit/rate-limit.js';
 
-export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<RateLimitHit>;
-}
-
-export interface RateLimitRule {
-  /** Requests allowed per window. */
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimitHit, RateLimitRule, RateLimitStore };
 
 export interface RateLimitOptions {
   /** Every request, per client IP. Default 300 a minute. */
