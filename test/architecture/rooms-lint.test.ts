@@ -51,5 +51,4 @@ describe('room rules', () => {
   it.each(allowed)('allows %s', async (_arrow, filePath, code) => {
     expect(await roomErrors(filePath, code)).toEqual([]);
   });
-
 });
