@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-tools.sh
-npx tsc -p .
+bash scripts/typecheck.sh
 npx eslint .
 npm run build
 # Storybook builds from the same sources: every element in every state.
