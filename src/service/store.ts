@@ -1,5 +1,5 @@
 import type { Sql } from './db.js';
-import { notFound } from './http.js';
+import { notFound } from './domain-errors.js';
 
 /** The tables that hold account-level resources, all of one shape (see migrations). */
 export type ResourceTable =

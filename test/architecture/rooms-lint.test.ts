@@ -18,6 +18,9 @@ const forbidden: [room: string, filePath: string, code: string][] = [
   ['service → BFF, by re-export', 'src/service/extra.ts', "export { createBff } from '../bff/app.js';\n"],
   ['service → BFF, by package name', 'src/service/extra.ts', "import { createBff } from 'invoicekit/bff';\nexport const bff = createBff;\n"],
   ['service → elements', 'src/service/documents/extra.ts', "import { InvoiceList } from '../../elements/invoice-list/invoice-list.js';\nexport const list = InvoiceList;\n"],
+  ['invoicing → HTTP layer', 'src/service/invoicing/extra.ts', "import { invalid } from '../http.js';\nexport const refuse = invalid;\n"],
+  ['data layer → HTTP layer', 'src/service/store.ts', "import type { Account } from './http.js';\nexport type Owner = Account;\n"],
+  ['invoicing → BFF', 'src/service/invoicing/extra.ts', "import type { BffOptions } from '../../bff/options.js';\nexport type Options = BffOptions;\n"],
   ['elements → service', 'src/elements/shared/extra.ts', "import { createApp } from '../../service/app.js';\nexport const app = createApp;\n"],
   ['elements → BFF', 'src/elements/invoice-list/extra.ts', "import type { BffOptions } from '../../bff/options.js';\nexport type Options = BffOptions;\n"],
   ['elements → server kit', 'src/elements/client-form/extra.ts', "import type { RateLimitRule } from '../../server-kit/rate-limit.js';\nexport type Rule = RateLimitRule;\n"],
@@ -32,6 +35,8 @@ const forbidden: [room: string, filePath: string, code: string][] = [
 const allowed: [arrow: string, filePath: string, code: string][] = [
   ['service → server kit', 'src/service/public/extra.ts', "import type { RateLimitStore } from '../../server-kit/rate-limit.js';\nexport type Store = RateLimitStore;\n"],
   ['service → client schemas', 'src/service/extra.ts', "import { money } from '../api/money.js';\nexport const m = money;\n"],
+  ['invoicing → domain errors', 'src/service/invoicing/extra.ts', "import { Problems } from '../domain-errors.js';\nexport const problems = new Problems();\n"],
+  ['HTTP routes → HTTP layer', 'src/service/resources/extra.ts', "import { respond } from '../http.js';\nexport const answer = respond;\n"],
   ['service → itself', 'src/service/public/extra.ts', "import type { Sql } from '../db.js';\nexport type Db = Sql;\n"],
   ['BFF → server kit', 'src/bff/extra.ts', "import type { RateLimitStore } from '../server-kit/rate-limit.js';\nexport type Store = RateLimitStore;\n"],
   ['BFF → service client', 'src/bff/extra.ts', "import { createClient } from '../api/client.js';\nexport const client = createClient;\n"],
@@ -45,7 +50,7 @@ describe('room rules', () => {
   it.each(forbidden)('reports %s', async (_arrow, filePath, code) => {
     const errors = await roomErrors(filePath, code);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|elements|client|shared server kit) /);
+    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit) /);
   });
 
   it.each(allowed)('allows %s', async (_arrow, filePath, code) => {
