@@ -13,4 +13,31 @@ export default tseslint.config(
       'no-undef': 'off',
     },
   },
+  ...roomRules(),
 );
+
+/**
+ * The arrows between rooms that must never exist (docs/decisions/enforced-rooms.md). Each room
+ * names the rooms it may not import, type-only imports and re-exports included; the folder names
+ * are unique under `src/`, so a pattern on the import path finds the room whatever the depth.
+ */
+function roomRules() {
+  const room = (name, message) => ({ group: name === 'http' ? ['**/http.js'] : [`**/${name}`, `**/${name}/**`], message });
+  const serverOnly = 'run in browsers and must not pull in server code';
+  const serviceNever = { bff: 'The service knows no BFF: share through src/server-kit/.', elements: 'The service renders no elements.', frameworks: 'The service renders no elements.' };
+  const rooms = {
+    service: { files: ['src/service/**/*.ts'], never: serviceNever },
+    // The data layer and the invoicing domain know no HTTP: they throw the errors of `domain-errors.ts`.
+    domain: { files: ['src/service/db.ts', 'src/service/store.ts', 'src/service/invoicing/**/*.ts'], never: { ...serviceNever, http: 'The domain knows no HTTP: throw the errors of src/service/domain-errors.ts.' } },
+    elements: { files: ['src/elements/**/*.ts', 'src/frameworks/**/*.ts'], never: { service: `The elements ${serverOnly}.`, bff: `The elements ${serverOnly}; the wire shapes live in src/api/portal-contract.ts.`, 'server-kit': `The elements ${serverOnly}.` } },
+    api: { files: ['src/api/**/*.ts'], never: { service: 'The client knows no server.', bff: 'The client knows no server.', 'server-kit': 'The client knows no server.', elements: 'The client knows no elements.', frameworks: 'The client knows no elements.' } },
+    'server-kit': { files: ['src/server-kit/**/*.ts'], never: { service: 'The shared server kit imports neither server.', bff: 'The shared server kit imports neither server.', elements: 'The shared server kit renders nothing.' } },
+  };
+  return Object.entries(rooms).map(([name, { files, never }]) => ({
+    name: `rooms/${name}`,
+    files,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: Object.entries(never).map(([other, message]) => room(other, message)) }],
+    },
+  }));
+}

@@ -43,6 +43,7 @@ function recording(db: Database, log: RecordedQuery[]): Database {
     // What the service keeps it keeps here too: the storage work of a request as it runs.
     ...(sql.keep ? { keep: sql.keep } : {}),
     sequenceValues: sql.sequenceValues,
+    ...(sql.rowHooks ? { rowHooks: sql.rowHooks } : {}),
   });
   return {
     ...wrap(db, false),

@@ -13,20 +13,24 @@ export interface CacheStore {
 export interface MemoryCacheStoreOptions {
   /** Upper bound on kept entries; the oldest go first. Default 10,000. */
   maxEntries?: number;
+  /** The clock windows and expiries are measured by, in ms since the epoch; tests move it. Default `Date.now`. */
+  now?: () => number;
 }
 
 export class MemoryCacheStore implements CacheStore {
   readonly #entries = new Map<string, { value: unknown; expiresAt: number }>();
   readonly #maxEntries: number;
+  readonly #now: () => number;
 
   constructor(options: MemoryCacheStoreOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#now = options.now ?? Date.now;
   }
 
   async get(key: string): Promise<unknown> {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt <= this.#now()) {
       this.#entries.delete(key);
       return undefined;
     }
@@ -40,7 +44,7 @@ export class MemoryCacheStore implements CacheStore {
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
-    this.#entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+    this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
   }
 
   async delete(key: string): Promise<void> {

@@ -39,20 +39,24 @@ export interface MemoryIdempotencyStoreOptions {
   retentionMs?: number;
   /** Upper bound on remembered keys; the oldest go first. Default 100,000. */
   maxEntries?: number;
+  /** The clock windows and expiries are measured by, in ms since the epoch; tests move it. Default `Date.now`. */
+  now?: () => number;
 }
 
 export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly #entries = new Map<string, Entry>();
   readonly #retentionMs: number;
   readonly #maxEntries: number;
+  readonly #now: () => number;
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
     this.#retentionMs = options.retentionMs ?? 24 * 60 * 60 * 1000;
     this.#maxEntries = options.maxEntries ?? 100_000;
+    this.#now = options.now ?? Date.now;
   }
 
   async claim(key: string, fingerprint: string): Promise<IdempotencyClaim> {
-    const now = Date.now();
+    const now = this.#now();
     const existing = this.#entries.get(key);
     if (existing && (existing.expiresAt > now || !existing.answer)) {
       if (existing.answer) return { state: 'done', fingerprint: existing.fingerprint, answer: existing.answer };
@@ -71,7 +75,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     const entry = this.#entries.get(key);
     if (!entry) return;
     entry.answer = answer;
-    entry.expiresAt = Date.now() + this.#retentionMs;
+    entry.expiresAt = this.#now() + this.#retentionMs;
     entry.settle?.(answer);
     entry.settle = undefined;
     entry.settled = undefined;

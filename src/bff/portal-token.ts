@@ -96,30 +96,32 @@ const verified = new WeakMap<Uint8Array, Map<string, PortalSession>>();
  * The session a portal token speaks for. A token once verified is remembered (per secret) until it
  * expires: its signature and claims cannot change, and checking the signature again costs more
  * than the rest of a cached request. Only the expiry depends on the time, and it is checked on
- * every use.
+ * every use, by `options.now` (ms since the epoch; default `Date.now`), which tests move.
  */
-export async function verifyPortalToken(token: string, key: Uint8Array): Promise<PortalSession> {
+export async function verifyPortalToken(token: string, key: Uint8Array, options: { now?: () => number } = {}): Promise<PortalSession> {
+  const now = options.now ?? Date.now;
   let known = verified.get(key);
   const session = known?.get(token);
   if (session) {
-    if (session.expiresAt > Math.floor(Date.now() / 1000)) return session;
+    if (session.expiresAt > Math.floor(now() / 1000)) return session;
     known!.delete(token);
     throw new PortalTokenError('expired');
   }
-  const fresh = await verifySignedPortalToken(token, key);
+  const fresh = await verifySignedPortalToken(token, key, new Date(now()));
   if (!known) verified.set(key, (known = new Map()));
   if (known.size >= VERIFIED_KEPT) known.delete(known.keys().next().value!);
   known.set(token, fresh);
   return fresh;
 }
 
-async function verifySignedPortalToken(token: string, key: Uint8Array): Promise<PortalSession> {
+async function verifySignedPortalToken(token: string, key: Uint8Array, currentDate: Date): Promise<PortalSession> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
       issuer: PORTAL_TOKEN_ISSUER,
       audience: PORTAL_TOKEN_AUDIENCE,
       requiredClaims: ['sub', 'exp'],
+      currentDate,
     });
     const clientId = parseClientId(payload.sub);
     if (clientId === undefined || typeof payload.exp !== 'number') throw new PortalTokenError('invalid');

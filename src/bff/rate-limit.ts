@@ -3,22 +3,9 @@
  * store (Redis INCR + EXPIRE, for one) through `hit`.
  */
 
-export interface RateLimitHit {
-  /** Requests counted in the current window, this one included. */
-  count: number;
-  /** When the current window ends, in ms since the epoch. */
-  resetAt: number;
-}
+import type { RateLimitHit, RateLimitRule, RateLimitStore } from '../server-kit/rate-limit.js';
 
-export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<RateLimitHit>;
-}
-
-export interface RateLimitRule {
-  /** Requests allowed per window. */
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimitHit, RateLimitRule, RateLimitStore };
 
 export interface RateLimitOptions {
   /** Every request, per client IP. Default 300 a minute. */
@@ -46,13 +33,16 @@ export const DEFAULT_RATE_LIMITS = {
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #windows = new Map<string, RateLimitHit>();
   readonly #maxKeys: number;
+  readonly #now: () => number;
 
-  constructor(options: { maxKeys?: number } = {}) {
+  /** `now`: the clock windows are measured by, in ms since the epoch (tests move it); default `Date.now`. */
+  constructor(options: { maxKeys?: number; now?: () => number } = {}) {
     this.#maxKeys = options.maxKeys ?? 100_000;
+    this.#now = options.now ?? Date.now;
   }
 
   async hit(key: string, windowMs: number): Promise<RateLimitHit> {
-    const now = Date.now();
+    const now = this.#now();
     let window = this.#windows.get(key);
     if (!window || window.resetAt <= now) {
       this.#sweep(now);

@@ -7,7 +7,7 @@ import { createOutboxAccess } from './documents/outbox-access.js';
 import { createLoginGuard, type LoginFailureStore, MemoryLoginFailureStore, SqlLoginFailureStore } from './login-guard.js';
 import { idempotentPost } from './idempotency.js';
 import type { Database } from './db.js';
-import { ApiError, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
+import { ApiError, apiErrorOf, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
 import { isUniqueViolation } from './invoicing/invoices.js';
 import { PdfBusyError } from './documents/pdf-pool.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
@@ -171,7 +171,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
 
   app.notFound((c) => errorResponse(c, new ApiError(404, 'Not found')));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error);
+    const answer = apiErrorOf(error);
+    if (answer) return errorResponse(c, answer);
     if (error instanceof PdfBusyError) return errorResponse(c, new ApiError(503, error.message, undefined, { 'retry-after': '5' }));
     if (isUniqueViolation(error)) return errorResponse(c, new ApiError(422, 'Validation failed', { base: ['conflicts with an existing record'] }));
     if (error instanceof HTTPException && error.status < 500) {

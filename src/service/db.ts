@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { lockDataDir } from './data-lock.js';
 import { ANY_TABLE, KeptReads } from './kept-reads.js';
+import type { RowHooks } from './store.js';
 
 /**
  * The one small data layer: the same SQL runs on embedded PGlite (a folder on disk) and on a
@@ -28,6 +29,8 @@ export interface Sql {
    * transaction that rolls back are never handed out again (`nextval` is not rolled back either).
    */
   sequenceValues(sequence: string, count: number): Promise<number[]>;
+  /** What runs with every record written through this connection (`DatabaseOptions.rowHooks`). */
+  readonly rowHooks?: readonly RowHooks[];
 }
 
 const sequenceName = (name: string) => {
@@ -118,14 +121,17 @@ export interface DatabaseOptions {
   /** `postgres://…` selects a PostgreSQL server; otherwise PGlite stores its data in `dataDir`. */
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
+  /** Work that commits with every record written (webhook deliveries): none unless given. */
+  rowHooks?: readonly RowHooks[];
 }
 
 /** Statement texts kept prepared per connection; beyond this, queries are parsed each time. */
 const MAX_PREPARED = 400;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.dataDir);
+  const rowHooks = [...(options.rowHooks ?? [])];
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, rowHooks);
+  return openPglite(options.dataDir, rowHooks);
 }
 
 const concat = (parts: Uint8Array[]) => {
@@ -138,7 +144,7 @@ const concat = (parts: Uint8Array[]) => {
   return out;
 };
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, rowHooks: readonly RowHooks[]): Promise<Database> {
   const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // One process per folder: a second one would write the same files from its own view of them.
@@ -218,6 +224,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       }),
     keep,
     sequenceValues: (sequence, count) => blocks(database, sequence, count),
+    rowHooks,
     transaction: (work) =>
       writing('', async () => {
         // What the transaction writes counts as changed from its first write until it ends.
@@ -235,6 +242,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
               },
               keep,
               sequenceValues: (sequence, count) => blocks(sql, sequence, count),
+              rowHooks,
             };
             return work(sql);
           });
@@ -260,7 +268,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return database;
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, rowHooks: readonly RowHooks[]): Promise<Database> {
   const { default: pgModule } = await import('pg');
   // numeric stays text so that amounts never pass through a float; int8 counts fit a number.
   pgModule.types.setTypeParser(20, (value: string) => Number(value));
@@ -300,6 +308,7 @@ async function openPostgres(url: string): Promise<Database> {
         await pool.query(script);
       }),
     sequenceValues: (sequence, count) => blocks(database, sequence, count),
+    rowHooks,
     async transaction(work) {
       const client = await pool.connect();
       const written: string[] = [];
@@ -315,6 +324,7 @@ async function openPostgres(url: string): Promise<Database> {
             await client.query(script);
           },
           sequenceValues: (sequence, count) => blocks(sql, sequence, count),
+          rowHooks,
         };
         const result = await work(sql);
         await client.query('commit');

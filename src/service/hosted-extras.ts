@@ -7,7 +7,6 @@ import { mountPriceLists } from './resources/price-lists.js';
 import { mountRecurrings } from './resources/recurrings.js';
 import { mountWarehouseActions } from './resources/warehouse-actions.js';
 import { mountWebhooks } from './webhooks/routes.js';
-import './webhooks/deliveries.js';
 
 /** Paths of the hosted service's resources beyond the interface's seed, each needing the api_token. */
 export const HOSTED_EXTRA_PATHS = ['/webhooks', '/recurrings', '/price_lists', '/warehouse_actions', '/issuers'];

@@ -1,7 +1,9 @@
 import type { KsefRuntime } from './ksef/invoices.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
+import type { Account } from './account.js';
 import type { Database } from './db.js';
+import { invalid, invalidField, NotFoundError, notFound, Problems, ValidationError } from './domain-errors.js';
 import type { LoginGuard } from './login-guard.js';
 import { MAX_ID } from '../api/schemas/common.js';
 import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../api/json-input.js';
@@ -11,13 +13,7 @@ import { parseXml, toXml, XmlInputError } from './xml.js';
 /** The representation chosen by the path extension (spec §1 rule 2). */
 export type Format = 'json' | 'xml' | 'pdf' | 'js' | 'html';
 
-export interface Account {
-  id: number;
-  prefix: string;
-  api_token: string;
-  name: string | null;
-  created_at: Date;
-}
+export type { Account };
 
 export interface ServiceConfig {
   /**
@@ -72,10 +68,16 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = () => new ApiError(404, 'Not found');
 export const unauthorized = () => new ApiError(401, 'You must be logged in to gain access to the site');
-export const invalid = (fields: Record<string, string[]>) => new ApiError(422, 'Validation failed', fields);
-export const invalidField = (field: string, message: string) => invalid({ [field]: [message] });
+export { invalid, invalidField, notFound };
+
+/** The answer for an error the HTTP layer or the domain threw on purpose; `undefined` for any other. */
+export function apiErrorOf(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ValidationError) return new ApiError(422, error.message, error.fields);
+  if (error instanceof NotFoundError) return new ApiError(404, error.message);
+  return undefined;
+}
 
 const EXTENSIONS: Record<string, Format> = { json: 'json', xml: 'xml', pdf: 'pdf', js: 'js', html: 'html' };
 
@@ -284,7 +286,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
  * schema's own words where it has them.
  */
 export function fieldsOf(error: z.ZodError, input: unknown, prefix = ''): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+  const problems = new Problems();
   for (const issue of error.issues) {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'base';
     let message = issue.message;
@@ -294,9 +296,9 @@ export function fieldsOf(error: z.ZodError, input: unknown, prefix = ''): Record
         message = `must be ${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
       }
     }
-    (fields[path] ??= []).push(message);
+    problems.add(path, message);
   }
-  return fields;
+  return problems.fields;
 }
 
 /** Validates `input` with `schema`, or throws 422 naming every bad field under `prefix`. */

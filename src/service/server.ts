@@ -9,7 +9,7 @@ import type { KsefGateway } from './ksef/gateway.js';
 import { KsefSender } from './ksef/sender.js';
 import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
-import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker } from './webhooks/deliveries.js';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker, webhookRowHooks } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
 
 export interface ServiceOptions {
@@ -125,7 +125,10 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
 
 /** Opens the storage, migrates it, makes sure the demo account exists and starts listening. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
-  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  // Every write of a record queues its webhook deliveries in its own transaction and wakes the sender.
+  let webhooksQueued = () => {};
+  const rowHooks = [webhookRowHooks({ queued: () => webhooksQueued() })];
+  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, rowHooks });
   try {
     if (options.migrate === false) await requireCurrentSchema(db);
     else await migrate(db);
@@ -177,6 +180,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     listening = url;
     const publicUrl = () => (options.publicUrl ?? url).replace(/\/$/, '');
     const webhooks = new WebhookWorker(db, webhookSettings, publicUrl);
+    webhooksQueued = () => webhooks.kickSoon();
     webhooks.start();
     const scheduler = new RecurringScheduler(db, {
       clock: options.clock ?? (() => new Date()),

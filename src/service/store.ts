@@ -1,5 +1,5 @@
 import type { Sql } from './db.js';
-import { notFound } from './http.js';
+import { notFound } from './domain-errors.js';
 
 /** The tables that hold account-level resources, all of one shape (see migrations). */
 export type ResourceTable =
@@ -37,28 +37,26 @@ const COLUMNS = 'id, data, created_at, updated_at';
 
 /** Told of every record written through `insertRow`/`updateRow` (or `written` by hand), inside the writing transaction. */
 export type RowListener = (sql: Sql, table: ResourceTable, accountId: number, row: StoredRow, change: 'create' | 'update') => Promise<void>;
-const rowListeners = new Set<RowListener>();
-
-/** Work that must commit with the change itself (queuing webhook deliveries). */
-export function onRowWritten(listener: RowListener): void {
-  rowListeners.add(listener);
-}
 
 /** Told, inside the transaction, before a statement that takes a lock until the commit writes a record (`insertNumbered`). */
 export type RowWritingListener = (sql: Sql, table: ResourceTable, accountId: number, change: 'create' | 'update') => Promise<void>;
-const writingListeners = new Set<RowWritingListener>();
 
-/** Reads that a row listener needs, done before the lock is taken rather than while it is held. */
-export function beforeRowWritten(listener: RowWritingListener): void {
-  writingListeners.add(listener);
+/**
+ * Work that must commit with a record's change (queuing webhook deliveries), given to
+ * `openDatabase` by whoever composes the service: a database opened without hooks runs none.
+ */
+export interface RowHooks {
+  /** Reads the hook needs, done before the lock of a numbered insert is taken rather than while it is held. */
+  beforeWrite?: RowWritingListener;
+  written?: RowListener;
 }
 
 export async function aboutToWrite(sql: Sql, table: ResourceTable, accountId: number, change: 'create' | 'update') {
-  for (const listener of writingListeners) await listener(sql, table, accountId, change);
+  for (const hooks of sql.rowHooks ?? []) await hooks.beforeWrite?.(sql, table, accountId, change);
 }
 
 export async function written(sql: Sql, table: ResourceTable, accountId: number, row: StoredRow<unknown>, change: 'create' | 'update') {
-  for (const listener of rowListeners) await listener(sql, table, accountId, row as StoredRow, change);
+  for (const hooks of sql.rowHooks ?? []) await hooks.written?.(sql, table, accountId, row as StoredRow, change);
 }
 
 export async function insertRow<Data>(sql: Sql, table: ResourceTable, accountId: number, data: Data): Promise<StoredRow<Data>> {

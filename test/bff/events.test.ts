@@ -116,8 +116,11 @@ describe('BFF events', () => {
       // The customer's view: no internal fields of the record.
       expect(view.description).toBeUndefined();
       expect(view.token).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(streamB.events.filter((e) => e.event !== 'ready')).toEqual([]);
+      // Then an invoice of B's own: the BFF streams each delivery to its customer as it comes, so had
+      // A's payment gone to B too, B would have had it before this one.
+      const own = await api.invoices.create({ client_id: beta.id, positions: [{ name: 'Audit', tax: '23', quantity: '1', total_price_gross: '50.00' }] });
+      const sentinel = await streamB.waitFor((e) => e.event === 'invoice.created' && JSON.parse(e.data).id === own.id);
+      expect(streamB.events.filter((e) => e.event !== 'ready' && e !== sentinel)).toEqual([]);
     } finally {
       await streamA.close();
       await streamB.close();

@@ -123,6 +123,9 @@ describe('headers and errors', () => {
 describe('a failing service', () => {
   let mode: 'fail' | 'hang' = 'fail';
   let proxyUrl: string;
+  /** Invoice calls held in 'hang' mode, answered only when the test lets them go. */
+  const held: (() => void)[] = [];
+  const releaseHeld = () => held.splice(0).forEach((release) => release());
 
   beforeAll(async () => {
     // Stands between the BFF and the real service and breaks the invoice calls on demand.
@@ -134,7 +137,7 @@ describe('a failing service', () => {
             res.end(`PG::ConnectionBad at /srv/app/db.rb:12 token=${service.apiToken}`);
             return;
           }
-          await new Promise((resolve) => setTimeout(resolve, 3000));
+          await new Promise<void>((resolve) => held.push(resolve));
         }
         const upstream = await fetch(`${service.url}${req.url}`, { method: req.method, headers: { 'content-type': req.headers['content-type'] ?? 'application/json' } });
         res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
@@ -170,7 +173,9 @@ describe('a failing service', () => {
       expect(response.status).toBe(504);
       expect((await json(response)).error.code).toBe('service_timeout');
       expect(Date.now() - started).toBeLessThan(2500);
+      expect(held.length, 'the service call was not held').toBeGreaterThan(0);
     } finally {
+      releaseHeld();
       await slow.close();
     }
   });

@@ -4,6 +4,13 @@ import { PORTAL_SECRET } from './support.js';
 
 const key = portalSecretKey(PORTAL_SECRET);
 
+/** A clock that stands still until the test moves it. */
+function movableClock() {
+  const start = Date.UTC(2026, 0, 1);
+  let now = start;
+  return { start, now: () => now, move: (ms: number) => void (now += ms) };
+}
+
 describe('issuePortalToken', () => {
   it('mints a token that verifies to the client and its scopes', async () => {
     const token = await issuePortalToken({ clientId: 42, scopes: ['invoices:read'], ttlSeconds: 120 }, PORTAL_SECRET);
@@ -29,9 +36,9 @@ describe('issuePortalToken', () => {
     const token = await issuePortalToken({ clientId: 7, ttlSeconds: 1 }, PORTAL_SECRET);
     // Verified once, the token is remembered: the expiry must still be checked on each use.
     expect((await verifyPortalToken(token, key)).clientId).toBe(7);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    await expect(verifyPortalToken(token, key)).rejects.toMatchObject({ reason: 'expired' });
-    await expect(verifyPortalToken(token, key)).rejects.toMatchObject({ reason: 'expired' });
+    const later = { now: () => Date.now() + 2100 };
+    await expect(verifyPortalToken(token, key, later)).rejects.toMatchObject({ reason: 'expired' });
+    await expect(verifyPortalToken(token, key, later)).rejects.toMatchObject({ reason: 'expired' });
     const other = portalSecretKey('x'.repeat(40));
     const valid = await issuePortalToken({ clientId: 7 }, PORTAL_SECRET);
     expect((await verifyPortalToken(valid, key)).clientId).toBe(7);
@@ -64,35 +71,44 @@ describe('MemoryIdempotencyStore', () => {
   });
 
   it('forgets answers after the retention time', async () => {
-    const store = new MemoryIdempotencyStore({ retentionMs: 20 });
+    const clock = movableClock();
+    const store = new MemoryIdempotencyStore({ retentionMs: 20, now: clock.now });
     await store.claim('k', 'f');
     await store.complete('k', { status: 201, body: {} });
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    clock.move(19);
+    expect(await store.claim('k', 'g')).toMatchObject({ state: 'done', fingerprint: 'f' });
+    clock.move(21);
     expect(await store.claim('k', 'g')).toEqual({ state: 'claimed' });
   });
 });
 
 describe('MemoryRateLimitStore', () => {
   it('counts per key within a window and starts over after it', async () => {
-    const store = new MemoryRateLimitStore();
+    const clock = movableClock();
+    const store = new MemoryRateLimitStore({ now: clock.now });
     expect((await store.hit('a', 50)).count).toBe(1);
     expect((await store.hit('a', 50)).count).toBe(2);
     expect((await store.hit('b', 50)).count).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 70));
+    clock.move(49);
+    expect(await store.hit('a', 50)).toEqual({ count: 3, resetAt: clock.start + 50 });
+    clock.move(21);
     expect((await store.hit('a', 50)).count).toBe(1);
   });
 });
 
 describe('MemoryCacheStore', () => {
   it('keeps a value for its time, forgets it after, and keeps nothing for a time of 0', async () => {
-    const store = new MemoryCacheStore();
+    const clock = movableClock();
+    const store = new MemoryCacheStore({ now: clock.now });
     await store.set('product:a', { id: 1 }, 50);
     await store.set('product:miss', null, 50);
     await store.set('never', 'x', 0);
     expect(await store.get('product:a')).toEqual({ id: 1 });
     expect(await store.get('product:miss')).toBeNull();
     expect(await store.get('never')).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 70));
+    clock.move(49);
+    expect(await store.get('product:a')).toEqual({ id: 1 });
+    clock.move(21);
     expect(await store.get('product:a')).toBeUndefined();
   });
 

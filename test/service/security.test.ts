@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, api, type Api, basicHeader, NOT_FOUND, secondAccount, UNAUTHORIZED } from '../helpers/http.js';
+import { pdfPoolState } from '../../src/service/documents/pdf-pool.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -258,7 +259,8 @@ describe('finding 6: logos by decoded size, PDFs off the request thread, a limit
       await response.arrayBuffer();
       finished.push('pdf');
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The read goes out once a worker of the pool is rendering the PDF, not after a guess at when that is.
+    while (pdfPoolState().running === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const read = demo.get(`/invoices/${large.body.id}.json`).then((response) => {
       expect(response.status).toBe(200);
       finished.push('read');

@@ -163,7 +163,16 @@ describe('webhooks', () => {
     const workers = [1, 2, 3].map(() => new WebhookWorker(service.db, settings, () => service.url));
     await Promise.all(workers.map((worker) => worker.runOnce()));
     for (const id of ids) await subscriber.waitFor((e) => e.path === '/once' && e.json.deal.id === id);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every claim counts an attempt and a delivery is marked delivered only once its subscriber has
+    // answered: one attempt each, all delivered, means no second send was made or is still under way.
+    const deliveries = () =>
+      service.db.query<{ record_id: number; status: string; attempts: number }>(
+        `select record_id, status, attempts from webhook_deliveries where webhook_id = $1 order by record_id`,
+        [hook.id],
+      );
+    let rows = await deliveries();
+    while (rows.some((row) => row.status === 'pending')) rows = await deliveries();
+    expect(rows).toEqual([...ids].sort((a, b) => a - b).map((id) => ({ record_id: id, status: 'delivered', attempts: 1 })));
     const received = subscriber.received.filter((e) => e.path === '/once').map((e) => e.json.deal.id as number);
     expect(received.sort()).toEqual([...ids].sort());
     await http.delete(`/webhooks/${hook.id}.json`);

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Sql } from '../db.js';
-import type { Account } from '../http.js';
+import type { Account } from '../account.js';
 
 /** How long a link made by `POST /outbox/links` opens the outbox. */
 export const OUTBOX_LINK_TTL_SECONDS = 15 * 60;

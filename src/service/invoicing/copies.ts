@@ -2,7 +2,8 @@ import { add, compare, decimal, div, minorUnits, mul, round, sub, sum, toPlain, 
 import type { invoiceCreateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import type { Sql } from '../db.js';
-import { type Account, invalid } from '../http.js';
+import type { Account } from '../account.js';
+import { invalid } from '../domain-errors.js';
 import { findRow, type StoredRow } from '../store.js';
 import { buildNewInvoice, type InvoiceData, type StoredPosition } from './invoices.js';
 import type { InvoiceParts } from './parts.js';

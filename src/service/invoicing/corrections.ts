@@ -2,7 +2,8 @@ import { compare, decimal, div, isZero, minorUnits, round, sub, toWire, ZERO } f
 import type { correctionSide, invoiceCreateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import type { Sql } from '../db.js';
-import { type Account, invalid } from '../http.js';
+import type { Account } from '../account.js';
+import { invalid } from '../domain-errors.js';
 import { findRow } from '../store.js';
 import { DEFAULT_TAX } from '../resources/products.js';
 import { AmountError, computeLine, computeTotals, normalizeTax } from './amounts.js';

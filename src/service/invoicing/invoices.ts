@@ -4,7 +4,8 @@ import type { InvoiceStatus, invoiceCreateInput, invoiceUpdateInput } from '../.
 import type { z } from 'zod';
 import { type DepartmentData, defaultDepartment } from '../accounts.js';
 import type { Sql } from '../db.js';
-import { type Account, invalid } from '../http.js';
+import type { Account } from '../account.js';
+import { invalid, Problems } from '../domain-errors.js';
 import { randomToken } from '../passwords.js';
 import { findRow, insertRow, type StoredRow, todayText } from '../store.js';
 import { type ClientData, matchClient, newClientData } from '../resources/clients.js';
@@ -127,17 +128,6 @@ const PLAIN_FIELDS = [
  */
 export const MAX_POSITIONS = 1000;
 const tooManyPositions = () => invalid({ positions: [`has too many positions (maximum is ${MAX_POSITIONS})`] });
-
-/** Collects field errors so that one answer names every bad field. */
-class Problems {
-  readonly fields: Record<string, string[]> = {};
-  add(field: string, message: string): void {
-    (this.fields[field] ??= []).push(message);
-  }
-  throwIfAny(): void {
-    if (Object.keys(this.fields).length > 0) throw invalid(this.fields);
-  }
-}
 
 async function loadProduct(tx: Sql, accountId: number, id: number): Promise<ProductData | undefined> {
   return (await findRow<ProductData>(tx, 'products', accountId, id))?.data;

@@ -1,7 +1,7 @@
 import type { invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import { keptRead, type Sql } from '../db.js';
-import type { Account } from '../http.js';
+import type { Account } from '../account.js';
 import { applyInvoiceUpdate, buildNewInvoice, type InvoiceData } from './invoices.js';
 import { buildFromInvoice } from './copies.js';
 import { buildCorrection } from './corrections.js';

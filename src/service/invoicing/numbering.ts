@@ -1,5 +1,5 @@
 import type { Sql } from '../db.js';
-import { invalid } from '../http.js';
+import { invalid } from '../domain-errors.js';
 import { aboutToWrite, type StoredRow, written } from '../store.js';
 
 /** `issueDate` plus `days`, as a `YYYY-MM-DD` date. */

@@ -7,7 +7,7 @@ import {
 } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import type { Sql } from '../db.js';
-import { invalid } from '../http.js';
+import { Problems } from '../domain-errors.js';
 
 /**
  * The parts of an invoice beyond its positions: notes (`descriptions`), `settlement_positions` and
@@ -96,14 +96,14 @@ async function applyNested<I extends Nested, T extends { id: number }>(
   inputs: readonly I[],
   build: (input: I, existing: T | undefined, id: number) => T,
   nextId: () => Promise<number>,
-  problems: Record<string, string[]>,
+  problems: Problems,
 ): Promise<T[]> {
   const items = [...current];
   for (const [index, input] of inputs.entries()) {
     if (input.id != null) {
       const at = items.findIndex((item) => item.id === input.id);
       if (at < 0) {
-        (problems[`${field}.${index}.id`] ??= []).push('does not exist');
+        problems.add(`${field}.${index}.id`, 'does not exist');
         continue;
       }
       if (input._destroy) items.splice(at, 1);
@@ -150,7 +150,7 @@ export interface PartsInput {
 
 /** The nested parts after a create (`current` empty) or an update request. */
 export async function applyParts(tx: Sql, current: InvoiceParts, input: PartsInput): Promise<InvoiceParts> {
-  const problems: Record<string, string[]> = {};
+  const problems = new Problems();
   const nextId = async () => (await tx.sequenceValues('line_ids', 1))[0]!;
   const parts: InvoiceParts = {};
   parts.descriptions = input.descriptions
@@ -165,6 +165,6 @@ export async function applyParts(tx: Sql, current: InvoiceParts, input: PartsInp
   parts.issuers = input.issuers
     ? await applyNested('issuers', current.issuers ?? [], input.issuers, recipient, nextId, problems)
     : (current.issuers ?? []);
-  if (Object.keys(problems).length > 0) throw invalid(problems);
+  problems.throwIfAny();
   return parts;
 }

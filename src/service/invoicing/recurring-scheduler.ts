@@ -1,6 +1,6 @@
 import { invoiceCreateInput } from '../../api/schemas/invoice.js';
 import type { Database, Sql } from '../db.js';
-import type { Account } from '../http.js';
+import type { Account } from '../account.js';
 import { findRow, insertRow, type StoredRow, todayText, updateRow } from '../store.js';
 import { createMailer, type Mailer } from '../documents/mailer.js';
 import { invoiceEmail } from '../documents/email.js';

@@ -1,12 +1,12 @@
-import type { RateLimitHit, RateLimitStore } from '../../bff/rate-limit.js';
+import type { RateLimitHit, RateLimitStore } from '../../server-kit/rate-limit.js';
 import type { Sql } from '../db.js';
 
 /**
  * Fixed-window rate limits for the service's public, credential-less routes (the product widget).
  * Several service processes share one database, so the default store counts there; a process-local
- * store would let each process allow the full limit. The store contract is the BFF's own.
+ * store would let each process allow the full limit. The store contract is the one the BFF counts through too.
  */
-export type { RateLimitHit, RateLimitRule, RateLimitStore } from '../../bff/rate-limit.js';
+export type { RateLimitHit, RateLimitRule, RateLimitStore } from '../../server-kit/rate-limit.js';
 
 /** Counts in the `rate_limits` table: one upsert per request, shared by every process on the database. */
 export class SqlRateLimitStore implements RateLimitStore {

@@ -5,7 +5,7 @@ import { decimal, toPlain } from '../../api/money.js';
 import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
 import { unitForReader } from '../../api/units.js';
 import type { Database, Sql } from '../db.js';
-import { type Account, ApiError, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
+import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { publicIdempotentPost } from '../idempotency.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData } from '../resources/payments.js';
@@ -154,7 +154,7 @@ const cors: MiddlewareHandler<ServiceEnv> = async (c, next) => {
 async function createCheckout(c: ServiceContext, prefix: string, input: CheckoutInput) {
   const db: Database = c.get('db');
   const found = await productByToken(db, prefix, input.product).catch((error: unknown) => {
-    throw error instanceof ApiError && error.status === 404 ? invalid({ product: ['is not for sale'] }) : error;
+    throw apiErrorOf(error)?.status === 404 ? invalid({ product: ['is not for sale'] }) : error;
   });
   const provider = await paymentProviderOf(c, found.account);
   if (!provider) throw new ApiError(409, 'Online payment is not available');
@@ -412,8 +412,9 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
         },
       });
     } catch (error) {
-      if (!(error instanceof ApiError) || !error.fields) throw error;
-      const errors = Object.fromEntries(Object.entries(error.fields).map(([key, value]) => [key.replace(/^buyer\./, ''), value]));
+      const fields = apiErrorOf(error)?.fields;
+      if (!fields) throw error;
+      const errors = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key.replace(/^buyer\./, ''), value]));
       const product = await publicProduct(c, found);
       return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, errors) }), 422, PAGE_HEADERS);
     }

@@ -4,6 +4,7 @@ import { pageQuery } from '../../api/schemas/common.js';
 import { answerCacheOf } from '../answer-cache.js';
 import type { Sql } from '../db.js';
 import { type Account, idParam, invalid, queryOf, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
+import { Problems } from '../domain-errors.js';
 import { deleteRow, Filters, insertRow, listRows, requireRow, type ResourceTable, type StoredRow, todayText, updateRow } from '../store.js';
 
 /**
@@ -56,14 +57,14 @@ export async function requireReferences(
   references: Readonly<Record<string, ResourceTable>> | undefined,
 ): Promise<void> {
   if (!references || typeof input !== 'object' || input === null) return;
-  const missing: Record<string, string[]> = {};
+  const missing = new Problems();
   for (const [field, table] of Object.entries(references)) {
     const id = (input as Record<string, unknown>)[field];
     if (typeof id !== 'number') continue;
     const rows = await tx.query(`select 1 from ${table} where account_id = $1 and id = $2`, [accountId, id]);
-    if (rows.length === 0) missing[field] = ['does not exist'];
+    if (rows.length === 0) missing.add(field, 'does not exist');
   }
-  if (Object.keys(missing).length > 0) throw invalid(missing);
+  missing.throwIfAny();
 }
 
 export function mountCrud<Data extends object, C extends z.ZodType, U extends z.ZodType>(

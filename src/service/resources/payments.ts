@@ -3,6 +3,7 @@ import { add, decimal, mul, sub, toPlain, toWire } from '../../api/money.js';
 import { paymentCreateInput, paymentListQuery, paymentUpdateInput } from '../../api/schemas/payment.js';
 import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceContext, type ServiceEnv } from '../http.js';
+import { Problems } from '../domain-errors.js';
 import { randomToken } from '../passwords.js';
 import { findRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { buildNewInvoice, type InvoiceData, insertInvoice, settlePaid } from '../invoicing/invoices.js';
@@ -144,24 +145,24 @@ async function unsettle(tx: Sql, account: Account, data: PaymentData): Promise<v
 }
 
 export async function newPaymentData(tx: Sql, account: Account, input: Record<string, unknown>): Promise<PaymentData> {
-  const problems: Record<string, string[]> = {};
+  const problems = new Problems();
   let product: ProductData | undefined;
   if (input.product_id != null) {
     product = (await findRow<ProductData>(tx, 'products', account.id, input.product_id as number))?.data;
-    if (!product) problems.product_id = ['does not exist'];
+    if (!product) problems.add('product_id', 'does not exist');
   }
   let invoice: InvoiceData | undefined;
   if (input.invoice_id != null) {
     invoice = (await findRow<InvoiceData>(tx, 'invoices', account.id, input.invoice_id as number))?.data;
-    if (!invoice) problems.invoice_id = ['does not exist'];
+    if (!invoice) problems.add('invoice_id', 'does not exist');
   }
   const quantity = (input.quantity as string | null | undefined) ?? '1';
   const price =
     (input.price as string | null | undefined) ?? (product ? toWire(mul(decimal(product.price_gross), decimal(quantity))) : undefined);
-  if (price == null) problems.price = ["can't be blank"];
+  if (price == null) problems.add('price', "can't be blank");
   const name = (input.name as string | null | undefined)?.trim() || product?.name || (invoice ? `Invoice ${invoice.number}` : '');
-  if (!name) problems.name = ["can't be blank"];
-  if (Object.keys(problems).length > 0) throw invalid(problems);
+  if (!name) problems.add('name', "can't be blank");
+  problems.throwIfAny();
   const data = {} as PaymentData;
   for (const field of PAYMENT_FIELDS) (data as Record<string, unknown>)[field] = input[field] ?? null;
   Object.assign(data, {

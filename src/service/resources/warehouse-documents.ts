@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { type DepartmentData, defaultDepartment, defaultWarehouseId } from '../accounts.js';
 import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceEnv } from '../http.js';
+import { Problems } from '../domain-errors.js';
 import { findRow, insertRow, type StoredRow, timestampText, todayText } from '../store.js';
 import { normalizeTax, taxRate } from '../invoicing/amounts.js';
 import { assignNumber } from '../invoicing/numbering.js';
@@ -79,7 +80,7 @@ async function moveStock(tx: Sql, account: Account, data: WarehouseDocumentData,
 }
 
 async function buildActions(tx: Sql, account: Account, kind: string, inputs: ActionInput[]): Promise<ActionData[]> {
-  const problems: Record<string, string[]> = {};
+  const problems = new Problems();
   const actions: ActionData[] = [];
   for (const [index, input] of inputs.entries()) {
     const at = (field: string) => `warehouse_actions.${index}.${field}`;
@@ -88,7 +89,7 @@ async function buildActions(tx: Sql, account: Account, kind: string, inputs: Act
     let product: ProductData | undefined;
     if (productId != null) {
       product = (await findRow<ProductData>(tx, 'products', account.id, productId))?.data;
-      if (!product) (problems[at('product_id')] ??= []).push('does not exist');
+      if (!product) problems.add(at('product_id'), 'does not exist');
     } else if (input.product_name?.trim()) {
       const name = input.product_name.trim();
       const existing = await tx.query<StoredRow<ProductData>>(
@@ -109,13 +110,13 @@ async function buildActions(tx: Sql, account: Account, kind: string, inputs: Act
         productId = row.id;
         product = data;
       } else {
-        (problems[at('product_name')] ??= []).push('does not exist');
+        problems.add(at('product_name'), 'does not exist');
       }
     } else {
-      (problems[at('product_id')] ??= []).push("can't be blank");
+      problems.add(at('product_id'), "can't be blank");
     }
-    if (input.quantity == null) (problems[at('quantity')] ??= []).push("can't be blank");
-    else if (decimal(input.quantity).units <= 0n) (problems[at('quantity')] ??= []).push('must be greater than 0');
+    if (input.quantity == null) problems.add(at('quantity'), "can't be blank");
+    else if (decimal(input.quantity).units <= 0n) problems.add(at('quantity'), 'must be greater than 0');
     if (!product || productId == null || input.quantity == null) continue;
     const price = kind === 'pz' ? (input.purchase_price_net ?? input.price_net) : (input.price_net ?? input.purchase_price_net);
     const tax = kind === 'pz' ? (input.purchase_tax ?? input.tax) : (input.tax ?? input.purchase_tax);
@@ -128,7 +129,7 @@ async function buildActions(tx: Sql, account: Account, kind: string, inputs: Act
       tax: normalizeTax(tax ?? product.tax),
     });
   }
-  if (Object.keys(problems).length > 0) throw invalid(problems);
+  problems.throwIfAny();
   return actions;
 }
 
@@ -144,28 +145,28 @@ function values(actions: ActionData[]): { value_net: string; value_gross: string
 }
 
 async function parties(tx: Sql, account: Account, input: Partial<CreateInput>) {
-  const problems: Record<string, string[]> = {};
+  const problems = new Problems();
   let department: StoredRow<DepartmentData> | undefined;
   if (input.department_id != null) {
     department = await findRow<DepartmentData>(tx, 'departments', account.id, input.department_id);
-    if (!department) problems.department_id = ['does not exist'];
+    if (!department) problems.add('department_id', 'does not exist');
   } else if (!input.department_name) {
     department = await defaultDepartment(tx, account.id);
   }
   let client: StoredRow<ClientData> | undefined;
   if (input.client_id != null) {
     client = await findRow<ClientData>(tx, 'clients', account.id, input.client_id);
-    if (!client) problems.client_id = ['does not exist'];
+    if (!client) problems.add('client_id', 'does not exist');
   }
   let warehouseId = input.warehouse_id ?? undefined;
   if (warehouseId != null) {
-    if (!(await findRow(tx, 'warehouses', account.id, warehouseId))) problems.warehouse_id = ['does not exist'];
+    if (!(await findRow(tx, 'warehouses', account.id, warehouseId))) problems.add('warehouse_id', 'does not exist');
   } else {
     warehouseId = await defaultWarehouseId(tx, account.id);
     // An account whose warehouses were all deleted has no default to move stock in.
-    if (warehouseId == null) problems.warehouse_id = ["can't be blank"];
+    if (warehouseId == null) problems.add('warehouse_id', "can't be blank");
   }
-  if (Object.keys(problems).length > 0) throw invalid(problems);
+  problems.throwIfAny();
   return {
     department_id: department?.id ?? null,
     department_name: input.department_name ?? department?.data.name ?? null,
@@ -192,10 +193,10 @@ export function mountWarehouseDocuments(app: Hono<ServiceEnv>): void {
     },
     present,
     async create(tx, account, input) {
-      const problems: Record<string, string[]> = {};
-      if (!input.kind) problems.kind = ["can't be blank"];
-      if (!input.warehouse_actions?.length) problems.warehouse_actions = ["can't be blank"];
-      if (Object.keys(problems).length > 0) throw invalid(problems);
+      const problems = new Problems();
+      if (!input.kind) problems.add('kind', "can't be blank");
+      if (!input.warehouse_actions?.length) problems.add('warehouse_actions', "can't be blank");
+      problems.throwIfAny();
       const kind = input.kind!;
       const who = await parties(tx, account, input);
       const actions = await buildActions(tx, account, kind, input.warehouse_actions!);

@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { type Database, keptRead, type Sql } from '../db.js';
-import { beforeRowWritten, onRowWritten, type ResourceTable, type StoredRow } from '../store.js';
+import type { ResourceTable, RowHooks, StoredRow } from '../store.js';
 import { balances, presentClient } from '../resources/clients.js';
 import { presentInvoice } from '../resources/invoices.js';
 import { presentPayment } from '../resources/payments.js';
@@ -43,41 +43,48 @@ function listened(sql: Sql, accountId: number, kind: string): Promise<boolean> {
 }
 
 /**
- * Whether a webhook listened, asked in a transaction before its numbered insert took the counter's
- * lock: when none does, nothing is left to do while the lock is held, so the commit follows the
- * insert at once. (A webhook made meanwhile counts as made after the write, as it would a moment later.)
+ * The row hooks that queue deliveries, given to `openDatabase` where the service is composed:
+ * each write of an invoice, client, product or payment queues one delivery per listening webhook,
+ * in the writing transaction. `queued` is told when a write queued any (to wake the sender).
  */
-const askedBefore = new WeakMap<Sql, Map<string, boolean>>();
-
-beforeRowWritten(async (sql, table, accountId, change) => {
-  const noun = NOUNS[table];
-  if (!noun) return;
-  const kind = `${noun}:${change}`;
-  let asked = askedBefore.get(sql);
-  if (!asked) askedBefore.set(sql, (asked = new Map()));
-  asked.set(`${accountId} ${kind}`, await listened(sql, accountId, kind));
-});
-
-onRowWritten(async (sql, table, accountId, row, change) => {
-  const noun = NOUNS[table];
-  if (!noun) return;
-  const kind = `${noun}:${change}`;
-  // Most accounts have no webhook: known beforehand, or kept, a write queues nothing without a statement.
-  // Otherwise the insert below finds the listening webhooks itself.
-  const listens = askedBefore.get(sql)?.get(`${accountId} ${kind}`) ?? (sql.keep ? await listened(sql, accountId, kind) : true);
-  if (!listens) return;
-  // The snapshot is taken by the database from the row just written: nothing is sent when no webhook listens.
-  const queued = await sql.query(
-    `insert into webhook_deliveries (account_id, webhook_id, delivery_id, kind, record_table, record_id, record)
-     select $1, w.id, gen_random_uuid()::text, $2, $3, r.id,
-            jsonb_build_object('data', r.data, 'created_at', r.created_at, 'updated_at', r.updated_at)
-       from webhooks w join ${table} r on r.id = $4 and r.account_id = $1
-      where w.account_id = $1 and w.data->>'kind' = $2 and coalesce((w.data->>'active')::boolean, true)
-     returning id`,
-    [accountId, kind, table, row.id],
-  );
-  if (queued.length > 0) for (const worker of workers) worker.kickSoon();
-});
+export function webhookRowHooks(options: { queued?: () => void } = {}): RowHooks {
+  /**
+   * Whether a webhook listened, asked in a transaction before its numbered insert took the counter's
+   * lock: when none does, nothing is left to do while the lock is held, so the commit follows the
+   * insert at once. (A webhook made meanwhile counts as made after the write, as it would a moment later.)
+   */
+  const askedBefore = new WeakMap<Sql, Map<string, boolean>>();
+  return {
+    async beforeWrite(sql, table, accountId, change) {
+      const noun = NOUNS[table];
+      if (!noun) return;
+      const kind = `${noun}:${change}`;
+      let asked = askedBefore.get(sql);
+      if (!asked) askedBefore.set(sql, (asked = new Map()));
+      asked.set(`${accountId} ${kind}`, await listened(sql, accountId, kind));
+    },
+    async written(sql, table, accountId, row, change) {
+      const noun = NOUNS[table];
+      if (!noun) return;
+      const kind = `${noun}:${change}`;
+      // Most accounts have no webhook: known beforehand, or kept, a write queues nothing without a statement.
+      // Otherwise the insert below finds the listening webhooks itself.
+      const listens = askedBefore.get(sql)?.get(`${accountId} ${kind}`) ?? (sql.keep ? await listened(sql, accountId, kind) : true);
+      if (!listens) return;
+      // The snapshot is taken by the database from the row just written: nothing is sent when no webhook listens.
+      const queued = await sql.query(
+        `insert into webhook_deliveries (account_id, webhook_id, delivery_id, kind, record_table, record_id, record)
+         select $1, w.id, gen_random_uuid()::text, $2, $3, r.id,
+                jsonb_build_object('data', r.data, 'created_at', r.created_at, 'updated_at', r.updated_at)
+           from webhooks w join ${table} r on r.id = $4 and r.account_id = $1
+          where w.account_id = $1 and w.data->>'kind' = $2 and coalesce((w.data->>'active')::boolean, true)
+         returning id`,
+        [accountId, kind, table, row.id],
+      );
+      if (queued.length > 0) options.queued?.();
+    },
+  };
+}
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as a subscriber recomputes it. */
 export function signatureHeader(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
@@ -141,7 +148,6 @@ interface WebhookRow {
   data: { url: string; secret: string; api_token: string | null; active?: boolean };
 }
 
-const workers = new Set<WebhookWorker>();
 /** How long a claimed delivery stays invisible to other processes while this one sends it. */
 const LEASE_SECONDS = 60;
 
@@ -230,13 +236,11 @@ export class WebhookWorker {
   start(): void {
     this.#stopped = false;
     this.#shutdown = new AbortController();
-    workers.add(this);
     this.#schedule(0);
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    workers.delete(this);
     clearTimeout(this.#timer);
     this.#shutdown.abort();
     await this.#claiming;

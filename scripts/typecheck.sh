@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `npm run typecheck`: the repository as a whole (tests and stories included), and each room under
+# its own rules (docs/decisions/enforced-rooms.md): the client and the BFF's core without Node or
+# DOM, the elements with DOM only, the service with Node only. With two cores or more the whole
+# runs beside the rooms.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rooms() {
+  local status=0
+  for project in src/api src/elements src/bff src/service; do
+    npx tsc -p "$project" || { echo "tsc -p $project failed" >&2; status=1; }
+  done
+  return "$status"
+}
+
+if [ "$(nproc 2>/dev/null || echo 1)" -lt 2 ]; then
+  npx tsc -p .
+  rooms
+  exit 0
+fi
+npx tsc -p . &
+whole=$!
+rooms_status=0
+rooms || rooms_status=$?
+whole_status=0
+wait "$whole" || { whole_status=$?; echo "tsc -p . failed" >&2; }
+[ "$rooms_status" -eq 0 ] && [ "$whole_status" -eq 0 ]
