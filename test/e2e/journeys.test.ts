@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { catalogs } from '../../demo/src/i18n.js';
+import { isValidKsefNumber } from '../../src/service/ksef/gateway.js';
+import { qrCodesOfPdf } from '../service/ksef/support.js';
 import { overflowingElements, type RunningDemo, startDemo, startJourney } from './support/demo.js';
 
 /**
@@ -176,7 +178,7 @@ async function pdfText(bytes: Buffer): Promise<string> {
 }
 
 describe('buying in the shop', () => {
-  it('buys as a signed-in customer, pays, returns to the shop; the portal lists the invoice as paid, its PDF has the total, the e-mail is in the outbox', async () => {
+  it('buys as a signed-in customer, pays, returns to the shop; the invoice reaches the local KSeF; the portal lists it as paid with its KSeF number, its PDF has the total, the KSeF number and the QR code, the e-mail is in the outbox', async () => {
     const { page, errors, context } = await startJourney(demo, 'buy');
     await page.goto(`${demo.url}/shop.html`, { waitUntil: 'load' });
     const logo = page.locator('product-pay-button[product="logo-design"] [part~="price"]');
@@ -205,10 +207,23 @@ describe('buying in the shop', () => {
     const invoice = await serviceJson<{ number: string; status: string; price_gross: string; buyer_name: string }>(`/invoices/${mine[0]!.invoice_id}.json`);
     expect(invoice).toMatchObject({ number, status: 'paid', price_gross: '1845.0', buyer_name: 'Kawiarnia pod Lipami' });
 
-    // In the portal, as the same customer, the new invoice is listed as paid, and its PDF carries the total.
+    // `npm start` runs the local KSeF and sends every invoice of the demo account: this one reaches it
+    // and is given a KSeF number in the official form.
+    type Sent = { gov_status: string; gov_id: string | null; gov_verification_link: string | null };
+    const sent = () => serviceJson<Sent>(`/invoices/${mine[0]!.invoice_id}.json`);
+    await expect.poll(async () => (await sent()).gov_status, { timeout: 30_000 }).toBe('demo_ok');
+    const ksef = await sent();
+    const ksefNumber = ksef.gov_id!;
+    expect(ksefNumber).toMatch(/^\d{10}-\d{8}-[0-9A-F]{12}-[0-9A-F]{2}$/);
+    expect(isValidKsefNumber(ksefNumber)).toBe(true);
+    expect(ksef.gov_verification_link).toMatch(/^https?:\/\/[^/]+\/qr\/invoice\/\d{10}\//);
+
+    // In the portal, as the same customer, the new invoice is listed as paid with its KSeF number, and its
+    // PDF carries the total, the KSeF number and the QR code that opens its verification.
     await page.goto(`${demo.url}/portal.html`, { waitUntil: 'load' });
     const row = page.locator('invoice-list [part~="row"]', { hasText: number });
     await expect.poll(() => row.locator('[part~="status-paid"]').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => row.locator('[part~="ksef-number"]').textContent()).toContain(ksefNumber);
     const download = page.waitForEvent('download');
     await row.locator('[part~="download-button"]').click();
     const file = await download;
@@ -219,6 +234,8 @@ describe('buying in the shop', () => {
     // Bought on the English shop page, so the invoice reads in English (one language through the journey).
     expect(text).toContain('VAT invoice');
     expect(text).toMatch(/1,845\.00/);
+    expect(text).toContain(ksefNumber);
+    expect(await qrCodesOfPdf(bytes)).toContain(ksef.gov_verification_link);
 
     // One click on the header's Outbox link opens the demo account's outbox beside the demo, where the
     // invoice landed; on a phone the subject that opens the message is on screen.
