@@ -33,7 +33,8 @@ export async function bundle(input: BundleInput, root: string, minify = true): P
 export async function builtElements(root: string): Promise<{ out: string; modules: string[]; kit: BundleInput }> {
   const out = await mkdtemp(join(tmpdir(), 'invoicekit-bench-dist-'));
   await promisify(execFile)('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: root });
-  const modules = (await readdir(join(out, 'elements'))).filter((name) => name.endsWith('.js')).sort();
+  // One module per element; `index.js` registers them all, and the kit below is that already.
+  const modules = (await readdir(join(out, 'elements'))).filter((name) => name.endsWith('.js') && name !== 'index.js').sort();
   const contents = modules.map((module) => `import ${JSON.stringify(join(out, 'elements', module))};`).join('\n');
   return { out, modules, kit: { contents, resolveDir: out } };
 }

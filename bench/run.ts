@@ -247,7 +247,7 @@ async function servicePhase(): Promise<void> {
   const serviceList = `${base}/invoices.json?api_token=${t}&period=all&per_page=25&client_id=${customers[1000]!.clientId}`;
   await httpFigure({ name: 'service: list 25 of one client (what the portal list shows)', url: serviceList });
   await portalListLatency(bffList, auth, serviceList);
-  const checkout = JSON.stringify({ product: 'logo-design', quantity: 1, buyer: { email: 'buyer@customer.example', name: 'Jan Kowalski' }, returnUrl: `${bff.ready.url}/thanks` });
+  const checkout = JSON.stringify({ product: 'logo-design', quantity: 1, buyer: { email: 'buyer@customer.example', name: 'Jan Kowalski' }, returnUrl: 'https://shop.example/thanks' });
   await httpFigure({ name: 'bff: checkout', url: `${bff.ready.url}/bff/checkout`, method: 'POST', body: checkout });
 
   log('browser figures');

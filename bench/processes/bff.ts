@@ -20,6 +20,8 @@ const bff = createBff({
   portalSecret: process.env.BENCH_PORTAL_SECRET!,
   rateLimit: false,
   logger: false,
+  // The shop the checkout figure sends its buyers back to, as a real shop's configuration names it.
+  returnUrlOrigins: ['https://shop.example'],
   // As `startBff` (the CLI) calls the service: over kept Node connections.
   serviceFetch: keepAliveFetch(),
 });
