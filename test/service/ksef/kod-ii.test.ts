@@ -5,7 +5,7 @@ import { selfSignedCertificate } from '../../../src/service/ksef/double/certific
 import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ksef/double/server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
-import { pdfText, qrCodesOfPdf } from './support.js';
+import { buyer, pdfText, qrCodesOfPdf, seller, sellerNip } from './support.js';
 
 /**
  * KOD II end to end: the account's Offline certificate through `PUT /account/ksef.json` (write-only,
@@ -18,10 +18,8 @@ let ksef: RunningKsefDouble;
 let service: TestService;
 let http: Api;
 const now = new Date('2026-02-02T09:00:00Z');
-const nip = '5252248481';
+const nip = sellerNip;
 
-const seller = { seller_name: 'Demo Studio Sp. z o.o.', seller_tax_no: nip, seller_street: 'ul. Prosta 51', seller_post_code: '00-838', seller_city: 'Warszawa', seller_country: 'PL' };
-const buyer = { buyer_name: 'Klient ABC Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'ul. Testowa 5', buyer_post_code: '00-002', buyer_city: 'Kraków', buyer_country: 'PL' };
 const line = { name: 'Usługa programistyczna', quantity: 1, total_price_gross: 123, tax: 23 };
 
 beforeAll(async () => {

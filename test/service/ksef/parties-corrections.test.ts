@@ -4,7 +4,7 @@ import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ks
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
-import { deliverQueue, pdfText, qrCodesOfPdf, readFa3, xmllint } from './support.js';
+import { buyer, deliverQueue, pdfText, qrCodesOfPdf, readFa3, seller, sellerNip, xmllint } from './support.js';
 
 /**
  * The hosted service's KSeF rules on parties and corrections, over HTTP through the bundled KSeF
@@ -16,10 +16,8 @@ let ksef: RunningKsefDouble;
 let service: TestService;
 let http: Api;
 const now = new Date('2026-02-02T09:00:00Z');
-const nip = '5252248481';
+const nip = sellerNip;
 
-const seller = { seller_name: 'Demo Studio Sp. z o.o.', seller_tax_no: nip, seller_street: 'ul. Prosta 51', seller_post_code: '00-838', seller_city: 'Warszawa', seller_country: 'PL' };
-const buyer = { buyer_name: 'Klient ABC Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'ul. Testowa 5', buyer_post_code: '00-002', buyer_city: 'Kraków', buyer_country: 'PL' };
 const line = { name: 'Usługa programistyczna', quantity: 10, total_price_gross: 1845, tax: 23 };
 
 beforeAll(async () => {

@@ -82,3 +82,9 @@ export async function deliverQueue(ksef: RunningKsefDouble, service: TestService
     await service.db.query(`update ksef_jobs set next_attempt_at = $1 where state in ('queued', 'submitted')`, [now]);
   }
 }
+
+/** The seller every KSeF test invoices as: a Polish VAT payer with a valid NIP. */
+export const sellerNip = '5252248481';
+export const seller = { seller_name: 'Demo Studio Sp. z o.o.', seller_tax_no: sellerNip, seller_street: 'ul. Prosta 51', seller_post_code: '00-838', seller_city: 'Warszawa', seller_country: 'PL' };
+/** A Polish company buyer, the case KSeF is mandatory for. */
+export const buyer = { buyer_name: 'Klient ABC Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'ul. Testowa 5', buyer_post_code: '00-002', buyer_city: 'Kraków', buyer_country: 'PL' };
