@@ -40,10 +40,16 @@ export interface KsefFields {
 const STATES: Record<string, KsefState> = { ok: 'sent', processing: 'pending', send_error: 'error', server_error: 'error' };
 
 /** The day in Poland of an instant, `YYYY-MM-DD`: the day OFFLINE24 compares an issue date with. */
-function polishDay(instant: string): string | null {
-  const time = Date.parse(instant);
+function polishDay(instant: string | Date): string | null {
+  const time = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
   if (Number.isNaN(time)) return null;
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw', year: 'numeric', month: '2-digit', day: '2-digit' }).format(time);
+}
+
+/** OFFLINE24: an invoice dated before the day (in Poland) it is sent to KSeF was issued offline. */
+export function issuedOffline(issueDate: string | null | undefined, sentAt: string | Date | null | undefined): boolean {
+  const sentDay = sentAt ? polishDay(sentAt) : null;
+  return Boolean(sentDay && issueDate && issueDate < sentDay);
 }
 
 export function ksefViewOf(invoice: KsefFields): KsefView | null {
@@ -53,8 +59,7 @@ export function ksefViewOf(invoice: KsefFields): KsefView | null {
   const state = STATES[bare];
   if (!state) return null;
   const sentAt = invoice.gov_send_date || null;
-  const sentDay = sentAt ? polishDay(sentAt) : null;
-  const offline = Boolean(sentDay && invoice.issue_date && invoice.issue_date < sentDay);
+  const offline = issuedOffline(invoice.issue_date, sentAt);
   return {
     state,
     number: invoice.gov_id || null,

@@ -1,3 +1,4 @@
+import { issuedOffline } from '../../api/ksef.js';
 import type { Sql } from '../db.js';
 import { type Account, invalid } from '../http.js';
 import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';
@@ -36,11 +37,6 @@ export function govStatus(state: GovState, environment: KsefEnvironment | 'off')
 }
 
 type Stored = InvoiceData & Record<string, unknown>;
-
-/** The day in Poland: an invoice issued before it is sent in OFFLINE24 mode. */
-export function polishDate(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
 
 /** A date at midnight in Poland, as the hosted service answers `gov_sell_date` (`2026-02-01T00:00:00.000+01:00`). */
 function polishMidnight(date: string): string {
@@ -220,7 +216,7 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
   const xml = buildFa3(invoice, { ...context, createdAt: now });
   const seller = sellerNip(data)!;
   // OFFLINE24: an invoice dated before today was issued before it reaches KSeF (hosted guide).
-  const offline = data.issue_date < polishDate(now);
+  const offline = issuedOffline(data.issue_date, now);
   await tx.query(
     `insert into ksef_jobs (account_id, invoice_id, environment, seller_nip, offline, xml, next_attempt_at) values ($1, $2, $3, $4, $5, $6, $7)`,
     [account.id, row.id, settings.environment, seller, offline, xml, now],
