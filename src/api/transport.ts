@@ -57,7 +57,16 @@ export interface CallOptions {
    * retried like an idempotent one. Use a fresh key per logical operation.
    */
   idempotencyKey?: string;
+  /**
+   * For GET only: the entity tag of an answer the caller holds, sent as `If-None-Match`. When the
+   * service answers `304 Not Modified` the held answer is still current, and `answer` says so with
+   * `notModified` instead of a value.
+   */
+  ifNoneMatch?: string;
 }
+
+/** An answer with its headers, or, for a call made with `ifNoneMatch`, word that the held one is current. */
+export type Answer<T> = { value: T; headers: Headers; notModified?: false } | { notModified: true; headers: Headers };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query value; a list is sent as a Rails array (`kinds[]=vat&kinds[]=proforma`). */
@@ -91,7 +100,7 @@ export interface Transport {
   /** Sends the operation and returns its answer parsed by `schema`. */
   request<T>(operation: Operation, schema: ZodType<T>, options?: CallOptions): Promise<T>;
   /** As `request`, with the answer's headers (for extensions that answer in a header). */
-  answer<T>(operation: Operation, schema: ZodType<T>, options?: CallOptions): Promise<{ value: T; headers: Headers }>;
+  answer<T>(operation: Operation, schema: ZodType<T>, options?: CallOptions): Promise<Answer<T>>;
   /** Sends the operation and returns the raw bytes of the answer (PDF). */
   bytes(operation: Operation, options?: CallOptions): Promise<Uint8Array>;
 }
@@ -162,6 +171,8 @@ export function createTransport(options: TransportOptions): Transport {
 
     const isPost = operation.method === 'POST';
     if (isPost && call.idempotencyKey) headers.set('idempotency-key', call.idempotencyKey);
+    const conditional = operation.method === 'GET' && call.ifNoneMatch !== undefined;
+    if (conditional) headers.set('if-none-match', call.ifNoneMatch!);
     const retryable = !isPost || Boolean(call.idempotencyKey);
     const described = { method: operation.method, url: redact(url, searchParams) };
     try {
@@ -193,6 +204,8 @@ export function createTransport(options: TransportOptions): Transport {
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason ?? error;
       if (isAbort(error)) throw error;
+      // What the caller holds is still current: not a failure.
+      if (conditional && error instanceof HTTPError && error.response.status === 304) return error.response;
       if (error instanceof HTTPError) throw await errorFromResponse(error.response, described);
       if (error instanceof KyTimeoutError) {
         throw new TimeoutError(`no answer within ${options.timeout ?? 30_000} ms (${described.method} ${described.url})`, {
@@ -212,7 +225,10 @@ export function createTransport(options: TransportOptions): Transport {
     baseUrl,
     appUrl,
     async request<T>(operation: Operation, schema: ZodType<T>, call: CallOptions = {}): Promise<T> {
-      return (await answer(operation, schema, call)).value;
+      const { ifNoneMatch: _held, ...unconditional } = call;
+      const answered = await answer(operation, schema, unconditional);
+      if (answered.notModified) throw new TypeError('an unconditional call was answered 304');
+      return answered.value;
     },
     answer,
     async bytes(operation: Operation, call: CallOptions = {}): Promise<Uint8Array> {
@@ -221,9 +237,10 @@ export function createTransport(options: TransportOptions): Transport {
     },
   };
 
-  async function answer<T>(operation: Operation, schema: ZodType<T>, call: CallOptions = {}): Promise<{ value: T; headers: Headers }> {
+  async function answer<T>(operation: Operation, schema: ZodType<T>, call: CallOptions = {}): Promise<Answer<T>> {
     const opFormat = operation.format ?? format;
     const response = await send(operation, MEDIA_TYPES[opFormat], call);
+    if (response.status === 304) return { notModified: true, headers: response.headers };
     const described = { method: operation.method, url: redact(response.url || operation.path, new URLSearchParams()) };
     const rawText = await response.text();
     const body = await readBody(response, rawText, described);

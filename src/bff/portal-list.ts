@@ -1,3 +1,4 @@
+import type { InvoicePage } from '../api/resources/invoices.js';
 import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BffError } from './errors.js';
@@ -9,6 +10,8 @@ export { PORTAL_ORDER_FIELDS } from '../api/portal-contract.js';
 export type { CustomerTotals, PortalListPage };
 /** How long a service without the list extensions is taken at its word before it is asked again. */
 const PROBE_AGAIN_MS = 10 * 60_000;
+/** First pages held with their entity tags, per BFF process; the oldest makes room for a new one. */
+const HELD_PAGES = 500;
 
 /** A query of the list as the route validated it: `totals` decided. */
 export type PortalListQuery = PortalListRequest & {
@@ -35,6 +38,37 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
   let extensionsMissingSince = 0;
   /** Set once the service answered a list asked with `summary=true` without its summary (an older service). */
   let pageSummaryMissing = false;
+  /**
+   * First pages the service tagged (`ETag`), by customer and query. Each is asked again with its
+   * tag; while the service answers 304 the held page is its answer, read and checked once. Nothing
+   * is answered from here without the service saying it is current, so a change made anywhere
+   * shows on the next request, and a process's pages need no sharing with other processes.
+   */
+  const heldPages = new Map<string, { etag: string; page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]> }>();
+
+  /** The first page and its summary in one call, asked with the tag of the page held for `key`, if any. */
+  async function currentPage(c: BffContext, key: string, pageQuery: InvoiceListQuery) {
+    const listPage = bff.client.invoices.listPage!;
+    const held = heldPages.get(key);
+    const answered = await bff.service(c, 'invoices.list', (signal) =>
+      held ? listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal, ifNoneMatch: held.etag }) : listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal }),
+    );
+    if (answered.notModified) {
+      if (held) {
+        // Used again: the last to make room.
+        heldPages.delete(key);
+        heldPages.set(key, held);
+        return held.page;
+      }
+      throw new BffError(502, 'service_error', 'The invoicing service could not complete the request.');
+    }
+    heldPages.delete(key);
+    if (answered.etag && answered.summary) {
+      if (heldPages.size >= HELD_PAGES) heldPages.delete(heldPages.keys().next().value!);
+      heldPages.set(key, { etag: answered.etag, page: answered });
+    }
+    return answered;
+  }
 
   /** Runs `read` once for all concurrent callers asking for the same `key`. */
   function shared<T>(key: string, read: () => Promise<T>): Promise<T> {
@@ -77,12 +111,8 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
     const owed = query.totals && !unfiltered ? summary(c, clientId, customerWide) : undefined;
     if (query.totals && listPage && !pageSummaryMissing) {
       // Our service answers the page and the summary of its query in one call.
-      const [read, totals] = await Promise.all([
-        shared(`page+summary:${clientId}:${JSON.stringify(pageQuery)}`, () =>
-          bff.service(c, 'invoices.list', (signal) => listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal })),
-        ),
-        owed,
-      ]);
+      const key = `${clientId}:${JSON.stringify(pageQuery)}`;
+      const [read, totals] = await Promise.all([shared(`page+summary:${key}`, () => currentPage(c, key, pageQuery)), owed]);
       if (read.summary) return answerOf(c, clientId, read.invoices, read.summary, unfiltered ? read.summary : totals);
       pageSummaryMissing = true;
       bff.emit({ level: 'warn', msg: 'service list answered no summary: asking for it apart', request_id: c.get('requestId') });

@@ -26,6 +26,14 @@ export type InvoiceFields<F extends InvoiceField> = Pick<Invoice, F | 'id'>;
 export interface InvoicePage<F extends InvoiceField> {
   invoices: InvoiceFields<F>[];
   summary?: InvoiceSummary;
+  /** The answer's entity tag, where the service gives one: ask again with it as `ifNoneMatch`. */
+  etag?: string;
+  notModified?: false;
+}
+
+/** The answer to a `listPage` asked with `ifNoneMatch` when the page held is still current (304). */
+export interface UnchangedPage {
+  notModified: true;
 }
 
 /** The response header carrying a list's summary when it was asked for with `summary=true`. */
@@ -79,7 +87,13 @@ export interface InvoicesApi {
    * an extension of our service, answered in the `X-Invoicekit-Summary` header). `summary` is
    * undefined when the service did not give it (the hosted service): ask `summary` then.
    */
-  listPage<F extends InvoiceField>(fields: readonly F[], query?: InvoiceListQuery, options?: CallOptions): Promise<InvoicePage<F>>;
+  listPage<F extends InvoiceField>(fields: readonly F[], query?: InvoiceListQuery, options?: CallOptions & { ifNoneMatch?: undefined }): Promise<InvoicePage<F>>;
+  /**
+   * As `listPage`, asked again with the `etag` of a page held: `{ notModified: true }` when the
+   * service says that page and its summary are still current (our service on PGlite answers 304
+   * while nothing has been written), else the new page.
+   */
+  listPage<F extends InvoiceField>(fields: readonly F[], query: InvoiceListQuery, options: CallOptions & { ifNoneMatch: string }): Promise<InvoicePage<F> | UnchangedPage>;
   /** Every invoice matching `query`, page by page: `for await (const invoice of invoices.iterate({ period: 'all' }))`. */
   iterate(query?: InvoiceListQuery, options?: CallOptions): AsyncIterable<Invoice>;
   /**
@@ -139,20 +153,28 @@ export function invoicesApi(transport: Transport): InvoicesApi {
     const answer = await transport.request({ method: 'GET', path: 'invoices', query: { ...toQuery(query), fields: key } }, schema, options);
     return answer as InvoiceFields<F>[];
   };
-  const listPage = async <F extends InvoiceField>(fields: readonly F[], query: InvoiceListQuery = {}, options?: CallOptions): Promise<InvoicePage<F>> => {
+  const listPage = async <F extends InvoiceField>(fields: readonly F[], query: InvoiceListQuery = {}, options?: CallOptions) => {
     const { key, schema } = fieldList(fields);
     const operation = { method: 'GET' as const, path: 'invoices', query: { ...toQuery(query), fields: key, summary: true } };
-    const { value, headers } = await transport.answer(operation, schema, options);
+    const answered = await transport.answer(operation, schema, options);
+    if (answered.notModified) return { notModified: true } as UnchangedPage;
+    const { value, headers } = answered;
     const header = headers.get(SUMMARY_HEADER);
     // A header that is not a summary counts as none: the caller asks `summary` instead.
     const summary = header === null ? undefined : invoiceSummary.safeParse(parseJson(header));
-    return { invoices: value as InvoiceFields<F>[], ...(summary?.success ? { summary: summary.data } : {}) };
+    const etag = headers.get('etag');
+    return {
+      invoices: value as InvoiceFields<F>[],
+      ...(summary?.success ? { summary: summary.data } : {}),
+      ...(etag ? { etag } : {}),
+    } as InvoicePage<F>;
   };
 
   return {
     list,
     listFields,
-    listPage,
+    // One function answers both overloads: a page only ever comes back unchanged when asked with `ifNoneMatch`.
+    listPage: listPage as InvoicesApi['listPage'],
     iterate,
     summary: async (query = {}, options) =>
       transport.request({ method: 'GET', path: 'invoices/summary', query: toQuery(query) }, invoiceSummary, options),

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { pageQuery } from '../../api/schemas/common.js';
-import { answerCacheOf } from '../answer-cache.js';
+import { keptAnswer } from '../conditional.js';
 import type { Sql } from '../db.js';
 import { type Account, idParam, invalid, queryOf, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { Problems } from '../domain-errors.js';
@@ -77,10 +77,10 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
   const presentOne = async (row: StoredRow<Data>, c: ServiceContext) => (await presentAll([row], c))[0];
 
   app.get(path, async (c) => {
-    const kept = resource.keepAnswers ? answerCacheOf(c.get('db')) : undefined;
+    const present = (value: unknown) => respond(c, value, { root: resource.listRoot });
+    if (!resource.keepAnswers) return present(await list(c));
     // Filters by period or status are relative to today: the date is part of the key.
-    if (kept) return respond(c, await kept.get(`${c.get('account').id} ${todayText()} ${c.req.url}`, () => list(c)), { root: resource.listRoot });
-    return respond(c, await list(c), { root: resource.listRoot });
+    return keptAnswer(c, `${c.get('account').id} ${todayText()} ${c.req.url}`, () => list(c), present);
   });
 
   const list = async (c: ServiceContext) => {
@@ -103,10 +103,10 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
 
   const read = async (c: ServiceContext) => {
     const answer = async () => presentOne(await requireRow<Data>(c.get('db'), table, c.get('account').id, idParam(c)), c);
-    const kept = resource.keepAnswers ? answerCacheOf(c.get('db')) : undefined;
+    const present = (value: unknown) => respond(c, value, { root: resource.wrapper });
+    if (!resource.keepAnswers) return present(await answer());
     // The account is part of the key: the same URL read with another account's token never gets this answer.
-    const value = kept ? await kept.get(`${c.get('account').id} ${c.req.url}`, answer) : await answer();
-    return respond(c, value, { root: resource.wrapper });
+    return keptAnswer(c, `${c.get('account').id} ${c.req.url}`, answer, present);
   };
   app.get(`${path}/:id`, read);
   for (const extra of resource.readPaths ?? []) app.get(`${extra}/:id`, read);

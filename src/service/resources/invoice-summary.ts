@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { minorUnits, decimal, toFixed } from '../../api/money.js';
 import { invoiceListQuery } from '../../api/schemas/invoice.js';
 import { answerCacheOf } from '../answer-cache.js';
+import { keptAnswer } from '../conditional.js';
 import { queryOf, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { Filters, todayText } from '../store.js';
 import { invoiceListFilters } from './invoices.js';
@@ -35,10 +36,9 @@ export function mountInvoiceSummary(app: Hono<ServiceEnv>): void {
     if (value !== null) c.res.headers.set(SUMMARY_HEADER, value);
   });
   app.get('/invoices/summary', async (c) => {
-    const kept = answerCacheOf(c.get('db'));
     // Like the list, a summary follows from the database, its URL and today's date alone.
     const key = `${c.get('account').id} ${todayText()} ${c.req.url}`;
-    return respond(c, kept ? await kept.get(key, () => summarize(c)) : await summarize(c), { root: 'summary' });
+    return keptAnswer(c, key, () => summarize(c), (value) => respond(c, value, { root: 'summary' }));
   });
 }
 
