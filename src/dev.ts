@@ -105,7 +105,8 @@ export async function runDev(argv: string[]): Promise<void> {
   const siteUrl = `http://${host}:${port}`;
 
   const portalSecret = process.env.INVOICEKIT_PORTAL_SECRET || randomBytes(32).toString('base64url');
-  const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
+  // The BFF and the service share this process: the BFF's calls are answered in-process, no socket.
+  const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, fetch: service.fetch });
   // The BFF receives the service's signed webhooks, so the portal sees a payment land without polling.
   const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
   const bff = createBff({

@@ -169,4 +169,24 @@ const unkept = serve({
 await new Promise((resolve) => unkept.once('listening', resolve));
 const unkeptUrl = `http://127.0.0.1:${(unkept.address() as AddressInfo).port}`;
 
-process.send!({ type: 'ready', url: service.url, apiToken: service.apiToken, unkeptUrl });
+/**
+ * With `BENCH_PORTAL_SECRET`, a BFF in this process as the embedded default runs it (`npm start`):
+ * on its own port, calling the service in-process (`service.fetch`) instead of over a socket.
+ */
+let bffUrl: string | undefined;
+if (process.env.BENCH_PORTAL_SECRET) {
+  const { createBff } = await import('../../src/bff/index.js');
+  const bff = createBff({
+    serviceUrl: service.url,
+    apiToken: service.apiToken,
+    portalSecret: process.env.BENCH_PORTAL_SECRET,
+    rateLimit: false,
+    logger: false,
+    serviceFetch: service.fetch,
+  });
+  const server = serve({ fetch: bff.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  bffUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+process.send!({ type: 'ready', url: service.url, apiToken: service.apiToken, unkeptUrl, bffUrl });

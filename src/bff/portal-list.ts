@@ -44,6 +44,8 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
    * is answered from here without the service saying it is current, so a change made anywhere
    * shows on the next request, and a process's pages need no sharing with other processes.
    */
+  /** The customer's view of the rows of a held page, by the page's rows: gone with the page. */
+  const shaped = new WeakMap<CustomerInvoiceSource[], { today: string; rows: PortalListPage['data'] }>();
   const heldPages = new Map<string, { etag: string; page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]> }>();
 
   /** The first page and its summary in one call, asked with the tag of the page held for `key`, if any. */
@@ -162,8 +164,14 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
       }
     }
     read ??= await readWholeList(bff, c, clientId, query, today);
+    // A held page (the same rows, asked on the same day) is shaped once.
+    let data = shaped.get(read.invoices);
+    if (!data || data.today !== today) {
+      data = { today, rows: read.invoices.map((invoice) => customerInvoice(invoice, today, bff.basePath)) };
+      shaped.set(read.invoices, data);
+    }
     const page: PortalListPage = {
-      data: read.invoices.map((invoice) => customerInvoice(invoice, today, bff.basePath)),
+      data: data.rows,
       page: query.page,
       per_page: query.per_page,
     };

@@ -71,6 +71,13 @@ export interface RunningService {
   /** Sends invoices to KSeF; `runOnce()` works on what is due now. */
   ksefSender: KsefSender;
   /**
+   * Answers a request in this process, as the listening server would but without a socket: a `fetch`
+   * for a BFF or a typed client in the same process (`createBff({ serviceFetch: service.fetch })`).
+   * Requests name the service's own `url`. Per-address limits see no address and count such calls
+   * as one caller; the connection limits do not apply.
+   */
+  fetch: typeof fetch;
+  /**
    * Stops: `/readyz` fails at once, no new connection is accepted, requests in progress get up to
    * `graceMs` (default 0) to finish, then the database closes.
    */
@@ -201,6 +208,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       webhooks,
       scheduler,
       ksefSender,
+      // A `fetch` takes what `Request` takes; the app takes a `Request` alone (its second argument is its env).
+      fetch: async (input, init) => fetch(new Request(input, init)),
       async close({ graceMs = 0 } = {}) {
         draining = true;
         await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop()]);

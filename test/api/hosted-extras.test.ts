@@ -71,7 +71,10 @@ for (const format of ['json', 'xml'] as const satisfies readonly Format[]) {
             return new Response(await answer.arrayBuffer(), { status: answer.status, headers });
           },
         });
-        expect(await older.invoices.listPage(['number', 'price_gross'], query), String(header)).toEqual({ invoices: page.invoices });
+        // Beside the rows only the service's entity tag (conditional reads, on PGlite), whatever the summary header.
+        const { etag, ...answer } = await older.invoices.listPage(['number', 'price_gross'], query);
+        expect(answer, String(header)).toEqual({ invoices: page.invoices });
+        expect(etag).toMatch(/^W\//);
       }
     });
 
