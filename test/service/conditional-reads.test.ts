@@ -107,6 +107,26 @@ describe('conditional reads', () => {
     expect(await missing.json()).toMatchObject({ code: 'error' });
   });
 
+  it('answers in-process through service.fetch as over HTTP, errors and conditions included', async () => {
+    const url = listUrl().replace('summary=true', 'summary=false');
+    const [viaSocket, inProcess] = await Promise.all([get(url), service.fetch(url)]);
+    expect(inProcess.status).toBe(200);
+    expect(await inProcess.json()).toEqual(await viaSocket.json());
+    const tag = inProcess.headers.get('etag');
+    if (pglite) expect((await service.fetch(url, { headers: { 'if-none-match': tag! } })).status).toBe(304);
+    const missing = await service.fetch(`${service.url}/invoices/999999.json?api_token=${service.apiToken}`);
+    expect(missing.status).toBe(404);
+    const refused = await service.fetch(`${service.url}/invoices.json?api_token=wrong-token`);
+    expect(refused.status).toBe(401);
+    const created = await service.fetch(`${service.url}/clients.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_token: service.apiToken, client: { name: 'In-process Ltd' } }),
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ name: 'In-process Ltd' });
+  });
+
   it.skipIf(pglite)('gives no tag on PostgreSQL, where other processes write too, and answers whole', async () => {
     const first = await get(listUrl());
     expect(first.status).toBe(200);
