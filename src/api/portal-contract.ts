@@ -1,5 +1,5 @@
-import type { productQuote } from './checkout.js';
-import type { KsefView } from './ksef.js';
+import type { productQuote } from '../kernel/checkout.js';
+import type { KsefView } from '../kernel/ksef.js';
 
 /**
  * The BFF's wire shapes, declared once: what its portal and sale routes answer and what the elements

@@ -100,9 +100,9 @@ const MEDIA_TYPES: Record<Format, string> = { json: 'application/json', xml: 'ap
 const IDEMPOTENT_METHODS: NonNullable<RetryOptions['methods']> = ['get', 'put', 'delete', 'head'];
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
 
-let xmlCodec: Promise<typeof import('./xml.js')> | undefined;
+let xmlCodec: Promise<typeof import('../kernel/xml.js')> | undefined;
 /** The XML codec is loaded on first use, so bundlers split it out of JSON-only code. */
-const loadXml = () => (xmlCodec ??= import('./xml.js'));
+const loadXml = () => (xmlCodec ??= import('../kernel/xml.js'));
 
 export function createTransport(options: TransportOptions): Transport {
   const format: Format = options.format ?? 'json';

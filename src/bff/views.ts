@@ -2,8 +2,8 @@ import type { Client } from '../api/schemas/client.js';
 import type { InvoiceField, InvoiceFields } from '../api/resources/invoices.js';
 import type { Invoice, Position } from '../api/schemas/invoice.js';
 import type { Product } from '../api/schemas/product.js';
-import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
-import { ksefViewOf } from '../api/ksef.js';
+import { compare, decimal, sub, toPlain, ZERO } from '../kernel/money.js';
+import { ksefViewOf } from '../kernel/ksef.js';
 import {
   CUSTOMER_CLIENT_FIELDS,
   PARTY_FIELDS,

@@ -1,6 +1,6 @@
-import { productQuote } from '../../src/api/checkout.js';
-import { decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
-import { unitForReader } from '../../src/api/units.js';
+import { productQuote } from '../../src/kernel/checkout.js';
+import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
+import { unitForReader } from '../../src/kernel/units.js';
 import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice, type SaleProduct } from '../../src/api/portal-contract.js';
 
 /**
@@ -313,7 +313,7 @@ const OUTCOMES: Record<string, 'paid' | 'declined' | 'cancelled' | 'pending'> = 
 const inReadersWords = (found: StandInProduct, request: Request) => ({
   ...found,
   quantity_unit: unitForReader(found.quantity_unit, request.headers.get('accept-language') ?? undefined),
-  // The checkout core's quote for the buyer the query describes (src/api/checkout.ts), a Polish seller's.
+  // The checkout core's quote for the buyer the query describes (src/kernel/checkout.ts), a Polish seller's.
   service: found.service === true,
   seller_country: 'PL',
   quote: productQuote(found, 'PL', (name) => new URL(request.url).searchParams.get(name) ?? undefined),

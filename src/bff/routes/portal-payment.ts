@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { allowedReturnUrl } from '../../api/checkout.js';
+import { allowedReturnUrl } from '../../kernel/checkout.js';
 import { z } from 'zod';
-import { compare, decimal, sub, toPlain, ZERO } from '../../api/money.js';
+import { compare, decimal, sub, toPlain, ZERO } from '../../kernel/money.js';
 import { originOf, type Bff, type Env } from '../context.js';
 import { BffError, ERROR_CODES } from '../errors.js';
 import { serviceIdempotencyKey } from '../idempotency.js';

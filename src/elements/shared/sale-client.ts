@@ -1,4 +1,4 @@
-import type { CheckoutBuyer } from '../../api/checkout.js';
+import type { CheckoutBuyer } from '../../kernel/checkout.js';
 import type { SaleProduct } from '../../api/portal-contract.js';
 import { BffError } from './bff-client.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { decimal, toPlain } from '../../api/money.js';
-import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
-import { unitForReader } from '../../api/units.js';
+import { decimal, toPlain } from '../../kernel/money.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../kernel/checkout.js';
+import { unitForReader } from '../../kernel/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { publicIdempotentPost } from '../idempotency.js';
@@ -18,7 +18,7 @@ import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
 import { widgetBundle } from './widget-bundle.js';
-import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../api/validation/checkout.js';
+import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import type { DepartmentData } from '../accounts.js';
 
 /**
