@@ -13,13 +13,13 @@ import {
   type CustomerPosition,
   type CustomerStatus,
   type PortalListFilter,
-  type PublicProduct,
-} from '../api/portal-contract.js';
+} from '../contract/portal.js';
+import type { PublicProduct } from '../contract/sale.js';
 
 /**
  * What a browser may see of the service's records. Every view is a whitelist: a field the service
  * adds later stays inside the BFF until someone decides a customer should see it. The shapes
- * themselves are the wire contract the elements read too (`src/api/portal-contract.ts`).
+ * themselves are the wire contract the elements read too (`src/contract/`).
  */
 
 type PaymentFields = Pick<Invoice, 'status' | 'price_gross' | 'paid' | 'payment_to'> & { cancelled?: unknown };

@@ -1,7 +1,8 @@
 import { productQuote } from '../../src/kernel/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
 import { unitForReader } from '../../src/kernel/units.js';
-import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice, type SaleProduct } from '../../src/api/portal-contract.js';
+import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
+import type { SaleProduct } from '../../src/contract/sale.js';
 
 /**
  * A stand-in for the BFF, for Storybook only: stories point `endpoint` at `/storybook-bff/<scenario>`

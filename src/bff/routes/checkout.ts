@@ -1,7 +1,8 @@
 import { issueAttemptToken } from './checkout-outcome.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { allowedReturnUrl, type CheckoutBuyer, checkoutLang, checkoutPayment, quote, vatTreatment } from '../../kernel/checkout.js';
+import type { CheckoutAnswer, CheckoutBuyer } from '../../contract/sale.js';
+import { allowedReturnUrl, checkoutLang, checkoutPayment, quote, vatTreatment } from '../../kernel/checkout.js';
 import { originOf, type Bff, type BffContext, type Env } from '../context.js';
 import { readSession } from '../middleware.js';
 import type { PortalSession } from '../portal-token.js';
@@ -158,7 +159,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
         currency: product.currency,
         quantity: input.quantity,
         product: { token: product.token, name: product.name },
-      },
+      } satisfies CheckoutAnswer,
     };
   }
 

@@ -6,7 +6,7 @@ import { BffError, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
 import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
-import type { SaleProduct } from '../../api/portal-contract.js';
+import type { SaleProduct } from '../../contract/sale.js';
 
 import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../kernel/checkout.js';
 
