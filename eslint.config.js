@@ -29,15 +29,34 @@ function roomRules() {
     service: { files: ['src/service/**/*.ts'], never: serviceNever },
     // The data layer and the invoicing domain know no HTTP: they throw the errors of `domain-errors.ts`.
     domain: { files: ['src/service/db.ts', 'src/service/store.ts', 'src/service/invoicing/**/*.ts'], never: { ...serviceNever, http: 'The domain knows no HTTP: throw the errors of src/service/domain-errors.ts.' } },
-    elements: { files: ['src/elements/**/*.ts', 'src/frameworks/**/*.ts'], never: { service: `The elements ${serverOnly}.`, bff: `The elements ${serverOnly}; the wire shapes live in src/api/portal-contract.ts.`, 'server-kit': `The elements ${serverOnly}.` } },
+    elements: {
+      files: ['src/elements/**/*.ts', 'src/frameworks/**/*.ts'],
+      never: {
+        service: `The elements ${serverOnly}.`,
+        bff: `The elements ${serverOnly}; the wire shapes live in src/contract/.`,
+        'server-kit': `The elements ${serverOnly}.`,
+        api: 'The elements carry no typed client: they call the BFF through shared/bff-client.ts, typed by src/contract/.',
+      },
+    },
     api: { files: ['src/api/**/*.ts'], never: { service: 'The client knows no server.', bff: 'The client knows no server.', 'server-kit': 'The client knows no server.', elements: 'The client knows no elements.', frameworks: 'The client knows no elements.' } },
+    bff: { files: ['src/bff/**/*.ts'], never: { service: "The BFF knows no service code: it calls the service over HTTP through the client; share through src/server-kit/." } },
     'server-kit': { files: ['src/server-kit/**/*.ts'], never: { service: 'The shared server kit imports neither server.', bff: 'The shared server kit imports neither server.', elements: 'The shared server kit renders nothing.' } },
+    kernel: {
+      files: ['src/kernel/**/*.ts'],
+      never: Object.fromEntries(['api', 'service', 'bff', 'server-kit', 'elements', 'frameworks'].map((other) => [other, 'The kernel imports only the wire contract (src/contract/).'])),
+    },
   };
-  return Object.entries(rooms).map(([name, { files, never }]) => ({
+  // The contract imports nothing of ours and no package: only its own modules, beside it.
+  const contract = {
+    name: 'rooms/contract',
+    files: ['src/contract/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'The contract is plain TypeScript: it imports nothing but its own modules.' }] }] },
+  };
+  return [...Object.entries(rooms).map(([name, { files, never }]) => ({
     name: `rooms/${name}`,
     files,
     rules: {
       'no-restricted-imports': ['error', { patterns: Object.entries(never).map(([other, message]) => room(other, message)) }],
     },
-  }));
+  })), contract];
 }

@@ -20,7 +20,7 @@ const contents = {
   },
   bff: {
     // The elements' modules too: `POST /render/invoice-list` renders `<invoice-list>` with its own template.
-    copy: ['dist/lib/api', 'dist/lib/bff', 'dist/lib/elements', 'src/api', 'src/bff', 'src/elements'],
+    copy: ['dist/lib/api', 'dist/lib/bff', 'dist/lib/elements', 'dist/lib/contract', 'dist/lib/kernel', 'dist/lib/server-kit', 'src/api', 'src/bff', 'src/elements', 'src/contract', 'src/kernel', 'src/server-kit'],
     declarations: [],
   },
 };

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # `npm run typecheck`: the repository as a whole (tests and stories included), and each room under
-# its own rules (docs/decisions/enforced-rooms.md): the client and the BFF's core without Node or
-# DOM, the elements with DOM only, the service with Node only. With two cores or more the whole
-# runs beside the rooms.
+# its own rules (docs/decisions/enforced-rooms.md): the contract with the language's globals alone, the
+# kernel, the client and the BFF's core without Node or DOM, the elements with DOM only, the service
+# with Node only. With two cores or more the whole runs beside the rooms.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rooms() {
   local status=0
-  for project in src/api src/elements src/bff src/service; do
+  for project in src/contract src/kernel src/api src/elements src/bff src/service; do
     npx tsc -p "$project" || { echo "tsc -p $project failed" >&2; status=1; }
   done
   return "$status"

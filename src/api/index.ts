@@ -28,4 +28,6 @@ export { attachmentsApi, type AttachmentsApi } from './resources/attachments.js'
 export { accountApi, type AccountApi } from './resources/account.js';
 export { collect, type Id } from './resources/shared.js';
 export * from './schemas/index.js';
-export * as money from './money.js';
+// The client's callers add and round the decimal strings it returns: the kernel's exact money comes
+// with it, as `money` here and as `invoicekit/api/money.js` (docs/decisions/shared-kernel.md).
+export * as money from '../kernel/money.js';

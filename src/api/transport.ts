@@ -53,8 +53,9 @@ export interface TransportOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   /**
-   * For POST only: sent as the `Idempotency-Key` header and makes the call safe to retry, so it is
-   * retried like an idempotent one. Use a fresh key per logical operation.
+   * For POST only: the `Idempotency-Key` to send, in place of the one the client makes for each call.
+   * Give your own to make a call safe to repeat across processes or restarts (an order number), and
+   * so that the call is also retried after a 5xx or 429 answer (docs/typed-client.md, "Retries").
    */
   idempotencyKey?: string;
   /**
@@ -106,12 +107,60 @@ export interface Transport {
 }
 
 const MEDIA_TYPES: Record<Format, string> = { json: 'application/json', xml: 'application/xml' };
-const IDEMPOTENT_METHODS: NonNullable<RetryOptions['methods']> = ['get', 'put', 'delete', 'head'];
-const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
+const RETRY_METHODS: NonNullable<RetryOptions['methods']> = ['get', 'put', 'delete', 'head', 'post'];
+/** Answers worth another try: the server was busy, failed or timed out, or (409) still runs the same key. */
+const RETRY_STATUS_CODES = [408, 409, 429, 500, 502, 503, 504];
 
-let xmlCodec: Promise<typeof import('./xml.js')> | undefined;
+/** One failed attempt, as the retry rule sees it. */
+export interface FailedAttempt {
+  method: HttpMethod | 'HEAD';
+  /** Whose `Idempotency-Key` a POST carried: the caller's, or the one the client made for the call. */
+  key?: 'caller' | 'automatic';
+  /** The answer's status; absent when no answer arrived (the connection failed or closed first). */
+  status?: number;
+  /** The attempt ran out of time: it may still run on the server. */
+  timedOut?: boolean;
+  /** The caller aborted the call. */
+  aborted?: boolean;
+  /** The answer was an earlier answer to the same key, replayed (`Idempotent-Replayed: true`). */
+  replayed?: boolean;
+  /** The answer's `Retry-After`, in milliseconds. */
+  retryAfterMs?: number;
+}
+
+/**
+ * The client's one retry rule (docs/typed-client.md, "Retries"), after Stripe's `_shouldRetry`:
+ * - never after an abort or a timeout, nor once `retries` reaches the policy's limit, nor when the
+ *   server asks for a wait longer than `maxRetryAfterMs`;
+ * - when no answer arrived (the connection failed, or closed before the answer): every method, POST
+ *   included, since every POST carries an `Idempotency-Key` the server deduplicates on;
+ * - after 408, 429, 500, 502, 503 and 504: GET, HEAD, PUT and DELETE, and a POST with the caller's
+ *   own key (a status is the server's own word, and a server that ignores keys may have done the work);
+ * - after 409 to a POST that was not a replay: the same key is still running on the server.
+ */
+export function shouldRetry(attempt: FailedAttempt, retries: number, policy: Required<RetryPolicy>): boolean {
+  if (attempt.aborted || attempt.timedOut || retries >= policy.limit) return false;
+  const isPost = attempt.method === 'POST';
+  if (attempt.status === undefined) return !isPost || attempt.key !== undefined;
+  if (attempt.retryAfterMs !== undefined && attempt.retryAfterMs > policy.maxRetryAfterMs) return false;
+  if (attempt.status === 409) return isPost && attempt.key !== undefined && !attempt.replayed;
+  if (!RETRY_STATUS_CODES.includes(attempt.status)) return false;
+  return !isPost || attempt.key === 'caller';
+}
+
+/** A fresh `Idempotency-Key`: a random UUID, also where `crypto.randomUUID` is missing (pages on plain http). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+let xmlCodec: Promise<typeof import('../kernel/xml.js')> | undefined;
 /** The XML codec is loaded on first use, so bundlers split it out of JSON-only code. */
-const loadXml = () => (xmlCodec ??= import('./xml.js'));
+const loadXml = () => (xmlCodec ??= import('../kernel/xml.js'));
 
 export function createTransport(options: TransportOptions): Transport {
   const format: Format = options.format ?? 'json';
@@ -170,10 +219,11 @@ export function createTransport(options: TransportOptions): Transport {
     }
 
     const isPost = operation.method === 'POST';
-    if (isPost && call.idempotencyKey) headers.set('idempotency-key', call.idempotencyKey);
+    // Made once per call, so every retry of it carries the same key; the caller's own key wins.
+    const key = !isPost ? undefined : call.idempotencyKey ? 'caller' : 'automatic';
+    if (isPost) headers.set('idempotency-key', call.idempotencyKey || newIdempotencyKey());
     const conditional = operation.method === 'GET' && call.ifNoneMatch !== undefined;
     if (conditional) headers.set('if-none-match', call.ifNoneMatch!);
-    const retryable = !isPost || Boolean(call.idempotencyKey);
     const described = { method: operation.method, url: redact(url, searchParams) };
     try {
       return await http(url, {
@@ -183,21 +233,27 @@ export function createTransport(options: TransportOptions): Transport {
         ...(body === undefined ? {} : { body }),
         ...(call.signal ? { signal: call.signal } : {}),
         retry: {
-          limit: retryable ? policy.limit : 0,
-          methods: retryable ? [...IDEMPOTENT_METHODS, 'post'] : IDEMPOTENT_METHODS,
+          limit: policy.limit,
+          methods: RETRY_METHODS,
           statusCodes: RETRY_STATUS_CODES,
           afterStatusCodes: [429, 503],
           delay: (attempt) => policy.backoffMs * 2 ** (attempt - 1),
           // Equal jitter: spreads clients apart while keeping the backoff growing.
           jitter: (delay) => delay / 2 + Math.random() * (delay / 2),
           backoffLimit: policy.maxBackoffMs,
-          shouldRetry: ({ error }) => {
-            if (isAbort(error) || call.signal?.aborted) return false;
-            if (error instanceof HTTPError) {
-              const wait = retryAfterMs(error.response.headers.get('retry-after'));
-              if (wait !== undefined && wait > policy.maxRetryAfterMs) return false;
-            }
-            return undefined;
+          // The rule decides whether; ky then waits the backoff, or the `Retry-After` of a 429 or 503.
+          shouldRetry: ({ error, retryCount }) => {
+            const answer = error instanceof HTTPError ? error.response : undefined;
+            const wait = answer ? retryAfterMs(answer.headers.get('retry-after')) : undefined;
+            const attempt: FailedAttempt = {
+              method: operation.method,
+              ...(key ? { key } : {}),
+              ...(answer ? { status: answer.status, replayed: answer.headers.get('idempotent-replayed') === 'true' } : {}),
+              ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+              timedOut: error instanceof KyTimeoutError,
+              aborted: isAbort(error) || Boolean(call.signal?.aborted),
+            };
+            return shouldRetry(attempt, retryCount - 1, policy) ? undefined : false;
           },
         },
       });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { clientProblems, type ClientFormField } from '../api/validation/client.js';
-import { CLIENT_PROBLEM_TEXT } from '../api/validation/problem-text.js';
+import { clientProblems, type ClientFormField } from '../kernel/validation/client.js';
+import { CLIENT_PROBLEM_TEXT } from '../kernel/validation/problem-text.js';
 
 /**
  * What a customer may send about their own client record (`PUT /bff/client`) or a new one

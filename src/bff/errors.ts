@@ -7,35 +7,9 @@ import {
   TimeoutError,
   ValidationError,
 } from '../api/errors.js';
+import { ERROR_CODES, type ErrorBody, type ErrorCode, type FieldErrors } from '../contract/errors.js';
 
-export const ERROR_CODES = {
-  badRequest: 'bad_request',
-  validation: 'validation_failed',
-  unauthorized: 'unauthorized',
-  tokenExpired: 'token_expired',
-  insufficientScope: 'insufficient_scope',
-  originNotAllowed: 'origin_not_allowed',
-  notFound: 'not_found',
-  methodNotAllowed: 'method_not_allowed',
-  conflict: 'idempotency_key_in_use',
-  nothingToPay: 'nothing_to_pay',
-  idempotencyMismatch: 'idempotency_key_reused',
-  payloadTooLarge: 'payload_too_large',
-  unsupportedMediaType: 'unsupported_media_type',
-  rateLimited: 'rate_limited',
-  upstream: 'service_error',
-  upstreamBusy: 'service_busy',
-  upstreamTimeout: 'service_timeout',
-  internal: 'internal_error',
-} as const;
-export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
-
-export type FieldErrors = Record<string, string[]>;
-
-/** The body of every error answer: `{ "error": { "code", "message", "fields"? } }`. */
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: FieldErrors };
-}
+export { ERROR_CODES, type ErrorBody, type ErrorCode, type FieldErrors };
 
 /** An error the BFF answers with as is: its status, code and message are safe to show. */
 export class BffError extends Error {

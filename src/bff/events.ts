@@ -1,5 +1,5 @@
 import type { WebhooksApi } from '../api/resources/webhooks.js';
-import type { CustomerInvoice } from '../api/portal-contract.js';
+import type { CustomerInvoice } from '../contract/portal.js';
 
 /**
  * What the elements learn without polling: a change to one of the customer's invoices (a payment

@@ -18,7 +18,8 @@ export { MemoryIdempotencyStore, type IdempotencyClaim, type IdempotencyStore, t
 export { MemoryRateLimitStore, DEFAULT_RATE_LIMITS, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 export { BffError, ERROR_CODES, type ErrorBody, type ErrorCode } from './errors.js';
 export { jsonLineLogger, type BffLogEntry, type BffLogger } from './logger.js';
-export { CUSTOMER_STATUSES, type CustomerClient, type CustomerInvoice, type CustomerPosition, type CustomerStatus, type PublicProduct } from '../api/portal-contract.js';
+export { CUSTOMER_STATUSES, type CustomerClient, type CustomerInvoice, type CustomerPosition, type CustomerStatus } from '../contract/portal.js';
+export type { PublicProduct } from '../contract/sale.js';
 export { startBff, type RunningBff, type StartBffOptions } from './node.js';
 export {
   memoryStores,

@@ -1,5 +1,5 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import { clientIp } from '../api/checkout.js';
+import { clientIp } from '../kernel/checkout.js';
 import { bodyLimit } from 'hono/body-limit';
 import type { Bff, BffContext, Env } from './context.js';
 import { BffError, ERROR_CODES, notFound } from './errors.js';
@@ -150,7 +150,7 @@ function socketAddress(env: unknown): string | undefined {
   return incoming?.socket?.remoteAddress;
 }
 
-/** The checkout core's rule (src/api/checkout.ts), shared with the service's widget routes. */
+/** The checkout core's rule (src/kernel/checkout.ts), shared with the service's widget routes. */
 function forwardedFor(request: Request, hops: number): string | undefined {
   const ip = clientIp(request.headers.get('x-forwarded-for'), undefined, hops);
   return ip === 'unknown' ? undefined : ip;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../api/connection-limits.js';
+import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../server-kit/connection-limits.js';
 import { createBff, type BffOptions } from './app.js';
 
 export interface StartBffOptions extends BffOptions {

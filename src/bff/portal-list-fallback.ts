@@ -1,4 +1,4 @@
-import { add, compare, decimal, minorUnits, sub, toFixed, ZERO, type Decimal } from '../api/money.js';
+import { add, compare, decimal, minorUnits, sub, toFixed, ZERO, type Decimal } from '../kernel/money.js';
 import type { Invoice, InvoiceListQuery } from '../api/schemas/invoice.js';
 import type { Bff, BffContext } from './context.js';
 import type { CustomerTotals, ListRead, PortalListQuery } from './portal-list.js';

@@ -3,10 +3,10 @@ import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BffError } from './errors.js';
 import { readWholeList } from './portal-list-fallback.js';
-import type { CustomerTotals, PortalListPage, PortalListQuery as PortalListRequest } from '../api/portal-contract.js';
+import type { CustomerTotals, PortalListPage, PortalListQuery as PortalListRequest } from '../contract/portal.js';
 import { CUSTOMER_INVOICE_FIELDS, customerInvoice, type CustomerInvoiceSource } from './views.js';
 
-export { PORTAL_ORDER_FIELDS } from '../api/portal-contract.js';
+export { PORTAL_ORDER_FIELDS } from '../contract/portal.js';
 export type { CustomerTotals, PortalListPage };
 /** How long a service without the list extensions is taken at its word before it is asked again. */
 const PROBE_AGAIN_MS = 10 * 60_000;

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { BffError, ERROR_CODES, type FieldErrors } from './errors.js';
-import { parseJsonInput, UnsafeInputError } from '../api/json-input.js';
+import { parseJsonInput, UnsafeInputError } from '../kernel/json-input.js';
 
-export { email, optionalText, text, webUrl } from '../api/validation/checkout.js';
+export { email, optionalText, text, webUrl } from '../kernel/validation/checkout.js';
 
 export const intParam = (name: string, min: number, max: number, fallback: number) =>
   z

@@ -2,8 +2,8 @@ import type { Client } from '../api/schemas/client.js';
 import type { InvoiceField, InvoiceFields } from '../api/resources/invoices.js';
 import type { Invoice, Position } from '../api/schemas/invoice.js';
 import type { Product } from '../api/schemas/product.js';
-import { compare, decimal, sub, toPlain, ZERO } from '../api/money.js';
-import { ksefViewOf } from '../api/ksef.js';
+import { compare, decimal, sub, toPlain, ZERO } from '../kernel/money.js';
+import { ksefViewOf } from '../kernel/ksef.js';
 import {
   CUSTOMER_CLIENT_FIELDS,
   PARTY_FIELDS,
@@ -13,13 +13,13 @@ import {
   type CustomerPosition,
   type CustomerStatus,
   type PortalListFilter,
-  type PublicProduct,
-} from '../api/portal-contract.js';
+} from '../contract/portal.js';
+import type { PublicProduct } from '../contract/sale.js';
 
 /**
  * What a browser may see of the service's records. Every view is a whitelist: a field the service
  * adds later stays inside the BFF until someone decides a customer should see it. The shapes
- * themselves are the wire contract the elements read too (`src/api/portal-contract.ts`).
+ * themselves are the wire contract the elements read too (`src/contract/`).
  */
 
 type PaymentFields = Pick<Invoice, 'status' | 'price_gross' | 'paid' | 'payment_to'> & { cancelled?: unknown };

@@ -6,7 +6,7 @@ import type { Database } from './db.js';
 import { invalid, invalidField, NotFoundError, notFound, Problems, ValidationError } from './domain-errors.js';
 import type { LoginGuard } from './login-guard.js';
 import { MAX_ID } from '../api/schemas/common.js';
-import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../api/json-input.js';
+import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../kernel/json-input.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 

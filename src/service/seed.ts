@@ -1,4 +1,4 @@
-import { decimal, mul, toFixed } from '../api/money.js';
+import { decimal, mul, toFixed } from '../kernel/money.js';
 import { createServiceApp } from './app.js';
 import type { Database } from './db.js';
 import { addDays } from './invoicing/numbering.js';

@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../api/connection-limits.js';
+import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../server-kit/connection-limits.js';
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { type Database, openDatabase } from './db.js';

@@ -1,4 +1,4 @@
-import { encodeXml, readXml } from '../api/xml.js';
+import { encodeXml, readXml } from '../kernel/xml.js';
 
 /**
  * XML both ways, as the hosted (Rails) service speaks it, on the codec the typed client uses.

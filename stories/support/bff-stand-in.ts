@@ -1,7 +1,9 @@
-import { productQuote } from '../../src/api/checkout.js';
-import { decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
-import { unitForReader } from '../../src/api/units.js';
-import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice, type SaleProduct } from '../../src/api/portal-contract.js';
+import { productQuote } from '../../src/kernel/checkout.js';
+import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
+import { unitForReader } from '../../src/kernel/units.js';
+import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
+import type { ErrorBody, ErrorCode } from '../../src/contract/errors.js';
+import type { CheckoutAnswer, CheckoutOutcome, PaymentAttempt, SaleProduct } from '../../src/contract/sale.js';
 
 /**
  * A stand-in for the BFF, for Storybook only: stories point `endpoint` at `/storybook-bff/<scenario>`
@@ -40,9 +42,9 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
 const PRIVATE = { 'cache-control': 'private, no-store' };
 
-/** The BFF's error body, with the BFF's own codes and messages (src/bff/errors.ts). */
-const failure = (status: number, code: string, message: string, extra: { fields?: Record<string, string[]>; headers?: Record<string, string> } = {}) =>
-  json({ error: { code, message, ...(extra.fields ? { fields: extra.fields } : {}) } }, status, extra.headers);
+/** The BFF's error body, with the BFF's own codes and messages (src/contract/errors.ts). */
+const failure = (status: number, code: ErrorCode, message: string, extra: { fields?: Record<string, string[]>; headers?: Record<string, string> } = {}) =>
+  json({ error: { code, message, ...(extra.fields ? { fields: extra.fields } : {}) } } satisfies ErrorBody, status, extra.headers);
 const notFound = (what: string) => failure(404, 'not_found', `The ${what} was not found.`);
 
 /** Waits until the request is aborted, as a server that never answers would. */
@@ -231,7 +233,7 @@ function portalAnswer(scenario: string, route: string, request: Request): Respon
     if (!invoice) return notFound('invoice');
     if (!owes(invoice)) return failure(409, 'nothing_to_pay', 'Nothing is left to pay on this invoice.');
     // The attempt names the payment the customer comes back from, as the BFF's does.
-    return json({ attempt: `storybook-invoice-attempt-${invoice.id}`, redirectUrl: `https://pay.invoicekit.example/checkout/${invoice.id}`, amount: invoice.outstanding, currency: invoice.currency }, 201, PRIVATE);
+    return json({ attempt: `storybook-invoice-attempt-${invoice.id}`, redirectUrl: `https://pay.invoicekit.example/checkout/${invoice.id}`, amount: invoice.outstanding, currency: invoice.currency } satisfies PaymentAttempt, 201, PRIVATE);
   }
   if (route === 'invoices' && request.method === 'GET') return invoicePage(scenario, new URL(request.url).searchParams);
   return notFound('route');
@@ -313,7 +315,7 @@ const OUTCOMES: Record<string, 'paid' | 'declined' | 'cancelled' | 'pending'> = 
 const inReadersWords = (found: StandInProduct, request: Request) => ({
   ...found,
   quantity_unit: unitForReader(found.quantity_unit, request.headers.get('accept-language') ?? undefined),
-  // The checkout core's quote for the buyer the query describes (src/api/checkout.ts), a Polish seller's.
+  // The checkout core's quote for the buyer the query describes (src/kernel/checkout.ts), a Polish seller's.
   service: found.service === true,
   seller_country: 'PL',
   quote: productQuote(found, 'PL', (name) => new URL(request.url).searchParams.get(name) ?? undefined),
@@ -341,7 +343,7 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     const attempt = `storybook-attempt-${attempts.size + 1}`;
     attempts.set(attempt, { product: found, quantity, amount });
     return json(
-      { attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name } },
+      { attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name } } satisfies CheckoutAnswer,
       201,
     );
   }
@@ -353,7 +355,7 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     const status = OUTCOMES[scenario] ?? 'paid';
     const invoice = status === 'paid' ? { number: `FV/${attempts.size}/2026`, view_url: `https://invoices.invoicekit.example/i/${2000 + attempts.size}` } : null;
     return json(
-      { status, amount: attempt.amount, currency: attempt.product.currency, quantity: attempt.quantity, product: { name: attempt.product.name }, invoice },
+      { status, amount: attempt.amount, currency: attempt.product.currency, quantity: attempt.quantity, product: { name: attempt.product.name }, invoice } satisfies CheckoutOutcome,
       200,
       { 'cache-control': 'private, no-store' },
     );

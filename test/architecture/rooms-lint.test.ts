@@ -30,27 +30,51 @@ const forbidden: [room: string, filePath: string, code: string][] = [
   ['client → elements', 'src/api/extra.ts', "import '../elements/invoice-list/define.js';\n"],
   ['server kit → service', 'src/server-kit/extra.ts', "import type { Sql } from '../service/db.js';\nexport type Db = Sql;\n"],
   ['server kit → BFF', 'src/server-kit/extra.ts', "import type { BffOptions } from '../bff/options.js';\nexport type Options = BffOptions;\n"],
+  ['BFF → service', 'src/bff/routes/extra.ts', "import { createApp } from '../../service/app.js';\nexport const app = createApp;\n"],
+  ['BFF → service, by type', 'src/bff/extra.ts', "import type { Sql } from '../service/db.js';\nexport type Db = Sql;\n"],
+  ['elements → client runtime', 'src/elements/shared/extra.ts', "import { createInvoicingClient } from '../../api/client.js';\nexport const client = createInvoicingClient;\n"],
+  ['elements → client schemas', 'src/elements/invoice-list/extra.ts', "import type { Invoice } from '../../api/schemas/invoice.js';\nexport type Row = Invoice;\n"],
+  ['kernel → client', 'src/kernel/extra.ts', "import { createTransport } from '../api/transport.js';\nexport const transport = createTransport;\n"],
+  ['kernel → service', 'src/kernel/validation/extra.ts', "import type { Sql } from '../../service/db.js';\nexport type Db = Sql;\n"],
+  ['kernel → BFF', 'src/kernel/extra.ts', "export { createBff } from '../bff/app.js';\n"],
+  ['kernel → server kit', 'src/kernel/extra.ts', "import type { RateLimitRule } from '../server-kit/rate-limit.js';\nexport type Rule = RateLimitRule;\n"],
+  ['kernel → elements', 'src/kernel/extra.ts', "import '../elements/invoice-list/define.js';\n"],
+  ['contract → kernel', 'src/contract/extra.ts', "import type { Decimal } from '../kernel/money.js';\nexport type Amount = Decimal;\n"],
+  ['contract → client', 'src/contract/extra.ts', "import type { Invoice } from '../api/schemas/invoice.js';\nexport type Row = Invoice;\n"],
+  ['contract → BFF', 'src/contract/extra.ts', "export type { BffOptions } from '../bff/options.js';\n"],
+  ['contract → a package', 'src/contract/extra.ts', "import { z } from 'zod';\nexport const shape = z.object({});\n"],
 ];
 
 const allowed: [arrow: string, filePath: string, code: string][] = [
   ['service → server kit', 'src/service/public/extra.ts', "import type { RateLimitStore } from '../../server-kit/rate-limit.js';\nexport type Store = RateLimitStore;\n"],
-  ['service → client schemas', 'src/service/extra.ts', "import { money } from '../api/money.js';\nexport const m = money;\n"],
+  ['service → client schemas', 'src/service/extra.ts', "import { invoiceCreateInput } from '../api/schemas/invoice.js';\nexport const schema = invoiceCreateInput;\n"],
   ['invoicing → domain errors', 'src/service/invoicing/extra.ts', "import { Problems } from '../domain-errors.js';\nexport const problems = new Problems();\n"],
   ['HTTP routes → HTTP layer', 'src/service/resources/extra.ts', "import { respond } from '../http.js';\nexport const answer = respond;\n"],
   ['service → itself', 'src/service/public/extra.ts', "import type { Sql } from '../db.js';\nexport type Db = Sql;\n"],
   ['BFF → server kit', 'src/bff/extra.ts', "import type { RateLimitStore } from '../server-kit/rate-limit.js';\nexport type Store = RateLimitStore;\n"],
   ['BFF → service client', 'src/bff/extra.ts', "import { createClient } from '../api/client.js';\nexport const client = createClient;\n"],
   ['BFF → elements, to render them on the server', 'src/bff/render/extra.ts', "import { InvoiceList } from '../../elements/invoice-list/invoice-list.js';\nexport const list = InvoiceList;\n"],
-  ['elements → wire contract', 'src/elements/shared/extra.ts', "import type { PortalInvoice } from '../../api/portal-contract.js';\nexport type Invoice = PortalInvoice;\n"],
+  ['elements → wire contract', 'src/elements/shared/extra.ts', "import type { CustomerInvoice } from '../../contract/portal.js';\nexport type Invoice = CustomerInvoice;\n"],
+  ['elements → wire contract lists', 'src/elements/invoice-list/extra.ts', "import { PORTAL_LIST_PERIODS } from '../../contract/portal.js';\nexport const periods = PORTAL_LIST_PERIODS;\n"],
+  ['elements → kernel', 'src/elements/product-pay-button/extra.ts', "import { buyerProblems } from '../../kernel/checkout.js';\nexport const check = buyerProblems;\n"],
+  ['kernel → contract', 'src/kernel/extra.ts', "import type { CheckoutBuyer } from '../contract/sale.js';\nexport type Buyer = CheckoutBuyer;\n"],
+  ['kernel → itself and its packages', 'src/kernel/validation/extra.ts', "import { z } from 'zod';\nimport { decimal } from '../money.js';\nexport const amount = z.string().transform((text) => decimal(text));\n"],
+  ['contract → itself', 'src/contract/extra.ts', "import type { KsefView } from './ksef.js';\nexport type Ksef = KsefView;\n"],
+  ['client → kernel', 'src/api/extra.ts', "import { decimal } from '../kernel/money.js';\nexport const d = decimal;\n"],
+  ['client → contract', 'src/api/resources/extra.ts', "import type { ErrorBody } from '../../contract/errors.js';\nexport type Body = ErrorBody;\n"],
+  ['BFF → contract', 'src/bff/routes/extra.ts', "import { ERROR_CODES } from '../../contract/errors.js';\nexport const codes = ERROR_CODES;\n"],
+  ['BFF → kernel', 'src/bff/extra.ts', "import { decimal } from '../kernel/money.js';\nexport const d = decimal;\n"],
+  ['service → kernel', 'src/service/invoicing/extra.ts', "import { decimal } from '../../kernel/money.js';\nexport const d = decimal;\n"],
+  ['service → contract', 'src/service/public/extra.ts', "import type { SaleProduct } from '../../contract/sale.js';\nexport type Product = SaleProduct;\n"],
   ['elements → a shared element module', 'src/elements/invoice-list/extra.ts', "import { loadCatalog } from '../shared/i18n.js';\nexport const load = loadCatalog;\n"],
-  ['client → itself', 'src/api/resources/extra.ts', "import { money } from '../money.js';\nexport const m = money;\n"],
+  ['client → itself', 'src/api/resources/extra.ts', "import { createTransport } from '../transport.js';\nexport const transport = createTransport;\n"],
 ];
 
 describe('room rules', () => {
   it.each(forbidden)('reports %s', async (_arrow, filePath, code) => {
     const errors = await roomErrors(filePath, code);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit) /);
+    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit|BFF|kernel|contract) /);
   });
 
   it.each(allowed)('allows %s', async (_arrow, filePath, code) => {

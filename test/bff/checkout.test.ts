@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compare, decimal, mul, roundMoney, toPlain } from '../../src/api/money.js';
+import { compare, decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
 import type { Product } from '../../src/api/schemas/product.js';
 import { issuePortalToken } from '../../src/bff/index.js';
 import { bearer, json, PORTAL_SECRET, PRODUCT_TOKEN, SHOP_ORIGIN, startService, startTestBff, type Api, type Service, type TestBff } from './support.js';

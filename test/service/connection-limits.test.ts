@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionServerOptions, DEFAULT_CONNECTION_LIMITS } from '../../src/api/connection-limits.js';
+import { connectionServerOptions, DEFAULT_CONNECTION_LIMITS } from '../../src/server-kit/connection-limits.js';
 import { startBff, type RunningBff } from '../../src/bff/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CLIENT_TEXT_LIMITS as max } from '../validation/client.js';
+import { CLIENT_TEXT_LIMITS as max } from '../../kernel/validation/client.js';
 import { booleanInput, decimalInput, decimalString, optionalId, optionalText, pageQuery, textInput } from './common.js';
 
 export const CLIENT_KINDS = ['buyer', 'seller', 'both'] as const;

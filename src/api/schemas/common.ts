@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { decimal, toPlain } from '../money.js';
+import { decimal, toPlain } from '../../kernel/money.js';
 
 /**
  * Wire-level building blocks shared by every resource. Inputs accept what the hosted service

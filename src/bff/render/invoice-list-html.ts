@@ -1,7 +1,7 @@
 import { render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import { html, nothing } from 'lit';
-import type { PortalListPage, RenderedInvoice } from '../../api/portal-contract.js';
+import type { PortalListPage, RenderedInvoice } from '../../contract/portal.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { InvoiceList } from '../../elements/invoice-list/invoice-list.js';
 import { catalogs } from '../../elements/invoice-list/messages.js';

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { SignJWT, jwtVerify } from 'jose';
 import type { createInvoicingClient } from '../../api/client.js';
+import type { CheckoutOutcome } from '../../contract/sale.js';
 import { BffError, notFound } from '../errors.js';
 import { PORTAL_TOKEN_ISSUER } from '../portal-token.js';
 
@@ -70,7 +71,7 @@ export function checkoutOutcomeRoutes({ client, key, call }: CheckoutOutcomeDeps
       quantity: Number(payment.quantity),
       product: { name: String(payment.name) },
       invoice: invoice ? { number: invoice.number, view_url: (invoice as { view_url?: string | null }).view_url ?? null } : null,
-    });
+    } satisfies CheckoutOutcome);
   });
   return routes;
 }

@@ -1,14 +1,15 @@
 import { issueAttemptToken } from './checkout-outcome.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { allowedReturnUrl, type CheckoutBuyer, checkoutLang, checkoutPayment, quote, vatTreatment } from '../../api/checkout.js';
+import type { CheckoutAnswer, CheckoutBuyer } from '../../contract/sale.js';
+import { allowedReturnUrl, checkoutLang, checkoutPayment, quote, vatTreatment } from '../../kernel/checkout.js';
 import { originOf, type Bff, type BffContext, type Env } from '../context.js';
 import { readSession } from '../middleware.js';
 import type { PortalSession } from '../portal-token.js';
 import { BffError, ERROR_CODES, type FieldErrors } from '../errors.js';
 import { fingerprintOf, serviceIdempotencyKey, type StoredAnswer } from '../idempotency.js';
 import type { InvoicingClient } from '../options.js';
-import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken } from '../../api/validation/checkout.js';
+import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken } from '../../kernel/validation/checkout.js';
 import { readJson, validate, webUrl } from '../validation.js';
 import { type ProductLookup, sellerCountryLookup } from './products.js';
 
@@ -158,7 +159,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
         currency: product.currency,
         quantity: input.quantity,
         product: { token: product.token, name: product.name },
-      },
+      } satisfies CheckoutAnswer,
     };
   }
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Bff, Env } from '../context.js';
 import { BffError, ERROR_CODES, notFound } from '../errors.js';
 import { requireSession } from '../middleware.js';
-import { CUSTOMER_CLIENT_FIELDS } from '../../api/portal-contract.js';
+import { CUSTOMER_CLIENT_FIELDS } from '../../contract/portal.js';
 import { customerClient } from '../views.js';
 import { customerClientInput } from '../client-input.js';
 import { readJson, validate } from '../validation.js';

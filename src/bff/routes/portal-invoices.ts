@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Invoice } from '../../api/schemas/invoice.js';
-import { PORTAL_LIST_FILTERS, PORTAL_LIST_PERIODS, PORTAL_ORDER_FIELDS } from '../../api/portal-contract.js';
+import { PORTAL_LIST_FILTERS, PORTAL_LIST_PERIODS, PORTAL_ORDER_FIELDS } from '../../contract/portal.js';
 import type { Period } from '../../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext, type Env } from '../context.js';
 import { BffError, ERROR_CODES, notFound } from '../errors.js';

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
-import { allowedReturnUrl } from '../../api/checkout.js';
+import type { PaymentAttempt } from '../../contract/sale.js';
+import { allowedReturnUrl } from '../../kernel/checkout.js';
 import { z } from 'zod';
-import { compare, decimal, sub, toPlain, ZERO } from '../../api/money.js';
+import { compare, decimal, sub, toPlain, ZERO } from '../../kernel/money.js';
 import { originOf, type Bff, type Env } from '../context.js';
 import { BffError, ERROR_CODES } from '../errors.js';
 import { serviceIdempotencyKey } from '../idempotency.js';
@@ -83,7 +84,7 @@ export function portalPaymentRoutes(bff: Bff): Hono<Env> {
     const paymentUrl = payment['payment_url'];
     const redirectUrl = typeof paymentUrl === 'string' && originOf(paymentUrl) ? paymentUrl : invoice.payment_url;
     c.header('Cache-Control', 'private, no-store');
-    return c.json({ attempt: await issueAttemptToken(Number(payment.id), bff.secretKey), redirectUrl, amount, currency: invoice.currency }, 201);
+    return c.json({ attempt: await issueAttemptToken(Number(payment.id), bff.secretKey), redirectUrl, amount, currency: invoice.currency } satisfies PaymentAttempt, 201);
   });
   return routes;
 }

@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
 import type { Product } from '../../api/schemas/product.js';
-import { unitForReader } from '../../api/units.js';
+import { unitForReader } from '../../kernel/units.js';
 import type { Bff, BffContext, Env } from '../context.js';
 import { BffError, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
 import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
-import type { SaleProduct } from '../../api/portal-contract.js';
+import type { SaleProduct } from '../../contract/sale.js';
 
-import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../api/checkout.js';
+import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../kernel/checkout.js';
 
 export { PRODUCT_TOKEN_PATTERN };
 const SERVICE_PAGE_SIZE = 100;
@@ -84,7 +84,7 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     c.header('Cache-Control', 'public, max-age=30');
     // The unit reads in the buyer's language, as the invoice will print it.
     c.header('Vary', 'Accept-Language');
-    // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/api/checkout.ts).
+    // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/kernel/checkout.ts).
     const country = await sellerCountry(c);
     const sale = { service: product.service === true, seller_country: country, quote: productQuote(product, country, (name) => c.req.query(name)) };
     const answer: SaleProduct = {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { PORTAL_LIST_FILTERS, PORTAL_LIST_PERIODS } from '../../api/portal-contract.js';
+import { PORTAL_LIST_FILTERS, PORTAL_LIST_PERIODS } from '../../contract/portal.js';
 import { catalogLanguage } from '../../elements/shared/i18n.js';
 import type { Bff, Env } from '../context.js';
 import { requireSession } from '../middleware.js';

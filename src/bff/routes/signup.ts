@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import type { Bff, Env } from '../context.js';
 import { issuePortalToken } from '../portal-token.js';
-import { CUSTOMER_CLIENT_FIELDS } from '../../api/portal-contract.js';
+import { CUSTOMER_CLIENT_FIELDS } from '../../contract/portal.js';
 import { customerClient } from '../views.js';
 import { signupInput } from '../client-input.js';
 import { readJson, validate } from '../validation.js';
 import type { SignupOptions } from '../options.js';
-import type { SignupResult } from '../../api/portal-contract.js';
+import type { SignupResult } from '../../contract/portal.js';
 
 /** `POST /clients`: a new customer signs up as a buyer; mounted only when the host enables sign-up. */
 export function signupRoutes(bff: Bff, signup: SignupOptions): Hono<Env> {

@@ -8,7 +8,7 @@ import {
   type ClientFieldProblem,
   type ClientFormField,
   type ClientFormValues,
-} from '../../api/validation/client.js';
+} from '../../kernel/validation/client.js';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';

@@ -1,4 +1,4 @@
-import type { ClientFormField } from '../../api/validation/client.js';
+import type { ClientFormField } from '../../kernel/validation/client.js';
 import type { PortalClient } from '../shared/bff-client.js';
 
 /** The form's values: every field as text, and whether the client is a company. */

@@ -13,8 +13,8 @@ import {
   type PaymentOutcomeStatus,
   type PortalInvoice,
 } from '../shared/bff-client.js';
-import type { KsefView } from '../../api/ksef.js';
-import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../api/portal-contract.js';
+import type { KsefView } from '../../contract/ksef.js';
+import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../contract/portal.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';

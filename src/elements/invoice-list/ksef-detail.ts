@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { KsefView } from '../../api/ksef.js';
+import type { KsefView } from '../../contract/ksef.js';
 import { formatDate, localToday } from '../shared/format.js';
 import type { InvoiceListMessages } from './messages.js';
 

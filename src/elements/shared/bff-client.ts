@@ -1,4 +1,5 @@
-import type { CustomerClient, PdfLink, PortalListPage, PortalListQuery, RenderedInvoice, SignupResult } from '../../api/portal-contract.js';
+import type { CheckoutStatus } from '../../contract/sale.js';
+import type { CustomerClient, PdfLink, PortalListPage, PortalListQuery, RenderedInvoice, SignupResult } from '../../contract/portal.js';
 
 export {
   CUSTOMER_STATUSES as LIST_STATUSES,
@@ -8,11 +9,11 @@ export {
   type PdfLink,
   type PortalListFilter as ListFilter,
   type SignupResult,
-} from '../../api/portal-contract.js';
+} from '../../contract/portal.js';
 
 /**
  * An invoice as the BFF's portal list shows it to a customer (`CustomerInvoice` in the wire contract,
- * `src/api/portal-contract.ts`), with a PDF link when a server rendered the list.
+ * `src/contract/portal.ts`), with a PDF link when a server rendered the list.
  */
 export type PortalInvoice = RenderedInvoice;
 
@@ -43,7 +44,7 @@ export class BffError extends Error {
 }
 
 /** How a payment ended: `pending` until the provider says. */
-export type PaymentOutcomeStatus = 'paid' | 'declined' | 'cancelled' | 'pending';
+export type PaymentOutcomeStatus = CheckoutStatus;
 
 /** How long one attempt may take before the element shows the BFF as unreachable. */
 const TIMEOUT_MS = 15_000;

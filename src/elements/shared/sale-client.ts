@@ -1,39 +1,7 @@
-import type { CheckoutBuyer } from '../../api/checkout.js';
-import type { SaleProduct } from '../../api/portal-contract.js';
+import type { CheckoutAnswer, CheckoutBuyer, CheckoutOutcome, CheckoutRequest, CheckoutStatus, SaleProduct } from '../../contract/sale.js';
 import { BffError } from './bff-client.js';
 
-export type { CheckoutBuyer, SaleProduct };
-
-export interface CheckoutRequest {
-  product: string;
-  quantity: number;
-  /** Absent for a signed-in customer: the BFF invoices them to their own record. */
-  buyer?: CheckoutBuyer | undefined;
-  returnUrl: string;
-  cancelUrl: string;
-  /** The buyer's language, which the checkout page, invoice and e-mail then speak. */
-  lang?: string;
-}
-
-export interface CheckoutAnswer {
-  /** Names this attempt when asking for its outcome later. */
-  attempt: string;
-  /** The payment page. */
-  redirectUrl: string;
-  amount: string;
-  currency: string;
-  quantity: number;
-  product: { token: string; name: string };
-}
-
-export type CheckoutStatus = 'paid' | 'declined' | 'cancelled' | 'pending';
-
-export interface CheckoutOutcome {
-  status: CheckoutStatus;
-  amount: string;
-  currency: string;
-  invoice: { number: string; view_url: string | null } | null;
-}
+export type { CheckoutAnswer, CheckoutBuyer, CheckoutOutcome, CheckoutRequest, CheckoutStatus, SaleProduct };
 
 /** A failure with the fields the server named, if it named any: the BFF client's own error. */
 export { BffError as SaleError };

@@ -1,5 +1,5 @@
-import { decimal, minorUnits, toFixed } from '../../api/money.js';
-import { unitIn } from '../../api/units.js';
+import { decimal, minorUnits, toFixed } from '../../kernel/money.js';
+import { unitIn } from '../../kernel/units.js';
 
 /** The words of an invoice document, its e-mail and its public pages, in the invoice's `lang`. */
 export interface DocumentLabels {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import { minorUnits } from '../../api/money.js';
+import { minorUnits } from '../../kernel/money.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import {
   type DocumentLabels,

@@ -1,4 +1,4 @@
-import { add, compare, decimal, type Decimal, sub, toPlain, ZERO } from '../../api/money.js';
+import { add, compare, decimal, type Decimal, sub, toPlain, ZERO } from '../../kernel/money.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 
 export interface VatRateTotal {

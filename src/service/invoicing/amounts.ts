@@ -16,7 +16,7 @@ import {
   toPlain,
   toWire,
   ZERO,
-} from '../../api/money.js';
+} from '../../kernel/money.js';
 import type { DiscountKind } from '../../api/schemas/invoice.js';
 
 /**

@@ -1,4 +1,4 @@
-import { add, compare, decimal, div, minorUnits, mul, round, sub, sum, toPlain, toWire, ZERO, HUNDRED } from '../../api/money.js';
+import { add, compare, decimal, div, minorUnits, mul, round, sub, sum, toPlain, toWire, ZERO, HUNDRED } from '../../kernel/money.js';
 import type { invoiceCreateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import type { Sql } from '../db.js';

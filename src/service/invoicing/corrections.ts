@@ -1,4 +1,4 @@
-import { compare, decimal, div, isZero, minorUnits, round, sub, toWire, ZERO } from '../../api/money.js';
+import { compare, decimal, div, isZero, minorUnits, round, sub, toWire, ZERO } from '../../kernel/money.js';
 import type { correctionSide, invoiceCreateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
 import type { Sql } from '../db.js';

@@ -1,4 +1,4 @@
-import { decimal, div, toPlain, toWire } from '../../api/money.js';
+import { decimal, div, toPlain, toWire } from '../../kernel/money.js';
 import { MAX_YEAR } from '../../api/schemas/common.js';
 import type { InvoiceStatus, invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';

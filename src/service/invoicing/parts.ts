@@ -1,4 +1,4 @@
-import { decimal, toWire } from '../../api/money.js';
+import { decimal, toWire } from '../../kernel/money.js';
 import {
   type descriptionInput,
   invoiceExtraFields,

@@ -1,4 +1,4 @@
-import { decimal, sum, toWire } from '../../api/money.js';
+import { decimal, sum, toWire } from '../../kernel/money.js';
 import { invoice as invoiceSchema, position as positionSchema } from '../../api/schemas/invoice.js';
 import { type StoredRow, timestampText } from '../store.js';
 import type { InvoiceData, StoredPosition } from './invoices.js';

@@ -1,4 +1,4 @@
-import { issuedOffline } from '../../api/ksef.js';
+import { issuedOffline } from '../../kernel/ksef.js';
 import type { Sql } from '../db.js';
 import { type Account, invalid } from '../http.js';
 import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';

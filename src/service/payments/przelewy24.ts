@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { decimal, minorUnits, roundMoney } from '../../api/money.js';
+import { decimal, minorUnits, roundMoney } from '../../kernel/money.js';
 import { ApiError, type ServiceEnv } from '../http.js';
 import { byToken } from '../public/pages.js';
 import { accountByPrefix } from '../public/widget.js';

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import Stripe from 'stripe';
-import { decimal, minorUnits, roundMoney } from '../../api/money.js';
+import { decimal, minorUnits, roundMoney } from '../../kernel/money.js';
 import { ApiError, type ServiceEnv } from '../http.js';
 import { accountByPrefix } from '../public/widget.js';
 import { isStripeTestKey, readPaymentSettings, type StripeKeys, stripeKeysOf } from './settings.js';

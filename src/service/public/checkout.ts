@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { checkoutLang } from '../../api/checkout.js';
+import { checkoutLang } from '../../kernel/checkout.js';
 import type { Sql } from '../db.js';
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { computeLine } from '../invoicing/amounts.js';

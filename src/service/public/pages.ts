@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { compare, decimal, sub, toWire, ZERO } from '../../api/money.js';
+import { compare, decimal, sub, toWire, ZERO } from '../../kernel/money.js';
 import type { Sql } from '../db.js';
 import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
 import { formatUnit, labelsFor } from '../documents/labels.js';

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { decimal, toPlain } from '../../api/money.js';
-import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../api/checkout.js';
-import { unitForReader } from '../../api/units.js';
+import { decimal, toPlain } from '../../kernel/money.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../kernel/checkout.js';
+import type { CheckoutAnswer, CheckoutOutcome, SaleProduct } from '../../contract/sale.js';
+import { unitForReader } from '../../kernel/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { publicIdempotentPost } from '../idempotency.js';
@@ -18,7 +19,7 @@ import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
 import { widgetBundle } from './widget-bundle.js';
-import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../api/validation/checkout.js';
+import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import type { DepartmentData } from '../accounts.js';
 
 /**
@@ -103,7 +104,7 @@ async function sellerOf(sql: Sql, account: Account): Promise<{ name: string; cou
 }
 
 /** What anyone may see of a product, plus what the button needs to say about the sale. */
-async function publicProduct(c: ServiceContext, found: WidgetProduct) {
+async function publicProduct(c: ServiceContext, found: WidgetProduct): Promise<SaleProduct> {
   const { data } = found.product;
   const provider = await paymentProviderOf(c, found.account);
   const seller = await sellerOf(c.get('db'), found.account);
@@ -151,7 +152,7 @@ const cors: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   c.res.headers.set('cross-origin-resource-policy', 'cross-origin');
 };
 
-async function createCheckout(c: ServiceContext, prefix: string, input: CheckoutInput) {
+async function createCheckout(c: ServiceContext, prefix: string, input: CheckoutInput): Promise<CheckoutAnswer> {
   const db: Database = c.get('db');
   const found = await productByToken(db, prefix, input.product).catch((error: unknown) => {
     throw apiErrorOf(error)?.status === 404 ? invalid({ product: ['is not for sale'] }) : error;
@@ -351,7 +352,7 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
       quantity: Number(payment.quantity),
       product: { token: product?.token ?? null, name: payment.name },
       invoice: invoice ? { number: invoice.number, view_url: `${c.get('config').publicUrl}/invoice/${invoice.token}` } : null,
-    });
+    } satisfies CheckoutOutcome);
   });
 
   app.get('/widget/product-pay-button', async (c) => {

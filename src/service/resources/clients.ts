@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { decimal, toWire } from '../../api/money.js';
+import { decimal, toWire } from '../../kernel/money.js';
 import { client as clientSchema, clientCreateInput, clientListQuery, clientUpdateInput } from '../../api/schemas/client.js';
 import { keptRead, type Sql } from '../db.js';
 import { invalidField, type ServiceEnv } from '../http.js';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { minorUnits, decimal, toFixed } from '../../api/money.js';
+import { minorUnits, decimal, toFixed } from '../../kernel/money.js';
 import { invoiceListQuery } from '../../api/schemas/invoice.js';
 import { answerCacheOf } from '../answer-cache.js';
 import { keptAnswer } from '../conditional.js';

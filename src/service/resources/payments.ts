@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { add, decimal, mul, sub, toPlain, toWire } from '../../api/money.js';
+import { add, decimal, mul, sub, toPlain, toWire } from '../../kernel/money.js';
 import { paymentCreateInput, paymentListQuery, paymentUpdateInput } from '../../api/schemas/payment.js';
 import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceContext, type ServiceEnv } from '../http.js';
@@ -10,7 +10,7 @@ import { buildNewInvoice, type InvoiceData, insertInvoice, settlePaid } from '..
 import { presentInvoice } from './invoices.js';
 import { DEFAULT_CURRENCY, type ProductData } from './products.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
-import { vatTreatment } from '../../api/checkout.js';
+import { vatTreatment } from '../../kernel/checkout.js';
 import { defaultDepartment, type DepartmentData } from '../accounts.js';
 
 /** Spec §2.5 fields of a `banking_payment`, in order. */

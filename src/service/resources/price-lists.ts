@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
-import { add, decimal, div, HUNDRED, mul, ONE, round, toWire } from '../../api/money.js';
-import { minorUnits } from '../../api/money.js';
+import { add, decimal, div, HUNDRED, mul, ONE, round, toWire } from '../../kernel/money.js';
+import { minorUnits } from '../../kernel/money.js';
 import { priceListCreateInput, priceListPositionInput, priceListUpdateInput } from '../../api/schemas/price-list.js';
 import type { invoiceCreateInput } from '../../api/schemas/invoice.js';
 import type { Sql } from '../db.js';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { decimal, toWire } from '../../api/money.js';
+import { decimal, toWire } from '../../kernel/money.js';
 import { productCreateInput, productListQuery, productReadQuery, productUpdateInput } from '../../api/schemas/product.js';
 import type { Sql } from '../db.js';
 import { type Account, invalidField, queryOf, type ServiceContext, type ServiceEnv, validate } from '../http.js';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { add, decimal, HUNDRED, mul, div, round, toPlain, toWire, ZERO, negate, type Decimal } from '../../api/money.js';
+import { add, decimal, HUNDRED, mul, div, round, toPlain, toWire, ZERO, negate, type Decimal } from '../../kernel/money.js';
 import {
   warehouseDocumentCreateInput,
   warehouseDocumentListQuery,

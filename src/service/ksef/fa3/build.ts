@@ -1,4 +1,4 @@
-import { add, compare, type Decimal, decimal, mul, round, sum, toFixed, toPlain, ZERO } from '../../../api/money.js';
+import { add, compare, type Decimal, decimal, mul, round, sum, toFixed, toPlain, ZERO } from '../../../kernel/money.js';
 import { buyerIdentity, countryCode, type PartyIdentity, sellerIdentity } from './parties.js';
 import { type Podmiot3, thirdParties, type ThirdPartyFields } from './third-parties.js';
 import { rateOf, type RateSlot, SLOT_ORDER, type VatContext } from './rates.js';

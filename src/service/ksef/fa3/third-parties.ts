@@ -1,4 +1,4 @@
-import { compare, decimal, ZERO } from '../../../api/money.js';
+import { compare, decimal, ZERO } from '../../../kernel/money.js';
 import { type PartyIdentity, partyIdentity } from './parties.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeXml, encodeXml, singularName } from '../../src/api/xml.js';
+import { decodeXml, encodeXml, singularName } from '../../src/kernel/xml.js';
 
 describe('XML codec', () => {
   it('reads a typed list into the shapes JSON gives: numbers, booleans, null, decimal strings', () => {

@@ -1,3 +1,4 @@
+import type { CheckoutBuyer, ProductQuote, VatTreatmentKind } from '../contract/sale.js';
 import { decimal, mul, roundMoney, toPlain } from './money.js';
 import { type ClientFieldProblem, compactCode, isCountryCode, isEmail, isPhone, postCodeProblem, taxNumberProblem, vatPrefixOf } from './validation/client.js';
 import { isValidVatNumber } from './validation/vat-numbers.js';
@@ -24,22 +25,6 @@ export const EU_COUNTRIES: readonly string[] = 'AT BE BG CY CZ DE DK EE ES FI FR
  */
 export const TAX_NO_KINDS = ['nip', 'nip_ue', 'other', 'empty'] as const;
 export type TaxNoKind = (typeof TAX_NO_KINDS)[number];
-
-/** The buyer as a checkout body carries them. */
-export interface CheckoutBuyer {
-  email: string;
-  name?: string | null | undefined;
-  first_name?: string | null | undefined;
-  last_name?: string | null | undefined;
-  company?: boolean | null | undefined;
-  tax_no?: string | null | undefined;
-  tax_no_kind?: string | null | undefined;
-  street?: string | null | undefined;
-  post_code?: string | null | undefined;
-  city?: string | null | undefined;
-  country?: string | null | undefined;
-  phone?: string | null | undefined;
-}
 
 export const BUYER_FIELDS = ['email', 'name', 'first_name', 'last_name', 'tax_no', 'street', 'post_code', 'city', 'country', 'phone'] as const;
 export type BuyerField = (typeof BUYER_FIELDS)[number];
@@ -102,6 +87,9 @@ export type VatTreatment =
   | { kind: 'reverse_charge'; tax: 'np'; np_tax_kind: 'export_service_eu' }
   | { kind: 'intra_eu_supply'; tax: '0'; invoice_kind: 'wdt' };
 
+// The contract lists the same kinds: a kind added here and not there fails to compile.
+export type VatTreatmentKindIsTheContracts = VatTreatment['kind'] extends VatTreatmentKind ? (VatTreatmentKind extends VatTreatment['kind'] ? true : never) : never;
+
 export function vatTreatment(sale: { sellerCountry: string | null | undefined; service: boolean; buyer: CheckoutBuyer }): VatTreatment {
   const seller = (sale.sellerCountry || 'PL').toUpperCase();
   const buyerCountry = (sale.buyer.country ?? '').trim().toUpperCase();
@@ -134,7 +122,7 @@ export function productQuote(
   product: PricedProduct & { service?: boolean | null },
   sellerCountry: string,
   query: (name: string) => string | undefined,
-) {
+): ProductQuote {
   const requested = Number(query('quantity') ?? 1);
   const quantity = Number.isInteger(requested) && requested >= 1 && requested <= MAX_CHECKOUT_QUANTITY ? requested : 1;
   const company = query('company');

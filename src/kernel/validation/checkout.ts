@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLIENT_PROBLEM_TEXT } from './problem-text.js';
-import { buyerProblems, type CheckoutBuyer, PRODUCT_TOKEN_PATTERN, TAX_NO_KINDS } from '../checkout.js';
+import type { CheckoutBuyer } from '../../contract/sale.js';
+import { buyerProblems, PRODUCT_TOKEN_PATTERN, TAX_NO_KINDS } from '../checkout.js';
 
 /**
  * The fields a buyer may give at checkout, checked the same way by the BFF's `POST /checkout` and the

@@ -1,8 +1,7 @@
-import type { productQuote } from './checkout.js';
 import type { KsefView } from './ksef.js';
 
 /**
- * The BFF's wire shapes, declared once: what its portal and sale routes answer and what the elements
+ * The BFF's portal shapes, declared once: what its portal routes answer and what the elements
  * read. Plain TypeScript with no zod, DOM or Node, so the BFF (`src/bff/views.ts`) builds its answers
  * to these types and the elements import them type-only; the few lists here are short literals, so an
  * element that needs one at run time pays only for that list.
@@ -152,32 +151,4 @@ export type CustomerClient = { id: number; company: boolean } & Record<CustomerC
 export interface SignupResult {
   client: CustomerClient;
   portalToken?: string;
-}
-
-/** What anyone may see of a product: its schema's public fields, nothing more. */
-export interface PublicProduct {
-  token: string;
-  name: string;
-  description: string | null;
-  price_net: string;
-  price_gross: string;
-  /** A percentage (`"23"`) or a code such as `"zw"`. */
-  tax: string;
-  currency: string;
-  quantity_unit: string | null;
-}
-
-/** A product for sale, from the BFF's `GET /products/:token` or the service's widget routes. */
-export interface SaleProduct extends PublicProduct {
-  /** The seller's name (widget routes). */
-  seller?: string;
-  /** False when the service takes no online payments. */
-  available?: boolean;
-  /** True while a test provider takes the payments. */
-  test_mode?: boolean;
-  /** A service rather than goods: with the seller's and buyer's countries it decides the VAT of a sale. */
-  service?: boolean;
-  seller_country?: string;
-  /** The price for the buyer the query described (`?country=…&tax_no=…&company=1&quantity=2`), by the checkout's VAT rule. */
-  quote?: ReturnType<typeof productQuote>;
 }

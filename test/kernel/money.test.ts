@@ -17,7 +17,7 @@ import {
   toPlain,
   toWire,
   ZERO,
-} from '../../src/api/money.js';
+} from '../../src/kernel/money.js';
 
 /**
  * Properties of the exact decimals every amount passes through: sums that do not depend on order

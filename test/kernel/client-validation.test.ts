@@ -10,7 +10,7 @@ import {
   isPhone,
   postCodeProblem,
   taxNumberProblem,
-} from '../../src/api/validation/client.js';
+} from '../../src/kernel/validation/client.js';
 
 describe('client validation', () => {
   it('accepts real NIPs in every usual spelling and refuses wrong check digits', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isEuVatNumber, taxNumberProblem } from '../../src/api/validation/client.js';
-import { isValidVatNumber, VAT_NUMBER_CHECKS } from '../../src/api/validation/vat-numbers.js';
+import { isEuVatNumber, taxNumberProblem } from '../../src/kernel/validation/client.js';
+import { isValidVatNumber, VAT_NUMBER_CHECKS } from '../../src/kernel/validation/vat-numbers.js';
 
 /**
  * Each EU country's VAT number by its own published check-digit rule: for every prefix, numbers the

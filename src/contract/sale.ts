@@ -1,0 +1,116 @@
+/**
+ * The sale's wire shapes, declared once: what the product routes and the checkouts (the BFF's
+ * `GET /products/:token`, `POST /checkout`, `GET /checkout/:attempt`, and the service's widget routes)
+ * take and answer, and what `<product-pay-button>` sends and reads. The rules that compute them are the
+ * checkout core's (src/kernel/checkout.ts).
+ */
+
+/** The buyer as a checkout body carries them. */
+export interface CheckoutBuyer {
+  email: string;
+  name?: string | null | undefined;
+  first_name?: string | null | undefined;
+  last_name?: string | null | undefined;
+  company?: boolean | null | undefined;
+  tax_no?: string | null | undefined;
+  tax_no_kind?: string | null | undefined;
+  street?: string | null | undefined;
+  post_code?: string | null | undefined;
+  city?: string | null | undefined;
+  country?: string | null | undefined;
+  phone?: string | null | undefined;
+}
+
+/** How an invoice to the buyer is taxed: the product's own rate, reverse charge, or an intra-EU supply at 0%. */
+export type VatTreatmentKind = 'standard' | 'reverse_charge' | 'intra_eu_supply';
+
+/** What the buyer a product query describes pays, by the checkout's VAT rule. */
+export interface ProductQuote {
+  vat_treatment: VatTreatmentKind;
+  quantity: number;
+  /** What the buyer pays for `quantity`, exact, in the currency's minor unit. */
+  amount: string;
+  unit_price: string;
+  /** The line's tax as the invoice prints it: a percentage or a code such as `np`. */
+  tax: string;
+}
+
+/** What anyone may see of a product: its schema's public fields, nothing more. */
+export interface PublicProduct {
+  token: string;
+  name: string;
+  description: string | null;
+  price_net: string;
+  price_gross: string;
+  /** A percentage (`"23"`) or a code such as `"zw"`. */
+  tax: string;
+  currency: string;
+  quantity_unit: string | null;
+}
+
+/** A product for sale, from the BFF's `GET /products/:token` or the service's widget routes. */
+export interface SaleProduct extends PublicProduct {
+  /** The seller's name (widget routes). */
+  seller?: string;
+  /** False when the service takes no online payments. */
+  available?: boolean;
+  /** True while a test provider takes the payments. */
+  test_mode?: boolean;
+  /** A service rather than goods: with the seller's and buyer's countries it decides the VAT of a sale. */
+  service?: boolean;
+  seller_country?: string;
+  /** The price for the buyer the query described (`?country=…&tax_no=…&company=1&quantity=2`), by the checkout's VAT rule. */
+  quote?: ProductQuote;
+}
+
+/** What the element sends to start a checkout. */
+export interface CheckoutRequest {
+  product: string;
+  quantity: number;
+  /** Absent for a signed-in customer: the BFF invoices them to their own record. */
+  buyer?: CheckoutBuyer | undefined;
+  returnUrl: string;
+  cancelUrl: string;
+  /** The buyer's language, which the checkout page, invoice and e-mail then speak. */
+  lang?: string;
+}
+
+/** A checkout started: where the buyer pays, and what. */
+export interface CheckoutAnswer {
+  /** Names this attempt when asking for its outcome later. */
+  attempt: string;
+  /** The payment page. */
+  redirectUrl: string;
+  amount: string;
+  /** The line's tax as the invoice prints it. */
+  tax: string;
+  vat_treatment: VatTreatmentKind;
+  currency: string;
+  quantity: number;
+  product: { token: string; name: string };
+  /** True while a test provider takes the payment (the service's widget checkout). */
+  test_mode?: boolean;
+}
+
+/** How a payment ended: `pending` until the provider says. */
+export type CheckoutStatus = 'paid' | 'declined' | 'cancelled' | 'pending';
+
+/** A checkout's outcome, as the buyer's return page asks for it. */
+export interface CheckoutOutcome {
+  /** The attempt asked about (the service's widget route). */
+  attempt?: string;
+  status: CheckoutStatus;
+  amount: string;
+  currency: string;
+  quantity?: number;
+  product?: { token?: string | null; name: string };
+  invoice: { number: string; view_url: string | null } | null;
+}
+
+/** A payment started for one of the customer's invoices in the portal. */
+export interface PaymentAttempt {
+  attempt: string;
+  redirectUrl: string;
+  amount: string;
+  currency: string;
+}
