@@ -1,6 +1,5 @@
 import type { Hono } from 'hono';
 import { type PaymentProviderName, type PaymentSettings, paymentSettingsInput } from '../../api/schemas/payment-settings.js';
-import { requireAccount } from '../auth.js';
 import type { Sql } from '../db.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { type PaymentProvider, testPaymentProvider } from './provider.js';
@@ -133,8 +132,6 @@ function checkComplete(settings: StoredPaymentSettings): void {
  * the account's own api_token reaches them.
  */
 export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
-  app.use('/account/payments', requireAccount);
-
   async function answer(c: ServiceContext, settings: StoredPaymentSettings) {
     const account = c.get('account');
     const { publicUrl, paymentProvider } = c.get('config');
@@ -143,9 +140,9 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
     return respond(c, { payments: presentSettings(settings, provider, publicUrl, account) }, { root: 'payments' });
   }
 
-  app.get('/account/payments', async (c) => answer(c, await readPaymentSettings(c.get('db'), c.get('account').id)));
+  app.get('/', async (c) => answer(c, await readPaymentSettings(c.get('db'), c.get('account').id)));
 
-  app.put('/account/payments', async (c) => {
+  app.put('/', async (c) => {
     const input = validate(paymentSettingsInput, wrapped(c, 'payments'));
     const account = c.get('account');
     const settings = await c.get('db').transaction(async (tx) => {

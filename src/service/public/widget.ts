@@ -287,7 +287,15 @@ function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, lang: Che
   </article>`;
 }
 
-export function mountWidget(app: Hono<ServiceEnv>): void {
+/** The shop's prefix, from the path the shop's group is mounted at (`/a/:prefix`). */
+function prefixOf(c: ServiceContext): string {
+  const prefix = c.req.param('prefix');
+  if (prefix === undefined) throw notFound();
+  return prefix;
+}
+
+export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<ServiceEnv> }): void {
+  const app = groups.shop;
   let store: SqlRateLimitStore | undefined;
   async function limit(c: ServiceContext, rule: RateLimitRule, key: string): Promise<void> {
     store ??= new SqlRateLimitStore(c.get('db'));
@@ -302,15 +310,15 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     }
   }
 
-  app.use('/a/:prefix/widget/*', cors);
-  app.use('/a/:prefix/p/:token', cors);
-  app.use('/a/:prefix/widget/*', async (c, next) => {
+  app.use('/widget/*', cors);
+  app.use('/p/:token', cors);
+  app.use('/widget/*', async (c, next) => {
     await limit(c, WIDGET_RATE_LIMITS.ip, `widget-ip:${clientIp(c)}`);
     await next();
   });
 
-  app.get('/a/:prefix/widget/products/:token', async (c) => {
-    const found = await productByToken(c.get('db'), c.req.param('prefix'), c.req.param('token'));
+  app.get('/widget/products/:token', async (c) => {
+    const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));
     c.header('cache-control', 'public, max-age=30');
     c.header('vary', 'Accept-Language');
     return c.json(await publicProduct(c, found));
@@ -319,9 +327,9 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
   // Idempotency as for every POST of the API, among the account's public callers: a retry with the
   // same key and body answers the first checkout again instead of creating a second payment.
   app.post(
-    '/a/:prefix/widget/checkout',
+    '/widget/checkout',
     async (c, next) => {
-      c.set('account', await accountByPrefix(c.get('db'), c.req.param('prefix')));
+      c.set('account', await accountByPrefix(c.get('db'), prefixOf(c)));
       await next();
     },
     publicIdempotentPost,
@@ -331,14 +339,14 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
       // Only new attempts count; replays of an Idempotency-Key were answered above.
       await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
       c.header('cache-control', 'no-store');
-      return c.json(await createCheckout(c, c.req.param('prefix'), input), 201);
+      return c.json(await createCheckout(c, prefixOf(c), input), 201);
     },
   );
 
-  app.get('/a/:prefix/widget/checkout/:attempt', async (c) => {
+  app.get('/widget/checkout/:attempt', async (c) => {
     const db = c.get('db');
     const { row, account } = await byToken<PaymentData>(db, 'payments', c.req.param('attempt'));
-    if (account.prefix !== c.req.param('prefix')) throw notFound();
+    if (account.prefix !== prefixOf(c)) throw notFound();
     const payment = row.data;
     const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
     const product = payment.product_id != null ? (await findRow<ProductData>(db, 'products', account.id, payment.product_id as number))?.data : undefined;
@@ -354,7 +362,7 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     });
   });
 
-  app.get('/widget/product-pay-button', async (c) => {
+  groups.script.get('/product-pay-button', async (c) => {
     if (splitExtension(new URL(c.req.url).pathname).format !== 'js') throw notFound();
     const bundle = await widgetBundle();
     // Addressed by its content hash from the widget script, so it never changes under a URL.
@@ -362,8 +370,8 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     return cacheable(c, bundle.code, 'application/javascript; charset=utf-8', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
   });
 
-  app.get('/a/:prefix/p/:token', async (c) => {
-    const found = await productByToken(c.get('db'), c.req.param('prefix'), c.req.param('token'));
+  app.get('/p/:token', async (c) => {
+    const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));
     const publicUrl = c.get('config').publicUrl;
     const base = `${publicUrl}/a/${found.account.prefix}/p/${encodeURIComponent(found.product.data.token)}`;
     const format = splitExtension(new URL(c.req.url).pathname).format;
@@ -388,8 +396,8 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
   });
 
   // The fallback order page's form: the same checkout, then straight to the checkout page.
-  app.post('/a/:prefix/p/:token', async (c) => {
-    const prefix = c.req.param('prefix');
+  app.post('/p/:token', async (c) => {
+    const prefix = prefixOf(c);
     const found = await productByToken(c.get('db'), prefix, c.req.param('token'));
     const body = c.get('body');
     const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');

@@ -205,9 +205,9 @@ export function mountPayments(app: Hono<ServiceEnv>): void {
   mountCrud<PaymentData, typeof paymentCreateInput, typeof paymentUpdateInput>(app, {
     table: 'payments',
     references: { client_id: 'clients', department_id: 'departments', product_id: 'products', invoice_id: 'invoices' },
-    path: '/banking/payments',
+    path: '/payments',
     // JSON reads use the singular path; XML reads the plural one (spec §4.5). Both answer either way.
-    readPaths: ['/banking/payment'],
+    readPaths: ['/payment'],
     wrapper: 'banking_payment',
     listRoot: 'banking_payments',
     createSchema: paymentCreateInput,
