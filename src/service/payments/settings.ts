@@ -1,7 +1,8 @@
 import type { Hono } from 'hono';
 import { type PaymentProviderName, type PaymentSettings, paymentSettingsInput } from '../../api/schemas/payment-settings.js';
 import type { Sql } from '../db.js';
-import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
+import { Problems } from '../domain-errors.js';
+import { type Account, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { type PaymentProvider, testPaymentProvider } from './provider.js';
 import { przelewy24Provider } from './przelewy24.js';
 import { stripeProvider } from './stripe.js';
@@ -117,14 +118,14 @@ function mergeSection<T extends object>(stored: T | undefined, given: Record<str
 
 /** A provider can only be chosen with every key it needs. */
 function checkComplete(settings: StoredPaymentSettings): void {
-  const missing: Record<string, string[]> = {};
+  const missing = new Problems();
   const need = (section: 'stripe' | 'przelewy24', fields: string[]) => {
     const given = (settings[section] ?? {}) as Record<string, unknown>;
-    for (const field of fields) if (given[field] == null) missing[`${section}.${field}`] = ["can't be blank"];
+    for (const field of fields) if (given[field] == null) missing.add(`${section}.${field}`, "can't be blank");
   };
   if (settings.provider === 'stripe') need('stripe', ['secret_key', 'webhook_secret']);
   if (settings.provider === 'przelewy24') need('przelewy24', ['merchant_id', 'pos_id', 'crc', 'api_key']);
-  if (Object.keys(missing).length) throw invalid(missing);
+  missing.throwIfAny();
 }
 
 /**

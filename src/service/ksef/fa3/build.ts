@@ -2,6 +2,7 @@ import { add, compare, type Decimal, decimal, mul, round, sum, toFixed, toPlain,
 import { buyerIdentity, countryCode, type PartyIdentity, sellerIdentity } from './parties.js';
 import { type Podmiot3, thirdParties, type ThirdPartyFields } from './third-parties.js';
 import { rateOf, type RateSlot, SLOT_ORDER, type VatContext } from './rates.js';
+import { Problems } from '../../domain-errors.js';
 
 /**
  * The FA(3) document (the Ministry's schema `schemat_FA(3)_v1-0E.xsd`) of one invoice, as KSeF takes
@@ -472,8 +473,8 @@ export function fa3Amounts(invoice: Fa3Invoice): Record<string, string> {
  * KSeF requires and its length limits. Empty when the invoice can be sent.
  */
 export function fa3Problems(invoice: Fa3Invoice, context: Pick<Fa3Context, 'corrected'> = {}): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (problems[field] ??= []).push(message);
+  const problems = new Problems();
+  const add = (field: string, message: string) => problems.add(field, message);
   const blank = (v: string | null | undefined) => !token(v);
   const tooLong = (field: string, value: string | null | undefined, max: number) => {
     if (token(value).length > max) add(field, `is too long (maximum is ${max} characters)`);
@@ -524,7 +525,7 @@ export function fa3Problems(invoice: Fa3Invoice, context: Pick<Fa3Context, 'corr
   }
   const gross = sum(invoice.positions.map((line) => decimal(line.total_price_gross)));
   if (compare(gross, decimal(invoice.price_gross)) !== 0 && invoice.positions.length > 0) add('price_gross', 'differs from the sum of the positions');
-  return problems;
+  return problems.fields;
 }
 
 type LineSide = Omit<Fa3Line, 'correction_before' | 'correction_after'>;
