@@ -18,6 +18,7 @@ import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
 import { widgetBundle } from './widget-bundle.js';
+import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../api/validation/checkout.js';
 import type { DepartmentData } from '../accounts.js';
 
@@ -195,46 +196,6 @@ function parseCheckout(body: unknown): CheckoutInput {
   return result.data;
 }
 
-/** The classic script a shop pastes: it puts the button where it stands and loads the bundle once. */
-function widgetScript(options: { appUrl: string; prefix: string; token: string; name: string; bundleUrl: string; orderUrl: string }): string {
-  const config = JSON.stringify(options).replace(/</g, '\\u003c');
-  return `/* invoicekit product widget */
-(function () {
-  var o = ${config};
-  var s = document.currentScript;
-  if (!s || !s.parentNode) return;
-  var nonce = s.nonce || s.getAttribute('nonce') || '';
-  // Lit gives the nonce to any <style> it has to add (browsers without constructable stylesheets).
-  if (nonce && !window.litNonce) window.litNonce = nonce;
-  var b = document.createElement('product-pay-button');
-  b.setAttribute('app-url', o.appUrl);
-  b.setAttribute('account', o.prefix);
-  b.setAttribute('product', o.token);
-  ['quantity', 'show-quantity', 'locale', 'theme', 'label'].forEach(function (n) {
-    var v = s.getAttribute('data-' + n);
-    if (v !== null) b.setAttribute(n, v);
-  });
-  var a = document.createElement('a');
-  a.href = o.orderUrl;
-  a.textContent = 'Buy ' + o.name;
-  b.appendChild(a);
-  // Where the tag stands; a tag in <head> (a page holding nothing else) puts the button at the top of <body>.
-  if (s.parentNode !== document.head) s.parentNode.insertBefore(b, s);
-  else if (document.body) document.body.prepend(b);
-  else document.addEventListener('DOMContentLoaded', function () { document.body.prepend(b); });
-  if (window.customElements && customElements.get('product-pay-button')) return;
-  if (document.querySelector('script[data-invoicekit-bundle]')) return;
-  var l = document.createElement('script');
-  l.src = o.bundleUrl;
-  l.async = true;
-  l.crossOrigin = 'anonymous';
-  l.setAttribute('data-invoicekit-bundle', '');
-  if (nonce) l.nonce = nonce;
-  (document.head || document.documentElement).appendChild(l);
-})();
-`;
-}
-
 const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
 function cacheable(c: ServiceContext, body: string, type: string, cacheControl: string) {
@@ -377,7 +338,7 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
     const format = splitExtension(new URL(c.req.url).pathname).format;
     if (format === 'js') {
       const bundle = await widgetBundle();
-      const script = widgetScript({
+      const script = await widgetScript({
         appUrl: publicUrl,
         prefix: found.account.prefix,
         token: found.product.data.token,
