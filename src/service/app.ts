@@ -75,6 +75,11 @@ export interface ServiceAppOptions {
   trustProxy?: number | undefined;
 }
 
+/** The body an invoice attachment's routes read: a file of up to 10 MiB and its form. */
+const ATTACHMENT_BODY = 11 * MiB;
+/** The body a department's update reads: a logo of up to 2 MiB, sent as a form. */
+const LOGO_BODY = 4 * MiB;
+
 /**
  * The invoicing service as a Hono app: every operation of the interface, in JSON and XML. Routes are
  * written without their extension (`/invoices/:id`); the extension selects the representation.
@@ -142,7 +147,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const accountKsef = group(ofAccount);
   const invoices = new Hono<ServiceEnv>();
   // An invoice's attachment may be up to 10 MiB; its route checks the file itself.
-  invoices.post('/:id/add_attachment', queryTokenBeforeBody, readsBody(11 * MiB));
+  invoices.post('/:id/add_attachment', queryTokenBeforeBody, readsBody(ATTACHMENT_BODY));
   invoices.use(...ofAccount);
   const outbox = group(open);
   mountIntegrations({ users, login, account });
@@ -159,11 +164,11 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountInvoiceAttachments(invoices);
   // The form upload of an attachment: its unguessable key, read before the body, is the permission.
   const uploads = new Hono<ServiceEnv>();
-  uploads.post('/uploads', uploadKeyFirst, readsBody(11 * MiB));
+  uploads.post('/uploads', uploadKeyFirst, readsBody(ATTACHMENT_BODY));
   mountAttachmentUploads(uploads);
   const departments = new Hono<ServiceEnv>();
   // A department logo may be up to 2 MiB; its route checks the file itself.
-  departments.on(['PUT', 'PATCH'], '/:id', queryTokenBeforeBody, readsBody(4 * MiB));
+  departments.on(['PUT', 'PATCH'], '/:id', queryTokenBeforeBody, readsBody(LOGO_BODY));
   departments.use(...ofAccount);
   mountDepartmentLogo(departments);
   mountDepartments(departments);
