@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 rooms() {
   local status=0
-  for project in src/contract src/kernel src/api src/elements src/bff src/service; do
+  for project in src/contract src/kernel src/api src/elements src/bff src/service src/widget; do
     npx tsc -p "$project" || { echo "tsc -p $project failed" >&2; status=1; }
   done
   return "$status"

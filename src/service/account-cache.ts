@@ -1,10 +1,10 @@
 import type { Database } from './db.js';
 import { ANY_TABLE } from './kept-reads.js';
 import type { Account } from './account.js';
+import { BoundedMap } from './bounded-map.js';
 
 /** How long an account found by its token may be used without asking the database again. */
 export const ACCOUNT_CACHE_MAX_AGE_MS = 10_000;
-const MAX_ENTRIES = 1000;
 /** Notified by a trigger on every change or removal of an account (migration 20). */
 const CHANNEL = 'invoicekit_accounts';
 const NAMES_ACCOUNTS = /\baccounts\b/i;
@@ -19,7 +19,7 @@ const NAMES_ACCOUNTS = /\baccounts\b/i;
  * long a changed token could keep working should a notification be lost.
  */
 export class AccountCache {
-  readonly #entries = new Map<string, { account: Account; at: number }>();
+  readonly #entries = new BoundedMap<string, { account: Account; at: number }>();
   #listening = false;
   /** Moves on every clear, so that an answer read before a change is never kept after it. */
   #generation = 0;
@@ -57,7 +57,6 @@ export class AccountCache {
   /** Keeps an account read while the cache was at `generation`, unless something changed since. */
   set(token: string, account: Account, generation: number): void {
     if (!this.#listening || generation !== this.#generation) return;
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(token, { account, at: Date.now() });
   }
 

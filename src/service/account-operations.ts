@@ -45,7 +45,7 @@ async function ownerEmails(sql: Sql, accountId: number): Promise<string[]> {
 export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl?: string | undefined } = {}): void {
   const mailer = createMailer(options.smtpUrl);
 
-  app.post('/account/add_user', async (c) => {
+  app.post('/add_user', async (c) => {
     const account = await requireToken(c);
     const input = validate(accountAddUserInput, c.get('body'));
     if (!sameSecret(c.req.query('integration_token') ?? input.integration_token, c.get('config').integrationToken)) throw unauthorized();
@@ -100,7 +100,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     );
   });
 
-  app.post('/account/delete', async (c) => {
+  app.post('/delete', async (c) => {
     const account = await requireToken(c);
     const token = randomToken(24);
     const link = `${c.get('config').publicUrl}/account/delete/${token}`;
@@ -140,7 +140,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     return rows[0];
   }
 
-  app.get('/account/delete/:token', async (c) => {
+  app.get('/delete/:token', async (c) => {
     const pending = await pendingDeletion(c);
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
@@ -153,7 +153,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     );
   });
 
-  app.post('/account/delete/:token', async (c) => {
+  app.post('/delete/:token', async (c) => {
     const pending = await pendingDeletion(c);
     c.header('x-content-type-options', 'nosniff');
     if (!pending) return c.html(deletionPage('This link is not valid', '<p>It has expired or was already used.</p>'), 404);
@@ -161,7 +161,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     return c.html(deletionPage('The account was deleted', '<p>All of its data is gone.</p>'));
   });
 
-  app.patch('/account/unlink', async (c) => {
+  app.patch('/unlink', async (c) => {
     const account = await requireToken(c);
     const input = validate(accountUnlinkInput, c.get('body'));
     const prefixes = [...new Set((Array.isArray(input.prefix) ? input.prefix : [input.prefix]).map((p) => p.trim()))];

@@ -1,7 +1,5 @@
+import { BoundedMap } from './bounded-map.js';
 import type { Database } from './db.js';
-
-/** Answers kept per database; the oldest kept answer makes room for a new one. */
-const MAX_ENTRIES = 1000;
 
 /**
  * Presented answers kept while the database has not changed: an answer is kept only if the
@@ -13,7 +11,7 @@ const MAX_ENTRIES = 1000;
  */
 export class AnswerCache {
   readonly #db: Database & { writeCount(): number };
-  readonly #entries = new Map<string, unknown>();
+  readonly #entries = new BoundedMap<string, unknown>();
   #count = -1;
 
   constructor(db: Database & { writeCount(): number }) {
@@ -31,7 +29,6 @@ export class AnswerCache {
     if (this.#entries.has(key)) return this.#entries.get(key) as T;
     const value = await read();
     if (this.#db.writeCount() === count) {
-      if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
       this.#entries.set(key, value);
     }
     return value;

@@ -1,5 +1,4 @@
-import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomBytes } from 'node:crypto';
 import { queryTokenBeforeBody, requireAccount } from './auth.js';
@@ -7,22 +6,23 @@ import { createOutboxAccess } from './documents/outbox-access.js';
 import { createLoginGuard, type LoginFailureStore, MemoryLoginFailureStore, SqlLoginFailureStore } from './login-guard.js';
 import { idempotentPost } from './idempotency.js';
 import type { Database } from './db.js';
-import { ApiError, apiErrorOf, errorResponse, parseRequest, routePath, type ServiceEnv } from './http.js';
+import { ApiError, apiErrorOf, errorResponse, MiB, readsBody, routePath, type ServiceEnv } from './http.js';
 import { isUniqueViolation } from './invoicing/invoices.js';
 import { PdfBusyError } from './documents/pdf-pool.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountHealth } from './health.js';
-import { HOSTED_EXTRA_PATHS, mountHostedExtras } from './hosted-extras.js';
+import { mountAccountOperations } from './account-operations.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
 import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
 import { mountPaymentNotifications } from './payments/notifications.js';
+import { mountPaymentSettings } from './payments/settings.js';
 import { mountCheckoutPage } from './public/checkout.js';
 import { mountPublicPages } from './public/pages.js';
 import { mountWidget } from './public/widget.js';
-import { uploadKeyFirst } from './resources/attachments.js';
+import { mountAttachmentUploads, mountInvoiceAttachments, uploadKeyFirst } from './resources/attachments.js';
 import { mountDepartmentLogo } from './resources/department-logo.js';
-import { mountCatalog } from './resources/catalog.js';
+import { mountCategories, mountWarehouses } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
 import { mountDepartments } from './resources/departments.js';
 import type { KsefRuntime } from './ksef/invoices.js';
@@ -32,6 +32,11 @@ import { mountInvoices } from './resources/invoices.js';
 import { mountPayments } from './resources/payments.js';
 import { mountProducts } from './resources/products.js';
 import { mountWarehouseDocuments } from './resources/warehouse-documents.js';
+import { mountWarehouseActions } from './resources/warehouse-actions.js';
+import { mountIssuers } from './resources/issuers.js';
+import { mountPriceLists } from './resources/price-lists.js';
+import { mountRecurrings } from './resources/recurrings.js';
+import { mountWebhooks } from './webhooks/routes.js';
 import { routePatchAsPut } from './routing.js';
 
 export interface ServiceAppOptions {
@@ -70,12 +75,10 @@ export interface ServiceAppOptions {
   trustProxy?: number | undefined;
 }
 
-const MiB = 1024 * 1024;
-/** Paths of account-level operations: each needs the account's api_token (spec §5). */
-const ACCOUNT_PATHS = [
-  '/invoices', '/account/ksef', '/products', '/clients', '/banking', '/categories', '/warehouses', '/warehouse_documents', '/departments',
-  ...HOSTED_EXTRA_PATHS,
-];
+/** The body an invoice attachment's routes read: a file of up to 10 MiB and its form. */
+const ATTACHMENT_BODY = 11 * MiB;
+/** The body a department's update reads: a logo of up to 2 MiB, sent as a form. */
+const LOGO_BODY = 4 * MiB;
 
 /**
  * The invoicing service as a Hono app: every operation of the interface, in JSON and XML. Routes are
@@ -117,56 +120,83 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     c.res.headers.set('x-content-type-options', 'nosniff');
   });
 
-  const tooLarge = (limit: number) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => errorResponse(c, new ApiError(413, `The request body is larger than ${limit / MiB} MiB`)),
-    });
-  // A department logo may be up to 2 MiB; its route checks the file itself.
-  app.on(['PUT', 'PATCH'], '/departments/:id', queryTokenBeforeBody, tooLarge(4 * MiB));
-  // An invoice attachment may be up to 10 MiB; its routes check the file itself.
-  app.post('/attachments/uploads', uploadKeyFirst, tooLarge(11 * MiB));
-  app.post('/invoices/:id/add_attachment', queryTokenBeforeBody, tooLarge(11 * MiB));
-  app.use('*', async (c, next) =>
-    (/^(PUT|PATCH)$/.test(c.req.method) && /^\/departments\//.test(routePath(c.req.raw))) ||
-    (c.req.method === 'POST' && /^\/(attachments\/uploads|invoices\/[^/]+\/add_attachment)$/.test(routePath(c.req.raw)))
-      ? next()
-      : tooLarge(MiB)(c, next));
-  app.use('*', parseRequest);
+  // Every group reads its requests' bodies (1 MiB unless it says otherwise) and adds its own guards.
+  // A route that takes files puts its own reader, with its larger limit, ahead of its group's.
+  /** Operations of an account: its api_token (spec §5), then `Idempotency-Key` on POSTs. */
+  const ofAccount = [readsBody(), requireAccount, idempotentPost];
+  /** Public routes: each checks its own capability (a token in the path, a signature, the integration token). */
+  const open = [readsBody()];
 
   mountHealth(app, { db: options.db, draining: options.draining });
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
-  mountPublicPages(app);
-  mountCheckoutPage(app);
-  mountPaymentNotifications(app, { clock: options.clock });
-  mountWidget(app);
-  mountIntegrations(app);
-  for (const prefix of ACCOUNT_PATHS) {
-    app.use(prefix, requireAccount);
-    app.use(`${prefix}/*`, (c, next) =>
-      // The buyer's checkout page of a payment is public: its token is the capability.
-      prefix === '/banking' && routePath(c.req.raw).startsWith('/banking/payments/pay/') ? next() : requireAccount(c, next),
-    );
-    app.use(prefix, idempotentPost);
-    app.use(`${prefix}/*`, idempotentPost);
-  }
-  mountInvoiceSummary(app);
-  mountInvoiceDocuments(app, {
+
+  app.route('/invoice', group(open, mountPublicPages));
+  // The buyer's checkout page of a payment is public, its token the capability: it answers before
+  // the `/banking` group asks for the account's token.
+  app.route('/banking/payments/pay', group(open, (checkout) => mountCheckoutPage(checkout, app)));
+  app.route('/payments', group(open, (payments) => mountPaymentNotifications(payments, { service: app, clock: options.clock })));
+  const shop = group(open);
+  const script = group(open);
+  mountWidget({ shop, script });
+  app.route('/a/:prefix', shop);
+  app.route('/widget', script);
+
+  const users = group(open);
+  const login = group(open);
+  const account = group(open);
+  const accountKsef = group(ofAccount);
+  const invoices = new Hono<ServiceEnv>();
+  // An invoice's attachment may be up to 10 MiB; its route checks the file itself.
+  invoices.post('/:id/add_attachment', queryTokenBeforeBody, readsBody(ATTACHMENT_BODY));
+  invoices.use(...ofAccount);
+  const outbox = group(open);
+  mountIntegrations({ users, login, account });
+  mountAccountOperations(account, { smtpUrl: options.smtpUrl });
+  mountInvoiceSummary(invoices);
+  mountInvoiceDocuments({ invoices, outbox }, {
     smtpUrl: options.smtpUrl,
     outboxAccess: createOutboxAccess(options.signingSecret ?? randomBytes(32).toString('base64url')),
     db: options.db,
     ksef,
   });
-  mountKsef(app, ksef);
-  mountInvoices(app);
-  mountProducts(app);
-  mountClients(app);
-  mountPayments(app);
-  mountCatalog(app);
-  mountWarehouseDocuments(app);
-  mountDepartmentLogo(app);
-  mountDepartments(app);
-  mountHostedExtras(app, { allowPrivateWebhooks: options.allowPrivateWebhooks ?? false, smtpUrl: options.smtpUrl });
+  mountKsef({ invoices, settings: accountKsef }, ksef);
+  mountInvoices(invoices);
+  mountInvoiceAttachments(invoices);
+  // The form upload of an attachment: its unguessable key, read before the body, is the permission.
+  const uploads = new Hono<ServiceEnv>();
+  uploads.post('/uploads', uploadKeyFirst, readsBody(ATTACHMENT_BODY));
+  mountAttachmentUploads(uploads);
+  const departments = new Hono<ServiceEnv>();
+  // A department logo may be up to 2 MiB; its route checks the file itself.
+  departments.on(['PUT', 'PATCH'], '/:id', queryTokenBeforeBody, readsBody(LOGO_BODY));
+  departments.use(...ofAccount);
+  mountDepartmentLogo(departments);
+  mountDepartments(departments);
+
+  app.route('/users', users);
+  app.route('/login', login);
+  app.route('/account/ksef', accountKsef);
+  // Payment keys: the account's token, and no idempotency (a PUT alone).
+  app.route('/account/payments', group([readsBody(), requireAccount], mountPaymentSettings));
+  app.route('/account', account);
+  app.route('/invoices', invoices);
+  app.route('/outbox', outbox);
+  app.route('/attachments', uploads);
+  app.route('/products', group(ofAccount, mountProducts));
+  app.route('/clients', group(ofAccount, mountClients));
+  app.route('/banking', group(ofAccount, mountPayments));
+  app.route('/categories', group(ofAccount, mountCategories));
+  app.route('/warehouses', group(ofAccount, mountWarehouses));
+  app.route('/warehouse_documents', group(ofAccount, mountWarehouseDocuments));
+  app.route('/departments', departments);
+  // The hosted service's resources beyond the interface's seed.
+  app.route('/webhooks', group(ofAccount, (webhooks) => mountWebhooks(webhooks, { allowPrivate: options.allowPrivateWebhooks ?? false })));
+  app.route('/recurrings', group(ofAccount, mountRecurrings));
+  app.route('/price_lists', group(ofAccount, mountPriceLists));
+  app.route('/warehouse_actions', group(ofAccount, mountWarehouseActions));
+  app.route('/issuers', group(ofAccount, mountIssuers));
+  // A path no group claims still has its body read, so a hostile body is refused there as anywhere.
+  app.use(...open);
   routePatchAsPut(app);
 
   app.notFound((c) => errorResponse(c, new ApiError(404, 'Not found')));
@@ -182,4 +212,12 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     return c.json({ code: 'error', message: 'Internal server error' }, 500);
   });
   return app;
+}
+
+/** A resource group: a sub-app behind `middleware`, its routes added by `mount`. */
+function group(middleware: MiddlewareHandler<ServiceEnv>[], mount?: (group: Hono<ServiceEnv>) => void): Hono<ServiceEnv> {
+  const sub = new Hono<ServiceEnv>();
+  sub.use(...middleware);
+  mount?.(sub);
+  return sub;
 }

@@ -36,8 +36,17 @@ export const invalidField = (field: string, message: string) => invalid({ [field
 export class Problems {
   readonly fields: Record<string, string[]> = {};
 
+  /** Starts from problems already found (another check's `fields`). */
+  constructor(found: Record<string, string[]> = {}) {
+    for (const [field, messages] of Object.entries(found)) for (const message of messages) this.add(field, message);
+  }
+
   add(field: string, message: string): void {
     (this.fields[field] ??= []).push(message);
+  }
+
+  has(field: string): boolean {
+    return Object.hasOwn(this.fields, field);
   }
 
   get empty(): boolean {

@@ -1,5 +1,6 @@
 import type { KsefRuntime } from './ksef/invoices.js';
 import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { Account } from './account.js';
 import type { Database } from './db.js';
@@ -237,6 +238,26 @@ export const parseRequest: MiddlewareHandler<ServiceEnv> = async (c, next) => {
   c.set('body', storableText(body, []) as Record<string, unknown>);
   await next();
 };
+
+export const MiB = 1024 * 1024;
+
+/**
+ * A group's (or a route's) body reader: the body, up to `limit` bytes (a larger one is the
+ * reference's 413), parsed by `parseRequest`. A request's body is read once, by the first reader on
+ * its way: a route that takes files puts its own reader ahead of its group's.
+ */
+export function readsBody(limit = MiB): MiddlewareHandler<ServiceEnv> {
+  const limited = bodyLimit({
+    maxSize: limit,
+    onError: (c) => errorResponse(c, new ApiError(413, `The request body is larger than ${limit / MiB} MiB`)),
+  });
+  return async (c, next) => {
+    if (c.get('format') !== undefined) return next();
+    return limited(c, async () => {
+      await parseRequest(c, next);
+    });
+  };
+}
 
 /**
  * Answers in the request's format: JSON, or XML under `root`. The body goes out as UTF-8 bytes:

@@ -76,10 +76,10 @@ function presentUser(user: UserRow, account: Account, publicUrl: string) {
   };
 }
 
-export function mountIntegrations(app: Hono<ServiceEnv>): void {
+export function mountIntegrations(groups: { users: Hono<ServiceEnv>; login: Hono<ServiceEnv>; account: Hono<ServiceEnv> }): void {
   const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
 
-  app.post('/users', async (c) => {
+  groups.users.post('/', async (c) => {
     requireIntegrationToken(c);
     const input = validate(addUserInput, c.get('body'));
     const body = c.get('body');
@@ -99,7 +99,7 @@ export function mountIntegrations(app: Hono<ServiceEnv>): void {
     return respond(c, presentUser(user, account, publicUrl(c)), { status: 201, root: 'user' });
   });
 
-  app.post('/login', async (c) => {
+  groups.login.post('/', async (c) => {
     requireIntegrationToken(c);
     const input = validate(loginInput, c.get('body'));
     // The same 401, after the same work, for an unknown login and a wrong password: nothing tells
@@ -129,7 +129,7 @@ export function mountIntegrations(app: Hono<ServiceEnv>): void {
     );
   });
 
-  app.post('/account', async (c) => {
+  groups.account.post('/', async (c) => {
     requireIntegrationToken(c);
     const input = validate(createAccountInput, c.get('body'));
     if (input.api_token && !(await accountByToken(c.get('db'), input.api_token))) throw unauthorized();
@@ -151,7 +151,7 @@ export function mountIntegrations(app: Hono<ServiceEnv>): void {
     );
   });
 
-  app.get('/account', async (c) => {
+  groups.account.get('/', async (c) => {
     requireIntegrationToken(c);
     const token = c.req.query('api_token');
     const account = token ? await accountByToken(c.get('db'), token) : undefined;

@@ -1,5 +1,5 @@
-/** Reads kept per database; the oldest makes room for a new one. */
-const MAX_ENTRIES = 1000;
+import { BoundedMap } from './bounded-map.js';
+
 /** Stands for a script among the writes of a transaction: it may write any table. */
 export const ANY_TABLE = '*';
 /** Removing an account removes every record it owns (`on delete cascade`): a statement naming it may change any table. */
@@ -30,7 +30,7 @@ export class KeptReads {
   readonly #tables = new Map<string, { pattern: RegExp; count: number }>();
   /** The write statements of each transaction under way. */
   readonly #open = new Set<string[]>();
-  readonly #entries = new Map<string, { value: unknown; version: number }>();
+  readonly #entries = new BoundedMap<string, { value: unknown; version: number }>();
 
   /** A statement that may write, outside a transaction: called before it runs and after it ends. */
   written(text: string): void {
@@ -58,8 +58,6 @@ export class KeptReads {
     if (entry && version !== undefined && entry.version === version) return entry.value as T;
     const value = deepFreeze(await read());
     if (version !== undefined && this.#version(tables) === version) {
-      this.#entries.delete(fullKey);
-      if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
       this.#entries.set(fullKey, { value, version });
     }
     return value;

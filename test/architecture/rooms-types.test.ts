@@ -43,6 +43,7 @@ describe('room type configs', () => {
     ['bff', { dom: false, node: false, nodeModule: false, web: true }],
     ['elements', { dom: true, node: false, nodeModule: false, web: true }],
     ['service', { dom: false, node: true, nodeModule: true, web: true }],
+    ['widget', { dom: true, node: false, nodeModule: false, web: true }],
   ] as const)('src/%s sees only its own globals', (room, expected) => {
     expect(compiling(room)).toEqual(expected);
   });

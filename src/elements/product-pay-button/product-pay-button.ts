@@ -250,7 +250,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     this.busy = false;
   }
 
-  /** How the sale is taxed for the buyer as typed (src/api/checkout.ts), as the checkout will price it. */
+  /** How the sale is taxed for the buyer as typed (src/kernel/checkout.ts), as the checkout will price it. */
   #treatment() {
     const info = this.info;
     return info && this.draft && !this.portalToken

@@ -196,7 +196,7 @@ export function mountOutbox(app: Hono<ServiceEnv>, mailer: Mailer, access: Outbo
     return (await accountOf(c)) ?? signInPage(c);
   }
 
-  app.post('/outbox/links', async (c) => {
+  app.post('/links', async (c) => {
     const account = await accountOf(c);
     if (!account) throw unauthorized();
     const key = await access.linkFor(account);
@@ -204,7 +204,7 @@ export function mountOutbox(app: Hono<ServiceEnv>, mailer: Mailer, access: Outbo
     return c.json({ url, expires_at: new Date(Date.now() + OUTBOX_LINK_TTL_SECONDS * 1000).toISOString() }, 201);
   });
 
-  app.get('/outbox', async (c) => {
+  app.get('/', async (c) => {
     const account = await reader(c);
     if (account instanceof Response) return account;
     const { page: pageNumber } = validate(pageQuery, c.req.query());
@@ -256,7 +256,7 @@ ${pager}`),
     );
   });
 
-  app.get('/outbox/:token', async (c) => {
+  app.get('/:token', async (c) => {
     const account = await reader(c);
     if (account instanceof Response) return account;
     const row = await findMessage(c, account, c.req.param('token'));
@@ -299,7 +299,7 @@ ${body}`),
     );
   });
 
-  app.get('/outbox/:token/body', async (c) => {
+  app.get('/:token/body', async (c) => {
     const account = await reader(c);
     if (account instanceof Response) return account;
     const row = await findMessage(c, account, c.req.param('token'));
@@ -313,7 +313,7 @@ ${body}`),
     });
   });
 
-  app.get('/outbox/:token/attachments/:id', async (c) => {
+  app.get('/:token/attachments/:id', async (c) => {
     const account = await reader(c);
     if (account instanceof Response) return account;
     const token = c.req.param('token');

@@ -150,10 +150,11 @@ async function deliverInvoiceEmail(db: Database, mailer: Mailer, accountId: numb
  * Invoice documents: `GET /invoices/<id>.pdf`, `POST /invoices/<id>/send_by_email` and the outbox
  * pages. Mounted before the invoice resource routes, so a `.pdf` read lands here.
  */
-export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDocumentsOptions): void {
+export function mountInvoiceDocuments(groups: { invoices: Hono<ServiceEnv>; outbox: Hono<ServiceEnv> }, options: InvoiceDocumentsOptions): void {
+  const app = groups.invoices;
   const mailer = createMailer(options.smtpUrl);
 
-  app.get('/invoices/:id', async (c, next) => {
+  app.get('/:id', async (c, next) => {
     if (c.get('format') !== 'pdf') return next();
     const account = c.get('account');
     const kept = answerCacheOf(c.get('db'));
@@ -169,7 +170,7 @@ export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDoc
     return pdfResponse(c, row, pdf);
   });
 
-  app.post('/invoices/:id/send_by_email', async (c) => {
+  app.post('/:id/send_by_email', async (c) => {
     const id = idParam(c);
     const account = c.get('account');
     const db = c.get('db');
@@ -207,5 +208,5 @@ export function mountInvoiceDocuments(app: Hono<ServiceEnv>, options: InvoiceDoc
   options.ksef?.onSettled?.((settled) => releaseHeldEmails(options.db, settled, (accountId, id, request) => deliverInvoiceEmail(options.db, mailer, accountId, id, request)));
 
   // With a real mail server there is no outbox at all: real mail to real buyers is never kept here.
-  if (mailer.transport === 'outbox') mountOutbox(app, mailer, options.outboxAccess);
+  if (mailer.transport === 'outbox') mountOutbox(groups.outbox, mailer, options.outboxAccess);
 }

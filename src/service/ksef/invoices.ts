@@ -1,6 +1,7 @@
 import { issuedOffline } from '../../kernel/ksef.js';
 import type { Sql } from '../db.js';
-import { type Account, invalid } from '../http.js';
+import type { Account } from '../account.js';
+import { invalid, Problems } from '../domain-errors.js';
 import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { buildFa3, type Fa3Context, fa3InvoiceOf, fa3Problems, type Fa3Reference, isKsefKind } from './fa3/build.js';
@@ -89,13 +90,13 @@ function comparable(value: unknown): string {
  * not its own. The kept fields it leaves out are taken from the corrected invoice.
  */
 export function correctionProblems(data: Stored, corrected: CorrectedReference | null): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
+  const problems = new Problems();
   const given = typeof data.gov_corrected_invoice_number === 'string' ? data.gov_corrected_invoice_number.trim() : '';
-  if (given && !isValidKsefNumber(given)) problems.gov_corrected_invoice_number = ['is not a KSeF number (NIP-YYYYMMDD-XXXXXXXXXXXX-CC, with its checksum)'];
+  if (given && !isValidKsefNumber(given)) problems.add('gov_corrected_invoice_number', 'is not a KSeF number (NIP-YYYYMMDD-XXXXXXXXXXXX-CC, with its checksum)');
   else if (given && corrected?.ksefNumber && given !== corrected.ksefNumber) {
-    problems.gov_corrected_invoice_number = [`must be the corrected invoice's KSeF number, ${corrected.ksefNumber}`];
+    problems.add('gov_corrected_invoice_number', `must be the corrected invoice's KSeF number, ${corrected.ksefNumber}`);
   }
-  if (!corrected) return problems;
+  if (!corrected) return problems.fields;
   for (const field of CORRECTION_KEPT_FIELDS) {
     const before = (corrected.data as Record<string, unknown>)[field];
     const fields = data as Record<string, unknown>;
@@ -104,9 +105,9 @@ export function correctionProblems(data: Stored, corrected: CorrectedReference |
     const after = fields[field];
     // `buyer_company` absent on an older record means a company, as the hosted service reads it.
     if (field === 'buyer_company' && (before === undefined || after === undefined)) continue;
-    if (comparable(before) !== comparable(after)) problems[field] = ["can't differ from the corrected invoice's"];
+    if (comparable(before) !== comparable(after)) problems.add(field, "can't differ from the corrected invoice's");
   }
-  return problems;
+  return problems.fields;
 }
 
 /** The invoices an FA(3) document names: a correction's corrected invoice, an advance's order, a final invoice's advances. */
@@ -204,13 +205,13 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
 
   const context = await fa3ContextOf(tx, account.id, data);
   const invoice = fa3InvoiceOf(data);
-  const problems = fa3Problems(invoice, context);
+  const problems = new Problems(fa3Problems(invoice, context));
   // A correction names the corrected invoice's KSeF number: it waits until that invoice has one.
   if (context.corrected?.pending && !context.corrected.ksefNumber) {
-    (problems.invoice_id ??= []).push('is still being sent to KSeF: send the correction once the corrected invoice has its KSeF number');
+    problems.add('invoice_id', 'is still being sent to KSeF: send the correction once the corrected invoice has its KSeF number');
   }
-  if (Object.keys(problems).length > 0) {
-    return save({ gov_status: govStatus('send_error', settings.environment), gov_error_messages: errorMessages(problems) });
+  if (!problems.empty) {
+    return save({ gov_status: govStatus('send_error', settings.environment), gov_error_messages: errorMessages(problems.fields) });
   }
   const now = runtime.clock();
   const xml = buildFa3(invoice, { ...context, createdAt: now });

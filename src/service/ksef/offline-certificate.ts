@@ -3,6 +3,7 @@ import type { Sql } from '../db.js';
 import type { KsefEnvironment } from './gateway.js';
 import { certificateVerificationLink, type OfflineCertificate } from './kod-ii.js';
 import type { KsefSettings } from './settings.js';
+import { Problems } from '../domain-errors.js';
 
 /**
  * The account's KSeF certificate of the Offline kind, which signs KOD II: checked when it is set
@@ -27,28 +28,28 @@ const keyField = 'ksef.offline_private_key';
  * a key that is not the certificate's, a certificate out of its validity at `now`.
  */
 export function offlineCertificateProblems(certificatePem: string, privateKeyPem: string, now: Date): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
+  const problems = new Problems();
   const certificate = parseCertificate(certificatePem);
-  if (!certificate) problems[certificateField] = ['is not an X.509 certificate in PEM form'];
+  if (!certificate) problems.add(certificateField, 'is not an X.509 certificate in PEM form');
   let key: KeyObject | undefined;
   try {
     key = createPrivateKey({ key: privateKeyPem, format: 'pem' });
   } catch (error) {
     const encrypted = /passphrase|encrypted/i.test(String((error as Error).message)) || /ENCRYPTED/.test(privateKeyPem);
-    problems[keyField] = [encrypted ? 'is encrypted: give the key without a passphrase' : 'is not a private key in PEM form'];
+    problems.add(keyField, encrypted ? 'is encrypted: give the key without a passphrase' : 'is not a private key in PEM form');
   }
   if (key) {
     const unsupported = keyTypeProblem(key);
-    if (unsupported) problems[keyField] = [unsupported];
+    if (unsupported) problems.add(keyField, unsupported);
   }
-  if (certificate && key && !problems[keyField] && !certificate.checkPrivateKey(key)) {
-    problems[keyField] = ['does not match the certificate'];
+  if (certificate && key && !problems.has(keyField) && !certificate.checkPrivateKey(key)) {
+    problems.add(keyField, 'does not match the certificate');
   }
   if (certificate) {
-    if (now > new Date(certificate.validTo)) (problems[certificateField] ??= []).push(`expired on ${new Date(certificate.validTo).toISOString()}`);
-    else if (now < new Date(certificate.validFrom)) (problems[certificateField] ??= []).push(`is not valid until ${new Date(certificate.validFrom).toISOString()}`);
+    if (now > new Date(certificate.validTo)) problems.add(certificateField, `expired on ${new Date(certificate.validTo).toISOString()}`);
+    else if (now < new Date(certificate.validFrom)) problems.add(certificateField, `is not valid until ${new Date(certificate.validFrom).toISOString()}`);
   }
-  return problems;
+  return problems.fields;
 }
 
 function keyTypeProblem(key: KeyObject): string | null {

@@ -11,10 +11,10 @@ import { mountKsefSettings } from './settings.js';
  * with `kind=gov` (the FA(3) XML exactly as sent) or `kind=gov_upo` (KSeF's official receipt).
  * Mounted before the invoices' own routes.
  */
-export function mountKsef(app: Hono<ServiceEnv>, runtime: KsefRuntime): void {
-  mountKsefSettings(app, { localAvailable: () => runtime.localOrigin() !== undefined, clock: () => runtime.clock() });
+export function mountKsef(groups: { invoices: Hono<ServiceEnv>; settings: Hono<ServiceEnv> }, runtime: KsefRuntime): void {
+  mountKsefSettings(groups.settings, { localAvailable: () => runtime.localOrigin() !== undefined, clock: () => runtime.clock() });
 
-  app.get('/invoices/:id', async (c, next) => {
+  groups.invoices.get('/:id', async (c, next) => {
     if (!askedToSend(c.req.query(), {}, ['send_to_ksef'])) return next();
     const account = c.get('account');
     const id = idParam(c);
@@ -22,7 +22,7 @@ export function mountKsef(app: Hono<ServiceEnv>, runtime: KsefRuntime): void {
     return next();
   });
 
-  app.get('/invoices/:id/attachment', async (c) => {
+  groups.invoices.get('/:id/attachment', async (c) => {
     const account = c.get('account');
     const id = idParam(c);
     const kind = c.req.query('kind');

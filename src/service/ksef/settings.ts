@@ -112,8 +112,8 @@ export const isConnected = (settings: KsefSettings): settings is KsefSettings & 
   settings.environment !== 'off' && settings.token !== null;
 
 export function mountKsefSettings(app: Hono<ServiceEnv>, options: { localAvailable: () => boolean; clock: () => Date }): void {
-  app.get('/account/ksef', async (c) => respond(c, presentKsefSettings(await readKsefSettings(c.get('db'), c.get('account').id))));
-  app.put('/account/ksef', async (c) => {
+  app.get('/', async (c) => respond(c, presentKsefSettings(await readKsefSettings(c.get('db'), c.get('account').id))));
+  app.put('/', async (c) => {
     const body = c.get('body');
     const given = body.ksef === undefined ? body : body.ksef;
     const change = validate(ksefSettingsInput, given, 'ksef');

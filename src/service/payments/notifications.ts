@@ -1,15 +1,16 @@
 import type { Hono } from 'hono';
 import type { ServiceEnv } from '../http.js';
 import { mountPrzelewy24Notify } from './przelewy24.js';
-import { mountPaymentSettings } from './settings.js';
 import { mountStripeWebhook } from './stripe.js';
 
 /**
- * Each account's payment settings (`/account/payments`, its api_token only) and the routes payment
- * providers report to (`/payments/<provider>/<prefix>/…`, public: each checks its provider's signature).
+ * The routes payment providers report to, on the `/payments` group (`/payments/<provider>/<prefix>/…`,
+ * public: each checks its provider's signature).
  */
-export function mountPaymentNotifications(app: Hono<ServiceEnv>, options: { clock?: (() => Date) | undefined } = {}): void {
-  mountPaymentSettings(app);
+export function mountPaymentNotifications(
+  app: Hono<ServiceEnv>,
+  options: { service: Hono<ServiceEnv>; clock?: (() => Date) | undefined },
+): void {
   mountStripeWebhook(app, options);
-  mountPrzelewy24Notify(app);
+  mountPrzelewy24Notify(app, options);
 }

@@ -125,8 +125,8 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * verified with Przelewy24; only a verified one settles. Anything but a 200 makes Przelewy24 notify
  * again, so a verification that fails or times out leaves the payment pending for the next try.
  */
-export function mountPrzelewy24Notify(app: Hono<ServiceEnv>): void {
-  app.post('/payments/przelewy24/:prefix/notify', async (c) => {
+export function mountPrzelewy24Notify(app: Hono<ServiceEnv>, options: { service: Hono<ServiceEnv> }): void {
+  app.post('/przelewy24/:prefix/notify', async (c) => {
     const db = c.get('db');
     const account = await accountByPrefix(db, c.req.param('prefix'));
     const keys = przelewy24KeysOf(await readPaymentSettings(db, account.id));
@@ -156,7 +156,7 @@ export function mountPrzelewy24Notify(app: Hono<ServiceEnv>): void {
         throw new ApiError(503, 'Przelewy24 did not verify the transaction yet; the payment stays pending');
       }
     }
-    const settled = await settlePayment(app, db, { token: note.sessionId, outcome: 'paid', providerId: 'przelewy24', reference: String(note.orderId), accountId: account.id });
+    const settled = await settlePayment(options.service, db, { token: note.sessionId, outcome: 'paid', providerId: 'przelewy24', reference: String(note.orderId), accountId: account.id });
     if (!settled.mailed) throw new ApiError(503, 'The payment is recorded; the invoice could not be e-mailed yet');
     return c.json({ status: 'OK' });
   });

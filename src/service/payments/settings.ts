@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { type PaymentProviderName, type PaymentSettings, paymentSettingsInput } from '../../api/schemas/payment-settings.js';
-import { requireAccount } from '../auth.js';
 import type { Sql } from '../db.js';
-import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
+import { Problems } from '../domain-errors.js';
+import { type Account, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { type PaymentProvider, testPaymentProvider } from './provider.js';
 import { przelewy24Provider } from './przelewy24.js';
 import { stripeProvider } from './stripe.js';
@@ -118,14 +118,14 @@ function mergeSection<T extends object>(stored: T | undefined, given: Record<str
 
 /** A provider can only be chosen with every key it needs. */
 function checkComplete(settings: StoredPaymentSettings): void {
-  const missing: Record<string, string[]> = {};
+  const missing = new Problems();
   const need = (section: 'stripe' | 'przelewy24', fields: string[]) => {
     const given = (settings[section] ?? {}) as Record<string, unknown>;
-    for (const field of fields) if (given[field] == null) missing[`${section}.${field}`] = ["can't be blank"];
+    for (const field of fields) if (given[field] == null) missing.add(`${section}.${field}`, "can't be blank");
   };
   if (settings.provider === 'stripe') need('stripe', ['secret_key', 'webhook_secret']);
   if (settings.provider === 'przelewy24') need('przelewy24', ['merchant_id', 'pos_id', 'crc', 'api_key']);
-  if (Object.keys(missing).length) throw invalid(missing);
+  missing.throwIfAny();
 }
 
 /**
@@ -133,8 +133,6 @@ function checkComplete(settings: StoredPaymentSettings): void {
  * the account's own api_token reaches them.
  */
 export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
-  app.use('/account/payments', requireAccount);
-
   async function answer(c: ServiceContext, settings: StoredPaymentSettings) {
     const account = c.get('account');
     const { publicUrl, paymentProvider } = c.get('config');
@@ -143,9 +141,9 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
     return respond(c, { payments: presentSettings(settings, provider, publicUrl, account) }, { root: 'payments' });
   }
 
-  app.get('/account/payments', async (c) => answer(c, await readPaymentSettings(c.get('db'), c.get('account').id)));
+  app.get('/', async (c) => answer(c, await readPaymentSettings(c.get('db'), c.get('account').id)));
 
-  app.put('/account/payments', async (c) => {
+  app.put('/', async (c) => {
     const input = validate(paymentSettingsInput, wrapped(c, 'payments'));
     const account = c.get('account');
     const settings = await c.get('db').transaction(async (tx) => {

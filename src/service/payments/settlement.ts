@@ -62,17 +62,18 @@ async function recordOutcome(db: Database, input: SettlementInput) {
 }
 
 /** Sends the issued invoice to the buyer, as the hosted service does after a paid order. */
-async function mailInvoice(app: Hono<ServiceEnv>, account: Account, payment: PaymentData): Promise<boolean> {
+async function mailInvoice(service: Hono<ServiceEnv>, account: Account, payment: PaymentData): Promise<boolean> {
   const send = new URL(`http://service.invalid/invoices/${payment.invoice_id}/send_by_email.json`);
   send.searchParams.set('api_token', account.api_token);
-  const response = await app.request(`${send.pathname}${send.search}`, { method: 'POST', headers: { accept: 'application/json' } });
+  const response = await service.request(`${send.pathname}${send.search}`, { method: 'POST', headers: { accept: 'application/json' } });
   return response.ok;
 }
 
-export async function settlePayment(app: Hono<ServiceEnv>, db: Database, input: SettlementInput): Promise<SettlementResult> {
+/** `service`: the whole service app, which mails an issued invoice through its own `send_by_email`. */
+export async function settlePayment(service: Hono<ServiceEnv>, db: Database, input: SettlementInput): Promise<SettlementResult> {
   const { account, row } = await recordOutcome(db, input);
   if (row.data.invoice_mail_pending !== true) return { account, row, mailed: true };
-  if (!(await mailInvoice(app, account, row.data).catch(() => false))) return { account, row, mailed: false };
+  if (!(await mailInvoice(service, account, row.data).catch(() => false))) return { account, row, mailed: false };
   const sent = await db.transaction(async (tx) => {
     const found = await byToken<PaymentData>(tx, 'payments', input.token, true);
     const data = { ...found.row.data };

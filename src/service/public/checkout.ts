@@ -77,7 +77,8 @@ async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
   return { tax, treatment: sale.treatment, seller: sale.seller, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
 }
 
-export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
+/** `service`: the whole service, through whose own `send_by_email` a paid order's invoice is mailed. */
+export function mountCheckoutPage(app: Hono<ServiceEnv>, service: Hono<ServiceEnv>): void {
   /** `confirming`: the buyer is back from the provider's page and the provider has not confirmed the payment yet. */
   async function show(c: ServiceContext, problem?: string, confirming = false) {
     const token = c.req.param('token')!;
@@ -149,13 +150,13 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
   }
 
   async function finish(c: ServiceContext, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
-    const { row } = await settlePayment(app, c.get('db'), { token, outcome, providerId, reference });
+    const { row } = await settlePayment(service, c.get('db'), { token, outcome, providerId, reference });
     return leave(c, row.data);
   }
 
-  app.get('/banking/payments/pay/:token', (c) => show(c));
+  app.get('/:token', (c) => show(c));
 
-  app.post('/banking/payments/pay/:token', async (c) => {
+  app.post('/:token', async (c) => {
     const token = c.req.param('token');
     const { row, account } = await byToken<PaymentData>(c.get('db'), 'payments', token);
     const provider = await paymentProviderOf(c, account);
@@ -174,7 +175,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
   });
 
   // Where a redirecting provider sends the buyer back: the outcome is asked of the provider, not read from the query.
-  app.get('/banking/payments/pay/:token/return', async (c) => {
+  app.get('/:token/return', async (c) => {
     const token = c.req.param('token');
     const { row, account } = await byToken<PaymentData>(c.get('db'), 'payments', token);
     const provider = await paymentProviderOf(c, account);

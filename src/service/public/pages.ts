@@ -168,7 +168,7 @@ async function invoiceCheckout(c: ServiceContext, token: string, provider: Payme
 }
 
 export function mountPublicPages(app: Hono<ServiceEnv>): void {
-  app.get('/invoice/:token', async (c) => {
+  app.get('/:token', async (c) => {
     const { row, account } = await byToken<InvoiceData>(c.get('db'), 'invoices', c.req.param('token'));
     if (c.get('format') === 'pdf') {
       const { invoicePdfResponse } = await import('../documents/routes.js');
@@ -210,9 +210,9 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
     );
   }
 
-  app.get('/invoice/payment/:token', (c) => invoicePaymentPage(c));
+  app.get('/payment/:token', (c) => invoicePaymentPage(c));
 
-  app.post('/invoice/payment/:token', async (c) => {
+  app.post('/payment/:token', async (c) => {
     const token = c.req.param('token');
     const provider = await paymentProviderOf(c, (await byToken<InvoiceData>(c.get('db'), 'invoices', token)).account);
     if (!provider) return invoicePaymentPage(c, 403);

@@ -19,6 +19,7 @@ import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
 import { widgetBundle } from './widget-bundle.js';
+import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import type { DepartmentData } from '../accounts.js';
 
@@ -196,46 +197,6 @@ function parseCheckout(body: unknown): CheckoutInput {
   return result.data;
 }
 
-/** The classic script a shop pastes: it puts the button where it stands and loads the bundle once. */
-function widgetScript(options: { appUrl: string; prefix: string; token: string; name: string; bundleUrl: string; orderUrl: string }): string {
-  const config = JSON.stringify(options).replace(/</g, '\\u003c');
-  return `/* invoicekit product widget */
-(function () {
-  var o = ${config};
-  var s = document.currentScript;
-  if (!s || !s.parentNode) return;
-  var nonce = s.nonce || s.getAttribute('nonce') || '';
-  // Lit gives the nonce to any <style> it has to add (browsers without constructable stylesheets).
-  if (nonce && !window.litNonce) window.litNonce = nonce;
-  var b = document.createElement('product-pay-button');
-  b.setAttribute('app-url', o.appUrl);
-  b.setAttribute('account', o.prefix);
-  b.setAttribute('product', o.token);
-  ['quantity', 'show-quantity', 'locale', 'theme', 'label'].forEach(function (n) {
-    var v = s.getAttribute('data-' + n);
-    if (v !== null) b.setAttribute(n, v);
-  });
-  var a = document.createElement('a');
-  a.href = o.orderUrl;
-  a.textContent = 'Buy ' + o.name;
-  b.appendChild(a);
-  // Where the tag stands; a tag in <head> (a page holding nothing else) puts the button at the top of <body>.
-  if (s.parentNode !== document.head) s.parentNode.insertBefore(b, s);
-  else if (document.body) document.body.prepend(b);
-  else document.addEventListener('DOMContentLoaded', function () { document.body.prepend(b); });
-  if (window.customElements && customElements.get('product-pay-button')) return;
-  if (document.querySelector('script[data-invoicekit-bundle]')) return;
-  var l = document.createElement('script');
-  l.src = o.bundleUrl;
-  l.async = true;
-  l.crossOrigin = 'anonymous';
-  l.setAttribute('data-invoicekit-bundle', '');
-  if (nonce) l.nonce = nonce;
-  (document.head || document.documentElement).appendChild(l);
-})();
-`;
-}
-
 const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
 function cacheable(c: ServiceContext, body: string, type: string, cacheControl: string) {
@@ -288,7 +249,15 @@ function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, lang: Che
   </article>`;
 }
 
-export function mountWidget(app: Hono<ServiceEnv>): void {
+/** The shop's prefix, from the path the shop's group is mounted at (`/a/:prefix`). */
+function prefixOf(c: ServiceContext): string {
+  const prefix = c.req.param('prefix');
+  if (prefix === undefined) throw notFound();
+  return prefix;
+}
+
+export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<ServiceEnv> }): void {
+  const app = groups.shop;
   let store: SqlRateLimitStore | undefined;
   async function limit(c: ServiceContext, rule: RateLimitRule, key: string): Promise<void> {
     store ??= new SqlRateLimitStore(c.get('db'));
@@ -303,15 +272,15 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     }
   }
 
-  app.use('/a/:prefix/widget/*', cors);
-  app.use('/a/:prefix/p/:token', cors);
-  app.use('/a/:prefix/widget/*', async (c, next) => {
+  app.use('/widget/*', cors);
+  app.use('/p/:token', cors);
+  app.use('/widget/*', async (c, next) => {
     await limit(c, WIDGET_RATE_LIMITS.ip, `widget-ip:${clientIp(c)}`);
     await next();
   });
 
-  app.get('/a/:prefix/widget/products/:token', async (c) => {
-    const found = await productByToken(c.get('db'), c.req.param('prefix'), c.req.param('token'));
+  app.get('/widget/products/:token', async (c) => {
+    const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));
     c.header('cache-control', 'public, max-age=30');
     c.header('vary', 'Accept-Language');
     return c.json(await publicProduct(c, found));
@@ -320,9 +289,9 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
   // Idempotency as for every POST of the API, among the account's public callers: a retry with the
   // same key and body answers the first checkout again instead of creating a second payment.
   app.post(
-    '/a/:prefix/widget/checkout',
+    '/widget/checkout',
     async (c, next) => {
-      c.set('account', await accountByPrefix(c.get('db'), c.req.param('prefix')));
+      c.set('account', await accountByPrefix(c.get('db'), prefixOf(c)));
       await next();
     },
     publicIdempotentPost,
@@ -332,14 +301,14 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
       // Only new attempts count; replays of an Idempotency-Key were answered above.
       await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
       c.header('cache-control', 'no-store');
-      return c.json(await createCheckout(c, c.req.param('prefix'), input), 201);
+      return c.json(await createCheckout(c, prefixOf(c), input), 201);
     },
   );
 
-  app.get('/a/:prefix/widget/checkout/:attempt', async (c) => {
+  app.get('/widget/checkout/:attempt', async (c) => {
     const db = c.get('db');
     const { row, account } = await byToken<PaymentData>(db, 'payments', c.req.param('attempt'));
-    if (account.prefix !== c.req.param('prefix')) throw notFound();
+    if (account.prefix !== prefixOf(c)) throw notFound();
     const payment = row.data;
     const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
     const product = payment.product_id != null ? (await findRow<ProductData>(db, 'products', account.id, payment.product_id as number))?.data : undefined;
@@ -355,7 +324,7 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     } satisfies CheckoutOutcome);
   });
 
-  app.get('/widget/product-pay-button', async (c) => {
+  groups.script.get('/product-pay-button', async (c) => {
     if (splitExtension(new URL(c.req.url).pathname).format !== 'js') throw notFound();
     const bundle = await widgetBundle();
     // Addressed by its content hash from the widget script, so it never changes under a URL.
@@ -363,14 +332,14 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
     return cacheable(c, bundle.code, 'application/javascript; charset=utf-8', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
   });
 
-  app.get('/a/:prefix/p/:token', async (c) => {
-    const found = await productByToken(c.get('db'), c.req.param('prefix'), c.req.param('token'));
+  app.get('/p/:token', async (c) => {
+    const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));
     const publicUrl = c.get('config').publicUrl;
     const base = `${publicUrl}/a/${found.account.prefix}/p/${encodeURIComponent(found.product.data.token)}`;
     const format = splitExtension(new URL(c.req.url).pathname).format;
     if (format === 'js') {
       const bundle = await widgetBundle();
-      const script = widgetScript({
+      const script = await widgetScript({
         appUrl: publicUrl,
         prefix: found.account.prefix,
         token: found.product.data.token,
@@ -389,8 +358,8 @@ export function mountWidget(app: Hono<ServiceEnv>): void {
   });
 
   // The fallback order page's form: the same checkout, then straight to the checkout page.
-  app.post('/a/:prefix/p/:token', async (c) => {
-    const prefix = c.req.param('prefix');
+  app.post('/p/:token', async (c) => {
+    const prefix = prefixOf(c);
     const found = await productByToken(c.get('db'), prefix, c.req.param('token'));
     const body = c.get('body');
     const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');

@@ -163,8 +163,9 @@ export const uploadKeyFirst: MiddlewareHandler<ServiceEnv> = async (c, next) => 
   await next();
 };
 
-export function mountAttachments(app: Hono<ServiceEnv>): void {
-  app.get('/invoices/:id/get_new_attachment_credentials', async (c) => {
+/** An invoice's attachments, on the invoices' group: credentials, the direct upload, the list and the zip. */
+export function mountInvoiceAttachments(app: Hono<ServiceEnv>): void {
+  app.get('/:id/get_new_attachment_credentials', async (c) => {
     const account = c.get('account');
     const invoiceId = idParam(c);
     await requireRow(c.get('db'), 'invoices', account.id, invoiceId);
@@ -193,29 +194,7 @@ export function mountAttachments(app: Hono<ServiceEnv>): void {
     }, { root: 'credentials' });
   });
 
-  // The form upload of step 2; the unguessable key from step 1 is the permission.
-  app.post('/attachments/uploads', async (c) => {
-    const body = c.get('body');
-    const key = typeof body.key === 'string' ? body.key : '';
-    const rows = await c.get('db').query<{ key: string }>(`select key from attachment_uploads where key = $1 and expires_at > now()`, [key]);
-    if (!rows[0]) throw unknownUploadKey();
-    const file = await checkedFile(body.file);
-    await c.get('db').query(`update attachment_uploads set file_name = $2, content_type = $3, size = $4, content = $5 where key = $1`, [
-      key,
-      file.name,
-      file.type,
-      file.content.length,
-      file.content,
-    ]);
-    const location = `${c.get('config').publicUrl}/attachments/uploads`;
-    return c.body(
-      `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${location}</Location><Key>${key}</Key></PostResponse>`,
-      201,
-      { 'content-type': 'application/xml; charset=utf-8' },
-    );
-  });
-
-  app.post('/invoices/:id/add_attachment', async (c) => {
+  app.post('/:id/add_attachment', async (c) => {
     const account = c.get('account');
     const invoiceId = idParam(c);
     const body = c.get('body');
@@ -239,7 +218,7 @@ export function mountAttachments(app: Hono<ServiceEnv>): void {
     return respond(c, presentAttachment(row), { status: 201, root: 'attachment' });
   });
 
-  app.get('/invoices/:id/attachments', async (c) => {
+  app.get('/:id/attachments', async (c) => {
     const account = c.get('account');
     const invoiceId = idParam(c);
     await requireRow(c.get('db'), 'invoices', account.id, invoiceId);
@@ -250,7 +229,7 @@ export function mountAttachments(app: Hono<ServiceEnv>): void {
     return respond(c, rows.map(presentAttachment), { root: 'attachments' });
   });
 
-  app.get('/invoices/:id/attachments_zip', async (c) => {
+  app.get('/:id/attachments_zip', async (c) => {
     const account = c.get('account');
     const invoiceId = idParam(c);
     const invoice = await requireRow<InvoiceData>(c.get('db'), 'invoices', account.id, invoiceId);
@@ -273,5 +252,30 @@ export function mountAttachments(app: Hono<ServiceEnv>): void {
       'content-length': String(zip.length),
       'cache-control': 'private, no-store',
     });
+  });
+}
+
+/** The uploads group (`/attachments/uploads`): the form upload of a key handed out by `get_new_attachment_credentials`. */
+export function mountAttachmentUploads(app: Hono<ServiceEnv>): void {
+  // The form upload of step 2; the unguessable key from step 1 is the permission.
+  app.post('/uploads', async (c) => {
+    const body = c.get('body');
+    const key = typeof body.key === 'string' ? body.key : '';
+    const rows = await c.get('db').query<{ key: string }>(`select key from attachment_uploads where key = $1 and expires_at > now()`, [key]);
+    if (!rows[0]) throw unknownUploadKey();
+    const file = await checkedFile(body.file);
+    await c.get('db').query(`update attachment_uploads set file_name = $2, content_type = $3, size = $4, content = $5 where key = $1`, [
+      key,
+      file.name,
+      file.type,
+      file.content.length,
+      file.content,
+    ]);
+    const location = `${c.get('config').publicUrl}/attachments/uploads`;
+    return c.body(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${location}</Location><Key>${key}</Key></PostResponse>`,
+      201,
+      { 'content-type': 'application/xml; charset=utf-8' },
+    );
   });
 }

@@ -34,10 +34,9 @@ const presentWarehouse = (row: StoredRow<NamedData>) => ({
   updated_at: timestampText(row.updated_at),
 });
 
-export function mountCatalog(app: Hono<ServiceEnv>): void {
+export function mountCategories(app: Hono<ServiceEnv>): void {
   mountCrud(app, {
     table: 'categories',
-    path: '/categories',
     wrapper: 'category',
     listRoot: 'categories',
     createSchema: categoryCreateInput,
@@ -53,10 +52,11 @@ export function mountCatalog(app: Hono<ServiceEnv>): void {
       );
     },
   });
+}
 
+export function mountWarehouses(app: Hono<ServiceEnv>): void {
   mountCrud(app, {
     table: 'warehouses',
-    path: '/warehouses',
     wrapper: 'warehouse',
     listRoot: 'warehouses',
     createSchema: warehouseCreateInput,

@@ -159,7 +159,6 @@ export function mountClients(app: Hono<ServiceEnv>): void {
   mountCrud<ClientData, typeof clientCreateInput, typeof clientUpdateInput>(app, {
     table: 'clients',
     references: { category_id: 'categories', department_id: 'departments', buyer_id: 'clients' },
-    path: '/clients',
     wrapper: 'client',
     listRoot: 'clients',
     createSchema: clientCreateInput,

@@ -13,7 +13,8 @@ import { deleteRow, Filters, insertRow, listRows, requireRow, type ResourceTable
  */
 export interface CrudResource<Data extends object, CreateSchema extends z.ZodType, UpdateSchema extends z.ZodType> {
   table: ResourceTable;
-  path: string;
+  /** Where the resource lives within its group (`/payments` in `/banking`); the group's own path by default. */
+  path?: string;
   /** The request and XML wrapper key, e.g. `product`. */
   wrapper: string;
   /** The XML root of a list, e.g. `products`. */
@@ -37,7 +38,7 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   order?: string | ((query: Record<string, unknown>) => string);
   /** Work to do in the same transaction before a record is deleted (undoing its effects). */
   beforeDelete?(tx: Sql, account: Account, row: StoredRow<Data>): Promise<void>;
-  /** Extra routes beside the five, e.g. singular read paths. */
+  /** Extra routes beside the five, e.g. singular read paths, within the group like `path`. */
   readPaths?: string[];
   /**
    * The answer of a read or a list follows from the database, the request's URL and (for a list's
@@ -67,16 +68,18 @@ export async function requireReferences(
   missing.throwIfAny();
 }
 
+/** Mounts the resource's routes on its group, the sub-app at the resource's path. */
 export function mountCrud<Data extends object, C extends z.ZodType, U extends z.ZodType>(
   app: Hono<ServiceEnv>,
   resource: CrudResource<Data, C, U>,
 ): void {
-  const { table, path } = resource;
+  const { table } = resource;
+  const path = resource.path ?? '';
   const presentAll = (rows: StoredRow<Data>[], c: ServiceContext) =>
     resource.presentAll ? resource.presentAll(rows, c) : Promise.resolve(rows.map((row) => resource.present(row, c)));
   const presentOne = async (row: StoredRow<Data>, c: ServiceContext) => (await presentAll([row], c))[0];
 
-  app.get(path, async (c) => {
+  app.get(path || '/', async (c) => {
     const present = (value: unknown) => respond(c, value, { root: resource.listRoot });
     if (!resource.keepAnswers) return present(await list(c));
     // Filters by period or status are relative to today: the date is part of the key.
@@ -111,7 +114,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
   app.get(`${path}/:id`, read);
   for (const extra of resource.readPaths ?? []) app.get(`${extra}/:id`, read);
 
-  app.post(path, async (c) => {
+  app.post(path || '/', async (c) => {
     const input = validate(resource.createSchema, wrapped(c, resource.wrapper));
     const account = c.get('account');
     const row = await c.get('db').transaction(async (tx) => {

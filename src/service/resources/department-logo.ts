@@ -39,7 +39,7 @@ export async function departmentLogo(
  * `GET /departments/<id>/logo` serves the stored image to the account.
  */
 export function mountDepartmentLogo(app: Hono<ServiceEnv>): void {
-  app.put('/departments/:id', async (c, next) => {
+  app.put('/:id', async (c, next) => {
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) return next();
     const id = idParam(c);
     const account = c.get('account');
@@ -71,7 +71,7 @@ export function mountDepartmentLogo(app: Hono<ServiceEnv>): void {
     return respond(c, presentDepartment(row, c), { root: 'department' });
   });
 
-  app.get('/departments/:id/logo', async (c) => {
+  app.get('/:id/logo', async (c) => {
     const id = idParam(c);
     const account = c.get('account');
     await requireRow(c.get('db'), 'departments', account.id, id);

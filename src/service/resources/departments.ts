@@ -40,7 +40,6 @@ const originList = (urls: readonly string[] | null | undefined): string[] => [..
 export function mountDepartments(app: Hono<ServiceEnv>): void {
   mountCrud(app, {
     table: 'departments',
-    path: '/departments',
     wrapper: 'department',
     listRoot: 'departments',
     createSchema: departmentInput,

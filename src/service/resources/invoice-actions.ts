@@ -68,7 +68,7 @@ export function mountInvoiceActions(app: Hono<ServiceEnv>): void {
   const present = (c: ServiceContext, row: StoredRow<InvoiceData>) =>
     presentInvoice(row, { publicUrl: c.get('config').publicUrl, withPositions: true, accountId: c.get('account').id });
 
-  app.post('/invoices/:id/change_status', async (c) => {
+  app.post('/:id/change_status', async (c) => {
     const id = idParam(c);
     const account = c.get('account');
     const { status, paid_date } = validate(changeStatusInput, {
@@ -86,7 +86,7 @@ export function mountInvoiceActions(app: Hono<ServiceEnv>): void {
     return respond(c, present(c, row), { root: 'invoice' });
   });
 
-  app.post('/invoices/cancel', async (c) => {
+  app.post('/cancel', async (c) => {
     const account = c.get('account');
     const body = c.get('body');
     const wrapper = isObject(body.invoice) ? body.invoice : {};

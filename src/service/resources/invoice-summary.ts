@@ -27,7 +27,7 @@ interface SummaryRow {
 export function mountInvoiceSummary(app: Hono<ServiceEnv>): void {
   // `GET /invoices?…&summary=true`: the list's own answer, and the summary of the same query in a
   // header, so a portal's first page (its rows, count and totals) is one call instead of two.
-  app.get('/invoices', async (c, next) => {
+  app.get('/', async (c, next) => {
     await next();
     if (c.req.query('summary') === undefined || c.res.status !== 200) return;
     const kept = answerCacheOf(c.get('db'));
@@ -35,7 +35,7 @@ export function mountInvoiceSummary(app: Hono<ServiceEnv>): void {
     const value = kept ? await kept.get(`${c.get('account').id} ${todayText()} summary ${c.req.url}`, header) : await header();
     if (value !== null) c.res.headers.set(SUMMARY_HEADER, value);
   });
-  app.get('/invoices/summary', async (c) => {
+  app.get('/summary', async (c) => {
     // Like the list, a summary follows from the database, its URL and today's date alone.
     const key = `${c.get('account').id} ${todayText()} ${c.req.url}`;
     return keptAnswer(c, key, () => summarize(c), (value) => respond(c, value, { root: 'summary' }));

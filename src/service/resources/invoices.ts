@@ -111,7 +111,6 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       category_id: 'categories',
       warehouse_document_id: 'warehouse_documents',
     },
-    path: '/invoices',
     wrapper: 'invoice',
     listRoot: 'invoices',
     createSchema: invoiceCreateInput,

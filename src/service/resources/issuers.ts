@@ -27,7 +27,6 @@ function requireName(name: string | null | undefined): string {
 export function mountIssuers(app: Hono<ServiceEnv>): void {
   mountCrud(app, {
     table: 'issuers',
-    path: '/issuers',
     wrapper: 'issuer',
     listRoot: 'issuers',
     createSchema: issuerCreateInput,

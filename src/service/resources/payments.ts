@@ -66,7 +66,7 @@ export async function applyPaymentToInvoice(tx: Sql, account: Account, invoiceId
 
 /**
  * A checkout's sale as its invoice will be: the buyer from the payment, the seller's department, the
- * product, and the VAT treatment the checkout core gives them (src/api/checkout.ts), so that the
+ * product, and the VAT treatment the checkout core gives them (src/kernel/checkout.ts), so that the
  * checkout page, the price and the invoice agree.
  */
 export async function saleOf(sql: Sql, account: Account, payment: PaymentData) {
@@ -205,9 +205,9 @@ export function mountPayments(app: Hono<ServiceEnv>): void {
   mountCrud<PaymentData, typeof paymentCreateInput, typeof paymentUpdateInput>(app, {
     table: 'payments',
     references: { client_id: 'clients', department_id: 'departments', product_id: 'products', invoice_id: 'invoices' },
-    path: '/banking/payments',
+    path: '/payments',
     // JSON reads use the singular path; XML reads the plural one (spec §4.5). Both answer either way.
-    readPaths: ['/banking/payment'],
+    readPaths: ['/payment'],
     wrapper: 'banking_payment',
     listRoot: 'banking_payments',
     createSchema: paymentCreateInput,

@@ -116,7 +116,6 @@ async function buildPositions(
 export function mountPriceLists(app: Hono<ServiceEnv>): void {
   mountCrud<PriceListData, typeof priceListCreateInput, typeof priceListUpdateInput>(app, {
     table: 'price_lists',
-    path: '/price_lists',
     wrapper: 'price_list',
     listRoot: 'price_lists',
     createSchema: priceListCreateInput,

@@ -112,7 +112,6 @@ export function mountProducts(app: Hono<ServiceEnv>): void {
   mountCrud(app, {
     table: 'products',
     references: { category_id: 'categories' },
-    path: '/products',
     wrapper: 'product',
     listRoot: 'products',
     createSchema: productCreateInput,

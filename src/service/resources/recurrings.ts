@@ -88,7 +88,6 @@ function checkDates(data: RecurringData, previous: RecurringData | undefined, to
 export function mountRecurrings(app: Hono<ServiceEnv>): void {
   mountCrud<RecurringData, typeof recurringCreateInput, typeof recurringUpdateInput>(app, {
     table: 'recurrings',
-    path: '/recurrings',
     wrapper: 'recurring',
     listRoot: 'recurrings',
     createSchema: recurringCreateInput,

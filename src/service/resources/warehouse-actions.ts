@@ -20,7 +20,7 @@ interface ActionRow {
  * `date_from`/`date_to` bound the document's issue date.
  */
 export function mountWarehouseActions(app: Hono<ServiceEnv>): void {
-  app.get('/warehouse_actions', async (c) => {
+  app.get('/', async (c) => {
     const query = validate(warehouseActionListQuery, queryOf(c));
     const params: unknown[] = [c.get('account').id];
     const where = ['d.account_id = $1'];

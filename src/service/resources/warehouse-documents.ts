@@ -180,7 +180,6 @@ export function mountWarehouseDocuments(app: Hono<ServiceEnv>): void {
   mountCrud<WarehouseDocumentData, typeof warehouseDocumentCreateInput, typeof warehouseDocumentUpdateInput>(app, {
     table: 'warehouse_documents',
     references: { warehouse_id: 'warehouses' },
-    path: '/warehouse_documents',
     wrapper: 'warehouse_document',
     listRoot: 'warehouse_documents',
     createSchema: warehouseDocumentCreateInput,

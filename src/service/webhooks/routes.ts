@@ -80,7 +80,6 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
 export function mountWebhooks(app: Hono<ServiceEnv>, options: { allowPrivate: boolean }): void {
   mountCrud<WebhookData, typeof webhookCreateInput, typeof webhookUpdateInput>(app, {
     table: 'webhooks',
-    path: '/webhooks',
     wrapper: 'webhook',
     listRoot: 'webhooks',
     createSchema: webhookCreateInput,
@@ -105,7 +104,7 @@ export function mountWebhooks(app: Hono<ServiceEnv>, options: { allowPrivate: bo
     },
   });
 
-  app.get('/webhooks/:id/deliveries', async (c) => {
+  app.get('/:id/deliveries', async (c) => {
     const account = c.get('account');
     const id = idParam(c);
     await requireRow(c.get('db'), 'webhooks', account.id, id);
@@ -119,7 +118,7 @@ export function mountWebhooks(app: Hono<ServiceEnv>, options: { allowPrivate: bo
     return respond(c, rows.map(presentDelivery), { root: 'webhook_deliveries' });
   });
 
-  app.post('/webhooks/:id/deliveries/:delivery/redeliver', async (c) => {
+  app.post('/:id/deliveries/:delivery/redeliver', async (c) => {
     const account = c.get('account');
     const id = idParam(c);
     const deliveryId = idParam(c, 'delivery');

@@ -1,27 +1,21 @@
-import { constants, generateKeyPairSync, randomBytes, verify, X509Certificate } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { Hono, type Context } from 'hono';
 import { aesDecrypt, rsaOaepDecrypt } from '../crypto.js';
-import { ksefNumber, localApiPath, localQrPath, sha256Base64, sha256Base64Url } from '../gateway.js';
+import { ksefNumber, localApiPath, localQrPath, sha256Base64 } from '../gateway.js';
 
 /** Where the double hands out KSeF tokens (`POST {origin}/local/tokens {"nip": "…"}`). */
 export const localTokensPath = '/local';
 import { validateFa3 } from '../schemas.js';
-import { selfSignedCertificate } from './certificate.js';
-import { DoubleState, referenceNumber, type StoredCertificate, type StoredInvoice, type StoredSession } from './state.js';
+import { encryptionCertificates } from './certificate.js';
+import { DoubleState, referenceNumber, type StoredInvoice, type StoredSession } from './state.js';
 import { upoDocument } from './upo.js';
-import { certificatePage, type CertificateCheck, verificationPage } from './verification-page.js';
+import { bearerOf, badRequest, jsonBody, noSession, unauthorized, unknownKey, upoAnswer } from './answers.js';
+import { type IssuedCertificate, issueCertificate, localIssuerApp, type OfflineCertificateOptions } from './local-issuer.js';
+import { verificationApp } from './verification.js';
+import { injectedFailures, type InjectedFailure } from './failures.js';
 
-/** A failure the double answers instead of the next matching request: KSeF's limits and outages, on demand. */
-export interface InjectedFailure {
-  readonly status: number;
-  /** `Retry-After`, in seconds, for 429. */
-  readonly retryAfterSeconds?: number;
-  /** Only requests whose path (after `/v2`) starts with this. */
-  readonly pathPrefix?: string;
-  /** How many requests fail; one by default. */
-  times?: number;
-}
+export type { InjectedFailure, IssuedCertificate, OfflineCertificateOptions };
 
 export interface KsefDoubleOptions {
   /** Keeps keys, token secret and invoices in this JSON file across restarts; memory only without it. */
@@ -50,19 +44,6 @@ export interface KsefDouble {
   settled(): Promise<void>;
   /** Every request the double answered, method and path (tests check the client's conversation). */
   readonly requests: readonly string[];
-}
-
-export interface OfflineCertificateOptions {
-  readonly keyType?: 'rsa' | 'ec';
-  readonly validFrom?: Date;
-  readonly validTo?: Date;
-}
-
-/** A certificate with its private key, both PEM, as a seller downloads them from KSeF. */
-export interface IssuedCertificate {
-  readonly serialNumber: string;
-  readonly certificatePem: string;
-  readonly privateKeyPem: string;
 }
 
 const fa3FormCode = { systemCode: 'FA (3)', schemaVersion: '1-0E', value: 'FA' } as const;
@@ -100,41 +81,11 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
   let held: Promise<void> | undefined;
   let slowAuthenticationReads = 0;
 
-  const certificates = (() => {
-    const validFrom = new Date(Date.UTC(2025, 0, 1));
-    const validTo = new Date(Date.UTC(2035, 0, 1));
-    const make = (key: typeof state.tokenKey, usage: string) => {
-      const der = selfSignedCertificate({ privateKey: key, commonName: `Local KSeF ${usage}`, validFrom, validTo });
-      return {
-        certificate: der.toString('base64'),
-        certificateId: sha256Base64(der),
-        publicKeyId: sha256Base64(new X509Certificate(der).publicKey.export({ format: 'der', type: 'spki' })),
-        validFrom: validFrom.toISOString(),
-        validTo: validTo.toISOString(),
-        usage: [usage],
-      };
-    };
-    return [make(state.tokenKey, 'KsefTokenEncryption'), make(state.symmetricKey, 'SymmetricKeyEncryption')];
-  })();
+  const certificates = encryptionCertificates(state.tokenKey, state.symmetricKey);
 
   const api = new Hono();
 
-  api.use('*', async (c, next) => {
-    requests.push(`${c.req.method} ${c.req.path.slice(localApiPath.length)}`);
-    const path = c.req.path.slice(localApiPath.length);
-    const index = failures.findIndex((failure) => !failure.pathPrefix || path.startsWith(failure.pathPrefix));
-    const failure = failures[index];
-    if (failure) {
-      failure.times = (failure.times ?? 1) - 1;
-      if (failure.times <= 0) failures.splice(index, 1);
-      if (failure.status === 429) {
-        c.header('Retry-After', String(failure.retryAfterSeconds ?? 1));
-        return c.json({ status: { code: 429, description: 'Too Many Requests', details: ['Przekroczono limit żądań.'] } }, 429);
-      }
-      return c.json({ title: 'Service Unavailable', status: failure.status }, failure.status as 500);
-    }
-    await next();
-  });
+  api.use('*', injectedFailures(failures, requests));
 
   api.get('/security/public-key-certificates', (c) => c.json(certificates));
 
@@ -514,74 +465,16 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
     return c.body(Buffer.from(invoice.content, 'base64').toString('utf8'), 200, { 'Content-Type': 'application/xml' });
   });
 
-  const qr = new Hono();
-  qr.get('/invoice/:nip/:date/:hash', (c) => {
-    const { nip, date, hash } = c.req.param();
-    const found = [...state.invoices.values()].find(
-      (invoice) =>
-        invoice.ksefNumber !== null &&
-        invoice.sellerNip === nip &&
-        sha256Base64Url(Buffer.from(invoice.content, 'base64')) === hash &&
-        invoice.issueDate?.split('-').reverse().join('-') === date,
-    );
-    const english = /^en\b/i.test(c.req.header('Accept-Language') ?? '');
-    return c.html(verificationPage(found, { nip, date, english }), found ? 200 : 404);
-  });
-
-  // KOD II: the issuer's certificate, its right to invoice for the seller, and the link's signature.
-  qr.get('/certificate/:contextType/:context/:nip/:serial/:hash/:signature', (c) => {
-    const { contextType, context, nip, serial, hash, signature } = c.req.param();
-    const url = new URL(c.req.url);
-    const signed = `${url.host}${url.pathname.slice(0, url.pathname.lastIndexOf('/'))}`;
-    const check = checkCertificateLink(state.certificates.get(serial.toUpperCase()), { contextType, context, nip, signed, signature }, clock());
-    const invoice = [...state.invoices.values()].find(
-      (stored) => stored.ksefNumber !== null && stored.sellerNip === nip && sha256Base64Url(Buffer.from(stored.content, 'base64')) === hash,
-    );
-    const english = /^en\b/i.test(c.req.header('Accept-Language') ?? '');
-    return c.html(certificatePage(check, { nip, serial, invoice, english }), check.valid ? 200 : 404);
-  });
-
-  // Not part of KSeF's API: where the real KSeF's taxpayer application makes tokens, this double
-  // makes them for any NIP. It listens on loopback only and exists only with `--ksef-local`.
-  const tokens = new Hono();
-  tokens.post('/tokens', async (c) => {
-    const body = await jsonBody(c);
-    const nip = typeof body?.nip === 'string' ? body.nip : '';
-    if (!/^\d{10}$/.test(nip)) return badRequest(c, 21405, 'Błąd walidacji danych wejściowych.', ['nip: 10 digits']);
-    return c.json({ token: state.issueToken(nip, clock()) }, 201);
-  });
-  tokens.post('/certificates', async (c) => {
-    const body = await jsonBody(c);
-    const nip = typeof body?.nip === 'string' ? body.nip : '';
-    if (!/^\d{10}$/.test(nip)) return badRequest(c, 21405, 'Błąd walidacji danych wejściowych.', ['nip: 10 digits']);
-    const issued = issueOfflineCertificate(nip, { keyType: body?.key_type === 'ec' ? 'ec' : 'rsa' });
-    return c.json({ serial_number: issued.serialNumber, certificate: issued.certificatePem, private_key: issued.privateKeyPem }, 201);
-  });
-
-  function issueOfflineCertificate(nip: string, options: OfflineCertificateOptions = {}): IssuedCertificate {
-    const now = clock();
-    const { privateKey } =
-      options.keyType === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const validFrom = options.validFrom ?? new Date(now.getTime() - 3600_000);
-    const validTo = options.validTo ?? new Date(now.getTime() + 2 * 365 * 24 * 3600_000);
-    const der = selfSignedCertificate({ privateKey, commonName: `KSeF Offline ${nip}`, validFrom, validTo });
-    const certificate = new X509Certificate(der);
-    const certificatePem = certificate.toString();
-    state.certificates.set(certificate.serialNumber, { serialNumber: certificate.serialNumber, nip, certificatePem, revokedAt: null });
-    state.save();
-    return { serialNumber: certificate.serialNumber, certificatePem, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() };
-  }
-
   const app = new Hono();
   app.route(localApiPath, api);
-  app.route(localQrPath, qr);
-  app.route(localTokensPath, tokens);
+  app.route(localQrPath, verificationApp(state, clock));
+  app.route(localTokensPath, localIssuerApp(state, clock));
 
   return {
     app,
     requests,
     issueToken: (nip) => state.issueToken(nip, clock()),
-    issueOfflineCertificate,
+    issueOfflineCertificate: (nip, certificateOptions) => issueCertificate(state, clock, nip, certificateOptions),
     revokeCertificate(serialNumber) {
       const certificate = state.certificates.get(serialNumber.toUpperCase());
       if (certificate) certificate.revokedAt = clock().toISOString();
@@ -601,102 +494,4 @@ export function createKsefDouble(options: KsefDoubleOptions = {}): KsefDouble {
       while (processing.size > 0) await Promise.all([...processing]);
     },
   };
-}
-
-/**
- * KSeF's checks of a KOD II link, in its order: the certificate is registered, in force and not
- * revoked; the issuer may invoice in the context and the context for the seller (here: the
- * certificate's own NIP, the one case the double knows); the signature holds.
- */
-function checkCertificateLink(
-  stored: StoredCertificate | undefined,
-  link: { contextType: string; context: string; nip: string; signed: string; signature: string },
-  now: Date,
-): CertificateCheck {
-  if (!stored) return { valid: false, reason: 'unknown' };
-  const certificate = new X509Certificate(stored.certificatePem);
-  if (stored.revokedAt !== null) return { valid: false, reason: 'revoked', certificate };
-  if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo)) return { valid: false, reason: 'expired', certificate };
-  if (link.contextType !== 'Nip' || link.context !== stored.nip || link.nip !== stored.nip) return { valid: false, reason: 'not_authorized', certificate };
-  const key = certificate.publicKey;
-  const signature = Buffer.from(link.signature, 'base64url');
-  const data = Buffer.from(link.signed);
-  let holds = false;
-  try {
-    holds =
-      key.asymmetricKeyType === 'ec'
-        ? verify('sha256', data, { key, dsaEncoding: signature.length === 64 ? 'ieee-p1363' : 'der' }, signature)
-        : verify('sha256', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, signature);
-  } catch {
-    holds = false;
-  }
-  return holds ? { valid: true, certificate } : { valid: false, reason: 'signature', certificate };
-}
-
-function upoAnswer(c: Context, upo: string): Response {
-  return c.body(upo, 200, { 'Content-Type': 'application/xml', 'x-ms-meta-hash': sha256Base64(upo) });
-}
-
-function bearerOf(c: Context): string | undefined {
-  return /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1];
-}
-
-async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined> {
-  try {
-    const body: unknown = await c.req.json();
-    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** KSeF's 400: Problem Details when asked for (`X-Error-Format: problem-details`), the older ExceptionResponse otherwise. */
-function badRequest(c: Context, code: number, description: string, details?: string[]): Response {
-  const timestamp = new Date().toISOString();
-  if (c.req.header('X-Error-Format') === 'problem-details') {
-    return c.body(
-      JSON.stringify({
-        title: 'Bad Request',
-        status: 400,
-        instance: c.req.path,
-        detail: description,
-        errors: [{ code, description, ...(details ? { details } : {}) }],
-        timestamp,
-        traceId: randomBytes(8).toString('hex'),
-      }),
-      400,
-      { 'Content-Type': 'application/problem+json' },
-    );
-  }
-  return c.json(
-    {
-      exception: {
-        exceptionDetailList: [{ exceptionCode: code, exceptionDescription: description, ...(details ? { details } : {}) }],
-        serviceCode: randomBytes(8).toString('hex'),
-        serviceName: 'Local KSeF',
-        timestamp,
-      },
-    },
-    400,
-  );
-}
-
-function noSession(c: Context): Response {
-  return badRequest(c, 21173, 'Brak sesji o wskazanym numerze referencyjnym.', [
-    `Sesja o numerze referencyjnym ${c.req.param('referenceNumber') ?? ''} nie została odnaleziona.`,
-  ]);
-}
-
-function unknownKey(c: Context, keyId: unknown): Response {
-  return badRequest(c, 21470, 'Przesłany identyfikator klucza jest nieznany lub wskazuje na wycofany klucz.', [
-    `Klucz o identyfikatorze ${String(keyId)} nie jest wspierany.`,
-  ]);
-}
-
-function unauthorized(c: Context): Response {
-  return c.body(
-    JSON.stringify({ title: 'Unauthorized', status: 401, detail: 'Brak lub nieprawidłowy token dostępu.', timestamp: new Date().toISOString() }),
-    401,
-    { 'Content-Type': 'application/problem+json' },
-  );
 }

@@ -1,4 +1,5 @@
-import { createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createPublicKey, randomBytes, sign, type KeyObject, X509Certificate } from 'node:crypto';
+import { sha256Base64 } from '../gateway.js';
 
 /**
  * A minimal self-signed X.509 v3 certificate (RSA or EC P-256, SHA-256), DER-encoded: what the double
@@ -68,4 +69,25 @@ function oid(dotted: string): Buffer {
 function time(date: Date): Buffer {
   const iso = date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
   return date.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(`${iso.slice(2)}Z`)) : tlv(0x18, Buffer.from(`${iso}Z`));
+}
+
+/**
+ * The double's own encryption certificates, as KSeF serves the Ministry's at
+ * `/security/public-key-certificates`: one for KSeF tokens, one for the symmetric keys of sessions.
+ */
+export function encryptionCertificates(tokenKey: KeyObject, symmetricKey: KeyObject) {
+  const validFrom = new Date(Date.UTC(2025, 0, 1));
+  const validTo = new Date(Date.UTC(2035, 0, 1));
+  const make = (key: KeyObject, usage: string) => {
+    const der = selfSignedCertificate({ privateKey: key, commonName: `Local KSeF ${usage}`, validFrom, validTo });
+    return {
+      certificate: der.toString('base64'),
+      certificateId: sha256Base64(der),
+      publicKeyId: sha256Base64(new X509Certificate(der).publicKey.export({ format: 'der', type: 'spki' })),
+      validFrom: validFrom.toISOString(),
+      validTo: validTo.toISOString(),
+      usage: [usage],
+    };
+  };
+  return [make(tokenKey, 'KsefTokenEncryption'), make(symmetricKey, 'SymmetricKeyEncryption')];
 }

@@ -1,7 +1,12 @@
-import { add, compare, type Decimal, decimal, mul, round, sum, toFixed, toPlain, ZERO } from '../../../kernel/money.js';
+import { add, type Decimal, decimal, mul, round, toFixed, toPlain, ZERO } from '../../../kernel/money.js';
 import { buyerIdentity, countryCode, type PartyIdentity, sellerIdentity } from './parties.js';
-import { type Podmiot3, thirdParties, type ThirdPartyFields } from './third-parties.js';
+import { type Podmiot3, thirdParties } from './third-parties.js';
 import { rateOf, type RateSlot, SLOT_ORDER, type VatContext } from './rates.js';
+import { buyerName, type Fa3Context, type Fa3Invoice, type Fa3Line, type Fa3Reference, token, vatContext } from './invoice.js';
+import { fa3Problems } from './problems.js';
+
+export { fa3InvoiceOf, isKsefKind, KSEF_KINDS, vatContext, type Fa3Context, type Fa3Invoice, type Fa3Line, type Fa3Reference, type KsefKind } from './invoice.js';
+export { fa3Problems };
 
 /**
  * The FA(3) document (the Ministry's schema `schemat_FA(3)_v1-0E.xsd`) of one invoice, as KSeF takes
@@ -10,110 +15,6 @@ import { rateOf, type RateSlot, SLOT_ORDER, type VatContext } from './rates.js';
  */
 
 export const FA3_NAMESPACE = 'http://crd.gov.pl/wzor/2025/06/25/13775/';
-
-/** The kinds of invoice that go to KSeF (hosted guide, "Typy faktur wysyłane do KSeF"). */
-export const KSEF_KINDS = ['vat', 'correction', 'advance', 'final', 'wdt', 'export_products', 'vat_margin', 'vat_mp'] as const;
-export type KsefKind = (typeof KSEF_KINDS)[number];
-export const isKsefKind = (kind: string): kind is KsefKind => (KSEF_KINDS as readonly string[]).includes(kind);
-
-/** A line as the service stores it (amounts already rounded to the currency's minor unit). */
-export interface Fa3Line {
-  readonly name: string;
-  readonly code?: string | null;
-  readonly quantity: string;
-  readonly quantity_unit?: string | null;
-  readonly tax: string;
-  readonly price_net: string;
-  readonly price_gross: string;
-  readonly total_price_net: string;
-  readonly total_price_tax: string;
-  readonly total_price_gross: string;
-  readonly additional_info?: string | null;
-  readonly correction_before?: Omit<Fa3Line, 'correction_before' | 'correction_after'> | null;
-  readonly correction_after?: Omit<Fa3Line, 'correction_before' | 'correction_after'> | null;
-}
-
-/** The stored invoice's fields FA(3) reads (the hosted service's names). */
-export interface Fa3Invoice {
-  readonly kind: string;
-  readonly number: string;
-  readonly issue_date: string;
-  readonly sell_date?: string | null;
-  readonly place?: string | null;
-  readonly currency: string;
-  readonly price_gross: string;
-  readonly payment_to?: string | null;
-  readonly payment_type?: string | null;
-  readonly paid?: string | null;
-  readonly paid_date?: string | null;
-  readonly status?: string | null;
-  readonly seller_name?: string | null;
-  readonly seller_tax_no?: string | null;
-  readonly seller_tax_no_kind?: string | null;
-  readonly seller_street?: string | null;
-  readonly seller_post_code?: string | null;
-  readonly seller_city?: string | null;
-  readonly seller_country?: string | null;
-  readonly seller_email?: string | null;
-  readonly seller_phone?: string | null;
-  readonly seller_bank?: string | null;
-  readonly seller_bank_account?: string | null;
-  readonly buyer_name?: string | null;
-  readonly buyer_first_name?: string | null;
-  readonly buyer_last_name?: string | null;
-  readonly buyer_company?: boolean | null;
-  readonly buyer_tax_no?: string | null;
-  readonly buyer_tax_no_kind?: string | null;
-  readonly buyer_street?: string | null;
-  readonly buyer_post_code?: string | null;
-  readonly buyer_city?: string | null;
-  readonly buyer_country?: string | null;
-  readonly buyer_email?: string | null;
-  readonly buyer_phone?: string | null;
-  readonly exempt_tax_kind?: string | null;
-  readonly np_tax_kind?: string | null;
-  readonly reverse_charge?: boolean | null;
-  readonly use_moss?: boolean | null;
-  readonly exchange_currency?: string | null;
-  readonly exchange_currency_rate?: string | null;
-  readonly correction_reason?: string | null;
-  readonly description?: string | null;
-  readonly description_footer?: string | null;
-  readonly descriptions?: readonly { readonly title?: string | null; readonly content?: string | null }[] | null;
-  readonly positions: readonly Fa3Line[];
-  /** Who issues the invoice for the seller (`Podmiot3`, hosted guide "Wystawca faktury"). */
-  readonly issuers?: readonly ThirdPartyFields[] | null;
-  /** Parties beside the buyer (`Podmiot3`, hosted guide "Odbiorca faktury"). */
-  readonly recipients?: readonly ThirdPartyFields[] | null;
-}
-
-/** Another invoice this one names: the corrected one, an advance a final invoice settles. */
-export interface Fa3Reference {
-  readonly number: string;
-  readonly issue_date: string;
-  /** Its KSeF number, when it went through KSeF. */
-  readonly ksefNumber: string | null;
-  /** The corrected invoice's kind (a correction of an advance is `KOR_ZAL`). */
-  readonly kind?: string;
-  /** A corrected advance's total and rate before the correction (`P_15ZK`, `KursWalutyZK`). */
-  readonly price_gross?: string;
-  readonly currency?: string;
-  readonly exchange_currency_rate?: string | null;
-  /** Whether it is on its way to KSeF without a number yet: a correction waits for that number. */
-  readonly pending?: boolean;
-}
-
-export interface Fa3Context {
-  /** `DataWytworzeniaFa`. */
-  readonly createdAt: Date;
-  /** A correction's corrected invoice. */
-  readonly corrected?: Fa3Reference | null;
-  /** An advance invoice's order (its lines and total), when it was made from one. */
-  readonly order?: Pick<Fa3Invoice, 'price_gross' | 'positions'> | null;
-  /** The advances a final invoice settles. */
-  readonly advances?: readonly Fa3Reference[];
-  readonly systemInfo?: string;
-}
 
 export class Fa3Error extends Error {
   override readonly name = 'Fa3Error';
@@ -126,8 +27,6 @@ export class Fa3Error extends Error {
 
 const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-/** `xsd:token`: whitespace collapsed, as the schema compares it. */
-const token = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
 const amount = (value: Decimal | string) => toFixed(typeof value === 'string' ? decimal(value) : value, 2);
 /** Quantities and unit prices keep their precision, up to what the schema allows. */
 const precise = (value: string, digits: number) => toPlain(round(decimal(value), digits));
@@ -202,15 +101,6 @@ export function rateTotals(invoice: Fa3Invoice): Map<RateSlot, SlotTotals> {
     });
   }
   return new Map(SLOT_ORDER.filter((slot) => totals.has(slot)).map((slot) => [slot, totals.get(slot)!]));
-}
-
-export function vatContext(invoice: Pick<Fa3Invoice, 'kind' | 'np_tax_kind' | 'reverse_charge' | 'use_moss'>): VatContext {
-  return {
-    kind: invoice.kind,
-    npTaxKind: invoice.np_tax_kind ?? null,
-    reverseCharge: invoice.reverse_charge === true,
-    oss: invoice.use_moss === true,
-  };
 }
 
 /** The rate KSeF's VAT in PLN is computed at: 1 for PLN invoices. */
@@ -362,11 +252,6 @@ function podmiot3(x: Xml, party: Podmiot3) {
   x.close('Podmiot3');
 }
 
-function buyerName(invoice: Fa3Invoice): string {
-  const person = [invoice.buyer_first_name, invoice.buyer_last_name].map(token).filter(Boolean).join(' ');
-  return token(invoice.buyer_name) || person;
-}
-
 function address(x: Xml, country: string | null | undefined, street: string | null | undefined, postCode: string | null | undefined, city: string | null | undefined) {
   const line2 = [token(postCode), token(city)].filter(Boolean).join(' ');
   const line1 = token(street) || line2;
@@ -465,79 +350,4 @@ export function fa3Amounts(invoice: Fa3Invoice): Record<string, string> {
   }
   fields.P_15 = amount(invoice.price_gross);
   return fields;
-}
-
-/**
- * What stops an invoice from going to KSeF, by field, in the hosted service's words: the fields
- * KSeF requires and its length limits. Empty when the invoice can be sent.
- */
-export function fa3Problems(invoice: Fa3Invoice, context: Pick<Fa3Context, 'corrected'> = {}): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (problems[field] ??= []).push(message);
-  const blank = (v: string | null | undefined) => !token(v);
-  const tooLong = (field: string, value: string | null | undefined, max: number) => {
-    if (token(value).length > max) add(field, `is too long (maximum is ${max} characters)`);
-  };
-  if (!isKsefKind(invoice.kind)) add('kind', 'does not go to KSeF');
-  const seller = sellerIdentity(invoice);
-  if ('problem' in seller) add(seller.field, seller.problem);
-  for (const field of ['seller_name', 'seller_street', 'seller_post_code', 'seller_city'] as const) if (blank(invoice[field])) add(field, "can't be blank");
-  if (blank(buyerName(invoice))) add(invoice.buyer_company === false ? 'buyer_last_name' : 'buyer_name', "can't be blank");
-  const buyer = buyerIdentity(invoice);
-  if ('problem' in buyer) add(buyer.field, buyer.problem);
-  const third = thirdParties(invoice, add).length;
-  const units = ('internalId' in seller && seller.internalId ? 1 : 0) + ('identity' in buyer && buyer.identity.kind === 'NIP' && buyer.identity.internalId ? 1 : 0);
-  if (third + units > 100) add('recipients', 'are too many: KSeF takes at most 100 issuers and recipients together');
-  tooLong('seller_name', invoice.seller_name, 512);
-  tooLong('buyer_name', invoice.buyer_name, 512);
-  tooLong('seller_phone', invoice.seller_phone, 16);
-  tooLong('buyer_phone', invoice.buyer_phone, 16);
-  tooLong('seller_email', invoice.seller_email, 255);
-  tooLong('buyer_email', invoice.buyer_email, 255);
-  tooLong('place', invoice.place, 256);
-  tooLong('number', invoice.number, 256);
-  tooLong('description', invoice.description, 256);
-  tooLong('description_footer', invoice.description_footer, 3500);
-  (invoice.descriptions ?? []).forEach((d, i) => {
-    tooLong(`descriptions.${i}.title`, d.title, 256);
-    tooLong(`descriptions.${i}.content`, d.content, 256);
-  });
-  if (invoice.positions.length === 0) add('positions', "can't be empty");
-  const vat = vatContext(invoice);
-  invoice.positions.forEach((line, i) => {
-    tooLong(`positions.${i}.name`, line.name, 256);
-    tooLong(`positions.${i}.quantity_unit`, line.quantity_unit, 256);
-    tooLong(`positions.${i}.code`, line.code, 50);
-    if (rateOf(line.tax, vat).slot === 'unsupported') add(`positions.${i}.tax`, `${line.tax} is not a rate KSeF accepts (23, 22, 8, 7, 5, 4, 3, 0, zw, np)`);
-  });
-  if (invoice.positions.some((line) => rateOf(line.tax, vat).slot === 'zw') && blank(invoice.exempt_tax_kind)) add('exempt_tax_kind', "can't be blank");
-  if (invoice.positions.some((line) => line.tax === 'np') && blank(invoice.np_tax_kind) && !vat.reverseCharge) add('np_tax_kind', "can't be blank");
-  if (invoice.np_tax_kind && !['export_service', 'export_service_eu'].includes(invoice.np_tax_kind)) add('np_tax_kind', 'must be export_service or export_service_eu');
-  tooLong('exempt_tax_kind', invoice.exempt_tax_kind, 256);
-  if (invoice.currency.toUpperCase() !== 'PLN') {
-    if (!invoice.exchange_currency_rate || compare(decimal(invoice.exchange_currency_rate), ZERO) <= 0) add('exchange_currency_rate', "can't be blank when the currency is not PLN");
-    if (invoice.exchange_currency && invoice.exchange_currency.toUpperCase() !== 'PLN') add('exchange_currency', 'must be PLN (KSeF takes VAT in PLN)');
-  }
-  if (invoice.kind === 'correction') {
-    tooLong('correction_reason', invoice.correction_reason, 256);
-    if (!context.corrected) add('invoice_id', 'must name the corrected invoice');
-  }
-  const gross = sum(invoice.positions.map((line) => decimal(line.total_price_gross)));
-  if (compare(gross, decimal(invoice.price_gross)) !== 0 && invoice.positions.length > 0) add('price_gross', 'differs from the sum of the positions');
-  return problems;
-}
-
-type LineSide = Omit<Fa3Line, 'correction_before' | 'correction_after'>;
-
-/**
- * An invoice record, as stored or as answered, read as FA(3)'s input. Correction sides are the
- * stored `correction_before`/`_after` or the answer's `…_attributes`.
- */
-export function fa3InvoiceOf(record: Record<string, unknown>): Fa3Invoice {
-  const positions = ((record.positions ?? []) as Record<string, unknown>[]).map((p): Fa3Line => {
-    const before = (p.correction_before ?? p.correction_before_attributes ?? null) as LineSide | null;
-    const after = (p.correction_after ?? p.correction_after_attributes ?? null) as LineSide | null;
-    return { ...(p as unknown as Fa3Line), correction_before: before, correction_after: after };
-  });
-  return { ...(record as unknown as Fa3Invoice), positions };
 }
