@@ -10,6 +10,7 @@ import {
   type ClientFormValues,
 } from '../../api/validation/client.js';
 import { InvoiceKitElement } from '../shared/base-element.js';
+import { LoadController } from '../shared/load-controller.js';
 import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';
 import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, type ClientFormValue } from './events.js';
@@ -20,7 +21,6 @@ export const CLIENT_FORM_MODES = ['edit', 'create'] as const;
 export type ClientFormMode = (typeof CLIENT_FORM_MODES)[number];
 
 type Field = ClientFormField;
-type Phase = 'loading' | 'ready' | 'failed' | 'saving';
 
 /** The `autocomplete` token of each field: billing details, so browsers offer the invoice address. */
 const AUTOCOMPLETE: Record<Field, string> = {
@@ -91,8 +91,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     disabled: { type: Boolean, reflect: true },
     values: { state: true },
     company: { state: true },
-    phase: { state: true },
-    failure: { state: true },
+    saving: { state: true },
     notice: { state: true },
     touched: { state: true },
     serverErrors: { state: true },
@@ -117,8 +116,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   private values: ClientFormValues = blank();
   private company = true;
-  private phase: Phase = 'ready';
-  private failure?: unknown;
+  private saving = false;
   private notice: [text: string, kind: '' | 'ok' | 'error'] = ['', ''];
   /** Fields whose problems are shown: left by the customer, or all after a submit. */
   private touched: ReadonlySet<Field | '*'> = new Set();
@@ -133,7 +131,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   #internals = this.attachInternals();
   #id = `cf${++instances}`;
   #loaded = '';
-  #load = new AbortController();
+  /** The client's loads: a newer one aborts an older one; the render reads its status. */
+  #loads = new LoadController<PortalClient>(this);
   #countries?: [locale: string, options: (readonly [code: string, name: string])[]];
   #warnBeforeUnload = (event: BeforeUnloadEvent) => {
     event.preventDefault();
@@ -180,27 +179,17 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   /** Loads the client again, dropping unsaved changes. */
   async reload(): Promise<void> {
-    this.#load.abort();
-    const { signal } = (this.#load = new AbortController());
-    this.failure = undefined;
     if (this.mode === 'create') {
+      this.#loads.abort();
       this.#adopt({ company: true, country: this.#defaultCountry() });
-      this.phase = 'ready';
       return;
     }
-    this.phase = 'loading';
-    try {
+    const client = await this.#loads.run((signal) => {
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      const client = await this.#api().client(signal);
-      if (signal.aborted) return;
-      this.#adopt(client);
-      this.phase = 'ready';
-    } catch (error) {
-      if (signal.aborted) return;
-      this.failure = error;
-      this.phase = 'failed';
-      this.#reportError(error, 'load');
-    }
+      return this.#api().client(signal);
+    });
+    if (client) this.#adopt(client);
+    else if (this.#loads.status === 'error') this.#reportError(this.#loads.error, 'load');
   }
 
   /**
@@ -209,7 +198,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
    * does nothing.
    */
   async save(): Promise<boolean> {
-    if (this.phase !== 'ready' || this.#isDisabled) return false;
+    if (this.saving || this.#loads.status === 'pending' || this.#loads.status === 'error' || this.#isDisabled) return false;
     if (!this.#revealProblems()) return false;
     const m = this.msg;
     const create = this.mode === 'create';
@@ -224,13 +213,13 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       this.notice = [m.unchanged, 'ok'];
       return true;
     }
-    this.phase = 'saving';
+    this.saving = true;
     this.notice = [m.saving, ''];
     try {
       const api = this.#api();
       const result = create ? await api.createClient(changes) : { client: await api.updateClient(changes) };
       this.#adopt(result.client);
-      this.phase = 'ready';
+      this.saving = false;
       this.notice = [create ? m.created : m.saved, 'ok'];
       if (create && result.portalToken) {
         // The new customer goes on editing their own record, as in edit mode.
@@ -241,7 +230,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       this.dispatchEvent(new ClientSavedEvent({ client: result.client, portalToken: result.portalToken }));
       return true;
     } catch (error) {
-      this.phase = 'ready';
+      this.saving = false;
       const fields = error instanceof BffError && error.status === 422 ? error.fields : {};
       const serverErrors: Partial<Record<Field, string>> = {};
       for (const [field, messages] of Object.entries(fields)) {
@@ -268,7 +257,9 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#load.abort();
+    this.#loads.abort();
+    // Put back into a page, it loads again.
+    this.#loaded = '';
     window.removeEventListener('beforeunload', this.#warnBeforeUnload);
   }
 
@@ -433,7 +424,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   #syncUnloadWarning(): void {
-    if (this.isConnected && this.phase !== 'loading' && this.dirty) window.addEventListener('beforeunload', this.#warnBeforeUnload);
+    if (this.isConnected && this.#loads.status !== 'pending' && this.dirty) window.addEventListener('beforeunload', this.#warnBeforeUnload);
     else window.removeEventListener('beforeunload', this.#warnBeforeUnload);
   }
 
@@ -474,15 +465,15 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   override render() {
     const m = this.msg;
     const nested = this.#nested;
-    const failed = this.phase === 'failed';
-    const loading = this.phase === 'loading';
+    const failed = this.#loads.status === 'error';
+    const loading = this.#loads.status === 'pending';
     const disabled = this.#isDisabled || loading || failed;
     const [notice, kind] = this.notice;
-    const saving = this.phase === 'saving';
+    const saving = this.saving;
     const body = html`
       ${failed
         ? html`<div class="cf-banner" part="error" role="alert">
-            <p>${this.mode === 'create' ? m.saveError : m.loadError} ${this.#failureText(this.failure)}</p>
+            <p>${this.mode === 'create' ? m.saveError : m.loadError} ${this.#failureText(this.#loads.error)}</p>
             <button type="button" class="cf-button" part="button retry-button" @click=${this.reload}>${m.retry}</button>
           </div>`
         : nothing}

@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
+import { LoadController } from '../shared/load-controller.js';
 import {
   BffClient,
   BffError,
@@ -127,8 +128,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     visibleRows: { state: true },
     totals: { state: true },
     result: { state: true },
-    failure: { state: true },
-    loading: { state: true },
     payResult: { state: true },
   };
   protected readonly catalogs = catalogs;
@@ -184,9 +183,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   private totals?: CustomerTotals[];
   /** The last page the BFF answered; it stays on screen, dimmed, while the next one loads. */
   private result?: InvoicePage;
-  /** Why the last load failed. */
-  private failure?: unknown;
-  private loading = false;
   /** How the payment the customer just came back from ended, as the BFF says. */
   private payResult?: { status: PaymentOutcomeStatus; invoice: PortalInvoice };
   #returnChecked = false;
@@ -214,36 +210,28 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** The arguments of the last load; a change starts the next one. */
   #loaded = '';
-  /** Aborted when a newer load starts, so a stale answer never lands. */
-  #load = new AbortController();
+  /** The page loads: a newer one aborts an older one, so a stale answer never lands; the render reads its status. */
+  #pages = new LoadController<InvoicePage>(this);
 
   /**
    * Fetches the invoices again with the current filters, e.g. after the customer has paid one. The
    * list stays on screen, dimmed, until the answer arrives; a newer load aborts an older one.
    */
   async reload(): Promise<void> {
-    this.#load.abort();
     this.#chunkLoads.abort();
-    const { signal } = (this.#load = new AbortController());
-    this.loading = true;
-    try {
+    const result = await this.#pages.run((signal) => {
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
       this.#setQuery();
-      const result = await this.#client().listInvoices(this.#query!, signal);
-      if (signal.aborted) return;
-      // Past the last page (a page number from an old link): the last page instead of an empty one.
-      if (!result.data.length && result.total && this.page > 1 && this.paging !== 'scroll') {
-        this.page = Math.ceil(result.total / result.per_page);
-        return;
-      }
-      this.#show(result);
-    } catch (error) {
-      if (signal.aborted) return;
+      return this.#client().listInvoices(this.#query!, signal);
+    });
+    if (this.#pages.status === 'error') {
       this.announcement = this.msg.errorTitle;
       this.result = undefined;
-      this.failure = error;
     }
-    this.loading = false;
+    if (!result) return;
+    // Past the last page (a page number from an old link): the last page instead of an empty one.
+    if (!result.data.length && result.total && this.page > 1 && this.paging !== 'scroll') this.page = Math.ceil(result.total / result.per_page);
+    else this.#show(result);
   }
 
   /**
@@ -290,7 +278,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
         : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
     this.result = result;
     this.totals = result.totals;
-    this.failure = undefined;
   }
 
   override disconnectedCallback(): void {
@@ -562,13 +549,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.#today = dayNumber(localToday());
     const m = (this.#m = this.msg);
     const value = this.result;
-    const stale = this.loading && !!value;
-    const state = this.failure && !this.loading ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
+    const stale = this.#pages.status === 'pending' && !!value;
+    const state = this.#pages.status === 'error' ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
       <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
         ${this.payResult ? this.#payOutcome(this.payResult) : nothing} ${this.#toolbar()} ${state === 'ready' && this.totals ? this.#totals(this.totals) : nothing}
         ${state === 'error'
-          ? this.#error(this.failure)
+          ? this.#error(this.#pages.error)
           : state === 'empty'
             ? this.#empty()
             : html`${this.#table(value, stale)}${value ? this.#footer(value) : nothing}`}
