@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { LoadController } from '../shared/load-controller.js';
+import { VirtualScroll } from '../shared/virtual-scroll.js';
 import {
   BffClient,
   BffError,
@@ -35,13 +36,6 @@ export type PagingMode = (typeof PAGING_MODES)[number];
 
 /** Rows fetched at a time while scrolling: the BFF's largest page. */
 const CHUNK = 100;
-/** Rows rendered beyond each edge of the visible window. */
-const OVERSCAN = 10;
-/** The rendered window moves in steps of this many rows, so scrolling renders only when it must. */
-const STEP = 10;
-/** While scrolling, rows are fetched once the window has rested this long (ms), or at the latest after `CHUNK_MAX_WAIT`. */
-const CHUNK_QUIET = 150;
-const CHUNK_MAX_WAIT = 600;
 /** The choices offered; the `status` attribute also takes `partial` and `unpaid`. */
 const STATUS_FILTERS = ['', 'outstanding', 'overdue', 'paid'] as const;
 type SortField = 'issue_date' | 'payment_to' | 'price_gross';
@@ -123,9 +117,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     draft: { state: true },
     announcement: { state: true },
     busy: { state: true },
-    windowStart: { state: true },
-    rowHeight: { state: true },
-    visibleRows: { state: true },
     totals: { state: true },
     result: { state: true },
     payResult: { state: true },
@@ -174,11 +165,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   private draft = '';
   private announcement = '';
   private busy: readonly number[] = [];
-  /** Scroll mode: the first row of the rendered window, a multiple of `STEP`. */
-  private windowStart = 0;
-  /** Scroll mode: the row height from CSS (`--invoice-list-row-height`), read by a ResizeObserver. */
-  private rowHeight = 72;
-  private visibleRows = 12;
   /** What the customer owes, from the first page's answer. */
   private totals?: CustomerTotals[];
   /** The last page the BFF answered; it stays on screen, dimmed, while the next one loads. */
@@ -193,14 +179,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #server = new ServerRendered<InvoicePage>(this);
   #searchTimer?: ReturnType<typeof setTimeout>;
   #typing = false;
-  /** Scroll mode: every matching invoice by position, filled a chunk at a time. */
-  #rows: (PortalInvoice | undefined)[] = [];
-  #chunks = new Set<number>();
-  #chunkLoads = new AbortController();
-  #chunkTimer?: ReturnType<typeof setTimeout>;
-  #chunkWaitSince = 0;
-  #sizes?: ResizeObserver;
-  #observed?: Element;
+  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered. */
+  #scroll = new VirtualScroll<PortalInvoice>(this, {
+    chunk: CHUNK,
+    fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
+    failed: () => (this.announcement = this.msg.errorTitle),
+    scroller: '.scrolling',
+    probe: '.probe',
+  });
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
   /** The rows whose KSeF detail is open, by invoice id. */
@@ -218,7 +204,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
    * list stays on screen, dimmed, until the answer arrives; a newer load aborts an older one.
    */
   async reload(): Promise<void> {
-    this.#chunkLoads.abort();
+    this.#scroll.stop();
     const result = await this.#pages.run((signal) => {
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
       this.#setQuery();
@@ -264,11 +250,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** Shows a page the BFF answered (or the server rendered) and announces it. */
   #show(result: InvoicePage): void {
     const scroll = this.paging === 'scroll';
-    if (scroll) {
-      this.#chunkLoads = new AbortController();
-      this.#chunks = new Set([0]);
-      this.#rows = Array.from({ length: result.total }, (_, i) => result.data[i]);
-    }
+    if (scroll) this.#scroll.reset(result.total, result.data);
     const n = (value: number) => formatNumber(value, this.resolvedLocale);
     const from = (result.page - 1) * result.per_page + 1;
     this.announcement = !result.total
@@ -283,10 +265,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#searchTimer);
-    clearTimeout(this.#chunkTimer);
-    this.#chunkLoads.abort();
-    this.#sizes?.disconnect();
-    this.#observed = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -309,8 +287,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     // A query set whole (a page restoring it from its URL) keeps its page.
     if (this.hasUpdated && FILTERS.some((key) => changed.has(key)) && !changed.has('page')) {
       this.page = 1;
-      this.windowStart = 0;
-      this.renderRoot.querySelector('.scrolling')?.scrollTo(0, 0);
+      this.#scroll.toTop();
     }
     const scroll = this.paging === 'scroll';
     const load = [this.endpoint, this.portalToken, scroll || this.page, scroll || this.perPage, this.status, this.period, this.search.trim(), this.order].join('\n');
@@ -351,65 +328,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
         formatDate('2000-01-01', this.#locale);
       }),
     );
-  }
-
-  /**
-   * Scroll mode reads sizes without forcing a layout: a ResizeObserver reports the scroller's height
-   * and the row height CSS sets (`--invoice-list-row-height`, on a hidden probe), whenever they change.
-   */
-  protected override updated(): void {
-    const scroller = this.renderRoot.querySelector('.scrolling');
-    if (!scroller || scroller === this.#observed) return;
-    this.#sizes ??= new ResizeObserver((entries) => {
-      for (const entry of entries) {
-        const height = entry.borderBoxSize[0]?.blockSize ?? entry.contentRect.height;
-        if ((entry.target as HTMLElement).classList.contains('probe')) {
-          if (height > 8) this.rowHeight = height;
-        } else this.visibleRows = Math.ceil(height / this.rowHeight) + 1;
-      }
-    });
-    this.#sizes.disconnect();
-    this.#sizes.observe(scroller);
-    this.#sizes.observe(scroller.querySelector('.probe')!);
-    this.#observed = scroller;
-  }
-
-  /**
-   * Fetches the chunks the rendered window lacks once scrolling rests (or at the latest every
-   * `CHUNK_MAX_WAIT` ms), so a fast scroll across thousands of rows costs a few requests, not one per chunk.
-   */
-  #queueChunks(): void {
-    clearTimeout(this.#chunkTimer);
-    const now = Date.now();
-    this.#chunkWaitSince ||= now;
-    const wait = Math.max(0, Math.min(CHUNK_QUIET, this.#chunkWaitSince + CHUNK_MAX_WAIT - now));
-    this.#chunkTimer = setTimeout(() => {
-      this.#chunkWaitSince = 0;
-      const [start, end] = this.#range();
-      for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
-        if (this.#rows.slice(chunk * CHUNK, Math.min(end, (chunk + 1) * CHUNK)).includes(undefined)) void this.#loadChunk(chunk);
-      }
-    }, wait);
-  }
-
-  /** The rows the window renders: the visible ones, rounded out to `STEP`, plus the overscan. */
-  #range(): [number, number] {
-    const total = this.#rows.length;
-    return [Math.max(0, this.windowStart - OVERSCAN), Math.min(total, this.windowStart + this.visibleRows + STEP + OVERSCAN)];
-  }
-
-  async #loadChunk(chunk: number): Promise<void> {
-    if (this.#chunks.has(chunk)) return;
-    this.#chunks.add(chunk);
-    const { signal } = this.#chunkLoads;
-    try {
-      const result = await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal);
-      result.data.forEach((invoice, i) => (this.#rows[chunk * CHUNK + i] = invoice));
-      this.requestUpdate();
-    } catch {
-      this.#chunks.delete(chunk);
-      if (!signal.aborted) this.announcement = this.msg.errorTitle;
-    }
   }
 
   /** The customer's change of the query: applied, and announced with `invoice-query-change` when it changes anything. */
@@ -478,13 +396,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     } finally {
       this.busy = this.busy.filter((id) => id !== invoice.id);
     }
-  }
-
-  /** Re-renders only when the window moves by a `STEP`; in between, the overscan covers the view. */
-  #onScroll(event: Event): void {
-    const first = Math.floor((event.currentTarget as HTMLElement).scrollTop / this.rowHeight);
-    const start = first - (first % STEP);
-    if (start !== this.windowStart) this.windowStart = start;
   }
 
   /** Sends the customer to pay and back to this page, unless the host takes over. */
@@ -643,9 +554,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const columns = m.columns;
     const scroll = this.paging === 'scroll' && result;
     return html`
-      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#onScroll : undefined}>
+      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#scroll.onScroll : undefined}>
         ${scroll ? html`<div class="probe" aria-hidden="true"></div>` : nothing}
-        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#rows.length + 1 : nothing}>
+        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#scroll.rows.length + 1 : nothing}>
           <caption class="visually-hidden">${m.caption}</caption>
           <thead>
             <tr>
@@ -668,19 +579,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** Only the rows in view (plus a margin) exist in the DOM; spacers of fixed row heights keep the scrollbar true. */
   #window() {
-    const total = this.#rows.length;
-    const [start, end] = this.#range();
-    const rows = [];
-    let missing = false;
-    for (let i = start; i < end; i++) {
-      const invoice = this.#rows[i];
-      missing ||= !invoice;
-      rows.push(invoice ? this.#row(invoice, i) : this.#skeletonRow(i));
-    }
-    if (missing) this.#queueChunks();
-    const spacer = (count: number) =>
-      count ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${count * this.rowHeight}px`}></td></tr>` : nothing;
-    return html`${spacer(start)}${rows}${spacer(total - end)}`;
+    const { before, rows, after } = this.#scroll.window(
+      (invoice, i) => this.#row(invoice, i),
+      (i) => this.#skeletonRow(i),
+    );
+    const spacer = (height: number) => (height ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${height}px`}></td></tr>` : nothing);
+    return html`${spacer(before)}${rows}${spacer(after)}`;
   }
 
   #skeletonRow(index?: number) {
