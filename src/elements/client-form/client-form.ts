@@ -10,6 +10,7 @@ import {
   type ClientFormValues,
 } from '../../api/validation/client.js';
 import { InvoiceKitElement } from '../shared/base-element.js';
+import { FormControl } from '../shared/form-control.js';
 import { LoadController } from '../shared/load-controller.js';
 import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';
@@ -95,7 +96,6 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     notice: { state: true },
     touched: { state: true },
     serverErrors: { state: true },
-    formDisabled: { state: true },
   };
   protected readonly catalogs = catalogs;
 
@@ -121,14 +121,22 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   /** Fields whose problems are shown: left by the customer, or all after a submit. */
   private touched: ReadonlySet<Field | '*'> = new Set();
   private serverErrors: Partial<Record<Field, string>> = {};
-  private formDisabled = false;
 
   /** The client as saved, which the values are compared with. */
   #saved: ClientFormValues = blank();
   #savedCompany = true;
   /** The country as stored, before it was read as a code: a name is replaced by its code on the next save. */
   #storedCountry = '';
-  #internals = this.attachInternals();
+  /** Inside a page's form: its validity, reset and disabled state there. */
+  #control = new FormControl(this, {
+    problem: () => {
+      const problems = this.#problems();
+      const first = Object.keys(problems)[0] as Field | undefined;
+      return first ? { message: this.#problemText(first, problems[first]!), anchor: this.#input(first) ?? undefined } : undefined;
+    },
+    // A page's form that refused to submit because of this control: show why.
+    invalid: () => this.#revealProblems(),
+  });
   #id = `cf${++instances}`;
   #loaded = '';
   /** The client's loads: a newer one aborts an older one; the render reads its status. */
@@ -138,12 +146,6 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     event.preventDefault();
     event.returnValue = '';
   };
-
-  constructor() {
-    super();
-    // A page's form that refused to submit because of this control: show why.
-    this.addEventListener('invalid', () => this.#revealProblems());
-  }
 
   /** The form's values: each field as text, and whether the client is a company. */
   get value(): ClientFormValue {
@@ -156,25 +158,25 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   get form(): HTMLFormElement | null {
-    return this.#internals.form;
+    return this.#control.form;
   }
 
   get validity(): ValidityState {
-    return this.#internals.validity;
+    return this.#control.validity;
   }
 
   get validationMessage(): string {
-    return this.#internals.validationMessage;
+    return this.#control.validationMessage;
   }
 
   checkValidity(): boolean {
-    return this.#internals.checkValidity();
+    return this.#control.checkValidity();
   }
 
   /** Like a form control's: shows every problem and moves focus to the first. */
   reportValidity(): boolean {
     this.#revealProblems();
-    return this.#internals.checkValidity();
+    return this.#control.checkValidity();
   }
 
   /** Loads the client again, dropping unsaved changes. */
@@ -277,7 +279,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   formDisabledCallback(disabled: boolean): void {
-    this.formDisabled = disabled;
+    this.#control.disabledByForm(disabled);
   }
 
   /** Inside a page's form a submit that failed its checks shows every problem. */
@@ -299,20 +301,11 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     // The country list gets its options after the select's value binding, so the value is set here.
     const select = this.querySelector<HTMLSelectElement>(`#${this.#id}-country`);
     if (select && select.value !== this.values.country) select.value = this.values.country;
-    const problems = this.#problems();
-    const first = Object.keys(problems)[0] as Field | undefined;
-    const message = first ? this.#problemText(first, problems[first]!) : '';
-    this.#internals.setValidity(first ? { customError: true } : {}, message, first ? this.#input(first) ?? undefined : undefined);
     this.#syncUnloadWarning();
   }
 
   get #isDisabled(): boolean {
-    return this.disabled || this.formDisabled;
-  }
-
-  /** Whether the form is inside a page's own form, where it is a form control rather than a form. */
-  get #nested(): boolean {
-    return !!(this.#internals.form ?? this.parentElement?.closest('form'));
+    return this.disabled || this.#control.formDisabled;
   }
 
   #api(): BffClient {
@@ -464,7 +457,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   override render() {
     const m = this.msg;
-    const nested = this.#nested;
+    const nested = this.#control.nested;
     const failed = this.#loads.status === 'error';
     const loading = this.#loads.status === 'pending';
     const disabled = this.#isDisabled || loading || failed;
