@@ -43,28 +43,6 @@ export function retryDelay(method: string, keyed: boolean, retry: number, answer
   return Math.min(after > 0 ? after * 1000 : 250 * 2 ** retry, 3000);
 }
 
-/** Waits `ms`, or rejects with the signal's reason once it aborts. */
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
-/** Aborts when either signal does (`AbortSignal.any` where the browser has it). */
-function either(a: AbortSignal, b: AbortSignal): AbortSignal {
-  if ('any' in AbortSignal) return AbortSignal.any([a, b]);
-  const controller = new AbortController();
-  for (const s of [a, b]) s.addEventListener('abort', () => controller.abort(s.reason), { once: true });
-  return controller.signal;
-}
-
 /** A refusal as a `BffError`: the BFF answers `{error: {code, message, fields}}`, the service `{code, message}` with the fields as the message. */
 async function refusal(response: Response): Promise<BffError> {
   const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string; fields?: Record<string, string[]> }; code?: string; message?: unknown };
@@ -78,19 +56,23 @@ async function refusal(response: Response): Promise<BffError> {
  * abort by the caller stays an `AbortError`. ky would cost a quarter of an element's budget.
  */
 export async function fetchJson<T>(url: string, { method = 'GET', headers = {}, body, signal }: JsonRequest = {}): Promise<T> {
-  const sent: Record<string, string> = { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers };
-  const keyed = Object.keys(sent).some((name) => name.toLowerCase() === 'idempotency-key');
+  const sent: Record<string, string> = { accept: 'application/json', ...headers };
+  if (body !== undefined) sent['content-type'] = 'application/json';
+  // Callers name the header in lower case.
+  const keyed = 'idempotency-key' in sent;
   for (let retry = 1; ; retry += 1) {
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
-    let response: Response | undefined;
-    try {
-      response = await fetch(url, { method, headers: sent, body: body === undefined ? null : JSON.stringify(body), signal: signal ? either(signal, timeout) : timeout });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-    }
+    // Browsers without `AbortSignal.any` (Safari before 17.4) wait for their own network timeout.
+    const response = await fetch(url, { method, headers: sent, body: body === undefined ? null : JSON.stringify(body), signal: signal ? (AbortSignal.any?.([signal, timeout]) ?? signal) : timeout }).catch(
+      (error: unknown) => {
+        if (signal?.aborted) throw error;
+        return undefined;
+      },
+    );
     if (response?.ok) return (await response.json()) as T;
     const wait = retryDelay(method, keyed, retry, response && { status: response.status, retryAfter: response.headers.get('retry-after') });
     if (wait === undefined) throw response ? await refusal(response) : new BffError(0, 'network', 'unreachable');
-    await pause(wait, signal);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    signal?.throwIfAborted();
   }
 }

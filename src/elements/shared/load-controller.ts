@@ -43,8 +43,6 @@ export class LoadController<T> implements ReactiveController {
       this.error = error;
       this.#set('error');
       return undefined;
-    } finally {
-      if (run === this.#run) this.#run = undefined;
     }
   }
 

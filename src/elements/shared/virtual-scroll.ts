@@ -7,13 +7,7 @@ export interface ScrollClock {
   after(ms: number, run: () => void): () => void;
 }
 
-const realClock: ScrollClock = {
-  now: () => Date.now(),
-  after: (ms, run) => {
-    const timer = setTimeout(run, ms);
-    return () => clearTimeout(timer);
-  },
-};
+const realClock: ScrollClock = { now: Date.now, after: (ms, run) => clearTimeout.bind(undefined, setTimeout(run, ms)) };
 
 export interface VirtualScrollOptions<T> {
   /** Rows per fetched chunk. */
