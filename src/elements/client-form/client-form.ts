@@ -1,7 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import {
   CLIENT_FORM_FIELDS,
-  CLIENT_TEXT_LIMITS,
   clientProblems,
   COUNTRY_CODES,
   POST_CODE_FORMATS,
@@ -11,6 +10,7 @@ import {
 } from '../../api/validation/client.js';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { FormControl } from '../shared/form-control.js';
+import { clientField, countryCode, countryOptions } from './fields.js';
 import { LoadController } from '../shared/load-controller.js';
 import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';
@@ -22,24 +22,6 @@ export const CLIENT_FORM_MODES = ['edit', 'create'] as const;
 export type ClientFormMode = (typeof CLIENT_FORM_MODES)[number];
 
 type Field = ClientFormField;
-
-/** The `autocomplete` token of each field: billing details, so browsers offer the invoice address. */
-const AUTOCOMPLETE: Record<Field, string> = {
-  name: 'billing organization',
-  tax_no: 'off',
-  person: 'billing name',
-  email: 'billing email',
-  phone: 'billing tel',
-  street: 'billing street-address',
-  post_code: 'billing postal-code',
-  city: 'billing address-level2',
-  country: 'billing country',
-  bank: 'off',
-  bank_account: 'off',
-};
-/** How wide each field is on a wide form (of six columns); one column below 34rem. */
-const WIDTH: Partial<Record<Field, string>> = { email: 'cf-half', phone: 'cf-half', post_code: 'cf-third', city: 'cf-wide', bank: 'cf-half', bank_account: 'cf-half' };
-const TYPES: Partial<Record<Field, string>> = { email: 'email', phone: 'tel' };
 
 const blank = (): ClientFormValues => Object.fromEntries(CLIENT_FORM_FIELDS.map((f) => [f, ''])) as ClientFormValues;
 let instances = 0;
@@ -141,7 +123,6 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   #loaded = '';
   /** The client's loads: a newer one aborts an older one; the render reads its status. */
   #loads = new LoadController<PortalClient>(this);
-  #countries?: [locale: string, options: (readonly [code: string, name: string])[]];
   #warnBeforeUnload = (event: BeforeUnloadEvent) => {
     event.preventDefault();
     event.returnValue = '';
@@ -321,22 +302,10 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     const values = blank();
     for (const field of CLIENT_FORM_FIELDS) values[field] = String(client[field] ?? '');
     this.#storedCountry = values.country;
-    values.country = this.#countryCode(values.country);
+    values.country = countryCode(values.country, this.resolvedLocale);
     this.#saved = { ...values };
     this.#savedCompany = client.company ?? true;
     this.formResetCallback();
-  }
-
-  /** A stored country as a code: `"pl"` → `"PL"`; a name in English, Polish or the page's language (`"Polska"`, `"United Kingdom"`) → its code. */
-  #countryCode(country: string): string {
-    const text = country.trim();
-    if (COUNTRY_CODES.includes(text.toUpperCase())) return text.toUpperCase();
-    for (const locale of ['en', 'pl', this.resolvedLocale]) {
-      const names = new Intl.DisplayNames([locale], { type: 'region' });
-      const code = COUNTRY_CODES.find((c) => names.of(c)?.toLowerCase() === text.toLowerCase());
-      if (code) return code;
-    }
-    return text;
   }
 
   /** A new customer's country: the region of the page's locale, or Poland for a Polish page. */
@@ -507,66 +476,18 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   #field(field: Field, disabled: boolean) {
     const m = this.msg;
-    const id = `${this.#id}-${field}`;
-    const error = this.#error(field);
     const required = field === 'name' || (field === 'tax_no' && this.company) || (field === 'email' && this.mode === 'create');
-    const label = field === 'name' && !this.company ? m.labels.personName : m.labels[field];
-    const common = {
-      id,
+    return clientField(field, {
+      id: `${this.#id}-${field}`,
       name: this.#inputName(field),
-      autocomplete: AUTOCOMPLETE[field],
-      describedby: error ? `${id}-error` : nothing,
-    };
-    const control =
-      field === 'country'
-        ? html`<select
-            class="cf-input"
-            part="input"
-            id=${common.id}
-            name=${common.name}
-            autocomplete=${common.autocomplete}
-            data-field=${field}
-            aria-invalid=${error ? 'true' : 'false'}
-            aria-describedby=${common.describedby}
-            ?disabled=${disabled}
-          >
-            ${this.#countryOptions()}
-          </select>`
-        : html`<input
-            class="cf-input"
-            part="input"
-            id=${common.id}
-            name=${common.name}
-            type=${TYPES[field] ?? 'text'}
-            autocomplete=${common.autocomplete}
-            maxlength=${CLIENT_TEXT_LIMITS[field]}
-            data-field=${field}
-            value=${this.#saved[field]}
-            .value=${this.values[field]}
-            aria-required=${required ? 'true' : 'false'}
-            aria-invalid=${error ? 'true' : 'false'}
-            aria-describedby=${common.describedby}
-            ?disabled=${disabled}
-          />`;
-    return html`<div class="cf-field ${WIDTH[field] ?? ''}" part="field">
-      <label for=${id} part="label">${label}${required ? nothing : html` <span class="cf-note">(${m.optional})</span>`}</label>
-      ${control}
-      <p class="cf-error" part="field-error" id="${id}-error" ?hidden=${!error}>${error}</p>
-    </div>`;
-  }
-
-  #countryOptions() {
-    const locale = this.resolvedLocale;
-    if (this.#countries?.[0] !== locale) {
-      const names = new Intl.DisplayNames([locale], { type: 'region' });
-      const collator = new Intl.Collator(locale);
-      this.#countries = [locale, COUNTRY_CODES.map((code) => [code, names.of(code) ?? code] as const).sort((a, b) => collator.compare(a[1], b[1]))];
-    }
-    const options = [...this.#countries[1]];
-    const current = this.values.country;
-    // A stored country that is no code is kept visible, so nothing changes behind the customer's back.
-    if (current && !COUNTRY_CODES.includes(current)) options.unshift([current, current]);
-    return html`<option value="" ?selected=${!this.#saved.country}>${this.msg.chooseCountry}</option>
-      ${options.map(([code, label]) => html`<option value=${code} ?selected=${code === this.#saved.country}>${label}</option>`)}`;
+      label: field === 'name' && !this.company ? m.labels.personName : m.labels[field],
+      optional: m.optional,
+      required,
+      error: this.#error(field),
+      value: this.values[field],
+      saved: this.#saved[field],
+      disabled,
+      options: field === 'country' ? countryOptions(this.resolvedLocale, this.values.country, this.#saved.country, m.chooseCountry) : nothing,
+    });
   }
 }
