@@ -387,7 +387,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** Back from the payment page: how the payment ended, as the BFF says, and a new list if it was paid late. */
   async #checkReturn(): Promise<void> {
-    this.payResult = (await paymentOnReturn(this.#client(), () => void this.reload())) ?? this.payResult;
+    this.payResult = (await paymentOnReturn(() => this.#client(), () => void this.reload())) ?? this.payResult;
   }
 
   override render() {

@@ -32,9 +32,10 @@ export async function startPayment(client: BffClient, invoice: PortalInvoice, re
 /**
  * Back from the payment page: asks the BFF how the payment ended (the return address proves
  * nothing). A payment the provider has not settled yet is asked about a few more times, and
- * `paidLate` is called when it settles as paid meanwhile. Nothing when no payment was waiting.
+ * `paidLate` is called when it settles as paid meanwhile. Nothing when no payment was waiting. The
+ * client is made only then: a server rendering the list has no page to make one for.
  */
-export async function paymentOnReturn(client: BffClient, paidLate: () => void): Promise<PaymentResult | undefined> {
+export async function paymentOnReturn(client: () => BffClient, paidLate: () => void): Promise<PaymentResult | undefined> {
   let pending: { attempt: string; invoice: PortalInvoice } | undefined;
   try {
     pending = JSON.parse(sessionStorage.getItem(PAYMENT_KEY) ?? 'null') ?? undefined;
@@ -46,7 +47,7 @@ export async function paymentOnReturn(client: BffClient, paidLate: () => void): 
   let status: PaymentOutcomeStatus = 'pending';
   for (let round = 0; round < 4 && status === 'pending'; round += 1) {
     if (round) await new Promise((resolve) => setTimeout(resolve, 1000 * round));
-    status = (await client.paymentOutcome(pending.attempt).catch(() => undefined))?.status ?? status;
+    status = (await client().paymentOutcome(pending.attempt).catch(() => undefined))?.status ?? status;
     if (round && status === 'paid') paidLate();
   }
   return { status, invoice: pending.invoice };
