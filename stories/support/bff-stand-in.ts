@@ -49,7 +49,12 @@ const notFound = (what: string) => failure(404, 'not_found', `The ${what} was no
 
 /** Waits until the request is aborted, as a server that never answers would. */
 const never = (signal: AbortSignal): Promise<Response> =>
-  new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+  new Promise((_, reject) => {
+    const abort = () => reject(new DOMException('aborted', 'AbortError'));
+    // Aborted while the body was still being read: it ends at once, as a fetch would.
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
 
 // ——— Portal: invoices ———
 

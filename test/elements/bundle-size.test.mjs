@@ -11,7 +11,8 @@ import { build } from 'esbuild';
 
 /** Each element's budget; a shop's buy button must weigh far less than a customer portal's list. */
 const BUDGETS = {
-  'invoice-list.js': 20 * 1024,
+  // The portal list carries the load, virtual-scroll and fetch helpers every element shares (docs/decisions/element-controllers.md).
+  'invoice-list.js': 21 * 1024,
   // The checkout dialog carries the checkout core's buyer and VAT rules (docs/decisions/checkout-element-weight.md).
   'product-pay-button.js': 18 * 1024,
   // A form sits on sign-up and checkout pages, where every kilobyte delays the first input; it checks

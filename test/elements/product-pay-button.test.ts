@@ -389,8 +389,14 @@ describe('<product-pay-button>', () => {
     const email = newEmail();
     await openDialog(el, email);
     el.addEventListener('pay-before', (event) => event.preventDefault(), { once: true });
+    const sent = checkoutRequests();
+    const before = oneEvent(el, 'pay-before');
     part<HTMLButtonElement>(el, 'continue-button')!.click();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await before).defaultPrevented).to.equal(true);
+    await el.updateComplete;
+    // A checkout starts in the same task as pay-before and makes the form read-only first: an editable form sent nothing.
+    expect([...part(el, 'form')!.querySelectorAll<HTMLInputElement>('input[part~="input"]')].map((input) => input.readOnly)).to.not.include(true);
+    expect(checkoutRequests()).to.equal(sent);
     expect((await state(email)).payments).to.deep.equal([]);
     expect(dialogOf(el).open).to.equal(true);
   });

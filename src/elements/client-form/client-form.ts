@@ -1,7 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import {
   CLIENT_FORM_FIELDS,
-  CLIENT_TEXT_LIMITS,
   clientProblems,
   COUNTRY_CODES,
   POST_CODE_FORMATS,
@@ -10,6 +9,9 @@ import {
   type ClientFormValues,
 } from '../../kernel/validation/client.js';
 import { InvoiceKitElement } from '../shared/base-element.js';
+import { FormControl } from '../shared/form-control.js';
+import { clientField, countryCode, countryOptions } from './fields.js';
+import { LoadController } from '../shared/load-controller.js';
 import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';
 import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, type ClientFormValue } from './events.js';
@@ -20,25 +22,6 @@ export const CLIENT_FORM_MODES = ['edit', 'create'] as const;
 export type ClientFormMode = (typeof CLIENT_FORM_MODES)[number];
 
 type Field = ClientFormField;
-type Phase = 'loading' | 'ready' | 'failed' | 'saving';
-
-/** The `autocomplete` token of each field: billing details, so browsers offer the invoice address. */
-const AUTOCOMPLETE: Record<Field, string> = {
-  name: 'billing organization',
-  tax_no: 'off',
-  person: 'billing name',
-  email: 'billing email',
-  phone: 'billing tel',
-  street: 'billing street-address',
-  post_code: 'billing postal-code',
-  city: 'billing address-level2',
-  country: 'billing country',
-  bank: 'off',
-  bank_account: 'off',
-};
-/** How wide each field is on a wide form (of six columns); one column below 34rem. */
-const WIDTH: Partial<Record<Field, string>> = { email: 'cf-half', phone: 'cf-half', post_code: 'cf-third', city: 'cf-wide', bank: 'cf-half', bank_account: 'cf-half' };
-const TYPES: Partial<Record<Field, string>> = { email: 'email', phone: 'tel' };
 
 const blank = (): ClientFormValues => Object.fromEntries(CLIENT_FORM_FIELDS.map((f) => [f, ''])) as ClientFormValues;
 let instances = 0;
@@ -91,12 +74,10 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     disabled: { type: Boolean, reflect: true },
     values: { state: true },
     company: { state: true },
-    phase: { state: true },
-    failure: { state: true },
+    saving: { state: true },
     notice: { state: true },
     touched: { state: true },
     serverErrors: { state: true },
-    formDisabled: { state: true },
   };
   protected readonly catalogs = catalogs;
 
@@ -117,34 +98,35 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   private values: ClientFormValues = blank();
   private company = true;
-  private phase: Phase = 'ready';
-  private failure?: unknown;
+  private saving = false;
   private notice: [text: string, kind: '' | 'ok' | 'error'] = ['', ''];
   /** Fields whose problems are shown: left by the customer, or all after a submit. */
   private touched: ReadonlySet<Field | '*'> = new Set();
   private serverErrors: Partial<Record<Field, string>> = {};
-  private formDisabled = false;
 
   /** The client as saved, which the values are compared with. */
   #saved: ClientFormValues = blank();
   #savedCompany = true;
   /** The country as stored, before it was read as a code: a name is replaced by its code on the next save. */
   #storedCountry = '';
-  #internals = this.attachInternals();
+  /** Inside a page's form: its validity, reset and disabled state there. */
+  #control = new FormControl(this, {
+    problem: () => {
+      const problems = this.#problems();
+      const first = Object.keys(problems)[0] as Field | undefined;
+      return first ? { message: this.#problemText(first, problems[first]!), anchor: this.#input(first) ?? undefined } : undefined;
+    },
+    // A page's form that refused to submit because of this control: show why.
+    invalid: () => this.#revealProblems(),
+  });
   #id = `cf${++instances}`;
   #loaded = '';
-  #load = new AbortController();
-  #countries?: [locale: string, options: (readonly [code: string, name: string])[]];
+  /** The client's loads: a newer one aborts an older one; the render reads its status. */
+  #loads = new LoadController<PortalClient>(this);
   #warnBeforeUnload = (event: BeforeUnloadEvent) => {
     event.preventDefault();
     event.returnValue = '';
   };
-
-  constructor() {
-    super();
-    // A page's form that refused to submit because of this control: show why.
-    this.addEventListener('invalid', () => this.#revealProblems());
-  }
 
   /** The form's values: each field as text, and whether the client is a company. */
   get value(): ClientFormValue {
@@ -157,50 +139,40 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   get form(): HTMLFormElement | null {
-    return this.#internals.form;
+    return this.#control.form;
   }
 
   get validity(): ValidityState {
-    return this.#internals.validity;
+    return this.#control.validity;
   }
 
   get validationMessage(): string {
-    return this.#internals.validationMessage;
+    return this.#control.validationMessage;
   }
 
   checkValidity(): boolean {
-    return this.#internals.checkValidity();
+    return this.#control.checkValidity();
   }
 
   /** Like a form control's: shows every problem and moves focus to the first. */
   reportValidity(): boolean {
     this.#revealProblems();
-    return this.#internals.checkValidity();
+    return this.#control.checkValidity();
   }
 
   /** Loads the client again, dropping unsaved changes. */
   async reload(): Promise<void> {
-    this.#load.abort();
-    const { signal } = (this.#load = new AbortController());
-    this.failure = undefined;
     if (this.mode === 'create') {
+      this.#loads.abort();
       this.#adopt({ company: true, country: this.#defaultCountry() });
-      this.phase = 'ready';
       return;
     }
-    this.phase = 'loading';
-    try {
+    const client = await this.#loads.run((signal) => {
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      const client = await this.#api().client(signal);
-      if (signal.aborted) return;
-      this.#adopt(client);
-      this.phase = 'ready';
-    } catch (error) {
-      if (signal.aborted) return;
-      this.failure = error;
-      this.phase = 'failed';
-      this.#reportError(error, 'load');
-    }
+      return this.#api().client(signal);
+    });
+    if (client) this.#adopt(client);
+    else if (this.#loads.status === 'error') this.#reportError(this.#loads.error, 'load');
   }
 
   /**
@@ -209,7 +181,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
    * does nothing.
    */
   async save(): Promise<boolean> {
-    if (this.phase !== 'ready' || this.#isDisabled) return false;
+    if (this.saving || this.#loads.status === 'pending' || this.#loads.status === 'error' || this.#isDisabled) return false;
     if (!this.#revealProblems()) return false;
     const m = this.msg;
     const create = this.mode === 'create';
@@ -224,13 +196,13 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       this.notice = [m.unchanged, 'ok'];
       return true;
     }
-    this.phase = 'saving';
+    this.saving = true;
     this.notice = [m.saving, ''];
     try {
       const api = this.#api();
       const result = create ? await api.createClient(changes) : { client: await api.updateClient(changes) };
       this.#adopt(result.client);
-      this.phase = 'ready';
+      this.saving = false;
       this.notice = [create ? m.created : m.saved, 'ok'];
       if (create && result.portalToken) {
         // The new customer goes on editing their own record, as in edit mode.
@@ -241,7 +213,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       this.dispatchEvent(new ClientSavedEvent({ client: result.client, portalToken: result.portalToken }));
       return true;
     } catch (error) {
-      this.phase = 'ready';
+      this.saving = false;
       const fields = error instanceof BffError && error.status === 422 ? error.fields : {};
       const serverErrors: Partial<Record<Field, string>> = {};
       for (const [field, messages] of Object.entries(fields)) {
@@ -268,7 +240,9 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#load.abort();
+    this.#loads.abort();
+    // Put back into a page, it loads again.
+    this.#loaded = '';
     window.removeEventListener('beforeunload', this.#warnBeforeUnload);
   }
 
@@ -286,7 +260,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   formDisabledCallback(disabled: boolean): void {
-    this.formDisabled = disabled;
+    this.#control.disabledByForm(disabled);
   }
 
   /** Inside a page's form a submit that failed its checks shows every problem. */
@@ -308,20 +282,11 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     // The country list gets its options after the select's value binding, so the value is set here.
     const select = this.querySelector<HTMLSelectElement>(`#${this.#id}-country`);
     if (select && select.value !== this.values.country) select.value = this.values.country;
-    const problems = this.#problems();
-    const first = Object.keys(problems)[0] as Field | undefined;
-    const message = first ? this.#problemText(first, problems[first]!) : '';
-    this.#internals.setValidity(first ? { customError: true } : {}, message, first ? this.#input(first) ?? undefined : undefined);
     this.#syncUnloadWarning();
   }
 
   get #isDisabled(): boolean {
-    return this.disabled || this.formDisabled;
-  }
-
-  /** Whether the form is inside a page's own form, where it is a form control rather than a form. */
-  get #nested(): boolean {
-    return !!(this.#internals.form ?? this.parentElement?.closest('form'));
+    return this.disabled || this.#control.formDisabled;
   }
 
   #api(): BffClient {
@@ -337,22 +302,10 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     const values = blank();
     for (const field of CLIENT_FORM_FIELDS) values[field] = String(client[field] ?? '');
     this.#storedCountry = values.country;
-    values.country = this.#countryCode(values.country);
+    values.country = countryCode(values.country, this.resolvedLocale);
     this.#saved = { ...values };
     this.#savedCompany = client.company ?? true;
     this.formResetCallback();
-  }
-
-  /** A stored country as a code: `"pl"` → `"PL"`; a name in English, Polish or the page's language (`"Polska"`, `"United Kingdom"`) → its code. */
-  #countryCode(country: string): string {
-    const text = country.trim();
-    if (COUNTRY_CODES.includes(text.toUpperCase())) return text.toUpperCase();
-    for (const locale of ['en', 'pl', this.resolvedLocale]) {
-      const names = new Intl.DisplayNames([locale], { type: 'region' });
-      const code = COUNTRY_CODES.find((c) => names.of(c)?.toLowerCase() === text.toLowerCase());
-      if (code) return code;
-    }
-    return text;
   }
 
   /** A new customer's country: the region of the page's locale, or Poland for a Polish page. */
@@ -433,7 +386,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   #syncUnloadWarning(): void {
-    if (this.isConnected && this.phase !== 'loading' && this.dirty) window.addEventListener('beforeunload', this.#warnBeforeUnload);
+    if (this.isConnected && this.#loads.status !== 'pending' && this.dirty) window.addEventListener('beforeunload', this.#warnBeforeUnload);
     else window.removeEventListener('beforeunload', this.#warnBeforeUnload);
   }
 
@@ -473,16 +426,16 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   override render() {
     const m = this.msg;
-    const nested = this.#nested;
-    const failed = this.phase === 'failed';
-    const loading = this.phase === 'loading';
+    const nested = this.#control.nested;
+    const failed = this.#loads.status === 'error';
+    const loading = this.#loads.status === 'pending';
     const disabled = this.#isDisabled || loading || failed;
     const [notice, kind] = this.notice;
-    const saving = this.phase === 'saving';
+    const saving = this.saving;
     const body = html`
       ${failed
         ? html`<div class="cf-banner" part="error" role="alert">
-            <p>${this.mode === 'create' ? m.saveError : m.loadError} ${this.#failureText(this.failure)}</p>
+            <p>${this.mode === 'create' ? m.saveError : m.loadError} ${this.#failureText(this.#loads.error)}</p>
             <button type="button" class="cf-button" part="button retry-button" @click=${this.reload}>${m.retry}</button>
           </div>`
         : nothing}
@@ -523,66 +476,18 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   #field(field: Field, disabled: boolean) {
     const m = this.msg;
-    const id = `${this.#id}-${field}`;
-    const error = this.#error(field);
     const required = field === 'name' || (field === 'tax_no' && this.company) || (field === 'email' && this.mode === 'create');
-    const label = field === 'name' && !this.company ? m.labels.personName : m.labels[field];
-    const common = {
-      id,
+    return clientField(field, {
+      id: `${this.#id}-${field}`,
       name: this.#inputName(field),
-      autocomplete: AUTOCOMPLETE[field],
-      describedby: error ? `${id}-error` : nothing,
-    };
-    const control =
-      field === 'country'
-        ? html`<select
-            class="cf-input"
-            part="input"
-            id=${common.id}
-            name=${common.name}
-            autocomplete=${common.autocomplete}
-            data-field=${field}
-            aria-invalid=${error ? 'true' : 'false'}
-            aria-describedby=${common.describedby}
-            ?disabled=${disabled}
-          >
-            ${this.#countryOptions()}
-          </select>`
-        : html`<input
-            class="cf-input"
-            part="input"
-            id=${common.id}
-            name=${common.name}
-            type=${TYPES[field] ?? 'text'}
-            autocomplete=${common.autocomplete}
-            maxlength=${CLIENT_TEXT_LIMITS[field]}
-            data-field=${field}
-            value=${this.#saved[field]}
-            .value=${this.values[field]}
-            aria-required=${required ? 'true' : 'false'}
-            aria-invalid=${error ? 'true' : 'false'}
-            aria-describedby=${common.describedby}
-            ?disabled=${disabled}
-          />`;
-    return html`<div class="cf-field ${WIDTH[field] ?? ''}" part="field">
-      <label for=${id} part="label">${label}${required ? nothing : html` <span class="cf-note">(${m.optional})</span>`}</label>
-      ${control}
-      <p class="cf-error" part="field-error" id="${id}-error" ?hidden=${!error}>${error}</p>
-    </div>`;
-  }
-
-  #countryOptions() {
-    const locale = this.resolvedLocale;
-    if (this.#countries?.[0] !== locale) {
-      const names = new Intl.DisplayNames([locale], { type: 'region' });
-      const collator = new Intl.Collator(locale);
-      this.#countries = [locale, COUNTRY_CODES.map((code) => [code, names.of(code) ?? code] as const).sort((a, b) => collator.compare(a[1], b[1]))];
-    }
-    const options = [...this.#countries[1]];
-    const current = this.values.country;
-    // A stored country that is no code is kept visible, so nothing changes behind the customer's back.
-    if (current && !COUNTRY_CODES.includes(current)) options.unshift([current, current]);
-    return html`<option value="" ?selected=${!this.#saved.country}>${this.msg.chooseCountry}</option>
-      ${options.map(([code, label]) => html`<option value=${code} ?selected=${code === this.#saved.country}>${label}</option>`)}`;
+      label: field === 'name' && !this.company ? m.labels.personName : m.labels[field],
+      optional: m.optional,
+      required,
+      error: this.#error(field),
+      value: this.values[field],
+      saved: this.#saved[field],
+      disabled,
+      options: field === 'country' ? countryOptions(this.resolvedLocale, this.values.country, this.#saved.country, m.chooseCountry) : nothing,
+    });
   }
 }

@@ -1,24 +1,17 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
-import {
-  BffClient,
-  BffError,
-  LIST_FILTERS,
-  LIST_STATUSES,
-  type CustomerTotals,
-  type InvoiceListQuery,
-  type InvoicePage,
-  type ListFilter,
-  type ListStatus,
-  type PaymentOutcomeStatus,
-  type PortalInvoice,
-} from '../shared/bff-client.js';
+import { LoadController } from '../shared/load-controller.js';
+import { VirtualScroll } from '../shared/virtual-scroll.js';
+import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PaymentOutcomeStatus, type PortalInvoice } from '../shared/bff-client.js';
 import type { KsefView } from '../../contract/ksef.js';
 import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../contract/portal.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
-import { formatDate, formatMoney, formatNumber, localToday } from '../shared/format.js';
-import { ksefDetail } from './ksef-detail.js';
+import { formatDate, formatNumber, localToday } from '../shared/format.js';
+import { dayNumber, headerCell, invoiceRow, ksefCell, skeletonRow, type RowView, type SortField } from './rows.js';
+import { emptyState, errorState, pagination, totalsLine } from './summary.js';
+import { toolbar } from './toolbar.js';
+import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
 import { ServerRendered } from '../shared/server-rendered.js';
 import { themeStyles } from '../shared/theme.js';
 import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, InvoiceSelectEvent } from './events.js';
@@ -27,38 +20,12 @@ import { styles } from './invoice-list.styles.js';
 
 export { LIST_ORDERS, LIST_PERIODS, type ListOrder, type ListPeriod };
 
-/** Where a payment waits while the customer is on the payment page; the list they come back to reads it. */
-const PAYMENT_KEY = 'invoicekit-invoice-payment';
 export const PAGING_MODES = ['pages', 'scroll'] as const;
 export type PagingMode = (typeof PAGING_MODES)[number];
 
 /** Rows fetched at a time while scrolling: the BFF's largest page. */
 const CHUNK = 100;
-/** Rows rendered beyond each edge of the visible window. */
-const OVERSCAN = 10;
-/** The rendered window moves in steps of this many rows, so scrolling renders only when it must. */
-const STEP = 10;
-/** While scrolling, rows are fetched once the window has rested this long (ms), or at the latest after `CHUNK_MAX_WAIT`. */
-const CHUNK_QUIET = 150;
-const CHUNK_MAX_WAIT = 600;
-/** The choices offered; the `status` attribute also takes `partial` and `unpaid`. */
-const STATUS_FILTERS = ['', 'outstanding', 'overdue', 'paid'] as const;
-type SortField = 'issue_date' | 'payment_to' | 'price_gross';
 const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as const;
-
-/** One stroked 20×20 path per icon, drawn by a single template. */
-const icon = (path: string) => html`<svg viewBox="0 0 20 20" aria-hidden="true"><path d=${path} /></svg>`;
-const icons = {
-  search: icon('M14.5 9a5.5 5.5 0 0 0-11 0 5.5 5.5 0 0 0 11 0m-1 4.5 3.5 3.5'),
-  chevron: icon('m8 5 5 5-5 5'),
-  alert: icon('M17 10a7 7 0 0 0-14 0 7 7 0 0 0 14 0m-7-3.5v4m0 3v.01'),
-  empty: icon('M5 2.5h6.5l3.5 3.5v11.5H5ZM11 2.5v4h4M8 11h4'),
-};
-
-/** `"0"`, `"0.00"` → true. */
-const isZeroAmount = (amount: string) => !/[1-9]/.test(amount);
-
-const dayNumber = (iso: string) => Date.parse(iso.slice(0, 10)) / 864e5;
 
 /**
  * A customer's invoices, served by the invoicekit BFF: status and period filters, search by number,
@@ -122,13 +89,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     draft: { state: true },
     announcement: { state: true },
     busy: { state: true },
-    windowStart: { state: true },
-    rowHeight: { state: true },
-    visibleRows: { state: true },
     totals: { state: true },
     result: { state: true },
-    failure: { state: true },
-    loading: { state: true },
     payResult: { state: true },
   };
   protected readonly catalogs = catalogs;
@@ -175,18 +137,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   private draft = '';
   private announcement = '';
   private busy: readonly number[] = [];
-  /** Scroll mode: the first row of the rendered window, a multiple of `STEP`. */
-  private windowStart = 0;
-  /** Scroll mode: the row height from CSS (`--invoice-list-row-height`), read by a ResizeObserver. */
-  private rowHeight = 72;
-  private visibleRows = 12;
   /** What the customer owes, from the first page's answer. */
   private totals?: CustomerTotals[];
   /** The last page the BFF answered; it stays on screen, dimmed, while the next one loads. */
   private result?: InvoicePage;
-  /** Why the last load failed. */
-  private failure?: unknown;
-  private loading = false;
   /** How the payment the customer just came back from ended, as the BFF says. */
   private payResult?: { status: PaymentOutcomeStatus; invoice: PortalInvoice };
   #returnChecked = false;
@@ -197,53 +151,46 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #server = new ServerRendered<InvoicePage>(this);
   #searchTimer?: ReturnType<typeof setTimeout>;
   #typing = false;
-  /** Scroll mode: every matching invoice by position, filled a chunk at a time. */
-  #rows: (PortalInvoice | undefined)[] = [];
-  #chunks = new Set<number>();
-  #chunkLoads = new AbortController();
-  #chunkTimer?: ReturnType<typeof setTimeout>;
-  #chunkWaitSince = 0;
-  #sizes?: ResizeObserver;
-  #observed?: Element;
+  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered. */
+  #scroll = new VirtualScroll<PortalInvoice>(this, {
+    chunk: CHUNK,
+    fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
+    failed: () => (this.announcement = this.msg.errorTitle),
+    scroller: '.scrolling',
+    probe: '.probe',
+  });
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
   /** The rows whose KSeF detail is open, by invoice id. */
   #ksefOpen = new Set<number>();
   #m: InvoiceListMessages = catalogs.en;
-  #today = 0;
+  /** What the rows of the render under way share. */
+  #rowView!: RowView;
 
   /** The arguments of the last load; a change starts the next one. */
   #loaded = '';
-  /** Aborted when a newer load starts, so a stale answer never lands. */
-  #load = new AbortController();
+  /** The page loads: a newer one aborts an older one, so a stale answer never lands; the render reads its status. */
+  #pages = new LoadController<InvoicePage>(this);
 
   /**
    * Fetches the invoices again with the current filters, e.g. after the customer has paid one. The
    * list stays on screen, dimmed, until the answer arrives; a newer load aborts an older one.
    */
   async reload(): Promise<void> {
-    this.#load.abort();
-    this.#chunkLoads.abort();
-    const { signal } = (this.#load = new AbortController());
-    this.loading = true;
-    try {
+    this.#scroll.stop();
+    const result = await this.#pages.run((signal) => {
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
       this.#setQuery();
-      const result = await this.#client().listInvoices(this.#query!, signal);
-      if (signal.aborted) return;
-      // Past the last page (a page number from an old link): the last page instead of an empty one.
-      if (!result.data.length && result.total && this.page > 1 && this.paging !== 'scroll') {
-        this.page = Math.ceil(result.total / result.per_page);
-        return;
-      }
-      this.#show(result);
-    } catch (error) {
-      if (signal.aborted) return;
+      return this.#client().listInvoices(this.#query!, signal);
+    });
+    if (this.#pages.status === 'error') {
       this.announcement = this.msg.errorTitle;
       this.result = undefined;
-      this.failure = error;
     }
-    this.loading = false;
+    if (!result) return;
+    // Past the last page (a page number from an old link): the last page instead of an empty one.
+    if (!result.data.length && result.total && this.page > 1 && this.paging !== 'scroll') this.page = Math.ceil(result.total / result.per_page);
+    else this.#show(result);
   }
 
   /**
@@ -276,11 +223,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** Shows a page the BFF answered (or the server rendered) and announces it. */
   #show(result: InvoicePage): void {
     const scroll = this.paging === 'scroll';
-    if (scroll) {
-      this.#chunkLoads = new AbortController();
-      this.#chunks = new Set([0]);
-      this.#rows = Array.from({ length: result.total }, (_, i) => result.data[i]);
-    }
+    if (scroll) this.#scroll.reset(result.total, result.data);
     const n = (value: number) => formatNumber(value, this.resolvedLocale);
     const from = (result.page - 1) * result.per_page + 1;
     this.announcement = !result.total
@@ -290,16 +233,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
         : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
     this.result = result;
     this.totals = result.totals;
-    this.failure = undefined;
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#searchTimer);
-    clearTimeout(this.#chunkTimer);
-    this.#chunkLoads.abort();
-    this.#sizes?.disconnect();
-    this.#observed = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -322,8 +260,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     // A query set whole (a page restoring it from its URL) keeps its page.
     if (this.hasUpdated && FILTERS.some((key) => changed.has(key)) && !changed.has('page')) {
       this.page = 1;
-      this.windowStart = 0;
-      this.renderRoot.querySelector('.scrolling')?.scrollTo(0, 0);
+      this.#scroll.toTop();
     }
     const scroll = this.paging === 'scroll';
     const load = [this.endpoint, this.portalToken, scroll || this.page, scroll || this.perPage, this.status, this.period, this.search.trim(), this.order].join('\n');
@@ -364,65 +301,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
         formatDate('2000-01-01', this.#locale);
       }),
     );
-  }
-
-  /**
-   * Scroll mode reads sizes without forcing a layout: a ResizeObserver reports the scroller's height
-   * and the row height CSS sets (`--invoice-list-row-height`, on a hidden probe), whenever they change.
-   */
-  protected override updated(): void {
-    const scroller = this.renderRoot.querySelector('.scrolling');
-    if (!scroller || scroller === this.#observed) return;
-    this.#sizes ??= new ResizeObserver((entries) => {
-      for (const entry of entries) {
-        const height = entry.borderBoxSize[0]?.blockSize ?? entry.contentRect.height;
-        if ((entry.target as HTMLElement).classList.contains('probe')) {
-          if (height > 8) this.rowHeight = height;
-        } else this.visibleRows = Math.ceil(height / this.rowHeight) + 1;
-      }
-    });
-    this.#sizes.disconnect();
-    this.#sizes.observe(scroller);
-    this.#sizes.observe(scroller.querySelector('.probe')!);
-    this.#observed = scroller;
-  }
-
-  /**
-   * Fetches the chunks the rendered window lacks once scrolling rests (or at the latest every
-   * `CHUNK_MAX_WAIT` ms), so a fast scroll across thousands of rows costs a few requests, not one per chunk.
-   */
-  #queueChunks(): void {
-    clearTimeout(this.#chunkTimer);
-    const now = Date.now();
-    this.#chunkWaitSince ||= now;
-    const wait = Math.max(0, Math.min(CHUNK_QUIET, this.#chunkWaitSince + CHUNK_MAX_WAIT - now));
-    this.#chunkTimer = setTimeout(() => {
-      this.#chunkWaitSince = 0;
-      const [start, end] = this.#range();
-      for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
-        if (this.#rows.slice(chunk * CHUNK, Math.min(end, (chunk + 1) * CHUNK)).includes(undefined)) void this.#loadChunk(chunk);
-      }
-    }, wait);
-  }
-
-  /** The rows the window renders: the visible ones, rounded out to `STEP`, plus the overscan. */
-  #range(): [number, number] {
-    const total = this.#rows.length;
-    return [Math.max(0, this.windowStart - OVERSCAN), Math.min(total, this.windowStart + this.visibleRows + STEP + OVERSCAN)];
-  }
-
-  async #loadChunk(chunk: number): Promise<void> {
-    if (this.#chunks.has(chunk)) return;
-    this.#chunks.add(chunk);
-    const { signal } = this.#chunkLoads;
-    try {
-      const result = await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal);
-      result.data.forEach((invoice, i) => (this.#rows[chunk * CHUNK + i] = invoice));
-      this.requestUpdate();
-    } catch {
-      this.#chunks.delete(chunk);
-      if (!signal.aborted) this.announcement = this.msg.errorTitle;
-    }
   }
 
   /** The customer's change of the query: applied, and announced with `invoice-query-change` when it changes anything. */
@@ -474,10 +352,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const link = await this.#pdfLink(invoice);
     if (!link) return;
     // The BFF answers `download` with an attachment, so the page stays where it is.
-    const anchor = document.createElement('a');
-    anchor.href = `${link}&download`;
-    anchor.download = '';
-    anchor.click();
+    follow(`${link}&download`, true);
   }
 
   /** Asks the BFF for a short-lived PDF link, showing progress on the row and explaining failures. */
@@ -493,13 +368,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     }
   }
 
-  /** Re-renders only when the window moves by a `STEP`; in between, the overscan covers the view. */
-  #onScroll(event: Event): void {
-    const first = Math.floor((event.currentTarget as HTMLElement).scrollTop / this.rowHeight);
-    const start = first - (first % STEP);
-    if (start !== this.windowStart) this.windowStart = start;
-  }
-
   /** Sends the customer to pay and back to this page, unless the host takes over. */
   async #pay(invoice: PortalInvoice, event: Event): Promise<void> {
     if (!this.dispatchEvent(new InvoicePayEvent(invoice))) return event.preventDefault();
@@ -507,172 +375,97 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.busy = [...this.busy, invoice.id];
     let target = invoice.payment_url;
     try {
-      const answer = await this.#client().payment(invoice.id, this.returnUrl || location.href);
-      target = answer.redirectUrl ?? target;
-      if (answer.attempt) sessionStorage.setItem(PAYMENT_KEY, JSON.stringify({ attempt: answer.attempt, invoice }));
+      target = (await startPayment(this.#client(), invoice, this.returnUrl || location.href)) ?? target;
     } catch {
       // The invoice's own payment page still takes the payment; only the way back is lost.
       this.announcement = this.msg.payFailed(invoice.number);
     } finally {
       this.busy = this.busy.filter((id) => id !== invoice.id);
     }
-    if (!target) return;
-    // A link's own navigation, as a click on `payment_url` would have made.
-    const anchor = document.createElement('a');
-    anchor.href = target;
-    anchor.click();
+    if (target) follow(target);
   }
 
-  /**
-   * Back from the payment page: asks the BFF how the payment ended (the return address proves
-   * nothing) and says so, with a way to pay again after a decline or cancel. A payment the provider
-   * has not settled yet is asked about a few more times.
-   */
+  /** Back from the payment page: how the payment ended, as the BFF says, and a new list if it was paid late. */
   async #checkReturn(): Promise<void> {
-    let pending: { attempt: string; invoice: PortalInvoice } | undefined;
-    try {
-      pending = JSON.parse(sessionStorage.getItem(PAYMENT_KEY) ?? 'null') ?? undefined;
-      sessionStorage.removeItem(PAYMENT_KEY);
-    } catch {
-      // storage blocked or a value not ours: nothing to report
-    }
-    if (typeof pending?.attempt !== 'string' || typeof pending.invoice?.number !== 'string') return;
-    let status: PaymentOutcomeStatus = 'pending';
-    for (let round = 0; round < 4 && status === 'pending'; round += 1) {
-      if (round) await new Promise((resolve) => setTimeout(resolve, 1000 * round));
-      status = (await this.#client().paymentOutcome(pending.attempt).catch(() => undefined))?.status ?? status;
-      if (round && status === 'paid') void this.reload();
-    }
-    this.payResult = { status, invoice: pending.invoice };
-  }
-
-  #payOutcome({ status, invoice }: NonNullable<InvoiceList['payResult']>) {
-    const m = this.#m;
-    const again = status === 'declined' || status === 'cancelled';
-    return html`<div class="pay-outcome ${status}" part="pay-outcome pay-outcome-${status}">
-      <p>${m.payOutcome[status](invoice.number)}</p>
-      ${again ? html`<button type="button" part="pay-again-button" @click=${(e: Event) => this.#pay(invoice, e)}>${m.payAgain}</button>` : nothing}
-      <button type="button" class="dismiss" @click=${() => (this.payResult = undefined)}>${m.dismiss}</button>
-    </div>`;
+    this.payResult = (await paymentOnReturn(() => this.#client(), () => void this.reload())) ?? this.payResult;
   }
 
   override render() {
     // Resolved once per render: each lookup walks the page for its `lang` and canonicalizes the tag.
     this.#locale = this.resolvedLocale;
-    this.#today = dayNumber(localToday());
     const m = (this.#m = this.msg);
+    this.#rowView = {
+      m,
+      locale: this.#locale,
+      today: dayNumber(localToday()),
+      busy: this.busy,
+      select: (invoice, event) => void this.#select(invoice, event),
+      download: (invoice, event) => void this.#download(invoice, event),
+      pay: (invoice, event) => void this.#pay(invoice, event),
+      ksef: (ksef, invoice) => this.#ksef(ksef, invoice),
+    };
     const value = this.result;
-    const stale = this.loading && !!value;
-    const state = this.failure && !this.loading ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
+    const stale = this.#pages.status === 'pending' && !!value;
+    const state = this.#pages.status === 'error' ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
       <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
-        ${this.payResult ? this.#payOutcome(this.payResult) : nothing} ${this.#toolbar()} ${state === 'ready' && this.totals ? this.#totals(this.totals) : nothing}
+        ${this.payResult
+          ? payOutcome(this.payResult, m, (e) => void this.#pay(this.payResult!.invoice, e), () => (this.payResult = undefined))
+          : nothing} ${toolbar({
+          m,
+          draft: this.draft,
+          status: this.status,
+          period: this.period,
+          order: this.order,
+          filter: (change) => this.#filter(change),
+          searchInput: this.#onSearchInput,
+          searchKeydown: this.#onSearchKeydown,
+        })} ${state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
         ${state === 'error'
-          ? this.#error(this.failure)
+          ? errorState(this.#pages.error, this.#m, this.reload)
           : state === 'empty'
-            ? this.#empty()
-            : html`${this.#table(value, stale)}${value ? this.#footer(value) : nothing}`}
+            ? emptyState(this.#m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
+            : html`${this.#table(value, stale)}${value
+                ? pagination(value, {
+                    m,
+                    locale: this.#locale,
+                    scroll: this.paging === 'scroll',
+                    page: this.page,
+                    go: (page) => {
+                      this.#filter({ page });
+                      this.scrollIntoView({ block: 'nearest' });
+                    },
+                  })
+                : nothing}`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
         <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult ? m.payOutcome[this.payResult.status](this.payResult.invoice.number) : ''}</div>
       </section>
     `;
   }
 
-  #toolbar() {
-    const m = this.#m;
-    const choice = <K extends 'period' | 'order'>(key: K, label: string, values: readonly InvoiceList[K][], names: Record<InvoiceList[K], string>) =>
-      html`<label class="select" part="${key === 'order' ? 'sort' : key}-select">
-        <span class="visually-hidden">${label}</span>
-        <select @change=${(e: Event) => this.#filter({ [key]: (e.target as HTMLSelectElement).value })}>
-          ${values.map((value) => html`<option value=${value} ?selected=${value === this[key]}>${names[value]}</option>`)}
-        </select>
-      </label>`;
-    return html`
-      <div class="toolbar" part="toolbar">
-        <div class="toolbar-row">
-          <label class="search" part="search">
-            ${icons.search}<span class="visually-hidden">${m.searchPlaceholder}</span>
-            <input
-              type="search"
-              autocomplete="off"
-              spellcheck="false"
-              placeholder=${m.searchPlaceholder}
-              value=${this.draft}
-              .value=${this.draft}
-              @input=${this.#onSearchInput}
-              @keydown=${this.#onSearchKeydown}
-            />
-          </label>
-          ${choice('period', m.periodLabel, LIST_PERIODS, m.period)} ${choice('order', m.sortLabel, LIST_ORDERS, m.order)}
-        </div>
-        <fieldset class="statuses" part="status-filter">
-          <legend class="visually-hidden">${m.columns.status}</legend>
-          ${STATUS_FILTERS.map(
-            (s) =>
-              html`<label class="chip"
-                ><input type="radio" name="status" ?checked=${this.status === s} .checked=${this.status === s} @change=${() => this.#filter({ status: s })} /><span
-                  >${s ? m.status[s] : m.statusAll}</span
-                ></label
-              >`,
-          )}
-        </fieldset>
-      </div>
-    `;
-  }
-
-  /** What the customer owes per currency, from the BFF's totals of all their invoices. */
-  #totals(totals: CustomerTotals[]) {
-    const m = this.#m;
-    const owing = totals.filter((each) => !isZeroAmount(each.outstanding));
-    const money = (amount: string, currency: string) => formatMoney(amount, currency, this.#locale);
-    return html`<p class="owed" part="totals">
-      ${owing.length
-        ? html`<span>${m.owed}</span>
-            ${owing.map(
-              (each) =>
-                html`<span class="sum"
-                  ><strong>${money(each.outstanding, each.currency)}</strong> ${m.owedOn(each.outstanding_count)}${!isZeroAmount(each.overdue)
-                    ? html` · <span class="late">${m.overdueAmount(money(each.overdue, each.currency))}</span>`
-                    : nothing}</span
-                >`,
-            )}`
-        : m.nothingOwed}
-    </p>`;
-  }
-
-  /** A column header; the sortable ones hold a button that sorts by their field. */
-  #header(label: string | TemplateResult, className = '', field?: SortField) {
-    const [current, direction] = this.order.split('.');
-    const on = current === field;
-    return html`<th scope="col" part="header-cell" class=${className} aria-sort=${field ? (on ? `${direction}ending` : 'none') : nothing}>
-      ${field
-        ? html`<button type="button" class="sort ${on ? direction : ''}" @click=${() => this.#sortBy(field)}>${label}${icons.chevron}</button>`
-        : label}
-    </th>`;
-  }
-
   #table(result: InvoicePage | undefined, stale: boolean) {
+    const header = (label: string | TemplateResult, className?: string, field?: SortField) => headerCell(this.order, (f) => this.#sortBy(f), label, className, field);
     const m = this.#m;
     const columns = m.columns;
     const scroll = this.paging === 'scroll' && result;
     return html`
-      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#onScroll : undefined}>
+      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#scroll.onScroll : undefined}>
         ${scroll ? html`<div class="probe" aria-hidden="true"></div>` : nothing}
-        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#rows.length + 1 : nothing}>
+        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#scroll.rows.length + 1 : nothing}>
           <caption class="visually-hidden">${m.caption}</caption>
           <thead>
             <tr>
-              ${this.#header(columns.number)} ${this.#header(columns.issue_date, 'issue', 'issue_date')}
-              ${this.#header(columns.payment_to, '', 'payment_to')} ${this.#header(columns.price_gross, 'num', 'price_gross')}
-              ${this.#header(columns.status, 'status')} ${this.#header(html`<span class="visually-hidden">${columns.actions}</span>`, 'actions')}
+              ${header(columns.number)} ${header(columns.issue_date, 'issue', 'issue_date')}
+              ${header(columns.payment_to, '', 'payment_to')} ${header(columns.price_gross, 'num', 'price_gross')}
+              ${header(columns.status, 'status')} ${header(html`<span class="visually-hidden">${columns.actions}</span>`, 'actions')}
             </tr>
           </thead>
           <tbody class=${result ? '' : 'loading'}>
             ${!result
-              ? Array.from({ length: Math.min(this.perPage, 6) }, () => this.#skeletonRow())
+              ? Array.from({ length: Math.min(this.perPage, 6) }, () => skeletonRow())
               : scroll
                 ? this.#window()
-                : result.data.map((invoice) => this.#row(invoice))}
+                : result.data.map((invoice) => invoiceRow(invoice, undefined, this.#rowView))}
           </tbody>
         </table>
       </div>
@@ -681,100 +474,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** Only the rows in view (plus a margin) exist in the DOM; spacers of fixed row heights keep the scrollbar true. */
   #window() {
-    const total = this.#rows.length;
-    const [start, end] = this.#range();
-    const rows = [];
-    let missing = false;
-    for (let i = start; i < end; i++) {
-      const invoice = this.#rows[i];
-      missing ||= !invoice;
-      rows.push(invoice ? this.#row(invoice, i) : this.#skeletonRow(i));
-    }
-    if (missing) this.#queueChunks();
-    const spacer = (count: number) =>
-      count ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${count * this.rowHeight}px`}></td></tr>` : nothing;
-    return html`${spacer(start)}${rows}${spacer(total - end)}`;
-  }
-
-  #skeletonRow(index?: number) {
-    // One template without nested ones: while scrolling fast, most rows rendered are placeholders.
-    return html`<tr class="skeleton" part="skeleton" data-index=${index ?? nothing} aria-hidden="true">
-      <td><span class="bar"></span></td><td><span class="bar"></span></td><td><span class="bar"></span></td><td><span class="bar"></span></td
-      ><td><span class="bar"></span></td><td><span class="bar"></span></td>
-    </tr>`;
-  }
-
-  /** One template per row, with its actions and icons inline: every nested template is one more instance to create per row. */
-  #row(invoice: PortalInvoice, index?: number) {
-    const m = this.#m;
-    const columns = m.columns;
-    const locale = this.#locale;
-    const status: ListStatus = LIST_STATUSES.includes(invoice.status) ? invoice.status : 'unpaid';
-    const money = (amount: string) => formatMoney(amount, invoice.currency, locale);
-    const owing = !isZeroAmount(invoice.outstanding);
-    const due = money(invoice.outstanding);
-    const days = invoice.payment_to ? dayNumber(invoice.payment_to) - this.#today : undefined;
-    const busy = this.busy.includes(invoice.id);
-    const select = (e?: Event) => this.#select(invoice, e);
-    return html`<tr
-      class="row"
-      part="row"
-      data-row
-      data-index=${index ?? nothing}
-      aria-rowindex=${index === undefined ? nothing : index + 2}
-      @click=${(e: Event) => (e.target as Element).closest('a, button') || select()}
-    >
-      <th scope="row" part="cell number">${invoice.number}${invoice.ksef ? this.#ksef(invoice.ksef, invoice) : nothing}</th>
-      <td part="cell" class="issue" data-label=${columns.issue_date}>${formatDate(invoice.issue_date, locale)}</td>
-      <td part="cell" class="due" data-label=${columns.payment_to}>
-        <span>${formatDate(invoice.payment_to, locale) || '—'}</span>
-        ${owing && days !== undefined
-          ? html`<span class="hint ${days < 0 ? 'late' : ''}">${days < 0 ? m.daysLate(-days) : m.dueIn(days)}</span>`
-          : nothing}
-      </td>
-      <td part="cell" class="num total" data-label=${columns.price_gross}>${money(invoice.price_gross)}</td>
-      <td part="cell" class="status" data-label=${columns.status}>
-        <span class="badge ${status}" part="status-badge status-${status}">${m.status[status]}</span>
-        <span class="balance" part="balance"
-          >${owing
-            ? html`<strong class="owing">${m.dueAmount(due)}</strong>${isZeroAmount(invoice.paid)
-                  ? nothing
-                  : html`<span class="hint">${m.paidOf(money(invoice.paid), money(invoice.price_gross))}</span>`}`
-            : html`<span class="hint">${m.paidInFull(money(invoice.paid))}</span>`}</span
-        >
-      </td>
-      <td part="cell actions" class="actions">
-        ${invoice.view_url
-          ? html`<a part="action view-link" class="action" href=${invoice.view_url} target="_blank" rel="noopener" @click=${select}
-              ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11" /></svg><span class="label">${m.open}</span
-              ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
-            >`
-          : html`<button type="button" part="action view-link" class="action" ?disabled=${busy} @click=${() => select()}
-              ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M11.5 4.5h4v4m0-4-7 7M9 5H5.5a1 1 0 0 0-1 1v8.5a1 1 0 0 0 1 1H14a1 1 0 0 0 1-1V11" /></svg><span class="label">${m.open}</span
-              ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></button
-            >`}
-        <a
-          part="action download-button"
-          class="action"
-          href=${invoice.pdf_link ?? invoice.pdf_url ?? nothing}
-          aria-disabled=${busy ? 'true' : nothing}
-          @click=${(e: Event) => this.#download(invoice, e)}
-          ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" /></svg><span class="label">${m.download}</span
-          ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
-        >
-        ${owing && invoice.payment_url
-          ? html`<a
-              part="action pay-link"
-              class="action pay"
-              href=${invoice.payment_url}
-              aria-disabled=${busy ? 'true' : nothing}
-              @click=${(e: Event) => this.#pay(invoice, e)}
-              ><span class="label">${m.pay}</span><span class="visually-hidden"> ${due}</span
-              ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
-            >`
-          : nothing}
-      </td>
-    </tr>`;
+    const { before, rows, after } = this.#scroll.window(
+      (invoice, i) => invoiceRow(invoice, i, this.#rowView),
+      skeletonRow,
+    );
+    const spacer = (height: number) => (height ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${height}px`}></td></tr>` : nothing);
+    return html`${spacer(before)}${rows}${spacer(after)}`;
   }
 
   /** The invoice in KSeF: its state and, once sent, its KSeF number; then its detail, a disclosure (`ksef-detail.ts`). */
@@ -786,69 +491,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       this.requestUpdate();
       if (refocus) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-ksef-toggle="${invoice.id}"]`)?.focus());
     };
-    return html`<span class="ksef ${ksef.state}" part="ksef ksef-${ksef.state}"
-      ><span class="ksef-state">${m.ksef[ksef.state]}${ksef.test ? ` (${m.ksefTest})` : ''}</span
-      >${ksef.number ? html`<span class="ksef-number" part="ksef-number"><span class="visually-hidden">${m.ksefNumber}: </span>${ksef.number}</span>` : nothing}</span
-    >${ksefDetail(ksef, invoice, { open: this.#ksefOpen.has(invoice.id), m, locale: this.#locale, numberLabel: m.columns.number, toggle })}`;
-  }
-
-  #footer(result: InvoicePage) {
-    const m = this.#m;
-    const n = (value: number) => formatNumber(value, this.#locale);
-    if (this.paging === 'scroll') return html`<div class="pagination" part="pagination"><p>${m.count(n(result.total), result.total)}</p></div>`;
-    const pages = Math.ceil(result.total / result.per_page);
-    const from = (result.page - 1) * result.per_page + 1;
-    const page = (to: number) => () => {
-      this.#filter({ page: to });
-      this.scrollIntoView({ block: 'nearest' });
-    };
-    return html`
-      <nav class="pagination" part="pagination" aria-label=${m.pagination}>
-        <p>${m.showing(n(from), n(from + result.data.length - 1), n(result.total))}</p>
-        ${pages > 1
-          ? html`<div class="pager">
-              <button type="button" part="page-button" class="prev" ?disabled=${this.page < 2} @click=${page(this.page - 1)}>
-                ${icons.chevron}${m.previousPage}
-              </button>
-              ${m.pageOf(n(this.page), n(pages))}
-              <button type="button" part="page-button" ?disabled=${this.page >= pages} @click=${page(this.page + 1)}>
-                ${m.nextPage}${icons.chevron}
-              </button>
-            </div>`
-          : nothing}
-      </nav>
-    `;
-  }
-
-  /** The empty and error states: an icon, a title, a line of explanation and a way forward. */
-  #state(part: 'empty' | 'error', icon: TemplateResult, title: string, text: string, action: unknown) {
-    return html`<div class="state ${part}" part=${part} role=${part === 'error' ? 'alert' : nothing}>
-      ${icon}
-      <p class="title">${title}</p>
-      <p>${text}</p>
-      ${action}
-    </div>`;
-  }
-
-  #empty() {
-    const m = this.#m;
-    const filtered = this.status || this.period !== 'all' || this.search.trim();
-    return filtered
-      ? this.#state('empty', icons.empty, m.noMatchTitle, m.noMatchText, html`<button type="button" @click=${this.#clearFilters}>${m.clearFilters}</button>`)
-      : this.#state('empty', icons.empty, m.emptyTitle, m.emptyText, nothing);
-  }
-
-  #error(error: unknown) {
-    const m = this.#m;
-    const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
-    const noToken = code === 'no_token';
-    const text = noToken ? m.errorNoToken : status === 401 ? m.errorSession : status === 429 ? m.errorBusy : status ? m.errorText : m.errorOffline;
-    return this.#state(
-      'error',
-      icons.alert,
-      m.errorTitle,
-      text,
-      noToken ? nothing : html`<button type="button" part="retry-button" @click=${this.reload}>${m.retry}</button>`,
-    );
+    return ksefCell(ksef, invoice, { open: this.#ksefOpen.has(invoice.id), m, locale: this.#locale, numberLabel: m.columns.number, toggle });
   }
 }

@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
+import { LoadController } from '../shared/load-controller.js';
 import { DEV } from '../shared/dev-mode.js';
 import { warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatMoney } from '../shared/format.js';
@@ -98,8 +99,6 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     label: {},
     returnUrl: { attribute: 'return-url' },
     portalToken: { attribute: 'portal-token' },
-    info: { state: true },
-    failure: { state: true },
     open: { state: true },
     company: { state: true },
     draft: { state: true },
@@ -140,9 +139,13 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
    */
   portalToken = '';
 
-  /** The product as the server answered it. */
-  private info?: SaleProduct;
-  private failure?: unknown;
+  /** The product as the server answered it; none while it loads again. */
+  private get info(): SaleProduct | undefined {
+    return this.#products.status === 'complete' ? this.#products.value : undefined;
+  }
+  private get failure(): unknown {
+    return this.#products.status === 'error' ? this.#products.error : undefined;
+  }
   // Unset reads as false; leaving out the initial values keeps the bundle a little smaller.
   private open?: boolean;
   private company?: boolean;
@@ -158,7 +161,10 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   #client?: SaleClient;
   #source = '';
   #loaded = '';
-  #load = new AbortController();
+  /** The product's loads: a newer one aborts an older one; the render reads its status. */
+  #products = new LoadController<SaleProduct>(this);
+  /** The outcome checks under way: a reload or removal from the page stops them. */
+  #checks = new AbortController();
   /** The request of the attempt in flight; aborted when the product or quantity changes under it. */
   #inFlight = new AbortController();
   /** One Idempotency-Key per attempt: a retry of the same request sends it again. */
@@ -167,19 +173,14 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
 
   /** Loads the product again, e.g. after its price changed. */
   async reload(): Promise<void> {
-    this.#load.abort();
-    const { signal } = (this.#load = new AbortController());
-    this.failure = this.info = undefined;
-    try {
-      this.info = await this.#client!.product(this.product, this.resolvedLocale, signal);
-      const pending = pendingAttempt();
-      if (pending?.source === this.#source && pending.product === this.product) {
-        // This button sent the buyer to pay: it reports how that ended, and no other button does.
-        pendingAttempt(null);
-        void this.checkOutcome(pending);
-      }
-    } catch (error) {
-      if (!signal.aborted) this.failure = error;
+    this.#checks.abort();
+    this.#checks = new AbortController();
+    if (!(await this.#products.run((signal) => this.#client!.product(this.product, this.resolvedLocale, signal)))) return;
+    const pending = pendingAttempt();
+    if (pending?.source === this.#source && pending.product === this.product) {
+      // This button sent the buyer to pay: it reports how that ended, and no other button does.
+      pendingAttempt(null);
+      void this.checkOutcome(pending);
     }
   }
 
@@ -191,7 +192,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     if (!pending) return;
     this.#pending = pending;
     this.result = { status: 'checking' };
-    const { signal } = this.#load;
+    const { signal } = this.#checks;
     let outcome: CheckoutOutcome | undefined;
     // A provider may report a moment after the buyer is back: ask a few times before calling it unfinished.
     for (let i = 0; i < 4 && (outcome?.status ?? 'pending') === 'pending'; i += 1) {
@@ -207,7 +208,8 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // Taken out of the page (an SPA route change): nothing it started may land or navigate later.
-    this.#load.abort();
+    this.#products.abort();
+    this.#checks.abort();
     this.#discardAttempt();
     this.#loaded = '';
     this.open = false;

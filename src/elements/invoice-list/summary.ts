@@ -1,0 +1,75 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { BffError, type CustomerTotals, type InvoicePage } from '../shared/bff-client.js';
+import { formatMoney, formatNumber } from '../shared/format.js';
+import type { InvoiceListMessages } from './messages.js';
+import { icons, isZeroAmount } from './rows.js';
+
+/** What the customer owes per currency, from the BFF's totals of all their invoices. */
+export function totalsLine(totals: CustomerTotals[], m: InvoiceListMessages, locale: string) {
+  const owing = totals.filter((each) => !isZeroAmount(each.outstanding));
+  const money = (amount: string, currency: string) => formatMoney(amount, currency, locale);
+  return html`<p class="owed" part="totals">
+    ${owing.length
+      ? html`<span>${m.owed}</span>
+          ${owing.map(
+            (each) =>
+              html`<span class="sum"
+                ><strong>${money(each.outstanding, each.currency)}</strong> ${m.owedOn(each.outstanding_count)}${!isZeroAmount(each.overdue)
+                  ? html` · <span class="late">${m.overdueAmount(money(each.overdue, each.currency))}</span>`
+                  : nothing}</span
+              >`,
+          )}`
+      : m.nothingOwed}
+  </p>`;
+}
+
+/** The range shown and the page buttons, or in scroll mode the count. */
+export function pagination(result: InvoicePage, view: { m: InvoiceListMessages; locale: string; scroll: boolean; page: number; go(page: number): void }) {
+  const { m, page: current } = view;
+  const n = (value: number) => formatNumber(value, view.locale);
+  if (view.scroll) return html`<div class="pagination" part="pagination"><p>${m.count(n(result.total), result.total)}</p></div>`;
+  const pages = Math.ceil(result.total / result.per_page);
+  const from = (result.page - 1) * result.per_page + 1;
+  const page = (to: number) => () => view.go(to);
+  return html`
+    <nav class="pagination" part="pagination" aria-label=${m.pagination}>
+      <p>${m.showing(n(from), n(from + result.data.length - 1), n(result.total))}</p>
+      ${pages > 1
+        ? html`<div class="pager">
+            <button type="button" part="page-button" class="prev" ?disabled=${current < 2} @click=${page(current - 1)}>
+              ${icons.chevron}${m.previousPage}
+            </button>
+            ${m.pageOf(n(current), n(pages))}
+            <button type="button" part="page-button" ?disabled=${current >= pages} @click=${page(current + 1)}>
+              ${m.nextPage}${icons.chevron}
+            </button>
+          </div>`
+        : nothing}
+    </nav>
+  `;
+}
+
+/** The empty and error states: an icon, a title, a line of explanation and a way forward. */
+export function stateBox(part: 'empty' | 'error', icon: TemplateResult, title: string, text: string, action: unknown) {
+  return html`<div class="state ${part}" part=${part} role=${part === 'error' ? 'alert' : nothing}>
+    ${icon}
+    <p class="title">${title}</p>
+    <p>${text}</p>
+    ${action}
+  </div>`;
+}
+
+/** No invoices: none at all, or none that match the filters, with a way to clear them. */
+export function emptyState(m: InvoiceListMessages, filtered: boolean, clear: () => void) {
+  return filtered
+    ? stateBox('empty', icons.empty, m.noMatchTitle, m.noMatchText, html`<button type="button" @click=${clear}>${m.clearFilters}</button>`)
+    : stateBox('empty', icons.empty, m.emptyTitle, m.emptyText, nothing);
+}
+
+/** Why the list could not load, in the customer's words, with a retry where one can help. */
+export function errorState(error: unknown, m: InvoiceListMessages, retry: () => void) {
+  const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
+  const noToken = code === 'no_token';
+  const text = noToken ? m.errorNoToken : status === 401 ? m.errorSession : status === 429 ? m.errorBusy : status ? m.errorText : m.errorOffline;
+  return stateBox('error', icons.alert, m.errorTitle, text, noToken ? nothing : html`<button type="button" part="retry-button" @click=${retry}>${m.retry}</button>`);
+}
