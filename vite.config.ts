@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseSync, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -159,5 +160,9 @@ export default defineConfig(({ mode }) => ({
     exclude: ['test/elements/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // One test file per core. Vitest's own default leaves a core free (one worker on two cores), and
+    // these files wait on the servers, browsers and installs they start as much as they compute
+    // (docs/decisions/test-suite-time.md). `VITEST_MAX_WORKERS` or `--maxWorkers` still override it.
+    maxWorkers: availableParallelism(),
   },
 }));

@@ -3,39 +3,49 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+logs=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"' EXIT
+
+# Runs two steps (shell functions) side by side when the machine has two cores or more, one after
+# the other on one core. Side by side, each one's output is kept in a file and printed whole, under
+# a heading with its exit status, once both have ended; either failure fails `npm test` and is named.
+side_by_side() {
+  local first_title=$1 first=$2 second_title=$3 second=$4
+  if [ "$(nproc 2>/dev/null || echo 1)" -lt 2 ]; then
+    "$first"
+    "$second"
+    return
+  fi
+  "$first" >"$logs/$first.log" 2>&1 &
+  local first_pid=$!
+  "$second" >"$logs/$second.log" 2>&1 &
+  local second_pid=$!
+  local first_status=0 second_status=0
+  wait "$first_pid" || first_status=$?
+  wait "$second_pid" || second_status=$?
+  printf '\n=== %s: exit %s ===\n' "$first_title" "$first_status"
+  cat "$logs/$first.log"
+  printf '\n=== %s: exit %s ===\n' "$second_title" "$second_status"
+  cat "$logs/$second.log"
+  if [ "$first_status" -ne 0 ] || [ "$second_status" -ne 0 ]; then
+    printf '\nFailed:%s%s\n' "$([ "$first_status" -ne 0 ] && echo " $first_title")" "$([ "$second_status" -ne 0 ] && echo " $second_title")" >&2
+    exit 1
+  fi
+}
+
 bash scripts/ensure-tools.sh
 bash scripts/typecheck.sh
-npx eslint .
-npm run build
+# ESLint reads the sources and the build writes only ignored folders (dist/, custom-elements.json):
+# each is one process most of its time, so side by side they share the two cores.
+lint() { npx eslint .; }
 # Storybook builds from the same sources: every element in every state.
-npm run build-storybook -- --quiet
+build() { npm run build && npm run build-storybook -- --quiet; }
+side_by_side 'ESLint' lint 'Build and Storybook build' build
 node --test test/elements/bundle-size.test.mjs test/elements/readme-sri.test.mjs
 npx vitest run
 # Elements in Chromium against a real BFF and service (`npx wtr`), and the PostgreSQL pass: the same
 # service tests against a real PostgreSQL server, so the path that scales never rots; the BFF's
 # shared stores on it; and the production shape: four services and two BFFs on PostgreSQL and Redis.
-# With two cores or more the two run side by side; each one's output is printed whole once both end.
+elements() { npx wtr; }
 postgres_pass() { bash scripts/with-postgres.sh npx vitest run test/service test/bff/stores.test.ts test/scale; }
-if [ "$(nproc 2>/dev/null || echo 1)" -lt 2 ]; then
-  npx wtr
-  postgres_pass
-  exit 0
-fi
-logs=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"' EXIT
-npx wtr >"$logs/wtr.log" 2>&1 &
-wtr=$!
-postgres_pass >"$logs/postgres.log" 2>&1 &
-postgres=$!
-wtr_status=0
-wait "$wtr" || wtr_status=$?
-postgres_status=0
-wait "$postgres" || postgres_status=$?
-printf '\n=== Elements in Chromium (npx wtr): exit %s ===\n' "$wtr_status"
-cat "$logs/wtr.log"
-printf '\n=== PostgreSQL pass: exit %s ===\n' "$postgres_status"
-cat "$logs/postgres.log"
-if [ "$wtr_status" -ne 0 ] || [ "$postgres_status" -ne 0 ]; then
-  printf '\nFailed:%s%s\n' "$([ "$wtr_status" -ne 0 ] && echo ' elements in Chromium')" "$([ "$postgres_status" -ne 0 ] && echo ' PostgreSQL pass')" >&2
-  exit 1
-fi
+side_by_side 'Elements in Chromium (npx wtr)' elements 'PostgreSQL pass' postgres_pass

@@ -8,12 +8,14 @@ import { startService, type RunningService, type ServiceOptions } from '../../sr
 
 export interface TestService extends RunningService {
   dataDir: string;
+  /** The PostgreSQL database it runs on (the PostgreSQL pass), or `undefined` on PGlite. */
+  databaseUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the real service on 127.0.0.1 with an ephemeral port and a temp data dir. With
- * DATABASE_URL set it runs on that PostgreSQL server instead, in a schema of its own.
+ * DATABASE_URL set it runs on that PostgreSQL server instead, in a database of its own.
  */
 export async function startTestService(
   options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
@@ -47,6 +49,7 @@ export async function startTestService(
   return {
     ...service,
     dataDir,
+    databaseUrl,
     async stop() {
       await service.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -88,20 +91,55 @@ export async function templateDataDir(seed: boolean): Promise<string> {
 }
 
 /**
- * With DATABASE_URL set (the PostgreSQL pass), a schema of its own on that server, so tests never
- * see each other's rows; otherwise `undefined` (PGlite in a data dir).
+ * With DATABASE_URL set (the PostgreSQL pass), a database of its own on that server, so tests never
+ * see each other's rows; otherwise `undefined` (PGlite in a data dir). Each one is a copy
+ * (`CREATE DATABASE … TEMPLATE`) of a database migrated once per version of the service's code, as
+ * the PGlite data dirs are copies of `templateDataDir`: migrating anew costs the service's start
+ * half a second, and every migration waits on one lock for the whole server.
  */
 export async function isolatedDatabaseUrl(): Promise<string | undefined> {
   if (!process.env.DATABASE_URL) return undefined;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const name = `t_${randomBytes(6).toString('hex')}`;
   const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  try {
+    // One maker at a time: a template must have no other session while it is copied.
+    await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+    const template = await migratedTemplate(admin);
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
+  return databaseUrlNamed(name);
+}
+
+/** Held while a template database is made or copied (any number: the tests' own lock). */
+const TEMPLATE_LOCK = 7_204_381;
+
+const databaseUrlNamed = (name: string) => {
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
   return url.toString();
+};
+
+/** The name of a database migrated by the service's own `migrate`, made now unless an earlier test made it. */
+async function migratedTemplate(admin: import('pg').Client): Promise<string> {
+  const name = `invoicekit_template_${await sourceHash(SERVICE_SOURCES)}`;
+  if ((await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount) return name;
+  // Made under another name and renamed once migrated: a run that stops half-way leaves no template behind.
+  const building = `${name}_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${building}`);
+  const { openDatabase } = await import('../../src/service/db.js');
+  const { migrate } = await import('../../src/service/migrations.js');
+  const db = await openDatabase({ databaseUrl: databaseUrlNamed(building) });
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+  await admin.query(`alter database ${building} rename to ${name}`);
+  return name;
 }
 
 export interface ServiceProcess {

@@ -15,12 +15,7 @@ describe('accounts kept by token', () => {
   beforeAll(async () => {
     service = await startTestService();
     // A second process on the same database: another pool, another cache, another listener.
-    if (process.env.DATABASE_URL) {
-      const path = (await service.db.query<{ search_path: string }>('show search_path'))[0]!.search_path;
-      const url = new URL(process.env.DATABASE_URL);
-      url.searchParams.set('options', `-c search_path=${path}`);
-      other = await startService({ port: 0, databaseUrl: url.toString(), integrationToken: service.integrationToken });
-    }
+    if (service.databaseUrl) other = await startService({ port: 0, databaseUrl: service.databaseUrl, integrationToken: service.integrationToken });
   });
   afterAll(async () => {
     await other?.close();
