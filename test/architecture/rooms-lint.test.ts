@@ -43,6 +43,9 @@ const forbidden: [room: string, filePath: string, code: string][] = [
   ['contract → client', 'src/contract/extra.ts', "import type { Invoice } from '../api/schemas/invoice.js';\nexport type Row = Invoice;\n"],
   ['contract → BFF', 'src/contract/extra.ts', "export type { BffOptions } from '../bff/options.js';\n"],
   ['contract → a package', 'src/contract/extra.ts', "import { z } from 'zod';\nexport const shape = z.object({});\n"],
+  ['widget → service', 'src/widget/extra.ts', "import type { ProductData } from '../service/resources/products.js';\nexport type Product = ProductData;\n"],
+  ['widget → elements', 'src/widget/extra.ts', "import '../elements/product-pay-button/define.js';\n"],
+  ['widget → kernel', 'src/widget/extra.ts', "import { decimal } from '../kernel/money.js';\nexport const d = decimal;\n"],
 ];
 
 const allowed: [arrow: string, filePath: string, code: string][] = [
@@ -67,6 +70,7 @@ const allowed: [arrow: string, filePath: string, code: string][] = [
   ['service → kernel', 'src/service/invoicing/extra.ts', "import { decimal } from '../../kernel/money.js';\nexport const d = decimal;\n"],
   ['service → contract', 'src/service/public/extra.ts', "import type { SaleProduct } from '../../contract/sale.js';\nexport type Product = SaleProduct;\n"],
   ['elements → a shared element module', 'src/elements/invoice-list/extra.ts', "import { loadCatalog } from '../shared/i18n.js';\nexport const load = loadCatalog;\n"],
+  ['widget → itself', 'src/widget/extra.ts', "import type { WidgetScriptOptions } from './options.js';\nexport type Options = WidgetScriptOptions;\n"],
   ['client → itself', 'src/api/resources/extra.ts', "import { createTransport } from '../transport.js';\nexport const transport = createTransport;\n"],
 ];
 
@@ -74,7 +78,7 @@ describe('room rules', () => {
   it.each(forbidden)('reports %s', async (_arrow, filePath, code) => {
     const errors = await roomErrors(filePath, code);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit|BFF|kernel|contract) /);
+    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit|BFF|kernel|contract|widget) /);
   });
 
   it.each(allowed)('allows %s', async (_arrow, filePath, code) => {
