@@ -39,6 +39,12 @@ describe('kept invoice reads', () => {
     expect(service.db.writeCount!()).toBe(writes);
   });
 
+  it.skipIf(process.env.DATABASE_URL)('keeps them while the KSeF sender finds nothing to send', async () => {
+    const writes = service.db.writeCount!();
+    expect(await service.ksefSender.runOnce()).toBe(0);
+    expect(service.db.writeCount!()).toBe(writes);
+  });
+
   it.skipIf(process.env.DATABASE_URL)('keeps them while the recurring invoice scheduler finds nothing due', async () => {
     const writes = service.db.writeCount!();
     expect(await service.scheduler.runDue()).toBe(0);

@@ -141,6 +141,9 @@ export class KsefSender {
     );
     const runtime = { localOrigin: this.options.localOrigin ?? (() => undefined), clock: this.clock, kick: () => undefined };
     for (const { account_id: accountId, after } of accounts) {
+      // Looked at first with a plain read: an idle look writes nothing, so it retires no kept answer.
+      const newer = await this.db.query(`select 1 from invoices where account_id = $1 and id > $2 limit 1`, [accountId, after]);
+      if (newer.length === 0) continue;
       await this.db.transaction(async (tx) => {
         const rows = await tx.query<{ id: number; data: InvoiceData; created_at: Date; updated_at: Date }>(
           `select id, data, created_at, updated_at from invoices where account_id = $1 and id > $2 order by id limit 50 for update`,
@@ -159,6 +162,10 @@ export class KsefSender {
 
   private async claim(): Promise<Job | undefined> {
     const now = this.clock();
+    // A plain read first: with nothing due, the sender's look every few seconds writes nothing, so
+    // it retires none of the answers the service keeps while nothing is written (answer-cache.ts).
+    const due = await this.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted') and next_attempt_at <= $1 limit 1`, [now]);
+    if (due.length === 0) return undefined;
     const rows = await this.db.transaction((tx) =>
       tx.query<Job>(
         `update ksef_jobs set next_attempt_at = $2, updated_at = now()
