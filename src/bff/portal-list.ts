@@ -55,21 +55,15 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
     const answered = await bff.service(c, 'invoices.list', (signal) =>
       held ? listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal, ifNoneMatch: held.etag }) : listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal }),
     );
-    if (answered.notModified) {
-      if (held) {
-        // Used again: the last to make room.
-        heldPages.delete(key);
-        heldPages.set(key, held);
-        return held.page;
-      }
-      throw new BffError(502, 'service_error', 'The invoicing service could not complete the request.');
-    }
+    // The service answers 304 only to the tag it was sent: the page held is still current.
+    const page = answered.notModified ? held!.page : answered;
+    // Kept (again) as the last to make room: a page used is held longest.
     heldPages.delete(key);
-    if (answered.etag && answered.summary) {
+    if (page.etag && page.summary) {
       if (heldPages.size >= HELD_PAGES) heldPages.delete(heldPages.keys().next().value!);
-      heldPages.set(key, { etag: answered.etag, page: answered });
+      heldPages.set(key, { etag: page.etag, page });
     }
-    return answered;
+    return page;
   }
 
   /** Runs `read` once for all concurrent callers asking for the same `key`. */

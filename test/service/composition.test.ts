@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type Api } from '../helpers/http.js';
+import { api, type Api, UNAUTHORIZED } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const UNAUTHORIZED = { code: 'error', message: 'You must be logged in to gain access to the site' };
 const TOO_LARGE = { code: 'error', message: 'The request body is larger than 1 MiB' };
 
 describe('the groups of account operations', () => {
