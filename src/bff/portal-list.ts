@@ -1,6 +1,7 @@
 import type { InvoicePage } from '../api/resources/invoices.js';
 import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext } from './context.js';
+import { BoundedMap } from '../server-kit/bounded-map.js';
 import { BffError } from './errors.js';
 import { readWholeList } from './portal-list-fallback.js';
 import type { CustomerTotals, PortalListPage, PortalListQuery as PortalListRequest } from '../contract/portal.js';
@@ -46,7 +47,7 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
    */
   /** The customer's view of the rows of a held page, by the page's rows: gone with the page. */
   const shaped = new WeakMap<CustomerInvoiceSource[], { today: string; rows: PortalListPage['data'] }>();
-  const heldPages = new Map<string, { etag: string; page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]> }>();
+  const heldPages = new BoundedMap<string, { etag: string; page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]> }>(HELD_PAGES);
 
   /** The first page and its summary in one call, asked with the tag of the page held for `key`, if any. */
   async function currentPage(c: BffContext, key: string, pageQuery: InvoiceListQuery) {
@@ -57,12 +58,9 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
     );
     // The service answers 304 only to the tag it was sent: the page held is still current.
     const page = answered.notModified ? held!.page : answered;
-    // Kept (again) as the last to make room: a page used is held longest.
-    heldPages.delete(key);
-    if (page.etag && page.summary) {
-      if (heldPages.size >= HELD_PAGES) heldPages.delete(heldPages.keys().next().value!);
-      heldPages.set(key, { etag: page.etag, page });
-    }
+    // Kept (again) as the newest: a page used is held longest.
+    if (page.etag && page.summary) heldPages.set(key, { etag: page.etag, page });
+    else heldPages.delete(key);
     return page;
   }
 

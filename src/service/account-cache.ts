@@ -1,7 +1,7 @@
 import type { Database } from './db.js';
 import { ANY_TABLE } from './kept-reads.js';
 import type { Account } from './account.js';
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../server-kit/bounded-map.js';
 
 /** How long an account found by its token may be used without asking the database again. */
 export const ACCOUNT_CACHE_MAX_AGE_MS = 10_000;

@@ -1,4 +1,4 @@
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../server-kit/bounded-map.js';
 import type { Database } from './db.js';
 
 /**

@@ -1,4 +1,4 @@
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../server-kit/bounded-map.js';
 
 /** Stands for a script among the writes of a transaction: it may write any table. */
 export const ANY_TABLE = '*';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedMap, KEPT_ENTRIES } from '../../src/service/bounded-map.js';
+import { BoundedMap, KEPT_ENTRIES } from '../../src/server-kit/bounded-map.js';
 
 describe('the bounded map every kept-values store uses', () => {
   it('holds at most its limit, dropping the entry set longest ago', () => {

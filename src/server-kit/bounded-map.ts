@@ -1,12 +1,13 @@
 /**
- * How many entries each kept-values store holds (per database): kept reads, kept answers and kept
- * accounts alike. The oldest entry makes room for a new one.
+ * How many entries each of the service's kept-values stores holds (per database): kept reads, kept
+ * answers and kept accounts alike. The oldest entry makes room for a new one.
  */
 export const KEPT_ENTRIES = 1000;
 
 /**
  * A map of at most `limit` entries: setting a key drops the oldest entry when the map is full, and
- * setting a key again makes it the newest. The one eviction rule of the service's kept values.
+ * setting a key again makes it the newest. The one eviction rule of the service's kept values and the
+ * BFF's held pages.
  */
 export class BoundedMap<K, V> {
   readonly #entries = new Map<K, V>();
