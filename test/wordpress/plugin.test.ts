@@ -241,11 +241,18 @@ describe('for administrators', () => {
     const welcome = page.getByRole('dialog', { name: /welcome/i });
     await welcome.waitFor({ timeout: 10_000 }).then(() => page.keyboard.press('Escape'), () => undefined);
     await page.locator('.editor-post-title__input, [aria-label="Add title"]').first().fill('Account');
+    const toggle = page.getByRole('button', { name: 'Toggle block inserter' });
+    /** Opens or closes the inserter by its pressed state, whichever it was in: a click never toggles it the wrong way. */
+    const inserter = async (open: boolean) => {
+      if ((await welcome.isVisible()) && open) await page.keyboard.press('Escape');
+      if (((await toggle.getAttribute('aria-pressed')) === 'true') !== open) await toggle.click();
+      await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe(open ? 'true' : 'false');
+    };
     const insert = async (title: string, setting: string) => {
-      await page.getByRole('button', { name: 'Toggle block inserter' }).click();
+      await inserter(true);
       await page.getByPlaceholder('Search').fill(title);
       await page.getByRole('option', { name: title }).first().click();
-      await page.getByRole('button', { name: 'Toggle block inserter' }).click();
+      await inserter(false);
       const settings = page.locator('.edit-post-header').getByRole('button', { name: 'Settings', exact: true });
       if ((await settings.getAttribute('aria-pressed')) !== 'true') await settings.click();
       const preview = page.locator('.invoicekit-block-preview').last();
