@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_LOCK_FILE, DataDirInUseError, lockDataDir } from '../../src/service/data-lock.js';
-import { killServices, spawnService, templateDataDir, type ServiceProcess } from '../helpers/service.js';
+import { killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
 
 /** A command of ours run to its end: exit code and everything it printed. */
 function runToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
@@ -42,7 +42,7 @@ describe('a data folder belongs to one process', () => {
 
   beforeAll(async () => {
     dataDir = join(work, 'in-use');
-    await cp(await templateDataDir(false), dataDir, { recursive: true });
+    await copyDataDir(await templateDataDir(false), dataDir);
     first = await spawnService(['--data-dir', dataDir], { INVOICEKIT_API_TOKEN: 'lock-test-token', DATABASE_URL: '' });
   }, 120_000);
 
@@ -129,7 +129,7 @@ describe('a port in use', () => {
 
   it('names --port when the service cannot listen, and frees its data folder', async () => {
     const dataDir = join(work, 'port-service');
-    await cp(await templateDataDir(false), dataDir, { recursive: true });
+    await copyDataDir(await templateDataDir(false), dataDir);
     const result = await runToEnd(['service', '--port', String(port), '--data-dir', dataDir]);
     expect(result.code).toBe(1);
     expect(result.output).toContain(`Port ${port} is already in use by another program. Stop it, or choose another port with --port <port>`);
@@ -138,7 +138,7 @@ describe('a port in use', () => {
 
   it('names --service-port when the demo’s service cannot listen', async () => {
     const dataDir = join(work, 'port-dev');
-    await cp(await templateDataDir(true), dataDir, { recursive: true });
+    await copyDataDir(await templateDataDir(true), dataDir);
     const result = await runToEnd(['dev', '--port', '0', '--service-port', String(port), '--data-dir', dataDir]);
     expect(result.code).toBe(1);
     expect(result.output).toContain(`choose another port with --service-port <port>`);

@@ -1,9 +1,9 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type Api } from '../helpers/http.js';
-import { isRunning, killServices, spawnService, templateDataDir, type ServiceProcess } from '../helpers/service.js';
+import { isRunning, killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
 
 /**
  * The service as its command starts it, in a child process on a data dir of its own: what it
@@ -29,7 +29,7 @@ const portFree = (invoice: Record<string, unknown>) => ({ ...invoice, view_url: 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-durability-'));
   // A migrated data dir opens in a fraction of the time a new one takes.
-  await cp(await templateDataDir(false), dataDir, { recursive: true });
+  await copyDataDir(await templateDataDir(false), dataDir);
 });
 afterAll(async () => {
   killServices();

@@ -1,10 +1,10 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/service/db.js';
 import { migrate, migrations } from '../../src/service/migrations.js';
-import { isolatedDatabaseUrl, templateDataDir } from '../helpers/service.js';
+import { isolatedDatabaseUrl, copyDataDir, templateDataDir } from '../helpers/service.js';
 
 /**
  * Test services start on copies of a database migrated once (`templateDataDir` on PGlite,
@@ -72,7 +72,7 @@ async function freshlyMigrated(): Promise<Database> {
 async function copied(): Promise<Database> {
   if (process.env.DATABASE_URL) return open({ databaseUrl: (await isolatedDatabaseUrl())! });
   const dataDir = await folder();
-  await cp(await templateDataDir(false), dataDir, { recursive: true });
+  await copyDataDir(await templateDataDir(false), dataDir);
   return open({ dataDir });
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { startService } from '../../src/service/server.js';
 import type { RowHooks } from '../../src/service/store.js';
 import { webhookRowHooks } from '../../src/service/webhooks/deliveries.js';
 import { api, type Api } from '../helpers/http.js';
-import { isolatedDatabaseUrl, templateDataDir } from '../helpers/service.js';
+import { isolatedDatabaseUrl, copyDataDir, templateDataDir } from '../helpers/service.js';
 
 /**
  * Whether a write queues webhook deliveries is decided where the service is composed, by the row
@@ -26,7 +26,7 @@ const integrationToken = `integration-${randomBytes(8).toString('hex')}`;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-row-hooks-'));
-  if (!process.env.DATABASE_URL) await cp(await templateDataDir(false), dataDir, { recursive: true });
+  if (!process.env.DATABASE_URL) await copyDataDir(await templateDataDir(false), dataDir);
   databaseUrl = await isolatedDatabaseUrl();
 });
 afterAll(async () => {

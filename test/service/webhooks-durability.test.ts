@@ -1,9 +1,9 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/http.js';
-import { isolatedDatabaseUrl, killServices, spawnService, templateDataDir } from '../helpers/service.js';
+import { isolatedDatabaseUrl, killServices, spawnService, copyDataDir, templateDataDir } from '../helpers/service.js';
 import { Subscriber, verifySignature } from './support/subscriber.js';
 
 /**
@@ -29,7 +29,7 @@ async function startCli() {
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-webhooks-'));
   // A migrated data dir opens in a fraction of the time a new one takes.
-  if (!process.env.DATABASE_URL) await cp(await templateDataDir(false), dataDir, { recursive: true });
+  if (!process.env.DATABASE_URL) await copyDataDir(await templateDataDir(false), dataDir);
   databaseUrl = (await isolatedDatabaseUrl()) ?? '';
 });
 afterAll(async () => {
