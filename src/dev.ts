@@ -111,6 +111,7 @@ export async function runDev(argv: string[]): Promise<void> {
   const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
   const bff = createBff({
     client,
+    ...(service.writeCount ? { serviceWriteCount: service.writeCount } : {}),
     portalSecret,
     allowedOrigins: [...new Set([siteUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`])],
     signup: true,

@@ -183,6 +183,7 @@ if (process.env.BENCH_PORTAL_SECRET) {
     rateLimit: false,
     logger: false,
     serviceFetch: service.fetch,
+    ...(service.writeCount ? { serviceWriteCount: service.writeCount } : {}),
   });
   const server = serve({ fetch: bff.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));

@@ -29,6 +29,7 @@ export function checkBffOptions(options: unknown): asserts options is BffOptions
   }
 
   if (given.serviceFetch !== undefined && typeof given.serviceFetch !== 'function') throw optionError('`serviceFetch` must be a `fetch` function');
+  if (given.serviceWriteCount !== undefined && typeof given.serviceWriteCount !== 'function') throw optionError('`serviceWriteCount` must be a function that answers a number');
   if (given.allowedOrigins !== undefined && !Array.isArray(given.allowedOrigins)) throw optionError('`allowedOrigins` must be a list of origins');
   if (given.returnUrlOrigins !== undefined && !Array.isArray(given.returnUrlOrigins)) throw optionError('`returnUrlOrigins` must be a list of origins');
   if (given.publicUrl !== undefined && !isWebUrl(given.publicUrl)) throw optionError(`\`publicUrl\` must be an http(s) address, not ${describe(given.publicUrl)}`);

@@ -63,6 +63,13 @@ export interface BffOptions {
    * `startBff` gives one over Node's `http` with keep-alive connections (see `node-fetch.ts`).
    */
   serviceFetch?: typeof fetch;
+  /**
+   * For a BFF in the service's own process on PGlite: the service's `writeCount`, a count that moves
+   * with every write the service makes. While it stands still, a first page the BFF holds with its
+   * entity tag is answered without asking the service again, as the service would answer `304` to
+   * it. Leave it out everywhere else: each request then asks the service with the tag.
+   */
+  serviceWriteCount?: () => number;
   serviceUrl?: string;
   /** The account's api_token. It stays on the server: no answer and no log line carries it. */
   apiToken?: string;

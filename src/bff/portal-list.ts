@@ -14,6 +14,13 @@ const PROBE_AGAIN_MS = 10 * 60_000;
 /** First pages held with their entity tags, per BFF process; the oldest makes room for a new one. */
 const HELD_PAGES = 500;
 
+/** A first page the service tagged, with the service's write count read before it was asked for (in its process). */
+interface HeldPage {
+  etag: string;
+  page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]>;
+  writes: number | undefined;
+}
+
 /** A query of the list as the route validated it: `totals` decided. */
 export type PortalListQuery = PortalListRequest & {
   /** False for the following pages of a list already counted: no count, no totals. */
@@ -47,19 +54,31 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
    */
   /** The customer's view of the rows of a held page, by the page's rows: gone with the page. */
   const shaped = new WeakMap<CustomerInvoiceSource[], { today: string; rows: PortalListPage['data'] }>();
-  const heldPages = new BoundedMap<string, { etag: string; page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]> }>(HELD_PAGES);
+  const heldPages = new BoundedMap<string, HeldPage>(HELD_PAGES);
+  const writeCount = bff.options.serviceWriteCount;
 
-  /** The first page and its summary in one call, asked with the tag of the page held for `key`, if any. */
+  /**
+   * The first page and its summary in one call, asked with the tag of the page held for `key`, if
+   * any. In the service's process (`serviceWriteCount`), a held page is answered without a call
+   * while the service's write count stands where it stood before the page was asked for: the
+   * service tags only an answer read while nothing was written, so it would answer 304.
+   */
   async function currentPage(c: BffContext, key: string, pageQuery: InvoiceListQuery) {
     const listPage = bff.client.invoices.listPage!;
     const held = heldPages.get(key);
+    const writes = writeCount?.();
+    if (held && writes !== undefined && held.writes === writes) {
+      heldPages.set(key, held);
+      return held.page;
+    }
     const answered = await bff.service(c, 'invoices.list', (signal) =>
       held ? listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal, ifNoneMatch: held.etag }) : listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal }),
     );
     // The service answers 304 only to the tag it was sent: the page held is still current.
     const page = answered.notModified ? held!.page : answered;
-    // Kept (again) as the newest: a page used is held longest.
-    if (page.etag && page.summary) heldPages.set(key, { etag: page.etag, page });
+    // Kept (again) as the newest: a page used is held longest. The count is the one read before the
+    // call: a write since then moves it, and the next request asks the service again.
+    if (page.etag && page.summary) heldPages.set(key, { etag: page.etag, page, writes });
     else heldPages.delete(key);
     return page;
   }

@@ -78,6 +78,12 @@ export interface RunningService {
    */
   fetch: typeof fetch;
   /**
+   * On PGlite, a count that moves before and after every write (this process makes them all); absent
+   * on PostgreSQL, where other processes write too. A BFF in this process takes it as
+   * `serviceWriteCount` and answers its held pages while it stands still.
+   */
+  writeCount?: () => number;
+  /**
    * Stops: `/readyz` fails at once, no new connection is accepted, requests in progress get up to
    * `graceMs` (default 0) to finish, then the database closes.
    */
@@ -210,6 +216,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       ksefSender,
       // A `fetch` takes what `Request` takes; the app takes a `Request` alone (its second argument is its env).
       fetch: async (input, init) => fetch(new Request(input, init)),
+      ...(db.writeCount ? { writeCount: db.writeCount } : {}),
       async close({ graceMs = 0 } = {}) {
         draining = true;
         await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop()]);

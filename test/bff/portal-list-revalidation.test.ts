@@ -108,3 +108,74 @@ describe.skipIf(process.env.DATABASE_URL)('the portal list asks again with the t
     expect((await list(tokenA, '?per_page=2')).body).toEqual(firstTwo.body);
   });
 });
+
+/**
+ * A BFF in the service's process, given the service's write count (`serviceWriteCount`, as the
+ * embedded default runs it), answers a held page without asking while the count stands still: the
+ * service would answer 304. Its calls are seen through the in-process `fetch` it is given.
+ */
+describe.skipIf(process.env.DATABASE_URL)("in the service's process, a held page is answered without a call while nothing is written", () => {
+  let embedded: TestBff;
+  const inProcess: { url: string; tag: string | null; status: number }[] = [];
+
+  beforeAll(async () => {
+    expect(service.writeCount, 'a service on PGlite gives its write count').toBeTypeOf('function');
+    embedded = await startTestBff(service, {
+      rateLimit: false,
+      serviceFetch: async (input, init) => {
+        const request = new Request(input, init);
+        const response = await service.fetch(request);
+        if (new URL(request.url).pathname.startsWith('/invoices.json')) inProcess.push({ url: request.url, tag: request.headers.get('if-none-match'), status: response.status });
+        return response;
+      },
+      serviceWriteCount: service.writeCount!,
+    });
+  });
+  afterAll(() => embedded?.close());
+
+  async function embeddedList(token: string, query = '?per_page=25') {
+    inProcess.length = 0;
+    const response = await fetch(`${embedded.base}/invoices${query}`, { headers: bearer(token) });
+    expect(response.status).toBe(200);
+    return { body: await json(response), calls: [...inProcess] };
+  }
+
+  it('asks once, then answers the held page alone, the same as the whole read', async () => {
+    const first = await embeddedList(tokenA);
+    expect(first.calls).toHaveLength(1);
+    const again = await embeddedList(tokenA);
+    expect(again.calls).toEqual([]);
+    expect(again.body).toEqual(first.body);
+    // The same answer the BFF beside it gives by asking the service with the tag.
+    expect(again.body).toEqual((await list(tokenA)).body);
+  });
+
+  it('asks again after any write, and shows a change made straight on the service on the very next request', async () => {
+    await embeddedList(tokenA);
+    const before = (await embeddedList(tokenA)).body;
+    await api.invoices.create({ kind: 'vat', number: 'ALPHA-007', client_id: data.clientA, positions: [{ name: 'Later', tax: '23', quantity: '1', total_price_gross: '7.00' }] });
+    const after = await embeddedList(tokenA);
+    expect(after.calls).toEqual([expect.objectContaining({ tag: expect.stringMatching(/^W\//), status: 200 })]);
+    expect(numbers(after.body)).toContain('ALPHA-007');
+    expect(after.body.total).toBe(before.total + 1);
+    expect((await embeddedList(tokenA)).calls).toEqual([]);
+    // A write that changes nothing of this customer's still moves the count: the service is asked
+    // again (its tags stand for the count too, so it answers the page whole), and the page is the same.
+    const held = (await embeddedList(tokenA)).body;
+    await api.products.create({ name: 'Unrelated', price_net: '1.00', tax: '23' });
+    const unrelated = await embeddedList(tokenA);
+    expect(unrelated.calls).toEqual([expect.objectContaining({ tag: expect.stringMatching(/^W\//), status: 200 })]);
+    expect(unrelated.body).toEqual(held);
+    expect((await embeddedList(tokenA)).calls).toEqual([]);
+  });
+
+  it("never answers one customer with another's held page", async () => {
+    await embeddedList(tokenA);
+    await embeddedList(tokenA);
+    const b = await embeddedList(tokenB);
+    expect(b.calls).toHaveLength(1);
+    expect(numbers(b.body)).toEqual(['BETA-001', 'BETA-002']);
+    expect(numbers((await embeddedList(tokenB)).body)).toEqual(['BETA-001', 'BETA-002']);
+    expect(numbers((await embeddedList(tokenA)).body)).not.toContain('BETA-001');
+  });
+});
