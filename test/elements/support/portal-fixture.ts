@@ -2,6 +2,7 @@ import { createInvoicingClient } from '../../../src/api/client.js';
 import { issuePortalToken } from '../../../src/bff/portal-token.js';
 import { startTestService } from '../../helpers/service.js';
 import { startFixtureBff } from './fixture-bff.js';
+import { holdControl, startHoldingProxy } from './holding-proxy.js';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -25,6 +26,8 @@ export interface SeededInvoice {
 
 export interface PortalFixtureInfo {
   bff: string;
+  /** The same BFF behind a proxy that holds answers when a test asks (`support/held-answers.ts`). */
+  heldBff: string;
   today: string;
   tokens: { main: string; empty: string; yen: string; scroll: string; expired: string; ksef: string };
   invoices: { main: SeededInvoice[]; yen: SeededInvoice[]; scroll: SeededInvoice[]; ksef: SeededInvoice[] };
@@ -47,6 +50,7 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
   const portalSecret = randomBytes(32).toString('hex');
   // <client-form mode="create"> signs customers up.
   const bff = await startFixtureBff(service, options.pageOrigins, portalSecret, { signup: true });
+  const proxy = await startHoldingProxy(bff.url);
   const today = new Date().toISOString().slice(0, 10);
 
   async function createInvoice(clientId: number, spec: Omit<SeededInvoice, 'id' | 'status'>): Promise<SeededInvoice> {
@@ -135,6 +139,7 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
   const token = (clientId: number, ttlSeconds = 3600) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds }, portalSecret);
   const info: PortalFixtureInfo = {
     bff: `${bff.url}/bff`,
+    heldBff: `${proxy.url}/bff`,
     today,
     tokens: {
       main: await token(mainId),
@@ -149,6 +154,8 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
 
   return {
     info,
+    /** Drives the holding proxy in front of the BFF (`holdControl`). */
+    holds: (route: string, query: Record<string, string>) => holdControl(proxy, route, query),
     /** Records a payment on the service, as the shop's payment flow would. */
     async markPaid(id: number): Promise<void> {
       const invoice = await api.invoices.get(id);
@@ -178,6 +185,7 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
       return api.clients.list({ email });
     },
     async stop(): Promise<void> {
+      await proxy.close();
       await bff.close();
       await service.stop();
     },
