@@ -136,7 +136,7 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
     await service.db.query(`update invoices set data = data || $2::jsonb where id = $1`, [ksef[i]!.id, JSON.stringify(fields)]);
   }
 
-  const token = (clientId: number, ttlSeconds = 3600) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds }, portalSecret);
+  const token = (clientId: number, issuedAt?: Date) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds: 3600, issuedAt }, portalSecret);
   const info: PortalFixtureInfo = {
     bff: `${bff.url}/bff`,
     heldBff: `${proxy.url}/bff`,
@@ -146,7 +146,8 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
       empty: await token(emptyId),
       yen: await token(yenId),
       scroll: await token(scrollId),
-      expired: await token(mainId, 1),
+      // Issued two hours ago for one: expired however quickly a test sends it.
+      expired: await token(mainId, new Date(Date.now() - 7_200_000)),
       ksef: await token(ksefId),
     },
     invoices: { main, yen, scroll, ksef },
