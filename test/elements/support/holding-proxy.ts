@@ -95,7 +95,11 @@ export async function startHoldingProxy(upstream: string): Promise<HoldingProxy>
     // The browser closes its connection when it aborts a request: nothing written now could reach it.
     if (res.destroyed || res.socket?.destroyed !== false) return 'abandoned';
     res.writeHead(answer.statusCode ?? 502, { ...forwarded(answer.headers, ['content-length']), 'content-length': String(body.length) });
-    return new Promise((resolve) => res.end(body, () => resolve('delivered')));
+    return new Promise((resolve) => {
+      // A connection the browser drops while the answer is written ends without 'finish'.
+      res.once('close', () => resolve(res.writableFinished ? 'delivered' : 'abandoned'));
+      res.end(body, () => resolve('delivered'));
+    });
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
