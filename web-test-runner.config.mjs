@@ -28,6 +28,8 @@ function portalFixturePlugin() {
     },
     async serve(context) {
       if (context.path === '/__portal/info') return { body: JSON.stringify(fixture.info), type: 'json' };
+      const hold = /^\/__portal\/(hold|held\/.+)$/.exec(context.path);
+      if (hold) return { body: JSON.stringify((await fixture.holds(hold[1], context.query)) ?? null), type: 'json' };
       const paid = /^\/__portal\/mark-paid\/(\d+)$/.exec(context.path);
       if (paid) {
         await fixture.markPaid(Number(paid[1]));
@@ -47,7 +49,11 @@ function portalFixturePlugin() {
   };
 }
 
-/** The buy button's service and BFF; `/__shop/state?email=` tells what the service recorded for a buyer. */
+/**
+ * The buy button's service and BFF; `/__shop/state?email=` tells what the service recorded for a buyer.
+ * `/__portal/hold…` and `/__shop/hold…` drive the holding proxies in front of the two BFFs
+ * (test/elements/support/holding-proxy.ts).
+ */
 function shopFixturePlugin() {
   let fixture;
   return {
@@ -62,6 +68,8 @@ function shopFixturePlugin() {
     },
     async serve(context) {
       if (context.path === '/__shop/info') return { body: JSON.stringify(fixture.info), type: 'json' };
+      const hold = /^\/__shop\/(hold|held\/.+)$/.exec(context.path);
+      if (hold) return { body: JSON.stringify((await fixture.holds(hold[1], context.query)) ?? null), type: 'json' };
       if (context.path === '/__shop/state') return { body: JSON.stringify(await fixture.state(context.query.email)), type: 'json' };
       if (context.path === '/__shop/customer') {
         return { body: JSON.stringify(await fixture.customer(Object.fromEntries(new URLSearchParams(context.querystring)))), type: 'json' };

@@ -28,6 +28,11 @@ export interface PortalTokenRequest {
   scopes?: readonly PortalScope[];
   /** Defaults to 15 minutes; at most 24 hours. */
   ttlSeconds?: number;
+  /**
+   * When the token counts as issued (its `iat`); it expires `ttlSeconds` after. Defaults to now. Pass
+   * your own clock's time, or a past one to mint a token that is already expired (in tests).
+   */
+  issuedAt?: Date;
 }
 
 export interface PortalSession {
@@ -55,7 +60,8 @@ function parseClientId(value: unknown): number | undefined {
 
 /**
  * Mints the token a host backend hands to its page so the portal elements can act for one client.
- * Call it on the server, after the host has authenticated its own user.
+ * Call it on the server, after the host has authenticated its own user. It is valid from
+ * `request.issuedAt` (default now) for `request.ttlSeconds`.
  */
 export async function issuePortalToken(request: PortalTokenRequest, secret: PortalSecret): Promise<string> {
   const clientId = parseClientId(request.clientId);
@@ -68,13 +74,16 @@ export async function issuePortalToken(request: PortalTokenRequest, secret: Port
   if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_PORTAL_TOKEN_TTL_SECONDS) {
     throw new TypeError(`ttlSeconds must be a whole number from 1 to ${MAX_PORTAL_TOKEN_TTL_SECONDS}.`);
   }
+  const issuedAt = request.issuedAt ?? new Date();
+  if (!(issuedAt instanceof Date) || Number.isNaN(issuedAt.getTime())) throw new TypeError('issuedAt must be a valid Date.');
+  const iat = Math.floor(issuedAt.getTime() / 1000);
   return new SignJWT({ scope: [...new Set(scopes)].join(' ') })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(clientId))
     .setIssuer(PORTAL_TOKEN_ISSUER)
     .setAudience(PORTAL_TOKEN_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttl)
     .sign(portalSecretKey(secret));
 }
 

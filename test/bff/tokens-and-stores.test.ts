@@ -48,6 +48,24 @@ describe('issuePortalToken', () => {
     await expect(verifyPortalToken(tampered, key)).rejects.toMatchObject({ reason: 'invalid' });
     await expect(verifyPortalToken('a.b.c', key)).rejects.toMatchObject({ reason: 'invalid' });
   });
+
+  it('dates a token from the issue time it is given: one issued an hour ago for a minute has expired', async () => {
+    const clock = movableClock();
+    const anHourAgo = new Date(clock.start - 3_600_000);
+    const old = await issuePortalToken({ clientId: 9, ttlSeconds: 60, issuedAt: anHourAgo }, PORTAL_SECRET);
+    const claims = JSON.parse(Buffer.from(old.split('.')[1]!, 'base64url').toString());
+    expect(claims).toMatchObject({ iat: anHourAgo.getTime() / 1000, exp: anHourAgo.getTime() / 1000 + 60 });
+    await expect(verifyPortalToken(old, key, clock)).rejects.toMatchObject({ reason: 'expired' });
+    // Issued at the clock's now, the same request is good for its minute and no longer.
+    const fresh = await issuePortalToken({ clientId: 9, ttlSeconds: 60, issuedAt: new Date(clock.now()) }, PORTAL_SECRET);
+    expect(await verifyPortalToken(fresh, key, clock)).toMatchObject({ clientId: 9, expiresAt: clock.start / 1000 + 60 });
+    clock.move(60_000);
+    await expect(verifyPortalToken(fresh, key, clock)).rejects.toMatchObject({ reason: 'expired' });
+    // Without one, a token is issued now.
+    const now = await issuePortalToken({ clientId: 9, ttlSeconds: 60 }, PORTAL_SECRET);
+    expect((await verifyPortalToken(now, key)).clientId).toBe(9);
+    await expect(issuePortalToken({ clientId: 9, issuedAt: new Date(Number.NaN) }, PORTAL_SECRET)).rejects.toThrow('issuedAt');
+  });
 });
 
 describe('MemoryIdempotencyStore', () => {

@@ -3,6 +3,7 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../src/elements/invoice-list/define.js';
 import type { InvoiceList } from '../../src/elements/invoice-list/invoice-list.js';
 import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeDetail, InvoiceSelectEvent } from '../../src/elements/invoice-list/events.js';
+import { holdNextAnswer } from './support/held-answers.js';
 import type { SeededInvoice } from './support/portal-fixture.js';
 import {
   announcement,
@@ -21,11 +22,11 @@ import {
 
 // Request counts come from resource timing, whose buffer holds only 250 entries by default.
 performance.setResourceTimingBufferSize(10_000);
-const { bff, tokens, invoices, today } = await portal();
+const { bff, heldBff, tokens, invoices, today } = await portal();
 const main = [...invoices.main].sort(byIssueDateDesc);
 
-async function list(token = tokens.main, attributes = html``): Promise<InvoiceList> {
-  const el = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${token} locale="en">${attributes}</invoice-list>`);
+async function list(token = tokens.main, attributes = html``, endpoint = bff): Promise<InvoiceList> {
+  const el = await fixture<InvoiceList>(html`<invoice-list endpoint=${endpoint} portal-token=${token} locale="en">${attributes}</invoice-list>`);
   await settled(el);
   return el;
 }
@@ -215,17 +216,21 @@ describe('<invoice-list> against the real BFF', () => {
   });
 
   it('ends on the last of two quick filter changes', async () => {
-    const el = await list();
+    const el = await list(tokens.main, html``, heldBff);
+    // The first change's answer is held at the server until the second change has landed.
+    const paid = await holdNextAnswer('portal', 'GET', /^\/bff\/invoices\?(.*&)?status=paid(&|$)/);
     chip(el, 'Paid').click();
-    await el.updateComplete;
+    await paid.arrived();
     chip(el, 'Overdue').click();
     await settled(el);
     const overdue = main.filter((i) => i.status === 'overdue');
     expect(statuses(el)).to.deep.equal(overdue.slice(0, 25).map(() => 'overdue'));
     expect(footer(el)).to.equal(`Showing 1–${Math.min(25, overdue.length)} of ${overdue.length}`);
     // The answer to the first change may not arrive later and win.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await paid.release();
+    await settled(el);
     expect(statuses(el).every((s) => s === 'overdue')).to.equal(true);
+    expect(footer(el)).to.equal(`Showing 1–${Math.min(25, overdue.length)} of ${overdue.length}`);
   });
 
   it('shows an empty state for a customer without invoices, and a way out of filters that match nothing', async () => {

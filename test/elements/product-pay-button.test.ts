@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../src/elements/product-pay-button/define.js';
 import type { PayCancelEvent, PayStartEvent, PaySuccessEvent } from '../../src/elements/product-pay-button/events.js';
 import type { ProductPayButton } from '../../src/elements/product-pay-button/product-pay-button.js';
+import { holdNextAnswer } from './support/held-answers.js';
 import type { ShopFixtureInfo, ShopState } from './support/shop-fixture.js';
 
 /**
@@ -31,8 +32,8 @@ async function ready(el: ProductPayButton): Promise<void> {
   await el.updateComplete;
 }
 
-async function bffButton(product: string, extra = '') {
-  const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product=${product} locale="en"></product-pay-button>`);
+async function bffButton(product: string, extra = '', endpoint = shop.bff) {
+  const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${endpoint} product=${product} locale="en"></product-pay-button>`);
   if (extra) el.setAttribute('theme', extra);
   await ready(el);
   return el;
@@ -213,7 +214,7 @@ describe('<product-pay-button>', () => {
   });
 
   it('never pays the old price when the product changes while the dialog is open', async () => {
-    const el = await bffButton('logo-design');
+    const el = await bffButton('logo-design', '', shop.heldBff);
     const email = newEmail();
     await openDialog(el, email);
     let starts = 0;
@@ -221,12 +222,15 @@ describe('<product-pay-button>', () => {
       starts += 1;
       event.preventDefault();
     });
-    // Continue for the old product, and at once the shop switches the product.
+    // Continue for the old product; while the server holds its answer, the shop switches the product.
+    const stale = await holdNextAnswer('shop', 'POST', /^\/bff\/checkout$/);
     part<HTMLButtonElement>(el, 'continue-button')!.click();
+    await stale.arrived();
     el.product = 'website-audit';
     await waitUntil(() => rows(el, 'summary').includes('PLN 615.00'), 'the dialog did not follow the new product', { timeout: 10_000 });
     expect(dialogOf(el).open).to.equal(true);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await stale.release();
+    await el.updateComplete;
     expect(starts, 'the stale attempt went on to payment').to.equal(0);
     expect(rows(el, 'summary')).to.not.include('1,845');
     const start = await startPayment(el);
@@ -253,7 +257,7 @@ describe('<product-pay-button>', () => {
   });
 
   it('survives being removed and added again, as SPA route changes do', async () => {
-    const el = await bffButton('logo-design');
+    const el = await bffButton('logo-design', '', shop.heldBff);
     const parent = el.parentNode!;
     let starts = 0;
     el.addEventListener('pay-start', (event) => {
@@ -261,9 +265,12 @@ describe('<product-pay-button>', () => {
       event.preventDefault();
     });
     await openDialog(el, newEmail());
+    // Continue, and the route changes while the server holds the answer.
+    const stale = await holdNextAnswer('shop', 'POST', /^\/bff\/checkout$/);
     part<HTMLButtonElement>(el, 'continue-button')!.click();
+    await stale.arrived();
     el.remove();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await stale.release();
     expect(starts, 'a removed button went on to payment').to.equal(0);
     parent.appendChild(el);
     await ready(el);

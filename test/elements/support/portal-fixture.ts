@@ -2,6 +2,7 @@ import { createInvoicingClient } from '../../../src/api/client.js';
 import { issuePortalToken } from '../../../src/bff/portal-token.js';
 import { startTestService } from '../../helpers/service.js';
 import { startFixtureBff } from './fixture-bff.js';
+import { holdControl, startHoldingProxy } from './holding-proxy.js';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -25,6 +26,8 @@ export interface SeededInvoice {
 
 export interface PortalFixtureInfo {
   bff: string;
+  /** The same BFF behind a proxy that holds answers when a test asks (`support/held-answers.ts`). */
+  heldBff: string;
   today: string;
   tokens: { main: string; empty: string; yen: string; scroll: string; expired: string; ksef: string };
   invoices: { main: SeededInvoice[]; yen: SeededInvoice[]; scroll: SeededInvoice[]; ksef: SeededInvoice[] };
@@ -47,6 +50,7 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
   const portalSecret = randomBytes(32).toString('hex');
   // <client-form mode="create"> signs customers up.
   const bff = await startFixtureBff(service, options.pageOrigins, portalSecret, { signup: true });
+  const proxy = await startHoldingProxy(bff.url);
   const today = new Date().toISOString().slice(0, 10);
 
   async function createInvoice(clientId: number, spec: Omit<SeededInvoice, 'id' | 'status'>): Promise<SeededInvoice> {
@@ -132,16 +136,18 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
     await service.db.query(`update invoices set data = data || $2::jsonb where id = $1`, [ksef[i]!.id, JSON.stringify(fields)]);
   }
 
-  const token = (clientId: number, ttlSeconds = 3600) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds }, portalSecret);
+  const token = (clientId: number, issuedAt?: Date) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds: 3600, issuedAt }, portalSecret);
   const info: PortalFixtureInfo = {
     bff: `${bff.url}/bff`,
+    heldBff: `${proxy.url}/bff`,
     today,
     tokens: {
       main: await token(mainId),
       empty: await token(emptyId),
       yen: await token(yenId),
       scroll: await token(scrollId),
-      expired: await token(mainId, 1),
+      // Issued two hours ago for one: expired however quickly a test sends it.
+      expired: await token(mainId, new Date(Date.now() - 7_200_000)),
       ksef: await token(ksefId),
     },
     invoices: { main, yen, scroll, ksef },
@@ -149,6 +155,8 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
 
   return {
     info,
+    /** Drives the holding proxy in front of the BFF (`holdControl`). */
+    holds: (route: string, query: Record<string, string>) => holdControl(proxy, route, query),
     /** Records a payment on the service, as the shop's payment flow would. */
     async markPaid(id: number): Promise<void> {
       const invoice = await api.invoices.get(id);
@@ -178,6 +186,7 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
       return api.clients.list({ email });
     },
     async stop(): Promise<void> {
+      await proxy.close();
       await bff.close();
       await service.stop();
     },

@@ -3,6 +3,7 @@ import { createInvoicingClient } from '../../../src/api/client.js';
 import { issuePortalToken } from '../../../src/bff/index.js';
 import { startTestService } from '../../helpers/service.js';
 import { startFixtureBff } from './fixture-bff.js';
+import { holdControl, startHoldingProxy } from './holding-proxy.js';
 
 /**
  * The real parts the buy button's tests talk to: the service with its demo seed (products in PLN,
@@ -13,6 +14,8 @@ import { startFixtureBff } from './fixture-bff.js';
 export interface ShopFixtureInfo {
   /** The BFF's routes, for `endpoint`. */
   bff: string;
+  /** The same BFF behind a proxy that holds answers when a test asks (`support/held-answers.ts`). */
+  heldBff: string;
   /** The service, for direct mode's `app-url`. */
   service: string;
   account: string;
@@ -29,9 +32,12 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
   const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
   const portalSecret = randomBytes(32).toString('hex');
   const bff = await startFixtureBff(service, options.pageOrigins, portalSecret, { checkout: { testMode: true } });
-  const info: ShopFixtureInfo = { bff: `${bff.url}/bff`, service: service.url, account: service.prefix };
+  const proxy = await startHoldingProxy(bff.url);
+  const info: ShopFixtureInfo = { bff: `${bff.url}/bff`, heldBff: `${proxy.url}/bff`, service: service.url, account: service.prefix };
   return {
     info,
+    /** Drives the holding proxy in front of the BFF (`holdControl`). */
+    holds: (route: string, query: Record<string, string>) => holdControl(proxy, route, query),
     /** Every payment, invoice and e-mail the service holds for this buyer. */
     async state(email: string): Promise<ShopState> {
       const payments = (await api.payments.list({ per_page: 100 })).filter((p) => p.email === email) as unknown as ShopState['payments'];
@@ -51,6 +57,7 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
       return { id: created.id, token: await issuePortalToken({ clientId: created.id, ttlSeconds: 3600 }, portalSecret) };
     },
     async stop(): Promise<void> {
+      await proxy.close();
       await bff.close();
       await service.stop();
     },

@@ -92,11 +92,10 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
     await ksef(partial, { gov_status: 'demo_processing', gov_send_date: sent, gov_verification_link: 'https://qr-test.ksef.mf.gov.pl/invoice/5252248481/02-02-2026/offline' });
     await ksef(unpaid, { gov_status: 'demo_send_error', gov_send_date: sent, gov_error_messages: ['buyer_tax_no is not a valid NIP'] });
 
-    const token = (ttlSeconds: number, clientId = customer.id) =>
-      issuePortalToken({ clientId, scopes: ['invoices:read', 'client:read', 'client:write', 'checkout'], ttlSeconds }, portalSecret);
-    const expiredToken = await token(1);
-    // The shortest lifetime is a second: wait it out, so the token is expired when the test sends it.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const token = (ttlSeconds: number, clientId = customer.id, issuedAt?: Date) =>
+      issuePortalToken({ clientId, scopes: ['invoices:read', 'client:read', 'client:write', 'checkout'], ttlSeconds, issuedAt }, portalSecret);
+    // Issued an hour ago for a minute: expired when the test sends it, with no waiting.
+    const expiredToken = await token(60, customer.id, new Date(Date.now() - 3_600_000));
 
     const info: StandInFixtureInfo = {
       bff: `${plain.url}/bff`,
