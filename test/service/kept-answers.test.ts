@@ -108,6 +108,34 @@ describe('kept invoice reads', () => {
     expect((await pdf()).equals(before)).toBe(false);
   });
 
+  it('never hands one service’s PDF to another service in the same process', async () => {
+    // A second service in this process, on its own database: the same account and invoice ids, and
+    // the same update time, are another account's invoice there.
+    const other = await startTestService();
+    try {
+      const create = await fetch(`${other.url}/invoices.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          api_token: other.apiToken,
+          invoice: { kind: 'vat', buyer_name: 'Someone Else SA', positions: [{ name: 'Produkt B1', tax: 23, total_price_gross: '99.00', quantity: 1 }] },
+        }),
+      });
+      expect(create.status).toBe(201);
+      expect(((await create.json()) as { id: number }).id, 'the same invoice id in both databases').toBe(id);
+      const stamp = `update invoices set updated_at = '2026-01-02T03:04:05.678Z' where id = $1`;
+      await Promise.all([service.db.query(stamp, [id]), other.db.query(stamp, [id])]);
+      const pdf = async (at: TestService) => Buffer.from(await (await fetch(`${at.url}/invoices/${id}.pdf?api_token=${at.apiToken}`)).arrayBuffer());
+      const mine = await pdf(service);
+      const theirs = await pdf(other);
+      expect(theirs.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(theirs.equals(mine), 'the other service answered this one’s PDF').toBe(false);
+      expect((await pdf(service)).equals(mine)).toBe(true);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('never keeps what was read while a write was under way', async () => {
     const cache = answerCacheOf(service.db);
     if (!cache) return expect(service.db.kind).toBe('postgres');

@@ -10,6 +10,7 @@ import type { InvoiceData } from '../invoicing/invoices.js';
 import { invoiceLinks } from '../resources/invoices.js';
 import { departmentLogo } from '../resources/department-logo.js';
 import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
+import { BoundedMap } from '../../server-kit/bounded-map.js';
 import { toXml } from '../xml.js';
 import { invoiceEmail } from './email.js';
 import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
@@ -28,28 +29,29 @@ export interface InvoiceDocumentsOptions {
   ksef?: Pick<KsefRuntime, 'onSettled'> | undefined;
 }
 
-/** Recently rendered PDFs, by everything that can change one: rendering costs far more than a lookup. */
-const renderedPdfs = new Map<string, Buffer>();
+/**
+ * Recently rendered PDFs, per database and by everything that can change one: rendering costs far
+ * more than a lookup. Per database, because account and invoice ids only name a record within one:
+ * two services in one process (a host that embeds two, or tests) would otherwise hand each other's
+ * PDFs out.
+ */
+const renderedPdfs = new WeakMap<Database, BoundedMap<string, Buffer>>();
 const RENDERED_PDFS_KEPT = 64;
 
 /** The PDF of a stored invoice, with its department's logo. */
 export async function renderInvoicePdfForRow(
-  sql: Sql,
+  db: Database,
   accountId: number,
   row: StoredRow<InvoiceData>,
   printOption: PrintOption = 'original',
 ): Promise<Buffer> {
-  const logo = await departmentLogo(sql, accountId, row.data.department_id);
+  const logo = await departmentLogo(db, accountId, row.data.department_id);
   const key = [accountId, row.id, timestampText(row.updated_at), logo?.updatedAt.toISOString() ?? '-', printOption, todayText()].join('|');
-  const kept = renderedPdfs.get(key);
-  if (kept) {
-    renderedPdfs.delete(key);
-    renderedPdfs.set(key, kept);
-    return kept;
-  }
-  const pdf = await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null, accountId });
-  renderedPdfs.set(key, pdf);
-  if (renderedPdfs.size > RENDERED_PDFS_KEPT) renderedPdfs.delete(renderedPdfs.keys().next().value!);
+  let kept = renderedPdfs.get(db);
+  if (!kept) renderedPdfs.set(db, (kept = new BoundedMap(RENDERED_PDFS_KEPT)));
+  const pdf = kept.get(key) ?? (await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null, accountId }));
+  // Kept (again) as the newest.
+  kept.set(key, pdf);
   return pdf;
 }
 
