@@ -232,6 +232,8 @@ export function createTransport(options: TransportOptions): Transport {
         searchParams,
         ...(body === undefined ? {} : { body }),
         ...(call.signal ? { signal: call.signal } : {}),
+        // What the caller holds is still current: a 304 to a conditional read is its answer, not a failure.
+        ...(conditional ? { throwHttpErrors: (status: number) => status !== 304 } : {}),
         retry: {
           limit: policy.limit,
           methods: RETRY_METHODS,
@@ -260,8 +262,6 @@ export function createTransport(options: TransportOptions): Transport {
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason ?? error;
       if (isAbort(error)) throw error;
-      // What the caller holds is still current: not a failure.
-      if (conditional && error instanceof HTTPError && error.response.status === 304) return error.response;
       if (error instanceof HTTPError) throw await errorFromResponse(error.response, described);
       if (error instanceof KyTimeoutError) {
         throw new TimeoutError(`no answer within ${options.timeout ?? 30_000} ms (${described.method} ${described.url})`, {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/service/accounts.js';
+import { createInvoicingClient } from '../../src/api/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -105,6 +106,28 @@ describe('conditional reads', () => {
     const missing = await get(`${service.url}/invoices/999999.json?api_token=${service.apiToken}`, '*');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'error' });
+  });
+
+  it('lets the typed client ask again with the etag of a page it holds', async () => {
+    const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
+    const fields = ['id', 'number', 'buyer_name'] as const;
+    const query = { period: 'all' as const, per_page: 25 };
+    const page = await client.invoices.listPage!(fields, query);
+    expect(page.invoices.map((invoice) => invoice.id)).toContain(id);
+    if (!pglite) {
+      expect(page.etag).toBeUndefined();
+      return;
+    }
+    expect(page.etag).toMatch(/^W\//);
+    expect(await client.invoices.listPage!(fields, query, { ifNoneMatch: page.etag! })).toEqual({ notModified: true });
+    // A tag that is not the current one gets the page whole, as does any tag after a write.
+    const stale = await client.invoices.listPage!(fields, query, { ifNoneMatch: 'W/"not-the-tag"' });
+    expect(stale).toMatchObject({ invoices: page.invoices, etag: page.etag });
+    const added = await create('Later Buyer SA');
+    const changed = await client.invoices.listPage!(fields, query, { ifNoneMatch: page.etag! });
+    expect('notModified' in changed).toBe(false);
+    expect((changed as typeof page).invoices.map((invoice) => invoice.id)).toContain(added);
+    expect((changed as typeof page).etag).not.toBe(page.etag);
   });
 
   it('answers in-process through service.fetch as over HTTP, errors and conditions included', async () => {
