@@ -154,6 +154,29 @@ describe('GET /invoices/<id>.pdf', () => {
     expect(await pdfText(again)).toContain(BUYER);
   });
 
+  it('keeps every letter of its text, whatever glyphs the process met before', async () => {
+    // A glyph first met as a component of another (the "c" inside "ć", when an earlier document's
+    // subset was written) is asked for by id alone. Every letter's glyph is met that way first here.
+    const { documentFonts, renderInvoicePdf } = await import('../../src/service/documents/pdf.js');
+    const { create } = await import('fontkit');
+    const { createRequire } = await import('node:module');
+    const { readFileSync } = await import('node:fs');
+    const fontFile = (name: string) => readFileSync(createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${name}`));
+    const letters = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZąćęłńóśźżĄĆĘŁŃÓŚŹŻ0123456789'];
+    const fonts = documentFonts() as unknown as Record<'regular' | 'bold', { getGlyph(id: number): unknown }>;
+    for (const [style, file] of [['regular', 'DejaVuSans.ttf'], ['bold', 'DejaVuSans-Bold.ttf']] as const) {
+      const fresh = create(fontFile(file)) as unknown as { glyphForCodePoint(codePoint: number): { id: number } };
+      for (const letter of letters) fonts[style].getGlyph(fresh.glyphForCodePoint(letter.codePointAt(0)!).id);
+    }
+    const invoice = await createInvoice({});
+    const data = (await service.db.query<{ data: Parameters<typeof renderInvoicePdf>[0] }>(`select data from invoices where id = $1`, [invoice.id]))[0]!.data;
+    const text = await pdfText(await renderInvoicePdf(data));
+    expect(text).toContain(BUYER);
+    expect(text).toContain('Data wystawienia');
+    expect(text).toContain('Pozostało do zapłaty');
+    expect(text).toContain(`Faktura VAT nr ${invoice.number}`);
+  });
+
   it('embeds the department logo when one is set', async () => {
     const invoice = await createInvoice({});
     expect(invoice.department_id).toEqual(expect.any(Number));

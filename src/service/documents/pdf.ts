@@ -33,14 +33,37 @@ let fonts: { regular: ParsedFont; bold: ParsedFont } | undefined;
 /**
  * DejaVu Sans covers Polish and every other Latin letter; it comes from its npm package. The fonts
  * are parsed once per process, not once per document (parsing was most of a first render); each
- * document still embeds only the subset of glyphs it uses.
+ * document still embeds only the subset of glyphs it uses. Exported for its test.
  */
-function documentFonts(): { regular: ParsedFont; bold: ParsedFont } {
+export function documentFonts(): { regular: ParsedFont; bold: ParsedFont } {
   fonts ??= {
-    regular: withKeptLayouts(fontkit.create(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')))),
-    bold: withKeptLayouts(fontkit.create(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')))),
+    regular: withKeptLayouts(withCharacters(fontkit.create(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'))))),
+    bold: withKeptLayouts(withCharacters(fontkit.create(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))))),
   };
   return fonts;
+}
+
+interface CharacterGlyph {
+  codePoints: number[];
+}
+
+/**
+ * fontkit keeps one glyph object per glyph id, holding the characters of the first request for it,
+ * and pdfkit maps each glyph of a document to the characters its object holds (the PDF's ToUnicode,
+ * which copying, searching and screen readers use). A glyph first met as a component of another (the
+ * "c" inside "ć", when an earlier document's subset was written) holds none, so every later document
+ * of the process lost that letter from its text ("mocy" read "mo y"). A glyph asked for with its
+ * characters now takes them when it holds none.
+ */
+function withCharacters(font: ParsedFont): ParsedFont {
+  const target = font as unknown as { getGlyph(id: number, codePoints?: number[]): CharacterGlyph };
+  const getGlyph = target.getGlyph.bind(font);
+  target.getGlyph = (id, codePoints) => {
+    const glyph = getGlyph(id, codePoints);
+    if (codePoints?.length && glyph.codePoints.length === 0) glyph.codePoints = codePoints;
+    return glyph;
+  };
+  return font;
 }
 
 /** Words shaped once per process and font; invoices repeat most of theirs (labels, units, amounts). */
