@@ -157,7 +157,8 @@ describe('GET /invoices/<id>.pdf', () => {
   it('keeps every letter of its text, whatever glyphs the process met before', async () => {
     // A glyph first met as a component of another (the "c" inside "ć", when an earlier document's
     // subset was written) is asked for by id alone. Every letter's glyph is met that way first here.
-    const { documentFonts, renderInvoicePdf } = await import('../../src/service/documents/pdf.js');
+    const { renderInvoicePdf } = await import('../../src/service/documents/pdf.js');
+    const { documentFonts } = await import('../../src/service/documents/pdf-fonts.js');
     const { create } = await import('fontkit');
     const { createRequire } = await import('node:module');
     const { readFileSync } = await import('node:fs');
