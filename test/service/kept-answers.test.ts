@@ -3,6 +3,23 @@ import { answerCacheOf } from '../../src/service/answer-cache.js';
 import { NOT_FOUND, secondAccount } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
+/** A VAT invoice for `buyer` on `at`, through the API: its id. */
+async function createInvoice(at: TestService, buyer: string, gross: string): Promise<number> {
+  const response = await fetch(`${at.url}/invoices.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      api_token: at.apiToken,
+      invoice: { kind: 'vat', buyer_name: buyer, positions: [{ name: 'Produkt', tax: 23, total_price_gross: gross, quantity: 1 }] },
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+/** The PDF of invoice `id` on `at`. */
+const pdfOf = async (at: TestService, id: number) => Buffer.from(await (await fetch(`${at.url}/invoices/${id}.pdf?api_token=${at.apiToken}`)).arrayBuffer());
+
 /**
  * Invoice reads are kept until the next write on PGlite (see docs/decisions/service-speed.md):
  * whatever writes, through the API or straight to the database, in any table, the next read
@@ -19,16 +36,7 @@ describe('kept invoice reads', () => {
 
   beforeAll(async () => {
     service = await startTestService();
-    const response = await fetch(`${service.url}/invoices.json`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        api_token: service.apiToken,
-        invoice: { kind: 'vat', buyer_name: 'Client1 SA', positions: [{ name: 'Produkt A1', tax: 23, total_price_gross: '10.23', quantity: 1 }] },
-      }),
-    });
-    expect(response.status).toBe(201);
-    ({ id } = (await response.json()) as { id: number });
+    id = await createInvoice(service, 'Client1 SA', '10.23');
   });
   afterAll(() => service.stop());
 
@@ -100,7 +108,7 @@ describe('kept invoice reads', () => {
   });
 
   it('renders the PDF again after the invoice changed', async () => {
-    const pdf = async () => Buffer.from(await (await fetch(`${service.url}/invoices/${id}.pdf?api_token=${service.apiToken}`)).arrayBuffer());
+    const pdf = () => pdfOf(service, id);
     const before = await pdf();
     expect(before.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await pdf()).equals(before)).toBe(true);
@@ -113,24 +121,14 @@ describe('kept invoice reads', () => {
     // the same update time, are another account's invoice there.
     const other = await startTestService();
     try {
-      const create = await fetch(`${other.url}/invoices.json`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          api_token: other.apiToken,
-          invoice: { kind: 'vat', buyer_name: 'Someone Else SA', positions: [{ name: 'Produkt B1', tax: 23, total_price_gross: '99.00', quantity: 1 }] },
-        }),
-      });
-      expect(create.status).toBe(201);
-      expect(((await create.json()) as { id: number }).id, 'the same invoice id in both databases').toBe(id);
+      expect(await createInvoice(other, 'Someone Else SA', '99.00'), 'the same invoice id in both databases').toBe(id);
       const stamp = `update invoices set updated_at = '2026-01-02T03:04:05.678Z' where id = $1`;
       await Promise.all([service.db.query(stamp, [id]), other.db.query(stamp, [id])]);
-      const pdf = async (at: TestService) => Buffer.from(await (await fetch(`${at.url}/invoices/${id}.pdf?api_token=${at.apiToken}`)).arrayBuffer());
-      const mine = await pdf(service);
-      const theirs = await pdf(other);
+      const mine = await pdfOf(service, id);
+      const theirs = await pdfOf(other, id);
       expect(theirs.subarray(0, 5).toString()).toBe('%PDF-');
       expect(theirs.equals(mine), 'the other service answered this one’s PDF').toBe(false);
-      expect((await pdf(service)).equals(mine)).toBe(true);
+      expect((await pdfOf(service, id)).equals(mine)).toBe(true);
     } finally {
       await other.stop();
     }
