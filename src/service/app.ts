@@ -37,6 +37,7 @@ import { mountIssuers } from './resources/issuers.js';
 import { mountPriceLists } from './resources/price-lists.js';
 import { mountRecurrings } from './resources/recurrings.js';
 import { mountWebhooks } from './webhooks/routes.js';
+import { mountWriteFeed } from './write-feed.js';
 import { routePatchAsPut } from './routing.js';
 
 export interface ServiceAppOptions {
@@ -195,6 +196,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/price_lists', group(ofAccount, mountPriceLists));
   app.route('/warehouse_actions', group(ofAccount, mountWarehouseActions));
   app.route('/issuers', group(ofAccount, mountIssuers));
+  // A BFF in another process follows the write count instead of asking again (PGlite only).
+  app.route('/changes', group(ofAccount, (changes) => mountWriteFeed(changes, options.db)));
   // A path no group claims still has its body read, so a hostile body is refused there as anywhere.
   app.use(...open);
   routePatchAsPut(app);

@@ -65,7 +65,13 @@ function writeListeners() {
     for (const listener of listeners) listener(text);
   };
   return {
-    add: (listener: (text: string) => void) => void listeners.push(listener),
+    add(listener: (text: string) => void): () => void {
+      listeners.push(listener);
+      return () => {
+        const at = listeners.indexOf(listener);
+        if (at >= 0) listeners.splice(at, 1);
+      };
+    },
     tell,
     /** A write in a transaction: told now, and kept in `written` to be told again when the transaction ends. */
     inTransaction(written: string[], text: string) {
@@ -99,9 +105,9 @@ export interface Database extends Sql {
    * for a script): before it runs and once it has ended, or, in a transaction, as it runs and once
    * the transaction has committed or rolled back. Unlike a notification, which reaches even this
    * process only later, this comes before the write's answer does: a value this process keeps can
-   * be dropped before anyone could be told of the change.
+   * be dropped before anyone could be told of the change. Returns what stops the calls.
    */
-  onWrite(listener: (text: string) => void): void;
+  onWrite(listener: (text: string) => void): () => void;
   /**
    * A count that moves before and after every statement that may write, in this process. Only on
    * PGlite, where one process owns the folder and so makes every write: an answer derived from

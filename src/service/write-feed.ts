@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Hono } from 'hono';
+import type { Database } from './db.js';
+import { ApiError, type ServiceEnv } from './http.js';
+
+/** How often an idle feed says it is alive: proxies keep it open, and a follower can tell a dead one. */
+export const WRITE_FEED_PING_MS = 15_000;
+/** Feeds held at once by one process; a BFF process holds one. */
+const MAX_FEEDS = 64;
+
+/**
+ * `GET /changes`: the database's write count as a stream of server-sent events, for a BFF in
+ * another process to know, without asking, that nothing was written since it read a page. Only on
+ * PGlite, where this process makes every write and counts them (`Database.writeCount`); on
+ * PostgreSQL, or called in-process without a socket, it is 404 and a BFF asks with entity tags.
+ *
+ * Each event is `data: <epoch>.<count>`: the epoch is new each time the database is opened, so a
+ * restarted service never repeats a count a follower holds. The count is written to the socket in
+ * the same turn as the write moves it, before the write's own answer can leave, so a follower on the
+ * same host has it in its socket before anyone who was told of the write can ask it anything
+ * (docs/decisions/conditional-reads.md).
+ */
+export function mountWriteFeed(changes: Hono<ServiceEnv>, db: Database): void {
+  const epoch = randomBytes(6).toString('base64url');
+  let open = 0;
+  changes.get('/', (c) => {
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (!db.writeCount || !outgoing) throw new ApiError(404, 'Not found');
+    if (open >= MAX_FEEDS) throw new ApiError(503, 'Too many change feeds are open', undefined, { 'retry-after': '5' });
+    open += 1;
+    outgoing.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    let sent = -1;
+    const send = () => {
+      const count = db.writeCount!();
+      if (count === sent) return;
+      sent = count;
+      outgoing.write(`data: ${epoch}.${count}\n\n`);
+      // Node corks a response's socket until the next tick; the write's own answer may leave before
+      // that, so the count goes to the socket now.
+      outgoing.socket?.uncork();
+    };
+    send();
+    const stop = db.onWrite(send);
+    const ping = setInterval(() => outgoing.write(': ping\n\n'), WRITE_FEED_PING_MS);
+    ping.unref();
+    outgoing.once('close', () => {
+      open -= 1;
+      stop();
+      clearInterval(ping);
+    });
+    // The adapter writes nothing more: the answer is this stream, already under way.
+    return RESPONSE_ALREADY_SENT;
+  });
+}
