@@ -5,15 +5,20 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createBff, renderInvoiceList } from '../../src/bff/index.js';
 import { keepAliveFetch } from '../../src/bff/node-fetch.js';
+import { followServiceWrites } from '../../src/bff/node-write-feed.js';
 import { staticTable } from '../static-table.js';
 
 /**
  * The BFF in its own process, in front of the benchmark's service, as `invoicekit bff` runs it
- * (rate limits off: the load is one address). It also serves the page the browser figures use, from
+ * (rate limits off: the load is one address; following the service's write count, as it does for a
+ * service on the same host). It also serves the page the browser figures use, from
  * the same origin, so the elements call `/bff` as they do in a real portal, and two whole pages for
  * first contentful paint: one printing the server-rendered list (rendered for each request, or the
  * last rendering served again), one a static table.
  */
+// As `startBff` follows a service on the same host: the write count, so held pages need no call.
+const feed = followServiceWrites({ serviceUrl: process.env.BENCH_SERVICE_URL!, apiToken: process.env.BENCH_API_TOKEN! });
+await feed.ready;
 const bff = createBff({
   serviceUrl: process.env.BENCH_SERVICE_URL!,
   apiToken: process.env.BENCH_API_TOKEN!,
@@ -24,6 +29,7 @@ const bff = createBff({
   returnUrlOrigins: ['https://shop.example'],
   // As `startBff` (the CLI) calls the service: over kept Node connections.
   serviceFetch: keepAliveFetch(),
+  serviceWriteCount: feed.writeCount,
 });
 const app = new Hono();
 app.get('/bench/page.html', (c) => c.html('<!doctype html><meta charset="utf-8"><title>bench</title><body></body>'));

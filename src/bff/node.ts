@@ -10,6 +10,13 @@ export interface StartBffOptions extends BffOptions {
   host?: string;
   /** Request, header and idle timeouts and the connection cap (see `docs/security.md`). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /**
+   * Follows the service's write count (`followServiceWrites`) so that held first pages are answered
+   * without a round trip while nothing is written. Default: when `serviceUrl` is on this host's
+   * loopback and no `serviceWriteCount` or `client` is given. A service without the feed (the hosted
+   * one) is simply asked each time.
+   */
+  followServiceWrites?: boolean;
 }
 
 export interface RunningBff {
@@ -25,15 +32,26 @@ export interface RunningBff {
 
 /** Runs the BFF alone on Node's `http`, for the CLI, the demo and tests. */
 export async function startBff(options: StartBffOptions): Promise<RunningBff> {
-  const { port = 0, host = '127.0.0.1', connectionLimits: limitOverrides, ...bffOptions } = options;
+  const { port = 0, host = '127.0.0.1', connectionLimits: limitOverrides, followServiceWrites: follow, ...bffOptions } = options;
   const limits = connectionLimits(limitOverrides);
   let draining = false;
   const outer = bffOptions.draining;
   // Loaded here, not at the top, so importing the package on an edge runtime never touches node:http.
   const { keepAliveFetch } = await import('./node-fetch.js');
+  const { followServiceWrites, isLoopbackUrl } = await import('./node-write-feed.js');
   // The service calls go over kept Node connections unless the host brought its own client or fetch.
   const ownFetch = bffOptions.client || bffOptions.serviceFetch ? undefined : keepAliveFetch();
-  const app = createBff({ ...bffOptions, ...(ownFetch ? { serviceFetch: ownFetch } : {}), draining: () => draining || Boolean(outer?.()) });
+  const { serviceUrl, apiToken } = bffOptions;
+  const feed =
+    !bffOptions.serviceWriteCount && !bffOptions.client && serviceUrl && apiToken && (follow ?? isLoopbackUrl(serviceUrl))
+      ? followServiceWrites({ serviceUrl, apiToken })
+      : undefined;
+  const app = createBff({
+    ...bffOptions,
+    ...(ownFetch ? { serviceFetch: ownFetch } : {}),
+    ...(feed ? { serviceWriteCount: feed.writeCount } : {}),
+    draining: () => draining || Boolean(outer?.()),
+  });
   const { createServer } = await import('node:http');
   const { getRequestListener } = await import('@hono/node-server');
   const server: Server = createServer(connectionServerOptions(limits), getRequestListener(app.fetch));
@@ -44,6 +62,11 @@ export async function startBff(options: StartBffOptions): Promise<RunningBff> {
       server.off('error', reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    // Nothing of a BFF that could not listen stays open.
+    ownFetch?.close();
+    feed?.close();
+    throw error;
   });
   const address = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -57,6 +80,7 @@ export async function startBff(options: StartBffOptions): Promise<RunningBff> {
         server.close((error) => {
           clearTimeout(force);
           ownFetch?.close();
+          feed?.close();
           if (error) reject(error);
           else resolve();
         });

@@ -64,12 +64,14 @@ export interface BffOptions {
    */
   serviceFetch?: typeof fetch;
   /**
-   * For a BFF in the service's own process on PGlite: the service's `writeCount`, a count that moves
-   * with every write the service makes. While it stands still, a first page the BFF holds with its
-   * entity tag is answered without asking the service again, as the service would answer `304` to
-   * it. Leave it out everywhere else: each request then asks the service with the tag.
+   * The service's write count, a value that moves with every write the service makes: its
+   * `writeCount` for a BFF in the service's own process on PGlite, or `followServiceWrites(…).writeCount`
+   * for one in another process on the same host (`startBff` follows a loopback service by itself).
+   * While it stands still, a first page the BFF holds with its entity tag is answered without asking
+   * the service again, as the service would answer `304` to it. `undefined` (not following) asks.
+   * Leave it out everywhere else: each request then asks the service with the tag.
    */
-  serviceWriteCount?: () => number;
+  serviceWriteCount?: () => number | string | undefined | Promise<number | string | undefined>;
   serviceUrl?: string;
   /** The account's api_token. It stays on the server: no answer and no log line carries it. */
   apiToken?: string;

@@ -18,7 +18,7 @@ const HELD_PAGES = 500;
 interface HeldPage {
   etag: string;
   page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]>;
-  writes: number | undefined;
+  writes: number | string | undefined;
 }
 
 /** A query of the list as the route validated it: `totals` decided. */
@@ -59,14 +59,14 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
 
   /**
    * The first page and its summary in one call, asked with the tag of the page held for `key`, if
-   * any. In the service's process (`serviceWriteCount`), a held page is answered without a call
-   * while the service's write count stands where it stood before the page was asked for: the
-   * service tags only an answer read while nothing was written, so it would answer 304.
+   * any. Where the BFF knows the service's write count (`serviceWriteCount`), a held page is answered
+   * without a call while the count stands where it stood before the page was asked for: the service
+   * tags only an answer read while nothing was written, so it would answer 304.
    */
   async function currentPage(c: BffContext, key: string, pageQuery: InvoiceListQuery) {
     const listPage = bff.client.invoices.listPage!;
     const held = heldPages.get(key);
-    const writes = writeCount?.();
+    const writes = await writeCount?.();
     if (held && writes !== undefined && held.writes === writes) {
       heldPages.set(key, held);
       return held.page;

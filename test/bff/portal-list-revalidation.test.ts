@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issuePortalToken } from '../../src/bff/index.js';
 import { bearer, json, PORTAL_SECRET, seed, startService, startTestBff, type Api, type Seed, type Service, type TestBff } from './support.js';
 
@@ -31,7 +31,8 @@ beforeAll(async () => {
     res.end(answer);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  bff = await startTestBff(service, { serviceUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, rateLimit: false });
+  // Asking with the tag each time, as a BFF does where it cannot follow the service's write count.
+  bff = await startTestBff(service, { serviceUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, rateLimit: false, followServiceWrites: false });
   [tokenA, tokenB] = await Promise.all([
     issuePortalToken({ clientId: data.clientA, ttlSeconds: 600 }, PORTAL_SECRET),
     issuePortalToken({ clientId: data.clientB, ttlSeconds: 600 }, PORTAL_SECRET),
@@ -177,5 +178,65 @@ describe.skipIf(process.env.DATABASE_URL)("in the service's process, a held page
     expect(numbers(b.body)).toEqual(['BETA-001', 'BETA-002']);
     expect(numbers((await embeddedList(tokenB)).body)).toEqual(['BETA-001', 'BETA-002']);
     expect(numbers((await embeddedList(tokenA)).body)).not.toContain('BETA-001');
+  });
+});
+
+/**
+ * A BFF in its own process on the service's host follows the service's write count (`GET /changes`,
+ * which `startBff` opens by itself for a loopback service): a held page is answered without a call
+ * while the count stands still. Its list calls are seen through the `fetch` it is given.
+ */
+describe.skipIf(process.env.DATABASE_URL)('in its own process on the same host, a held page is answered without a call while nothing is written', () => {
+  let following: TestBff;
+  const listCalls: string[] = [];
+
+  beforeAll(async () => {
+    following = await startTestBff(service, {
+      rateLimit: false,
+      serviceFetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (new URL(request.url).pathname.startsWith('/invoices.json')) listCalls.push(request.url);
+        return fetch(request);
+      },
+    });
+  });
+  afterAll(() => following?.close());
+
+  async function followingList(token: string, query = '?per_page=25') {
+    listCalls.length = 0;
+    const response = await fetch(`${following.base}/invoices${query}`, { headers: bearer(token) });
+    expect(response.status).toBe(200);
+    return { body: await json(response), calls: [...listCalls] };
+  }
+
+  it('asks once, then answers the held page alone, the same as a BFF that asks', async () => {
+    // The feed's first count may still be on its way: a page asked for before it came is asked again.
+    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]));
+    const again = await followingList(tokenA);
+    expect(again.calls).toEqual([]);
+    expect(again.body).toEqual((await list(tokenA)).body);
+  });
+
+  it('shows every write made straight on the service on the very next request', async () => {
+    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]));
+    for (let i = 0; i < 15; i += 1) {
+      const number = `FEED-${String(i).padStart(3, '0')}`;
+      await api.invoices.create({ kind: 'vat', number, client_id: data.clientA, positions: [{ name: 'Feed', tax: '23', quantity: '1', total_price_gross: '3.00' }] });
+      // Asked at once after the service's answer: the new count reached the BFF before that answer did.
+      const after = await followingList(tokenA, '?per_page=100');
+      expect(after.calls).toHaveLength(1);
+      expect(numbers(after.body)).toContain(number);
+      expect((await followingList(tokenA, '?per_page=100')).calls).toEqual([]);
+    }
+  });
+
+  it("never answers one customer with another's held page", async () => {
+    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]));
+    const b = await followingList(tokenB);
+    expect(b.calls).toHaveLength(1);
+    expect(numbers(b.body)).toEqual(['BETA-001', 'BETA-002']);
+    expect((await followingList(tokenB)).calls).toEqual([]);
+    expect(numbers((await followingList(tokenB)).body)).toEqual(['BETA-001', 'BETA-002']);
+    expect(numbers((await followingList(tokenA)).body)).not.toContain('BETA-001');
   });
 });
