@@ -20,7 +20,8 @@ export { BffError, ERROR_CODES, type ErrorBody, type ErrorCode } from './errors.
 export { jsonLineLogger, type BffLogEntry, type BffLogger } from './logger.js';
 export { CUSTOMER_STATUSES, type CustomerClient, type CustomerInvoice, type CustomerPosition, type CustomerStatus } from '../contract/portal.js';
 export type { PublicProduct } from '../contract/sale.js';
-export { startBff, type RunningBff, type StartBffOptions } from './node.js';
+export { startBff, followServiceWrites, type RunningBff, type StartBffOptions } from './node.js';
+export type { FollowServiceWritesOptions, ServiceWriteFeed } from './node-write-feed.js';
 export {
   memoryStores,
   redisStores,

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../server-kit/connection-limits.js';
 import { createBff, type BffOptions } from './app.js';
+import type { FollowServiceWritesOptions, ServiceWriteFeed } from './node-write-feed.js';
 
 export interface StartBffOptions extends BffOptions {
   /** Default 0: a free port. */
@@ -38,13 +39,13 @@ export async function startBff(options: StartBffOptions): Promise<RunningBff> {
   const outer = bffOptions.draining;
   // Loaded here, not at the top, so importing the package on an edge runtime never touches node:http.
   const { keepAliveFetch } = await import('./node-fetch.js');
-  const { followServiceWrites, isLoopbackUrl } = await import('./node-write-feed.js');
+  const feeds = await import('./node-write-feed.js');
   // The service calls go over kept Node connections unless the host brought its own client or fetch.
   const ownFetch = bffOptions.client || bffOptions.serviceFetch ? undefined : keepAliveFetch();
   const { serviceUrl, apiToken } = bffOptions;
   const feed =
-    !bffOptions.serviceWriteCount && !bffOptions.client && serviceUrl && apiToken && (follow ?? isLoopbackUrl(serviceUrl))
-      ? followServiceWrites({ serviceUrl, apiToken })
+    !bffOptions.serviceWriteCount && !bffOptions.client && serviceUrl && apiToken && (follow ?? feeds.isLoopbackUrl(serviceUrl))
+      ? feeds.followServiceWrites({ serviceUrl, apiToken })
       : undefined;
   const app = createBff({
     ...bffOptions,
@@ -88,4 +89,14 @@ export async function startBff(options: StartBffOptions): Promise<RunningBff> {
         else server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Follows the service's write count, for a BFF made with `createBff` inside a Node server on the
+ * service's host: `createBff({ …, serviceWriteCount: (await followServiceWrites({ serviceUrl, apiToken })).writeCount })`.
+ * `startBff` does it by itself. Loaded on first use, so importing the package on an edge runtime never
+ * touches `node:http`.
+ */
+export async function followServiceWrites(options: FollowServiceWritesOptions): Promise<ServiceWriteFeed> {
+  return (await import('./node-write-feed.js')).followServiceWrites(options);
 }
