@@ -29,12 +29,11 @@ export function mountWriteFeed(changes: Hono<ServiceEnv>, db: Database): void {
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (!db.writeCount || !outgoing) throw new ApiError(404, 'Not found');
     if (open >= MAX_FEEDS) throw new ApiError(503, 'Too many change feeds are open', undefined, { 'retry-after': '5' });
+    const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+    // A HEAD asks only whether there is a feed: it has no body to stream.
+    if (c.req.method === 'HEAD') return new Response(null, { headers });
     open += 1;
-    outgoing.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    });
+    outgoing.writeHead(200, headers);
     let sent = -1;
     const send = () => {
       const count = db.writeCount!();

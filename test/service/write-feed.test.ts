@@ -77,6 +77,13 @@ describe('the write feed', () => {
     expect(await response.json()).toEqual(NOT_FOUND);
   });
 
+  it.runIf(pglite)('answers a HEAD with the headers alone, and ends it', async () => {
+    const response = await fetch(`${service.url}/changes`, { method: 'HEAD', headers: { authorization: `Bearer ${service.apiToken}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await response.text()).toBe('');
+  });
+
   it.runIf(pglite)('is not offered in-process, where there is no connection to hold', async () => {
     const response = await service.fetch(`${service.url}/changes`, { headers: { authorization: `Bearer ${service.apiToken}` } });
     expect(response.status).toBe(404);
