@@ -53,7 +53,18 @@ export function mountWriteFeed(changes: Hono<ServiceEnv>, db: Database): void {
       stop();
       clearInterval(ping);
     });
-    // The adapter writes nothing more: the answer is this stream, already under way.
-    return RESPONSE_ALREADY_SENT;
+    return alreadySent();
   });
+}
+
+/**
+ * Tells the Node adapter that the answer went out by other means, so it writes nothing more. Made per
+ * request and read in full (`body`): once a server is served, the global `Response` is the adapter's
+ * light one, which it would write as an empty answer without looking at the sign, and its own
+ * `RESPONSE_ALREADY_SENT` is such a one when first imported after that.
+ */
+function alreadySent(): Response {
+  const response = new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
+  void response.body;
+  return response;
 }
