@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -44,16 +44,18 @@ export async function lockDataDir(dataDir: string, isAlive: (pid: number) => boo
   const own: LockOwner = { pid: process.pid, host: hostname(), command: commandLine(), started: new Date().toISOString() };
   const text = `${JSON.stringify(own)}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
+    // Written whole under a name of its own, then linked in place: the lock never exists empty.
+    // (Made empty and then written, another taker could read it between the two, take it for a
+    // stale lock and move it aside, and both would run on the folder.)
+    const written = `${path}.new-${randomBytes(6).toString('hex')}`;
+    await writeFile(written, text, { flag: 'wx' });
     try {
-      const file = await open(path, 'wx');
-      try {
-        await file.writeFile(text);
-      } finally {
-        await file.close();
-      }
+      await link(written, path);
       return { release: () => releaseIfOwn(path, text) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await unlink(written).catch(() => undefined);
     }
     const held = await readFile(path, 'utf8').catch(() => undefined);
     if (held === undefined) continue;
