@@ -163,3 +163,17 @@ export function numberPattern(date: string): RegExp {
 
 export const UNAUTHORIZED = { code: 'error', message: 'You must be logged in to gain access to the site' };
 export const NOT_FOUND = { code: 'error', message: 'Not found' };
+
+/** Creates a one-position invoice for `buyer` as a client of the hosted service would (JSON, `api_token` in the body); its id. */
+export async function createPlainInvoice(service: { url: string; apiToken: string }, buyer: string): Promise<number> {
+  const response = await fetch(`${service.url}/invoices.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      api_token: service.apiToken,
+      invoice: { kind: 'vat', buyer_name: buyer, positions: [{ name: 'Work', tax: 23, total_price_gross: '10.23', quantity: 1 }] },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`creating an invoice answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { id: number }).id;
+}

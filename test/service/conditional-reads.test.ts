@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/service/accounts.js';
 import { createInvoicingClient } from '../../src/api/index.js';
+import { createPlainInvoice } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -16,18 +17,7 @@ describe('conditional reads', () => {
   let id: number;
   const listUrl = () => `${service.url}/invoices.json?api_token=${service.apiToken}&period=all&per_page=25&summary=true`;
   const get = (url: string, tag?: string) => fetch(url, tag ? { headers: { 'if-none-match': tag } } : {});
-  const create = async (buyer: string) => {
-    const response = await fetch(`${service.url}/invoices.json`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        api_token: service.apiToken,
-        invoice: { kind: 'vat', buyer_name: buyer, positions: [{ name: 'Work', tax: 23, total_price_gross: '10.23', quantity: 1 }] },
-      }),
-    });
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { id: number }).id;
-  };
+  const create = (buyer: string) => createPlainInvoice(service, buyer);
 
   beforeAll(async () => {
     [service, other] = await Promise.all([startTestService(), startTestService()]);

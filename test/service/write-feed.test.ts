@@ -1,6 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_FOUND, UNAUTHORIZED } from '../helpers/http.js';
+import { createPlainInvoice, NOT_FOUND, UNAUTHORIZED } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -15,18 +15,6 @@ beforeAll(async () => {
   service = await startTestService();
 }, 60_000);
 afterAll(() => service?.stop());
-
-const createInvoice = async (buyer: string) => {
-  const response = await fetch(`${service.url}/invoices.json`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      api_token: service.apiToken,
-      invoice: { kind: 'vat', buyer_name: buyer, positions: [{ name: 'Work', tax: 23, total_price_gross: '10.23', quantity: 1 }] },
-    }),
-  });
-  expect(response.status).toBe(201);
-};
 
 /** A feed read event by event: `next()` resolves with the next event's data, as it arrives. */
 async function follow(token: string): Promise<{ response: IncomingMessage; next(): Promise<string>; close(): void }> {
@@ -100,7 +88,7 @@ describe('the write feed', () => {
       expect(first).toMatch(/^[\w-]{8}\.\d+$/);
       const [epoch, count] = first.split('.');
       expect(Number(count)).toBe(service.writeCount!());
-      await createInvoice('Ada');
+      await createPlainInvoice(service, 'Ada');
       // Told as the write began and as it ended, each count once, all with the same epoch.
       const told = [await feed.next(), await feed.next()];
       expect(told.every((data) => data.startsWith(`${epoch}.`))).toBe(true);
