@@ -211,14 +211,14 @@ describe.skipIf(process.env.DATABASE_URL)('in its own process on the same host, 
 
   it('asks once, then answers the held page alone, the same as a BFF that asks', async () => {
     // The feed's first count may still be on its way: a page asked for before it came is asked again.
-    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]));
+    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]), { timeout: 10_000 });
     const again = await followingList(tokenA);
     expect(again.calls).toEqual([]);
     expect(again.body).toEqual((await list(tokenA)).body);
   });
 
   it('shows every write made straight on the service on the very next request', async () => {
-    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]));
+    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]), { timeout: 10_000 });
     for (let i = 0; i < 15; i += 1) {
       const number = `FEED-${String(i).padStart(3, '0')}`;
       await api.invoices.create({ kind: 'vat', number, client_id: data.clientA, positions: [{ name: 'Feed', tax: '23', quantity: '1', total_price_gross: '3.00' }] });
@@ -231,7 +231,7 @@ describe.skipIf(process.env.DATABASE_URL)('in its own process on the same host, 
   });
 
   it("never answers one customer with another's held page", async () => {
-    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]));
+    await vi.waitFor(async () => expect((await followingList(tokenA)).calls).toEqual([]), { timeout: 10_000 });
     const b = await followingList(tokenB);
     expect(b.calls).toHaveLength(1);
     expect(numbers(b.body)).toEqual(['BETA-001', 'BETA-002']);

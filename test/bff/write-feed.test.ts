@@ -62,7 +62,7 @@ describe.skipIf(process.env.DATABASE_URL)('following the service writes', () => 
       expect(await lost.ready).toBe(true);
       const before = (await lost.writeCount())!;
       await first.close();
-      await vi.waitFor(async () => expect(await lost.writeCount()).toBeUndefined());
+      await vi.waitFor(async () => expect(await lost.writeCount()).toBeUndefined(), { timeout: 10_000 });
       // The same folder opened again on the same address: the count starts over, the epoch is new.
       second = await startService({ port: Number(new URL(first.url).port), host: '127.0.0.1', dataDir, apiToken, seed: false });
       await vi.waitFor(async () => expect(await lost.writeCount()).toMatch(/^[\w-]+\.\d+$/), { timeout: 10_000 });
