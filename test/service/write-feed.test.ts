@@ -1,5 +1,5 @@
 import { request, type IncomingMessage } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPlainInvoice, NOT_FOUND, UNAUTHORIZED } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -115,6 +115,25 @@ describe('the write feed', () => {
       expect(await epochOf(other)).not.toBe(await epochOf(service));
     } finally {
       await other.stop();
+    }
+  });
+
+  it.runIf(pglite)('holds at most 64 feeds at once, and refuses more with 503 and Retry-After until one closes', async () => {
+    const feeds = await Promise.all(Array.from({ length: 64 }, () => follow(service.apiToken)));
+    try {
+      expect(feeds.every((feed) => feed.response.statusCode === 200)).toBe(true);
+      const refused = await fetch(`${service.url}/changes`, { headers: { authorization: `Bearer ${service.apiToken}` } });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toEqual({ code: 'error', message: 'Too many change feeds are open' });
+      feeds.pop()!.close();
+      await vi.waitFor(async () => {
+        const next = await follow(service.apiToken);
+        feeds.push(next);
+        expect(next.response.statusCode).toBe(200);
+      }, { timeout: 10_000 });
+    } finally {
+      for (const feed of feeds) feed.close();
     }
   });
 });
