@@ -62,7 +62,8 @@ export function followServiceWrites(options: FollowServiceWritesOptions): Servic
   function open(): void {
     if (closed) return;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { headers: { authorization: `Bearer ${options.apiToken}`, accept: 'text/event-stream' } }, (res) => {
+    // A connection of its own (no agent): it is held for as long as the feed, and never reused.
+    const req = send(url, { agent: false, headers: { authorization: `Bearer ${options.apiToken}`, accept: 'text/event-stream' } }, (res) => {
       if (res.statusCode !== 200 || !String(res.headers['content-type']).startsWith('text/event-stream')) {
         res.resume();
         settleReady(false);
@@ -70,11 +71,12 @@ export function followServiceWrites(options: FollowServiceWritesOptions): Servic
       }
       retryIn = firstRetry;
       let pending = '';
-      let silence = setTimeout(() => req.destroy(), silentMs);
+      const silent = () => setTimeout(() => req.destroy(), silentMs).unref();
+      let silence = silent();
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         clearTimeout(silence);
-        silence = setTimeout(() => req.destroy(), silentMs);
+        silence = silent();
         pending += chunk;
         let end: number;
         while ((end = pending.indexOf('\n\n')) >= 0) {
@@ -96,6 +98,8 @@ export function followServiceWrites(options: FollowServiceWritesOptions): Servic
       });
     });
     request = req;
+    // Following never keeps a process alive by itself: its server does.
+    req.on('socket', (socket) => socket.unref());
     req.on('error', () => {
       settleReady(false);
       if (request === req) later(backOff());
