@@ -98,8 +98,9 @@ export function followServiceWrites(options: FollowServiceWritesOptions): Servic
       });
     });
     request = req;
-    // Following never keeps a process alive by itself: its server does.
-    req.on('socket', (socket) => socket.unref());
+    // Following keeps a process alive only until its first answer (so `await feed.ready` settles),
+    // never after: the server it serves does that.
+    req.on('socket', (socket) => void ready.then(() => socket.unref()));
     req.on('error', () => {
       settleReady(false);
       if (request === req) later(backOff());

@@ -1,10 +1,15 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { followServiceWrites, isLoopbackUrl, type ServiceWriteFeed } from '../../src/bff/node-write-feed.js';
 import { startService } from '../../src/service/server.js';
 import { copyDataDir, startTestService, templateDataDir, type TestService } from '../helpers/service.js';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * `followServiceWrites`, the BFF's side of the service's write feed, against the real service on
@@ -35,6 +40,15 @@ describe.skipIf(process.env.DATABASE_URL)('following the service writes', () => 
       expect(after).not.toBe(before);
       expect(after).toBe(`${before!.split('.')[0]}.${service.writeCount!()}`);
     }
+  });
+
+  it('keeps a process alive until its first answer, and not after', async () => {
+    // A script with nothing else to do: `await feed.ready` settles, then the process may end.
+    const script = `import { followServiceWrites } from './src/bff/node-write-feed.ts';
+const feed = followServiceWrites({ serviceUrl: ${JSON.stringify(service.url)}, apiToken: ${JSON.stringify(service.apiToken)} });
+console.log(await feed.ready, await feed.writeCount());`;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, timeout: 30_000 });
+    expect(stdout.trim()).toMatch(/^true [\w-]+\.\d+$/);
   });
 
   it('knows no count without the account token, or from a service without the feed, and says so', async () => {
