@@ -67,16 +67,12 @@ export function followServiceWrites(options: FollowServiceWritesOptions): Servic
       if (res.statusCode !== 200 || !String(res.headers['content-type']).startsWith('text/event-stream')) {
         res.resume();
         settleReady(false);
-        return later(res.statusCode === 404 ? absentRetry : retryIn);
+        return later(res.statusCode === 404 ? absentRetry : backOff());
       }
       retryIn = firstRetry;
       let pending = '';
-      const silent = () => setTimeout(() => req.destroy(), silentMs).unref();
-      let silence = silent();
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
-        clearTimeout(silence);
-        silence = silent();
         pending += chunk;
         let end: number;
         while ((end = pending.indexOf('\n\n')) >= 0) {
@@ -93,11 +89,12 @@ export function followServiceWrites(options: FollowServiceWritesOptions): Servic
         if (pending.length > 1024) req.destroy();
       });
       res.on('close', () => {
-        clearTimeout(silence);
         if (request === req) later(backOff());
       });
     });
     request = req;
+    // A socket silent that long (the service pings every 15 s) is taken as dead and opened again.
+    req.setTimeout(silentMs, () => req.destroy());
     // Following keeps a process alive only until its first answer (so `await feed.ready` settles),
     // never after: the server it serves does that.
     req.on('socket', (socket) => void ready.then(() => socket.unref()));

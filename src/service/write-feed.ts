@@ -6,7 +6,7 @@ import type { Database } from './db.js';
 import { ApiError, type ServiceEnv } from './http.js';
 
 /** How often an idle feed says it is alive: proxies keep it open, and a follower can tell a dead one. */
-export const WRITE_FEED_PING_MS = 15_000;
+const WRITE_FEED_PING_MS = 15_000;
 /** Feeds held at once by one process; a BFF process holds one. */
 const MAX_FEEDS = 64;
 
@@ -28,10 +28,10 @@ export function mountWriteFeed(changes: Hono<ServiceEnv>, db: Database): void {
   changes.get('/', (c) => {
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (!db.writeCount || !outgoing) throw new ApiError(404, 'Not found');
-    if (open >= MAX_FEEDS) throw new ApiError(503, 'Too many change feeds are open', undefined, { 'retry-after': '5' });
     const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
-    // A HEAD asks only whether there is a feed: it has no body to stream.
+    // A HEAD asks only whether there is a feed: it has no body to stream, and holds no place.
     if (c.req.method === 'HEAD') return new Response(null, { headers });
+    if (open >= MAX_FEEDS) throw new ApiError(503, 'Too many change feeds are open', undefined, { 'retry-after': '5' });
     open += 1;
     outgoing.writeHead(200, headers);
     let sent = -1;
