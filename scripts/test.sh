@@ -44,7 +44,8 @@ side_by_side 'ESLint' lint 'Build and Storybook build' build
 node --test test/elements/bundle-size.test.mjs test/elements/readme-sri.test.mjs
 npx vitest run
 # Elements in Chromium against a real BFF and service (`npx wtr`), and the PostgreSQL pass: the same
-# service tests against a real PostgreSQL server, so the path that scales never rots; the BFF's
+# service tests against a real PostgreSQL server, so the path that scales never rots (files with nothing
+# on its database, such as the PGlite data folder's lock, skip themselves there); the BFF's
 # shared stores on it; and the production shape: four services and two BFFs on PostgreSQL and Redis.
 elements() { npx wtr; }
 postgres_pass() { bash scripts/with-postgres.sh npx vitest run test/service test/bff/stores.test.ts test/scale; }

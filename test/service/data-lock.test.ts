@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DATA_LOCK_FILE, DataDirInUseError, lockDataDir } from '../../src/service/data-lock.js';
-import { killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
+import { describeOutsidePostgresPass, killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
 
 /** A command of ours run to its end: exit code and everything it printed. */
 function runToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
@@ -36,7 +36,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe('a data folder belongs to one process', () => {
+describeOutsidePostgresPass('a data folder belongs to one process', () => {
   let first: ServiceProcess;
   let dataDir: string;
 
@@ -74,7 +74,7 @@ describe('a data folder belongs to one process', () => {
   }, 120_000);
 });
 
-describe('the lock itself', () => {
+describeOutsidePostgresPass('the lock itself', () => {
   it('takes over a lock left by a process that is gone', async () => {
     const dir = await mkdtemp(join(work, 'stale-'));
     const gone = await deadPid();
@@ -124,7 +124,7 @@ describe('the lock itself', () => {
   });
 });
 
-describe('a port in use', () => {
+describeOutsidePostgresPass('a port in use', () => {
   let taken: Server;
   let port: number;
   beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, type Api } from '../helpers/http.js';
-import { isRunning, killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
+import { describeOutsidePostgresPass, isRunning, killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
 
 /**
  * The service as its command starts it, in a child process on a data dir of its own: what it
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 // Each test starts the service command two or three times; on a loaded machine one start can take 20 s.
-describe('durability of the service command', { timeout: 120_000 }, () => {
+describeOutsidePostgresPass('durability of the service command', { timeout: 120_000 }, () => {
   it('keeps what it answered 201 to through a SIGKILL, intact', async () => {
     const first = await startCli();
     expect(first.output()).toMatch(/^invoicing service listening on http:\/\/127\.0\.0\.1:\d+$/m);

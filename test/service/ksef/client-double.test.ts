@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync, verify, constants } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKsefClient, retryDelay } from '../../../src/service/ksef/client.js';
 import { startKsefDouble } from '../../../src/service/ksef/double/server.js';
 import { startLocalKsef } from '../../../src/service/ksef/local.js';
@@ -18,13 +18,14 @@ import {
 } from '../../../src/service/ksef/gateway.js';
 import { aesEncrypt, encryptKsefToken, newSessionKey, publicKeyOfCertificate, rsaOaepEncrypt } from '../../../src/service/ksef/crypto.js';
 import { validateFa3, validateUpo } from '../../../src/service/ksef/schemas.js';
+import { describeOutsidePostgresPass } from '../../helpers/service.js';
 import { exampleInvoice, startDoubleWorld, testClock, type DoubleWorld } from './double-support.js';
 import { xmllint } from './support.js';
 
 const nip = '5265877635';
 const clock = testClock('2026-03-02T09:30:00.000Z');
 
-describe('KSeF numbers and verification links', () => {
+describeOutsidePostgresPass('KSeF numbers and verification links', () => {
   it('computes the CRC-8 of the guide’s example and validates KSeF numbers', () => {
     expect(ksefNumberChecksum('5265877635-20250826-0100001AF629')).toBe('AF');
     expect(isValidKsefNumber('5265877635-20250826-0100001AF629-AF')).toBe(true);
@@ -74,7 +75,7 @@ describe('KSeF numbers and verification links', () => {
   });
 });
 
-describe('the retry rule', () => {
+describeOutsidePostgresPass('the retry rule', () => {
   const limit = new KsefError('retryable', 'limit', { status: 429, retryAfterMs: 7000 });
   const outage = new KsefError('retryable', 'outage', { status: 503 });
   it('honours Retry-After, backs off otherwise, and gives up on final failures and after the last attempt', () => {
@@ -87,7 +88,7 @@ describe('the retry rule', () => {
   });
 });
 
-describe('the KSeF client against the bundled double', () => {
+describeOutsidePostgresPass('the KSeF client against the bundled double', () => {
   let world: DoubleWorld;
   let token: string;
 
@@ -280,7 +281,7 @@ describe('the KSeF client against the bundled double', () => {
   });
 });
 
-describe('the local KSeF for users', () => {
+describeOutsidePostgresPass('the local KSeF for users', () => {
   it('hands out a token for a NIP that the client then authenticates with', async () => {
     const local = await startLocalKsef({});
     try {
@@ -297,7 +298,7 @@ describe('the local KSeF for users', () => {
   });
 });
 
-describe('the double’s answers to hostile requests', () => {
+describeOutsidePostgresPass('the double’s answers to hostile requests', () => {
   let world: DoubleWorld;
   beforeAll(async () => {
     world = await startDoubleWorld(clock.now);
@@ -336,7 +337,7 @@ describe('the double’s answers to hostile requests', () => {
   });
 });
 
-describe('the double’s checks of sessions and files', () => {
+describeOutsidePostgresPass('the double’s checks of sessions and files', () => {
   let world: DoubleWorld;
   let api: string;
   let access: string;

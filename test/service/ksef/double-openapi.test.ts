@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKsefDouble } from '../../../src/service/ksef/double/app.js';
 import { localApiPath, sha256Base64 } from '../../../src/service/ksef/gateway.js';
+import { describeOutsidePostgresPass } from '../../helpers/service.js';
 import { exampleInvoice, startDoubleWorld, testClock, type DoubleWorld } from './double-support.js';
 
 /** The Ministry's OpenAPI document of KSeF API 2.0, shipped as test data (see data/SOURCE.md). */
@@ -68,7 +69,7 @@ interface Exchange {
   body: string;
 }
 
-describe('the KSeF double against the official OpenAPI document', () => {
+describeOutsidePostgresPass('the KSeF double against the official OpenAPI document', () => {
   const clock = testClock('2026-03-02T09:30:00.000Z');
   const exchanges: Exchange[] = [];
   let world: DoubleWorld;
