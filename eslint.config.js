@@ -14,6 +14,16 @@ export default tseslint.config(
     },
   },
   ...roomRules(),
+  {
+    // The browser tests' server (web-test-runner.config.mjs) loads these outside vitest, where
+    // importing it throws and stops every browser test.
+    name: 'tests/helpers-outside-vitest',
+    files: ['test/helpers/**/*.ts', 'test/elements/support/**/*.ts'],
+    ignores: ['test/helpers/passes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vitest', message: 'Also loaded outside vitest (by the browser tests\' server): put what needs vitest in test/helpers/passes.ts.' }] }],
+    },
+  },
 );
 
 /**

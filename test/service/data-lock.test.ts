@@ -6,7 +6,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DATA_LOCK_FILE, DataDirInUseError, lockDataDir } from '../../src/service/data-lock.js';
-import { describeOutsidePostgresPass, killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
+import { describeOutsidePostgresPass } from '../helpers/passes.js';
+import { killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
 
 /** A command of ours run to its end: exit code and everything it printed. */
 function runToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {

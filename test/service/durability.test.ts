@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, type Api } from '../helpers/http.js';
-import { describeOutsidePostgresPass, isRunning, killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
+import { describeOutsidePostgresPass } from '../helpers/passes.js';
+import { isRunning, killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
 
 /**
  * The service as its command starts it, in a child process on a data dir of its own: what it

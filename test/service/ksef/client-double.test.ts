@@ -18,7 +18,7 @@ import {
 } from '../../../src/service/ksef/gateway.js';
 import { aesEncrypt, encryptKsefToken, newSessionKey, publicKeyOfCertificate, rsaOaepEncrypt } from '../../../src/service/ksef/crypto.js';
 import { validateFa3, validateUpo } from '../../../src/service/ksef/schemas.js';
-import { describeOutsidePostgresPass } from '../../helpers/service.js';
+import { describeOutsidePostgresPass } from '../../helpers/passes.js';
 import { exampleInvoice, startDoubleWorld, testClock, type DoubleWorld } from './double-support.js';
 import { xmllint } from './support.js';
 

@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKsefDouble } from '../../../src/service/ksef/double/app.js';
 import { localApiPath, sha256Base64 } from '../../../src/service/ksef/gateway.js';
-import { describeOutsidePostgresPass } from '../../helpers/service.js';
+import { describeOutsidePostgresPass } from '../../helpers/passes.js';
 import { exampleInvoice, startDoubleWorld, testClock, type DoubleWorld } from './double-support.js';
 
 /** The Ministry's OpenAPI document of KSeF API 2.0, shipped as test data (see data/SOURCE.md). */
