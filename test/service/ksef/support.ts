@@ -35,13 +35,17 @@ export function readFa3(xml: string): any {
   return (reader.parse(xml) as { Faktura: unknown }).Faktura;
 }
 
-/** Every QR code printed on a PDF's pages, read back the way a phone would: pdftoppm at 200 dpi, then zbarimg. */
+/**
+ * Every QR code printed on a PDF's pages, read back the way a phone would: pdftoppm at 200 dpi, then
+ * zbarimg. The pages are written as plain grey maps: a PNG's compression was nine tenths of the
+ * rendering's time, and zbarimg reads in grey either way.
+ */
 export async function qrCodesOfPdf(pdf: Uint8Array): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'ksef-pdf-'));
   try {
     await writeFile(join(dir, 'invoice.pdf'), pdf);
-    await run('pdftoppm', ['-r', '200', '-png', join(dir, 'invoice.pdf'), join(dir, 'page')]);
-    const pages = (await readdir(dir)).filter((name) => name.endsWith('.png')).sort();
+    await run('pdftoppm', ['-r', '200', '-gray', join(dir, 'invoice.pdf'), join(dir, 'page')]);
+    const pages = (await readdir(dir)).filter((name) => name.endsWith('.pgm')).sort();
     const codes: string[] = [];
     for (const page of pages) {
       const found = await run('zbarimg', ['--raw', '-q', join(dir, page)]).then(
