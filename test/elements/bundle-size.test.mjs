@@ -3,23 +3,16 @@
 // without code splitting, minified with esbuild and gzipped at level 9.
 // Run after `npm run build`: node --test test/elements/bundle-size.test.mjs
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-/** Each element's budget; a shop's buy button must weigh far less than a customer portal's list. */
-const BUDGETS = {
-  // The portal list carries the load, virtual-scroll and fetch helpers every element shares (docs/decisions/element-controllers.md).
-  'invoice-list.js': 21 * 1024,
-  // The checkout dialog carries the checkout core's buyer and VAT rules (docs/decisions/checkout-element-weight.md).
-  'product-pay-button.js': 18 * 1024,
-  // A form sits on sign-up and checkout pages, where every kilobyte delays the first input; it checks
-  // EU VAT numbers by their check digits (docs/decisions/checkout-element-weight.md).
-  'client-form.js': 18 * 1024,
-};
-const DEFAULT_BUDGET_BYTES = 20 * 1024;
+/** Each element's budget, and why (`size-budgets.json`, which `npm run bench` reports against too). */
+const budgets = JSON.parse(await readFile(new URL('./size-budgets.json', import.meta.url), 'utf8'));
+const BUDGETS = budgets.bytes;
+const DEFAULT_BUDGET_BYTES = budgets.defaultBytes;
 // `index.js` registers every element at once (the package root in Node); it is weighed as invoicekit.js below.
 const elements = (await readdir('dist/elements')).filter((name) => name.endsWith('.js') && name !== 'index.js');
 
