@@ -180,14 +180,18 @@ export async function runDev(argv: string[]): Promise<void> {
 }
 
 /**
- * The folder the demo site is served from: its production build in `dist/demo/`. From the sources
- * (`npm start`) the build runs first, as a host's production build would, so the pages load Lit's
- * production build and the elements' production modules; the published package ships it prebuilt.
+ * The folder the demo site is served from: its production build. From the sources (`npm start`)
+ * it is built as a host's production build would be, so the pages load Lit's production build and
+ * the elements' production modules, once per version of the sources (`dist/demo-dev/<hash>/`); the
+ * published package ships it prebuilt in `demo/`.
  */
 async function demoSite(): Promise<string> {
   if (import.meta.url.endsWith('.ts')) {
-    await import(pathToFileURL(fileURLToPath(new URL('../scripts/build-demo.mjs', import.meta.url))).href);
-    return fileURLToPath(new URL('../dist/demo/', import.meta.url));
+    // From the sources: the site as they are now, built once per version of them (scripts/build-demo.mjs).
+    const { demoSiteOfSources } = (await import(pathToFileURL(fileURLToPath(new URL('../scripts/build-demo.mjs', import.meta.url))).href)) as {
+      demoSiteOfSources: () => Promise<string>;
+    };
+    return `${await demoSiteOfSources()}/`;
   }
   const root = fileURLToPath(new URL('../demo/', import.meta.url));
   if (!existsSync(root)) throw new Error(`The demo site is missing from ${root}: run npm run build.`);
