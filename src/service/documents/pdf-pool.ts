@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../module-worker.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import type { PrintOption } from './pdf.js';
 import type { PdfJob, PdfResult } from './pdf-worker.js';
@@ -66,21 +63,10 @@ export class PdfBusyError extends Error {
   }
 }
 
-/**
- * Starts one worker on its own file: `pdf-worker.js` beside this module once compiled, else the
- * `.ts` source (as `npm start` and the tests run), which the worker loads through tsx's loader,
- * registered in the worker itself: Node 20 does not pass a parent's loader hooks to its workers.
- */
+/** Starts one rendering worker on `pdf-worker.ts` (or its compiled `.js`), with its heap capped. */
 function spawnWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, limits.memoryMb / 8)) };
-  const compiled = new URL('./pdf-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, { resourceLimits });
-  const source = new URL('./pdf-worker.ts', import.meta.url).href;
-  // The ESM entry of tsx's API (`exports["./esm/api"].import`); `require.resolve` would give the CommonJS one.
-  const tsxRoot = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const tsx = pathToFileURL(join(tsxRoot, 'dist/esm/api/index.mjs')).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(bootstrap, { eval: true, resourceLimits });
+  return startModuleWorker(new URL('./pdf-worker', import.meta.url), { resourceLimits });
 }
 
 interface Pending {
