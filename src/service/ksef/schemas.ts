@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { validateXML, type XMLFileInfo } from 'xmllint-wasm';
+import { runXmllint } from './xmllint.js';
 
 /**
  * The Ministry's schemas shipped with the package (`schemas/SOURCE.md`): FA(3) with its base types,
@@ -23,6 +23,12 @@ export const schemaPaths = {
 /** Where the FA(3) schema imports its base types from; the copies are read in their place. */
 const baseTypesAddress = 'http://crd.gov.pl/xml/schematy/dziedzinowe/mf/2022/01/05/eD/DefinicjeTypy/';
 const baseTypes = ['StrukturyDanych_v10-0E.xsd', 'ElementarneTypyDanych_v10-0E.xsd', 'KodyKrajow_v10-0E.xsd'];
+
+/** A file of the in-memory file system `xmllint` runs on. */
+interface XMLFileInfo {
+  readonly fileName: string;
+  readonly contents: string | Uint8Array;
+}
 
 export interface SchemaValidation {
   readonly valid: boolean;
@@ -48,18 +54,29 @@ function loadFa3(): Promise<{ schema: XMLFileInfo; preload: XMLFileInfo[] }> {
 /** Validates an FA(3) document against the official schema, offline, with no system package. */
 export async function validateFa3(xml: string | Uint8Array): Promise<SchemaValidation> {
   const { schema, preload } = await loadFa3();
-  return answer(await validateXML({ xml: { fileName: 'invoice.xml', contents: xml }, schema, preload }));
+  return validate({ fileName: 'invoice.xml', contents: xml }, schema, preload);
 }
 
 /** Validates a UPO document against the official UPO v4-3 schema. */
 export async function validateUpo(xml: string | Uint8Array): Promise<SchemaValidation> {
   upoFile ??= readFile(schemaPaths.upo, 'utf8').then((contents) => ({ fileName: 'upo.xsd', contents }));
-  return answer(await validateXML({ xml: { fileName: 'upo.xml', contents: xml }, schema: await upoFile }));
+  return validate({ fileName: 'upo.xml', contents: xml }, await upoFile);
 }
 
-function answer(result: { valid: boolean; errors: ReadonlyArray<{ message: string; loc: null | { lineNumber: number } }> }): SchemaValidation {
-  return {
-    valid: result.valid,
-    errors: result.errors.map((error) => (error.loc ? `line ${error.loc.lineNumber}: ${error.message}` : error.message).trim()),
-  };
+/**
+ * `xmllint --schema … --noout` on the document: exit code 0 when it validates, 3 or 4 when it does
+ * not (anything else is a failure of the run itself, thrown). Its standard error has one line per
+ * problem, `file:line: message`, then the verdict (`… fails to validate`).
+ */
+async function validate(document: XMLFileInfo, schema: XMLFileInfo, preload: XMLFileInfo[] = []): Promise<SchemaValidation> {
+  const { exitCode, stderr } = await runXmllint([document, schema, ...preload], ['--schema', schema.fileName, '--noout', document.fileName]);
+  if (![0, 3, 4].includes(exitCode)) throw new Error(`xmllint could not validate ${document.fileName} (exit ${exitCode}): ${stderr.trim()}`);
+  const errors = stderr
+    .split('\n')
+    .filter((line) => line.trim() && !/ (validates|fails to validate)$/.test(line))
+    .map((line) => {
+      const located = /^[^:]*:(\d+):(.*)$/.exec(line);
+      return (located ? `line ${located[1]}: ${located[2]!.trim()}` : line).trim();
+    });
+  return { valid: exitCode === 0, errors };
 }
