@@ -5,7 +5,7 @@ import { jsonLineLogger } from './logger.js';
 import { storesFromEnv } from './stores/index.js';
 
 const USAGE = `Usage: invoicekit bff --service <url> [--port 8788] [--host 127.0.0.1] [--allow-origin <origin>]... [--base-path /bff] [--signup]
-                      [--public-url https://shop.example]
+                      [--public-url https://shop.example] [--no-follow-writes]
 
 Environment:
   INVOICEKIT_API_TOKEN      the account's api_token (required)
@@ -15,7 +15,8 @@ Environment:
   DATABASE_URL              or in PostgreSQL (when REDIS_URL is not set); otherwise they stay in memory
   INVOICEKIT_TRUST_PROXY    how many proxies in front set X-Forwarded-For/-Proto/-Host (default 0)
   INVOICEKIT_BFF_PUBLIC_URL  the BFF's address as browsers reach it, for absolute links (or --public-url)
-  INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)`;
+  INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)
+  INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)`;
 
 /** `invoicekit bff`: runs the BFF alone in front of a service. Resolves once it listens. */
 export async function runBff(argv: string[]): Promise<RunningBff> {
@@ -29,6 +30,8 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
       'base-path': { type: 'string', default: '/bff' },
       'public-url': { type: 'string', default: process.env['INVOICEKIT_BFF_PUBLIC_URL'] || undefined },
       signup: { type: 'boolean', default: false },
+      // A service on this host is followed over its write feed (`GET /changes`) unless this says not to.
+      'no-follow-writes': { type: 'boolean', default: /^(0|false|no|off)$/i.test(process.env['INVOICEKIT_FOLLOW_WRITES'] ?? '') },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -73,6 +76,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
     allowedOrigins,
     basePath: values['base-path'],
     signup: values.signup,
+    ...(values['no-follow-writes'] ? { followServiceWrites: false } : {}),
   }), '--port', port);
   console.log(`bff listening on ${bff.url}`);
   jsonLineLogger({ time: new Date().toISOString(), level: 'info', msg: 'stores', stores: stores.kind });

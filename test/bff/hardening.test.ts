@@ -243,4 +243,50 @@ describe('the runner', () => {
       await running?.close();
     }
   });
+
+  it('follows a service on this host over its write feed, unless --no-follow-writes or INVOICEKIT_FOLLOW_WRITES=false says not to', async () => {
+    // A transparent proxy in front of the service, on this host, that records the paths asked of it.
+    const asked: string[] = [];
+    const proxy = createServer(async (req, res) => {
+      asked.push(req.url ?? '');
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers.set(name, value);
+      const upstream = await fetch(`${service.url}${req.url}`, { method: req.method, headers });
+      res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding'].includes(name))));
+      if (!upstream.body) return res.end();
+      for await (const chunk of upstream.body) res.write(chunk);
+      res.end();
+    });
+    const serviceUrl = await listen(proxy);
+    const spy = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    vi.stubEnv('INVOICEKIT_API_TOKEN', service.apiToken);
+    vi.stubEnv('INVOICEKIT_PORTAL_SECRET', PORTAL_SECRET);
+    const paths = () => asked.map((path) => path.split('?')[0]);
+    /**
+     * The paths the BFF asked of the service once it started and answered one portal list. The feed
+     * is asked for as the BFF starts, on a connection of its own, before the list's call.
+     */
+    const askedBy = async (args: string[], env: Record<string, string> = {}) => {
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      asked.length = 0;
+      const running = await runBff(['--port', '0', '--service', serviceUrl, ...args]);
+      try {
+        expect((await fetch(`${running.url}/bff/invoices`, { headers: bearer(token) })).status).toBe(200);
+        expect(paths()).toContain('/invoices.json');
+        if (!args.length && !Object.keys(env).length) await expect.poll(paths).toContain('/changes');
+        return paths();
+      } finally {
+        await running.close();
+      }
+    };
+    try {
+      expect(await askedBy([])).toContain('/changes');
+      expect(await askedBy(['--no-follow-writes'])).not.toContain('/changes');
+      expect(await askedBy([], { INVOICEKIT_FOLLOW_WRITES: 'false' })).not.toContain('/changes');
+    } finally {
+      spy.mockRestore();
+      vi.unstubAllEnvs();
+      proxy.closeAllConnections();
+    }
+  });
 });
