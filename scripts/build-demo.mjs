@@ -3,7 +3,7 @@
 // the tests), once per version of the sources into a folder of its own (`demoSiteOfSources`).
 // Every page in demo/ is an entry, so a new page needs no change here.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -66,7 +66,9 @@ export async function demoSiteOfSources({ versions = join(checkout, 'dist/demo-d
   const version = await sourcesHash();
   const site = join(versions, version);
   if (!(await stat(join(site, 'index.html')).then(() => true, () => false))) {
-    const building = join(versions, `.building-${version}-${process.pid}-${Date.now()}`);
+    // A folder of its own for each build, even for two builds of one process that start in the same millisecond.
+    await mkdir(versions, { recursive: true });
+    const building = await mkdtemp(join(versions, `.building-${version}-`));
     try {
       await buildDemo(building);
       await rename(building, site).catch((error) => {
