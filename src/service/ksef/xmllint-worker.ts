@@ -49,6 +49,8 @@ function run(job: XmllintJob): Promise<XmllintRun> {
           },
         }).catch((error: unknown) => resolve({ id: job.id, exitCode: -1, stderr: `failed: ${String(error)}` }));
       }),
+    // A module that did not compile fails each run with its reason, so no run waits forever.
+    (error: unknown) => ({ id: job.id, exitCode: -1, stderr: `failed: ${String(error)}` }),
   );
 }
 
