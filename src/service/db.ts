@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { lockDataDir } from './data-lock.js';
+import { prepareCluster } from './pglite-cluster.js';
 import { ANY_TABLE, KeptReads } from './kept-reads.js';
 import type { RowHooks } from './store.js';
 
@@ -127,6 +128,11 @@ export interface DatabaseOptions {
   /** `postgres://…` selects a PostgreSQL server; otherwise PGlite stores its data in `dataDir`. */
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
+  /**
+   * Where a new PGlite folder's empty cluster is copied from (`pglite-cluster.ts`): a folder, `false`
+   * for none (each new folder runs initdb), or, unless given, the user's cache or `INVOICEKIT_CACHE_DIR`.
+   */
+  clusterCache?: string | false | undefined;
   /** Work that commits with every record written (webhook deliveries): none unless given. */
   rowHooks?: readonly RowHooks[];
 }
@@ -137,7 +143,7 @@ const MAX_PREPARED = 400;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const rowHooks = [...(options.rowHooks ?? [])];
   if (options.databaseUrl) return openPostgres(options.databaseUrl, rowHooks);
-  return openPglite(options.dataDir, rowHooks);
+  return openPglite(options.dataDir, rowHooks, options.clusterCache);
 }
 
 const concat = (parts: Uint8Array[]) => {
@@ -150,13 +156,16 @@ const concat = (parts: Uint8Array[]) => {
   return out;
 };
 
-async function openPglite(dataDir: string | undefined, rowHooks: readonly RowHooks[]): Promise<Database> {
+async function openPglite(dataDir: string | undefined, rowHooks: readonly RowHooks[], clusterCache: string | false | undefined): Promise<Database> {
   const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // One process per folder: a second one would write the same files from its own view of them.
   const lock = dataDir ? await lockDataDir(dataDir) : undefined;
-  const pg = new PGlite(dataDir ? { dataDir } : {});
+  let pg: InstanceType<typeof PGlite>;
   try {
+    // A new folder starts from a copy of an empty cluster when the cache has one (`pglite-cluster.ts`).
+    if (dataDir) await prepareCluster(dataDir, clusterCache);
+    pg = new PGlite(dataDir ? { dataDir } : {});
     await pg.waitReady;
   } catch (error) {
     await lock?.release();
