@@ -3,8 +3,30 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The tests' scratch files (PGlite data folders, the PostgreSQL cluster, the packages' installs,
+# browser profiles) go to memory when the machine has room for them: every test service copies a
+# 40 MB data folder and deletes it, and on a disk file system the kernel's share of that work is
+# twice what it is on a tmpfs (docs/decisions/test-suite-time.md). INVOICEKIT_TEST_SCRATCH=disk, or
+# a machine without the room, keeps them in the usual temporary folder.
+scratch_in_memory() {
+  [ "${INVOICEKIT_TEST_SCRATCH:-}" != disk ] || return 1
+  [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || return 1
+  local room_kib available_kib
+  room_kib=$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')
+  available_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+  # Room for the run's peak (about 3 GiB) with memory to spare for the browsers and servers.
+  [ "${room_kib:-0}" -ge $((6 * 1024 * 1024)) ] && [ "${available_kib:-0}" -ge $((12 * 1024 * 1024)) ]
+}
+scratch=
+if scratch_in_memory; then
+  scratch=$(mktemp -d /dev/shm/invoicekit-test-XXXXXX)
+  # Like /tmp: the PostgreSQL cluster's owner and Apache's children make and read folders in it.
+  chmod 1777 "$scratch"
+  export TMPDIR=$scratch
+fi
+
 logs=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"; [ -z "$scratch" ] || rm -rf "$scratch"' EXIT
 
 # Runs two steps (shell functions) side by side when the machine has two cores or more, one after
 # the other on one core. Side by side, each one's output is kept in a file and printed whole, under
