@@ -43,7 +43,7 @@ export type ClusterOrigin = 'existing' | 'copied' | 'initdb';
 export async function prepareCluster(dataDir: string, cacheDir: string | false = clusterCacheDir()): Promise<ClusterOrigin> {
   if (await exists(join(dataDir, MARKER))) return 'existing';
   if (cacheDir === false) return 'initdb';
-  const cluster = await emptyCluster(cacheDir).catch(() => undefined);
+  const cluster = await sharedEmptyCluster(cacheDir);
   if (!cluster) return 'initdb';
   try {
     await cp(cluster, dataDir, { recursive: true, force: true, filter: (source) => source !== join(cluster, MARKER) });
@@ -53,6 +53,19 @@ export async function prepareCluster(dataDir: string, cacheDir: string | false =
     // Whatever was copied is overwritten by initdb's own files.
     return 'initdb';
   }
+}
+
+/** Asked for by the folders a process opens at once (several services in one test process): made once. */
+const asked = new Map<string, Promise<string | undefined>>();
+function sharedEmptyCluster(cacheDir: string): Promise<string | undefined> {
+  let cluster = asked.get(cacheDir);
+  if (!cluster) {
+    cluster = emptyCluster(cacheDir).catch(() => undefined);
+    asked.set(cacheDir, cluster);
+    // Looked for again next time: the cache may be cleared, or become writable, while the process runs.
+    void cluster.then(() => asked.delete(cacheDir));
+  }
+  return cluster;
 }
 
 /** The cache's empty cluster for this PGlite version, made now if there is none. */
