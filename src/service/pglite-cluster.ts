@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { access, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,6 +48,9 @@ export async function prepareCluster(dataDir: string, cacheDir: string | false =
   try {
     await cp(cluster, dataDir, { recursive: true, force: true, filter: (source) => source !== join(cluster, MARKER) });
     await cp(join(cluster, MARKER), join(dataDir, MARKER));
+    // Its time says when a start last used it (see `prune`).
+    const now = new Date();
+    await utimes(cluster, now, now).catch(() => undefined);
     return 'copied';
   } catch {
     // Whatever was copied is overwritten by initdb's own files.
@@ -97,16 +100,22 @@ async function emptyCluster(cacheDir: string): Promise<string | undefined> {
 }
 
 /**
- * Clears what no start will use again: other versions' clusters, and clusters left half-made by a
- * process that died more than an hour ago.
+ * Clears what no start is likely to use again: clusters of other PGlite versions that no start has
+ * copied for 30 days (two projects on one machine may use two versions), and clusters left half-made
+ * by a process that died more than an hour ago.
  */
 async function prune(cacheDir: string, current: string): Promise<void> {
   for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
     const path = join(cacheDir, name);
-    const stale = name.startsWith('.building-') && Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > 3_600_000;
-    if (stale || (/^pglite-.+-cluster$/.test(name) && path !== current)) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    const age = Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now());
+    const halfMade = name.startsWith('.building-') && age > HOUR;
+    const unused = /^pglite-.+-cluster$/.test(name) && path !== current && age > 30 * DAY;
+    if (halfMade || unused) await rm(path, { recursive: true, force: true }).catch(() => undefined);
   }
 }
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 /** A cluster folder that this user owns, with its marker. */
 async function usable(path: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { chown, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { chown, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db.js';
 import { migrate } from '../../src/service/migrations.js';
@@ -28,6 +28,9 @@ async function folderHash(dir: string): Promise<string> {
 
 const opened = (dataDir: string, clusterCache: string | false) => openDatabase({ dataDir, clusterCache });
 
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
 let work: string;
 let cache: string;
 beforeAll(async () => {
@@ -42,15 +45,26 @@ describeOutsidePostgresPass('a new PGlite folder starts from a copy of an empty 
   let cluster: string;
 
   it('makes the cluster once in the cache, for two first starts at once, and copies it into each new folder', async () => {
+    // What an earlier version, and a process that died, left in the cache.
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    const left = { 'pglite-0.0.1-cluster': 31 * DAY, 'pglite-0.0.2-cluster': 29 * DAY, '.building-a1b2c3-old': 2 * HOUR, '.building-d4e5f6-new': 0 };
+    for (const [name, age] of Object.entries(left)) {
+      await mkdir(join(cache, name), { recursive: true });
+      await writeFile(join(cache, name, 'PG_VERSION'), '17\n');
+      await utimes(join(cache, name), ago(age), ago(age));
+    }
+
     const [first, second] = [join(work, 'first'), join(work, 'second')];
     expect(await Promise.all([prepareCluster(first, cache), prepareCluster(second, cache)])).toEqual(['copied', 'copied']);
-    const kept = await readdir(cache);
-    expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatch(/^pglite-\d+\.\d+\.\d+[\w.+-]*-cluster$/);
-    cluster = join(cache, kept[0]!);
+    const made = (await readdir(cache)).filter((name) => !(name in left));
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatch(/^pglite-\d+\.\d+\.\d+[\w.+-]*-cluster$/);
+    cluster = join(cache, made[0]!);
     // One cluster copied: both folders are that cluster, not two initdb runs.
     expect(await systemIdentifier(first)).toBe(await systemIdentifier(cluster));
     expect(await systemIdentifier(second)).toBe(await systemIdentifier(cluster));
+    // Another version's cluster unused for a month, and a half-made one an hour old, are cleared.
+    expect((await readdir(cache)).filter((name) => name in left).sort()).toEqual(['.building-d4e5f6-new', 'pglite-0.0.2-cluster']);
   }, 120_000);
 
   it('gives each folder a database of its own, and writes nothing to the cache', async () => {
@@ -103,7 +117,7 @@ describeOutsidePostgresPass('a new PGlite folder starts from a copy of an empty 
   it.skipIf(process.getuid?.() !== 0)('does not use a cluster in the cache that another user owns', async () => {
     const planted = join(work, 'planted');
     await cp(cache, planted, { recursive: true });
-    const [name] = await readdir(planted);
+    const name = basename(cluster);
     await chown(join(planted, name!), 65_534, 65_534);
     // Neither copied nor replaced: the folder is left to initdb.
     const dir = join(work, 'not-planted');
