@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service/server.js';
+import { cliArgs } from './cli.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -171,11 +172,11 @@ export interface ServiceProcess {
 const processes = new Set<ChildProcess>();
 
 /**
- * `invoicekit service` in a child process, as its command starts it (`node --import tsx` is what
- * `npx tsx` runs, without a wrapper process between a signal and the service), once it listens.
+ * `invoicekit service` in a child process, as its command starts it (`node` itself, without a
+ * wrapper process between a signal and the service: see `cliArgs`), once it listens.
  */
 export async function spawnService(args: string[], env: Record<string, string>, startTimeoutMs = 90_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'service', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), 'service', '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

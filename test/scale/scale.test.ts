@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoicingClient } from '../../src/api/index.js';
+import { cliArgs } from '../helpers/cli.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -167,7 +168,7 @@ describe.skipIf(!process.env.DATABASE_URL)('four service processes and two BFF p
 /** Every process started, tracked at once, so none outlives the test even when a start fails. */
 const spawned: ChildProcess[] = [];
 
-const CLI = [process.execPath, '--import', 'tsx', resolve(ROOT, 'src/cli.ts')];
+const CLI = [process.execPath, ...cliArgs()];
 
 function runCli(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((done, fail) => {

@@ -6,12 +6,13 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DATA_LOCK_FILE, DataDirInUseError, lockDataDir } from '../../src/service/data-lock.js';
+import { cliArgs } from '../helpers/cli.js';
 import { describeOutsidePostgresPass } from '../helpers/passes.js';
 import { killServices, spawnService, copyDataDir, templateDataDir, type ServiceProcess } from '../helpers/service.js';
 
 /** A command of ours run to its end: exit code and everything it printed. */
 function runToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), ...args], {
     env: { ...process.env, INVOICEKIT_API_TOKEN: 'lock-test-token', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
