@@ -14,7 +14,8 @@ scratch_in_memory() {
   local room_kib available_kib
   room_kib=$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')
   available_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
-  # Room for the run's peak (about 3 GiB) with memory to spare for the browsers and servers.
+  # Room for the run's peak (about 1 GiB measured) several times over, and memory to spare for the
+  # browsers and servers.
   [ "${room_kib:-0}" -ge $((6 * 1024 * 1024)) ] && [ "${available_kib:-0}" -ge $((12 * 1024 * 1024)) ]
 }
 scratch=

@@ -36,7 +36,9 @@ function isBuildCurrent(): boolean {
   if (!built) return false;
   for (const entry of readdirSync(SOURCES, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
-    if (statSync(join(entry.parentPath, entry.name)).mtimeMs > built.mtimeMs) return false;
+    // `parentPath` from Node 20.12, `path` before.
+    const parent = entry.parentPath ?? (entry as unknown as { path: string }).path;
+    if (statSync(join(parent, entry.name)).mtimeMs > built.mtimeMs) return false;
   }
   return true;
 }
