@@ -78,7 +78,7 @@ async function emptyCluster(cacheDir: string): Promise<string | undefined> {
   if (found) {
     // Another user's folder is neither used nor touched; one of ours without its marker is made again.
     if (!owned(found)) return undefined;
-    if (await usable(path)) return path;
+    if (found.isDirectory() && (await exists(join(path, MARKER)))) return path;
     await rm(path, { recursive: true, force: true });
   }
   await mkdir(cacheDir, { recursive: true });
