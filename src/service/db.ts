@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { lockDataDir } from './data-lock.js';
+import { chosenSharedBuffers, sharedBuffersFor } from './pglite-buffers.js';
 import { prepareCluster } from './pglite-cluster.js';
 import { ANY_TABLE, KeptReads } from './kept-reads.js';
 import type { RowHooks } from './store.js';
@@ -133,6 +134,11 @@ export interface DatabaseOptions {
    * for none (each new folder runs initdb), or, unless given, the user's cache or `INVOICEKIT_CACHE_DIR`.
    */
   clusterCache?: string | false | undefined;
+  /**
+   * PGlite's buffer cache (PostgreSQL's `shared_buffers`), like `64MB`: unless given,
+   * `INVOICEKIT_PGLITE_SHARED_BUFFERS`, else sized by the folder's data (`pglite-buffers.ts`).
+   */
+  sharedBuffers?: string | undefined;
   /** Work that commits with every record written (webhook deliveries): none unless given. */
   rowHooks?: readonly RowHooks[];
 }
@@ -143,7 +149,7 @@ const MAX_PREPARED = 400;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const rowHooks = [...(options.rowHooks ?? [])];
   if (options.databaseUrl) return openPostgres(options.databaseUrl, rowHooks);
-  return openPglite(options.dataDir, rowHooks, options.clusterCache);
+  return openPglite(options.dataDir, rowHooks, options.clusterCache, chosenSharedBuffers(options.sharedBuffers));
 }
 
 const concat = (parts: Uint8Array[]) => {
@@ -156,7 +162,12 @@ const concat = (parts: Uint8Array[]) => {
   return out;
 };
 
-async function openPglite(dataDir: string | undefined, rowHooks: readonly RowHooks[], clusterCache: string | false | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string | undefined,
+  rowHooks: readonly RowHooks[],
+  clusterCache: string | false | undefined,
+  sharedBuffers: string | undefined,
+): Promise<Database> {
   const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // One process per folder: a second one would write the same files from its own view of them.
@@ -165,7 +176,9 @@ async function openPglite(dataDir: string | undefined, rowHooks: readonly RowHoo
   try {
     // A new folder starts from a copy of an empty cluster when the cache has one (`pglite-cluster.ts`).
     if (dataDir) await prepareCluster(dataDir, clusterCache);
-    pg = new PGlite(dataDir ? { dataDir } : {});
+    // Given at start, not written to the folder's postgresql.conf: the folder stays as it was.
+    const buffers = sharedBuffers ?? (await sharedBuffersFor(dataDir));
+    pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${buffers}`] });
     await pg.waitReady;
   } catch (error) {
     await lock?.release();
