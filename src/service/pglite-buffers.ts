@@ -11,8 +11,8 @@ import { join } from 'node:path';
  * 128 MB: a new project or a test's folder starts small, and a folder with more data gets what it
  * had before. `INVOICEKIT_PGLITE_SHARED_BUFFERS` sets a size instead (docs/decisions/pglite-shared-buffers.md).
  */
-export const LEAST_MB = 32;
-export const MOST_MB = 128;
+const LEAST_MB = 32;
+const MOST_MB = 128;
 
 const UNITS = { kB: 1, MB: 1024, GB: 1024 * 1024 } as const;
 
@@ -40,11 +40,15 @@ export async function sharedBuffersFor(dataDir: string | undefined): Promise<str
   return `${mb}MB`;
 }
 
-/** The size of the files under `dir`, or 0 when it does not exist. */
+/** The size of the files under `dir`: 0 when it does not exist, and what could be read of it. */
 async function folderBytes(dir: string): Promise<number> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const sizes = await Promise.all(
-    entries.filter((entry) => entry.isFile()).map((entry) => stat(join(entry.parentPath, entry.name)).then((found) => found.size, () => 0)),
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return folderBytes(path);
+      return entry.isFile() ? stat(path).then((found) => found.size, () => 0) : 0;
+    }),
   );
   return sizes.reduce((sum, size) => sum + size, 0);
 }
