@@ -175,9 +175,10 @@ async function openPglite(
   let pg: InstanceType<typeof PGlite>;
   try {
     // A new folder starts from a copy of an empty cluster when the cache has one (`pglite-cluster.ts`).
-    if (dataDir) await prepareCluster(dataDir, clusterCache);
-    // Given at start, not written to the folder's postgresql.conf: the folder stays as it was.
-    const buffers = sharedBuffers ?? (await sharedBuffersFor(dataDir));
+    const origin = dataDir ? await prepareCluster(dataDir, clusterCache) : undefined;
+    // Given at start, not written to the folder's postgresql.conf: the folder stays as it was. A
+    // cluster made or copied just now is empty, so only one that was there already is measured.
+    const buffers = sharedBuffers ?? (await sharedBuffersFor(origin === 'existing' ? dataDir : undefined));
     pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${buffers}`] });
     await pg.waitReady;
   } catch (error) {

@@ -32,9 +32,12 @@ export function chosenSharedBuffers(chosen: string | undefined = process.env.INV
   return `${match![1]}${match![2]}`;
 }
 
-/** The cache for the cluster in `dataDir` (none: an empty database in memory), sized by its relations. */
+/**
+ * The cache for the cluster already in `dataDir`, sized by its relations; for none (a cluster just
+ * made or copied, which is empty, or a database in memory) the least.
+ */
 export async function sharedBuffersFor(dataDir: string | undefined): Promise<string> {
-  const bytes = dataDir ? (await folderBytes(join(dataDir, 'base'))) + (await folderBytes(join(dataDir, 'global'))) : 0;
+  const bytes = dataDir ? (await Promise.all([folderBytes(join(dataDir, 'base')), folderBytes(join(dataDir, 'global'))])).reduce((sum, size) => sum + size) : 0;
   let mb = LEAST_MB;
   while (mb < MOST_MB && mb * 1024 * 1024 < bytes) mb *= 2;
   return `${mb}MB`;
