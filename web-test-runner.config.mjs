@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { tsImport } from 'tsx/esm/api';
@@ -8,11 +7,8 @@ import { tsImport } from 'tsx/esm/api';
  * with the test server and seeds through the typed client. The page reads the BFF's address, the
  * portal tokens and the seeded invoices from `/__portal/info`.
  */
-const chromePath =
-  process.env.CHROME_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-if (!chromePath) {
-  throw new Error('No Chromium found. Install it (on Debian: apt-get install chromium) or set CHROME_PATH.');
-}
+const { chromiumPath } = await tsImport('./test/helpers/chromium.ts', import.meta.url);
+const chromePath = chromiumPath();
 
 function portalFixturePlugin() {
   let fixture;

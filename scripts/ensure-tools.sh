@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# Installs the system tools the tests need (Chromium, pdftotext, PostgreSQL, Redis, and WordPress on
-# Apache, mod_php and MariaDB for the plugin's tests, xmllint and zbarimg for KSeF) when they are missing.
+# Installs the system tools the tests need (Chromium's headless shell, pdftotext, PostgreSQL, Redis,
+# and WordPress on Apache, mod_php and MariaDB for the plugin's tests, xmllint and zbarimg for KSeF)
+# when they are missing.
 set -euo pipefail
 
-need=()
-chrome="${CHROME_PATH:-}"
-if [ -z "$chrome" ]; then
+can_install() { command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; }
+
+full_chromium() {
+  local c
   for c in /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do
-    [ -x "$c" ] && chrome="$c" && break
+    [ -x "$c" ] && return 0
   done
+  return 1
+}
+
+need=()
+# The tests drive Chromium's headless shell (test/helpers/chromium.ts): the same engine as the
+# browser at well under its CPU. Where the shell cannot be installed, the full browser does.
+shell_wanted=
+if [ -z "${CHROME_PATH:-}" ] && [ ! -x /usr/bin/chromium-headless-shell ]; then
+  if can_install; then
+    shell_wanted=1
+  elif ! full_chromium; then
+    need+=(chromium-headless-shell)
+  fi
 fi
-[ -n "$chrome" ] || need+=(chromium)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
@@ -21,11 +35,20 @@ command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(maria
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 command -v zbarimg >/dev/null 2>&1 || need+=(zbar-tools)
 
-if [ ${#need[@]} -gt 0 ]; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "installing ${need[*]} from Debian's packages"
+if [ ${#need[@]} -gt 0 ] || [ -n "$shell_wanted" ]; then
+  if can_install; then
     apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    if [ -n "$shell_wanted" ]; then
+      echo "installing chromium-headless-shell from Debian's packages"
+      if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; then
+        full_chromium || need+=(chromium)
+        echo "chromium-headless-shell could not be installed: the browser tests use the full Chromium" >&2
+      fi
+    fi
+    if [ ${#need[@]} -gt 0 ]; then
+      echo "installing ${need[*]} from Debian's packages"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    fi
   else
     echo "The tests need: ${need[*]}." >&2
     echo "Install them (on Debian: sudo apt-get install ${need[*]}), or set CHROME_PATH to a Chromium binary." >&2

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import ts from 'typescript';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -439,10 +439,7 @@ createRoot(document.getElementById('root')).render(
       response.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : 'text/html' }).end(await readFile(file));
     });
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
       const errors: string[] = [];

@@ -4,7 +4,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -363,10 +363,7 @@ describe('the outbox in Chromium', () => {
   it('opens a message from the list and shows its body and attachment as the buyer would see them', async () => {
     const invoice = await createInvoice({ lang: 'en', buyer_email: 'reader@zazolc.example' });
     expect((await sendByEmail(invoice.id)).status).toBe(200);
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const problems: string[] = [];

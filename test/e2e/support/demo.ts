@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { launchChromium } from '../../helpers/chromium.js';
 
 /**
  * The demo exactly as `npm start` runs it (`invoicekit dev`, on a fresh data dir and free ports),
@@ -68,13 +69,7 @@ export function demoForThisFile(): () => RunningDemo {
   return () => demo!;
 }
 
-/** Debian's Chromium, headless, through playwright-core. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-  });
-}
+export { launchChromium };
 
 export interface Journey {
   context: BrowserContext;
