@@ -4,14 +4,15 @@ import { type Browser, chromium } from 'playwright-core';
 /**
  * The Chromium the tests drive: `CHROME_PATH` when set, else Chromium's headless shell
  * (`chromium-headless-shell`, from the same Debian source package and release as `chromium`: the same
- * Blink and V8, built without the browser's windowing layer), else the full browser.
+ * Blink and V8 under Chromium's headless layer instead of the whole desktop browser), else the full
+ * browser.
  *
  * The shell is what playwright itself runs for headless pages. The full browser's headless mode
  * carries the whole desktop browser, and the same demo journeys cost about 70 CPU-s in it
  * against about 43 in the shell (docs/decisions/test-suite-time.md). `scripts/ensure-tools.sh`
  * installs the shell.
  */
-export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
 export function chromiumPath(): string {
   const path = process.env.CHROME_PATH || CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate));

@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { launchChromium } from '../helpers/chromium.js';
 import ts from 'typescript';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
