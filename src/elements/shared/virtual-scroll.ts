@@ -14,7 +14,7 @@ export interface VirtualScrollOptions<T> {
   chunk: number;
   /** Fetches the rows of chunk `index` (from 0). */
   fetchChunk(index: number, signal: AbortSignal): Promise<T[]>;
-  /** A chunk could not be fetched; it is asked for again when the window needs it next. */
+  /** A chunk could not be fetched; it is asked for again after a while, or when the window moves. */
   failed(): void;
   /** The scrolling element in the host's render root, and in it the hidden probe that CSS gives the row height. */
   scroller: string;
@@ -29,6 +29,9 @@ const STEP = 10;
 /** Missing rows are fetched once the window has rested this long (ms), or at the latest after `MAX_WAIT`. */
 const QUIET = 150;
 const MAX_WAIT = 600;
+/** After a chunk failed, the window asks again this long (ms) later, doubling up to `RETRY_MAX` while it fails. */
+const RETRY_FIRST = 1_000;
+const RETRY_MAX = 16_000;
 
 /**
  * Endless scrolling over a known number of rows: only the rows in view (plus a margin) are rendered,
@@ -51,6 +54,9 @@ export class VirtualScroll<T> implements ReactiveController {
   #loads = new AbortController();
   #cancelWait?: () => void;
   #waitSince = 0;
+  #cancelRetry?: () => void;
+  /** Chunk fetches failed in a row. */
+  #failures = 0;
   #sizes?: ResizeObserver;
   #observed?: Element;
   /** The scroller's height. */
@@ -66,6 +72,8 @@ export class VirtualScroll<T> implements ReactiveController {
   /** Starts over with `total` rows, of which the first chunk is `first`. */
   reset(total: number, first: T[]): void {
     this.stop();
+    this.#cancelRetry?.();
+    this.#failures = 0;
     this.#loads = new AbortController();
     this.#chunks = new Set([0]);
     this.rows = Array.from({ length: total }, (_, i) => first[i]);
@@ -136,6 +144,7 @@ export class VirtualScroll<T> implements ReactiveController {
 
   hostDisconnected(): void {
     this.#cancelWait?.();
+    this.#cancelRetry?.();
     this.stop();
     this.#sizes?.disconnect();
     this.#observed = undefined;
@@ -166,10 +175,27 @@ export class VirtualScroll<T> implements ReactiveController {
       const rows = await this.#options.fetchChunk(chunk, signal);
       if (signal.aborted) return;
       rows.forEach((row, i) => (this.rows[chunk * size + i] = row));
+      this.#failures = 0;
       this.#host.requestUpdate();
     } catch {
       this.#chunks.delete(chunk);
-      if (!signal.aborted) this.#options.failed();
+      if (signal.aborted) return;
+      this.#options.failed();
+      this.#retryLater();
     }
+  }
+
+  /**
+   * Renders again after a while, so that a window resting on rows that failed asks for them again
+   * without waiting for the next scroll.
+   */
+  #retryLater(): void {
+    this.#cancelRetry?.();
+    const delay = Math.min(RETRY_FIRST * 2 ** this.#failures, RETRY_MAX);
+    this.#failures += 1;
+    this.#cancelRetry = this.#clock.after(delay, () => {
+      this.#cancelRetry = undefined;
+      this.#host.requestUpdate();
+    });
   }
 }
