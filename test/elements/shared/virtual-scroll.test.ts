@@ -150,34 +150,22 @@ describe('VirtualScroll', () => {
     const el = await host();
     await scrollTo(el, 20 * 150);
     el.clock.advance(150);
-    el.asked[0]!.answer.fail(new Error('busy'));
-    await waitUntil(() => el.failures === 1, 'the failure was not reported');
     // Nothing scrolls or renders from outside: the controller's own wait brings the next ask.
-    el.clock.advance(999);
-    await el.updateComplete;
-    el.clock.advance(150);
-    expect(el.asked).to.have.length(1);
-    el.clock.advance(1);
-    await el.updateComplete;
-    el.clock.advance(150);
-    expect(el.asked.map((each) => each.chunk)).to.deep.equal([1, 1]);
-
-    el.asked[1]!.answer.fail(new Error('busy'));
-    await waitUntil(() => el.failures === 2, 'the second failure was not reported');
-    el.clock.advance(1_999);
-    await el.updateComplete;
-    el.clock.advance(150);
-    expect(el.asked).to.have.length(2);
-    el.clock.advance(1);
-    await el.updateComplete;
-    el.clock.advance(150);
-    expect(el.asked).to.have.length(3);
+    const failThenWait = async (failures: number) => {
+      el.asked.at(-1)!.answer.fail(new Error('busy'));
+      await waitUntil(() => el.failures === failures, 'the failure was not reported');
+      const waits = el.clock.timers.map((timer) => timer.at - el.clock.time);
+      el.clock.advance(Math.max(...waits));
+      await el.updateComplete;
+      el.clock.advance(150);
+      return waits;
+    };
+    expect(await failThenWait(1)).to.deep.equal([1_000]);
+    expect(await failThenWait(2)).to.deep.equal([2_000]);
+    expect(el.asked.map((each) => each.chunk)).to.deep.equal([1, 1, 1]);
     el.asked[2]!.answer.release(chunk(1));
     await waitUntil(() => shown(el).includes('row 150'), 'the rows did not arrive');
     // Answered: no further ask is waiting.
-    el.clock.advance(60_000);
-    await el.updateComplete;
-    el.clock.advance(150);
-    expect(el.asked).to.have.length(3);
+    expect(el.clock.timers).to.deep.equal([]);
   });
 });
