@@ -12,6 +12,7 @@ import {
   footer,
   frame,
   listRequests,
+  waitForRows,
   numbers,
   portal,
   rows,
@@ -595,6 +596,7 @@ describe('<invoice-list> against the real BFF', () => {
       await waitUntil(() => rows(el)[0]!.getBoundingClientRect().height === 80, 'the row height from CSS was not used');
       const height = scroller.scrollHeight;
       const before = listRequests();
+      const scrolled = performance.now();
       // A quick scroll through every row, a few steps per frame, then a rest at the end.
       // Placeholders met while scrolling stay still: animating them restyled every bar in every frame.
       const animatedPlaceholders: number[] = [];
@@ -606,7 +608,7 @@ describe('<invoice-list> against the real BFF', () => {
       expect(animatedPlaceholders.length, 'the scroll outran the rows').to.be.greaterThan(0);
       expect(animatedPlaceholders.every((count) => count === 0)).to.equal(true);
       const scroll = [...invoices.scroll].sort(byIssueDateDesc);
-      await waitUntil(() => numbers(el).includes(scroll.at(-1)!.number), 'the last rows never arrived', { timeout: 10_000 });
+      await waitForRows(() => numbers(el).includes(scroll.at(-1)!.number), 'the last rows never arrived', 10_000, scrolled);
       await settled(el);
       expect(scroller.scrollHeight, 'the scrollbar kept its length while rows loaded').to.equal(height);
       expect(listRequests() - before, 'rows are fetched where the scroll rests, not for every chunk passed').to.be.at.most(2);

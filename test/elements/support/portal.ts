@@ -26,8 +26,25 @@ export async function settled(el: InvoiceList): Promise<void> {
 }
 
 /** How many list requests the page has made so far (the browser's own resource timing). */
-export const listRequests = () =>
-  performance.getEntriesByType('resource').filter((entry) => /\/bff\/invoices(\?|$)/.test(entry.name)).length;
+export const listRequests = () => listEntries().length;
+
+const listEntries = () => performance.getEntriesByType('resource').filter((entry) => /\/bff\/invoices(\?|$)/.test(entry.name)) as PerformanceResourceTiming[];
+
+/**
+ * Waits for `done`, and if it does not come, says which list requests ended since `since` (a
+ * `performance.now()`), with their status and time, so that a failure under load tells a slow
+ * answer from a failed one.
+ */
+export async function waitForRows(done: () => boolean, message: string, timeout: number, since = performance.now()): Promise<void> {
+  try {
+    await waitUntil(done, message, { timeout });
+  } catch (error) {
+    const ended = listEntries()
+      .filter((entry) => entry.responseEnd >= since)
+      .map((entry) => `${new URL(entry.name).search} ${entry.responseStatus ?? '?'} in ${Math.round(entry.duration)} ms`);
+    throw new Error(`${(error as Error).message}; list requests that ended since: ${ended.join(', ') || 'none'}`);
+  }
+}
 
 export const byIssueDateDesc = (a: SeededInvoice, b: SeededInvoice) => b.issue_date.localeCompare(a.issue_date) || b.id - a.id;
 export const cents = (amount: string) => Math.round(Number(amount) * 100);
