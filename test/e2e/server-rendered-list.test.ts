@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBff, issuePortalToken, renderInvoiceList, type BffApp } from '../../src/bff/index.js';
 import { PORTAL_SECRET, startService, type Api, type Service } from '../bff/support.js';
-import { launchChromium } from './support/demo.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { stopHostPage } from './support/host-page.js';
 
 /**

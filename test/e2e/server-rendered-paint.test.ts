@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBff, issuePortalToken } from '../../src/bff/index.js';
 import { PORTAL_SECRET, startService, type Service } from '../bff/support.js';
-import { launchChromium } from './support/demo.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { stopHostPage } from './support/host-page.js';
 
 /**

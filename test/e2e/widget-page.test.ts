@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { launchChromium, startJourney } from './support/demo.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { startJourney } from './support/demo.js';
 
 /**
  * The one-tag install: a plain HTML page on a shop's own origin that holds nothing but the product

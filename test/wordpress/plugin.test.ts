@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchChromium, startJourney } from '../e2e/support/demo.js';
+import { startJourney } from '../e2e/support/demo.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { type Api, type Seed, PORTAL_SECRET, PRODUCT_TOKEN, seed, type Service, startService, startTestBff, type TestBff } from '../bff/support.js';
 import { freePort, type RunningWordPress, startWordPress } from './support/wordpress.js';
 

@@ -69,8 +69,6 @@ export function demoForThisFile(): () => RunningDemo {
   return () => demo!;
 }
 
-export { launchChromium };
-
 export interface Journey {
   context: BrowserContext;
   page: Page;
