@@ -5,7 +5,7 @@ import { selfSignedCertificate } from '../../../src/service/ksef/double/certific
 import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ksef/double/server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
-import { buyer, pdfText, qrCodesOfPdf, seller, sellerNip } from './support.js';
+import { buyer, deliverQueue, holdKsefDecisions, releaseKsefDecisions, pdfText, qrCodesOfPdf, seller, sellerNip } from './support.js';
 
 /**
  * KOD II end to end: the account's Offline certificate through `PUT /account/ksef.json` (write-only,
@@ -24,6 +24,7 @@ const line = { name: 'Usługa programistyczna', quantity: 1, total_price_gross: 
 
 beforeAll(async () => {
   ksef = await startKsefDouble({ clock: () => now });
+  holdKsefDecisions(ksef);
   const gateway = createKsefClient({ localOrigin: ksef.origin, clock: () => now, sleep: () => Promise.resolve() });
   service = await startTestService({ clock: () => now, ksef: { localOrigin: ksef.origin, gateway, senderIntervalMs: 3_600_000 } });
   http = api(service);
@@ -32,18 +33,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service.stop();
+  releaseKsefDecisions(ksef);
   await ksef.close();
 });
 
-/** Works the sender's queue until KSeF has decided (the same as the other KSeF tests' `deliver`). */
-async function deliver() {
-  for (let round = 0; round < 5; round += 1) {
-    await ksef.settled();
-    await service.ksefSender.runOnce();
-    if ((await service.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted')`)).length === 0) return;
-    await service.db.query(`update ksef_jobs set next_attempt_at = $1 where state in ('queued', 'submitted')`, [now]);
-  }
-}
+const deliver = () => deliverQueue(ksef, service, now);
 
 const pem = (der: Buffer) => new X509Certificate(der).toString();
 const keyPem = (key: { export(options: { format: 'pem'; type: 'pkcs8' }): string | Buffer }) => key.export({ format: 'pem', type: 'pkcs8' }).toString();

@@ -4,7 +4,7 @@ import { startKsefDouble, type RunningKsefDouble } from '../../../src/service/ks
 import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
-import { buyer, deliverQueue, pdfText, qrCodesOfPdf, readFa3, seller, sellerNip, xmllint } from './support.js';
+import { buyer, deliverQueue, holdKsefDecisions, releaseKsefDecisions, pdfText, qrCodesOfPdf, readFa3, seller, sellerNip, xmllint } from './support.js';
 
 /**
  * The hosted service's KSeF rules on parties and corrections, over HTTP through the bundled KSeF
@@ -22,6 +22,7 @@ const line = { name: 'Usługa programistyczna', quantity: 10, total_price_gross:
 
 beforeAll(async () => {
   ksef = await startKsefDouble({ clock: () => now });
+  holdKsefDecisions(ksef);
   const gateway = createKsefClient({ localOrigin: ksef.origin, clock: () => now, sleep: () => Promise.resolve() });
   service = await startTestService({ clock: () => now, ksef: { localOrigin: ksef.origin, gateway, senderIntervalMs: 3_600_000 } });
   http = api(service);
@@ -32,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service.stop();
+  releaseKsefDecisions(ksef);
   await ksef.close();
 });
 

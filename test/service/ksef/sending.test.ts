@@ -6,7 +6,7 @@ import { isValidKsefNumber } from '../../../src/service/ksef/gateway.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
 import { Subscriber } from '../support/subscriber.js';
-import { buyer, deliverQueue, pdfText, qrCodesOfPdf, readFa3, seller, sellerNip, xmllint } from './support.js';
+import { buyer, deliverQueue, holdKsefDecisions, releaseKsefDecisions, pdfText, qrCodesOfPdf, readFa3, seller, sellerNip, xmllint } from './support.js';
 
 /**
  * The hosted service's KSeF API end to end, through the bundled KSeF double over HTTP: settings,
@@ -27,6 +27,7 @@ const line = { name: 'Usługa programistyczna', quantity: 10, total_price_gross:
 
 beforeAll(async () => {
   ksef = await startKsefDouble({ clock: () => ksefNow });
+  holdKsefDecisions(ksef);
   // The real client, waiting no time between its retries.
   const gateway = createKsefClient({ localOrigin: ksef.origin, clock: () => now, sleep: () => Promise.resolve() });
   await subscriber.start();
@@ -35,6 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service.stop();
+  releaseKsefDecisions(ksef);
   await ksef.close();
   await subscriber.stop();
 });

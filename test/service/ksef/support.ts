@@ -73,17 +73,44 @@ export async function pdfText(pdf: Uint8Array): Promise<string> {
   }
 }
 
+/** The release of each double's held processing, while its decisions wait for `deliverQueue`. */
+const heldDecisions = new WeakMap<RunningKsefDouble, () => void>();
+
+/**
+ * Makes `deliverQueue` the only time the double decides. A send request kicks the service's sender,
+ * which submits the invoice in the background a moment later; on a fast turn the double could accept
+ * it before the test has looked at it on its way (the OFFLINE label, a held e-mail, a correction that
+ * must wait). With the double's processing held in between, "on its way" lasts until the test
+ * delivers, however the background work and the test's own requests interleave.
+ */
+export function holdKsefDecisions(ksef: RunningKsefDouble): void {
+  if (!heldDecisions.has(ksef)) heldDecisions.set(ksef, ksef.holdProcessing());
+}
+
+/** Lets a held double decide again: before `close()`, which waits for every invoice it holds. */
+export function releaseKsefDecisions(ksef: RunningKsefDouble): void {
+  heldDecisions.get(ksef)?.();
+  heldDecisions.delete(ksef);
+}
+
 /**
  * Works a test service's KSeF queue until KSeF has decided (the double processes each invoice on
  * its own): the sender runs by hand, and jobs waiting for a later attempt are made due at `now`.
+ * A double held by `holdKsefDecisions` decides during the delivery and is held again after it.
  */
 export async function deliverQueue(ksef: RunningKsefDouble, service: TestService, now: Date): Promise<void> {
-  for (let round = 0; round < 5; round += 1) {
-    await ksef.settled();
-    await service.ksefSender.runOnce();
-    const pending = await service.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted')`);
-    if (pending.length === 0) return;
-    await service.db.query(`update ksef_jobs set next_attempt_at = $1 where state in ('queued', 'submitted')`, [now]);
+  const release = heldDecisions.get(ksef);
+  release?.();
+  try {
+    for (let round = 0; round < 5; round += 1) {
+      await ksef.settled();
+      await service.ksefSender.runOnce();
+      const pending = await service.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted')`);
+      if (pending.length === 0) return;
+      await service.db.query(`update ksef_jobs set next_attempt_at = $1 where state in ('queued', 'submitted')`, [now]);
+    }
+  } finally {
+    if (release) heldDecisions.set(ksef, ksef.holdProcessing());
   }
 }
 
