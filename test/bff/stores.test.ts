@@ -30,7 +30,11 @@ for (const kind of kinds) {
     let a: BffStores;
     let b: BffStores;
     beforeAll(async () => {
-      [a, b] = await Promise.all([kind.open({ idempotencyLockMs: 1_000 }), kind.open({ idempotencyLockMs: 1_000 })]);
+      // The windows below run on the servers' own time (Redis's expiry, PostgreSQL's now()), which no
+      // clock in the test can move. Each is a second or more, so the two requests a test makes inside
+      // one fit with room to spare while the rest of the suite keeps the cores busy; 200 and 300 ms
+      // left a stall of a few hundred milliseconds no room. The waits past them sleep and cost no CPU.
+      [a, b] = await Promise.all([kind.open({ idempotencyLockMs: 2_000 }), kind.open({ idempotencyLockMs: 2_000 })]);
     });
     afterAll(async () => {
       await Promise.all([a?.close(), b?.close()]);
@@ -67,7 +71,7 @@ for (const kind of kinds) {
       const key = `key-${randomBytes(6).toString('hex')}`;
       expect((await a.idempotency.claim(key, 'fp')).state).toBe('claimed');
       expect((await b.idempotency.claim(key, 'fp')).state).toBe('in-flight');
-      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      await new Promise((resolve) => setTimeout(resolve, 2_300));
       expect((await b.idempotency.claim(key, 'fp')).state).toBe('claimed');
       // The first owner comes back late: its answer must not overwrite the new owner's claim.
       await a.idempotency.complete(key, { status: 500, body: {} });
@@ -86,10 +90,10 @@ for (const kind of kinds) {
         expect(hit.resetAt).toBeLessThanOrEqual(Date.now() + 61_000);
       }
       const short = `ip:${randomBytes(4).toString('hex')}`;
-      expect((await a.rateLimit.hit(short, 300)).count).toBe(1);
-      expect((await b.rateLimit.hit(short, 300)).count).toBe(2);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect((await b.rateLimit.hit(short, 300)).count).toBe(1);
+      expect((await a.rateLimit.hit(short, 1_000)).count).toBe(1);
+      expect((await b.rateLimit.hit(short, 1_000)).count).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await b.rateLimit.hit(short, 1_000)).count).toBe(1);
     });
 
     it('shares cached values, null included, until they expire or are deleted', async () => {
@@ -99,9 +103,9 @@ for (const kind of kinds) {
       expect(await b.cache.get(key)).toEqual({ id: 7, price_gross: '12.30' });
       await b.cache.delete(key);
       expect(await a.cache.get(key)).toBeUndefined();
-      await a.cache.set(key, null, 200);
+      await a.cache.set(key, null, 1_000);
       expect(await b.cache.get(key)).toBeNull();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       expect(await b.cache.get(key)).toBeUndefined();
     });
 
