@@ -33,17 +33,29 @@ const listEntries = () => performance.getEntriesByType('resource').filter((entry
 /**
  * Waits for `done`, and if it does not come, says which list requests ended since `since` (a
  * `performance.now()`), with their status and time, so that a failure under load tells a slow
- * answer from a failed one.
+ * answer from a failed one; and, given the list, what it shows at the end: its scroll position and
+ * the rows it rendered, so that rows that never landed tell from a window that rests elsewhere.
  */
-export async function waitForRows(done: () => boolean, message: string, timeout: number, since = performance.now()): Promise<void> {
+export async function waitForRows(done: () => boolean, message: string, timeout: number, since = performance.now(), el?: InvoiceList): Promise<void> {
   try {
     await waitUntil(done, message, { timeout });
   } catch (error) {
     const ended = listEntries()
       .filter((entry) => entry.responseEnd >= since)
       .map((entry) => `${new URL(entry.name).search} ${entry.responseStatus ?? '?'} in ${Math.round(entry.duration)} ms`);
-    throw new Error(`${(error as Error).message}; list requests that ended since: ${ended.join(', ') || 'none'}`);
+    throw new Error(`${(error as Error).message}; list requests that ended since: ${ended.join(', ') || 'none'}${el ? `; ${shown(el)}` : ''}`);
   }
+}
+
+/** Where a scrolling list rests and what it rendered there, in words. */
+function shown(el: InvoiceList): string {
+  const scroller = shadow(el).querySelector<HTMLElement>('.scrolling');
+  const indexed = [...shadow(el).querySelectorAll<HTMLElement>('tr[data-index]')];
+  const indices = indexed.map((row) => Number(row.dataset['index']));
+  const placeholders = indexed.filter((row) => !row.hasAttribute('data-row')).length;
+  const position = scroller ? `scrollTop ${Math.round(scroller.scrollTop)} of ${scroller.scrollHeight - scroller.clientHeight}` : 'no scroller';
+  const range = indices.length ? `rows ${Math.min(...indices)} to ${Math.max(...indices)}` : 'no rows';
+  return `${position}, ${range} rendered, ${placeholders} of them placeholders, last number shown ${numbers(el).at(-1) ?? 'none'}`;
 }
 
 export const byIssueDateDesc = (a: SeededInvoice, b: SeededInvoice) => b.issue_date.localeCompare(a.issue_date) || b.id - a.id;
