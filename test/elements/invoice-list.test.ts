@@ -608,7 +608,7 @@ describe('<invoice-list> against the real BFF', () => {
       expect(animatedPlaceholders.length, 'the scroll outran the rows').to.be.greaterThan(0);
       expect(animatedPlaceholders.every((count) => count === 0)).to.equal(true);
       const scroll = [...invoices.scroll].sort(byIssueDateDesc);
-      await waitForRows(() => numbers(el).includes(scroll.at(-1)!.number), 'the last rows never arrived', 10_000, scrolled, el);
+      await waitForRows(el, () => numbers(el).includes(scroll.at(-1)!.number), 'the last rows never arrived', 10_000, scrolled);
       await settled(el);
       expect(scroller.scrollHeight, 'the scrollbar kept its length while rows loaded').to.equal(height);
       expect(listRequests() - before, 'rows are fetched where the scroll rests, not for every chunk passed').to.be.at.most(2);

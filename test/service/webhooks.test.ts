@@ -205,14 +205,10 @@ describe('webhooks', () => {
     await strictHttp.post('/clients.json', { client: { name: 'Never Delivered Ltd' } });
     await strict.webhooks.runOnce();
     // The write also wakes the service's own worker 25 ms later: on a slow turn it claims the delivery
-    // first, and this `runOnce` finds nothing due. Wait, on a timer, until the attempt is recorded.
-    const deliveries = async () => (await strictHttp.get(`/webhooks/${hook}/deliveries.json`)).body as { last_error: string | null }[];
-    let log = await deliveries();
-    for (let i = 0; i < 200 && !log[0]?.last_error; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      log = await deliveries();
-    }
-    expect(log[0]).toMatchObject({ status: 'pending', attempts: 1, last_status: null, last_error: expect.stringMatching(/must not point at a loopback/) });
+    // first, and this `runOnce` finds nothing due. Read the log again until the attempt is recorded.
+    await expect
+      .poll(async () => (await strictHttp.get(`/webhooks/${hook}/deliveries.json`)).body[0], { interval: 25, timeout: 5_000 })
+      .toMatchObject({ status: 'pending', attempts: 1, last_status: null, last_error: expect.stringMatching(/must not point at a loopback/) });
     expect(subscriber.received.filter((e) => e.path === '/never')).toEqual([]);
   });
 

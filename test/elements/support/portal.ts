@@ -33,17 +33,17 @@ const listEntries = () => performance.getEntriesByType('resource').filter((entry
 /**
  * Waits for `done`, and if it does not come, says which list requests ended since `since` (a
  * `performance.now()`), with their status and time, so that a failure under load tells a slow
- * answer from a failed one; and, given the list, what it shows at the end: its scroll position and
- * the rows it rendered, so that rows that never landed tell from a window that rests elsewhere.
+ * answer from a failed one; and what the list shows at the end: its scroll position and the rows it
+ * rendered, so that rows that never landed tell from a window that rests elsewhere.
  */
-export async function waitForRows(done: () => boolean, message: string, timeout: number, since = performance.now(), el?: InvoiceList): Promise<void> {
+export async function waitForRows(el: InvoiceList, done: () => boolean, message: string, timeout: number, since: number): Promise<void> {
   try {
     await waitUntil(done, message, { timeout });
   } catch (error) {
     const ended = listEntries()
       .filter((entry) => entry.responseEnd >= since)
       .map((entry) => `${new URL(entry.name).search} ${entry.responseStatus ?? '?'} in ${Math.round(entry.duration)} ms`);
-    throw new Error(`${(error as Error).message}; list requests that ended since: ${ended.join(', ') || 'none'}${el ? `; ${shown(el)}` : ''}`);
+    throw new Error(`${(error as Error).message}; list requests that ended since: ${ended.join(', ') || 'none'}; ${shown(el)}`);
   }
 }
 
