@@ -600,11 +600,17 @@ describe('<invoice-list> against the real BFF', () => {
       // A quick scroll through every row, a few steps per frame, then a rest at the end.
       // Placeholders met while scrolling stay still: animating them restyled every bar in every frame.
       const animatedPlaceholders: number[] = [];
+      // Where each step left the list once the window had moved: where it was put, as a customer
+      // would see it, and not where the browser's scroll anchoring followed a reused row.
+      const positions: [wanted: number, found: number][] = [];
       for (let step = 1; step <= 24; step++) {
         scroller.scrollTop = (height * step) / 24;
+        const wanted = scroller.scrollTop;
         await new Promise((resolve) => requestAnimationFrame(resolve));
+        positions.push([wanted, scroller.scrollTop]);
         if (shadow(el).querySelector('[part~="skeleton"]')) animatedPlaceholders.push(shadow(el).getAnimations().length);
       }
+      expect(positions.filter(([wanted, found]) => Math.abs(found - wanted) > 1), 'the list jumped away from where it was scrolled to').to.deep.equal([]);
       expect(animatedPlaceholders.length, 'the scroll outran the rows').to.be.greaterThan(0);
       expect(animatedPlaceholders.every((count) => count === 0)).to.equal(true);
       const scroll = [...invoices.scroll].sort(byIssueDateDesc);

@@ -175,6 +175,9 @@ export const styles = css`
     max-height: var(--invoice-list-max-height, 36rem);
     overflow-y: auto;
     overscroll-behavior: contain;
+    /* The window keeps the position itself: its rows are reused in place as it moves, and the browser's
+       scroll anchoring would follow a reused row and jump the list ahead by the window's step. */
+    overflow-anchor: none;
     contain: content;
   }
   /* The row height comes from CSS, read once through this probe: rows never change height as they load. */
