@@ -204,6 +204,3 @@ function ddmmyyyy(isoDate: string): string {
   if (!match) throw new RangeError(`Not a date: ${isoDate}`);
   return `${match[3]}-${match[2]}-${match[1]}`;
 }
-
-export { certificateVerificationLink } from './kod-ii.js';
-export type { OfflineCertificate } from './kod-ii.js';
