@@ -5,7 +5,6 @@ import { createKsefClient, retryDelay } from '../../../src/service/ksef/client.j
 import { startKsefDouble } from '../../../src/service/ksef/double/server.js';
 import { startLocalKsef } from '../../../src/service/ksef/local.js';
 import {
-  certificateVerificationLink,
   isValidKsefNumber,
   KsefError,
   ksefHosts,
@@ -16,6 +15,7 @@ import {
   type KsefOutcome,
   type KsefReceipt,
 } from '../../../src/service/ksef/gateway.js';
+import { certificateVerificationLink } from '../../../src/service/ksef/kod-ii.js';
 import { aesEncrypt, encryptKsefToken, newSessionKey, publicKeyOfCertificate, rsaOaepEncrypt } from '../../../src/service/ksef/crypto.js';
 import { validateFa3, validateUpo } from '../../../src/service/ksef/schemas.js';
 import { describeOutsidePostgresPass } from '../../helpers/passes.js';
