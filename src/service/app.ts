@@ -25,7 +25,7 @@ import { mountDepartmentLogo } from './resources/department-logo.js';
 import { mountCategories, mountWarehouses } from './resources/catalog.js';
 import { mountClients } from './resources/clients.js';
 import { mountDepartments } from './resources/departments.js';
-import type { KsefRuntime } from './ksef/invoices.js';
+import type { KsefRuntime } from './ksef/runtime.js';
 import { mountKsef } from './ksef/routes.js';
 import { mountInvoiceSummary } from './resources/invoice-summary.js';
 import { mountInvoices } from './resources/invoices.js';

@@ -1,4 +1,4 @@
-import type { KsefRuntime } from './ksef/invoices.js';
+import type { KsefRuntime } from './ksef/runtime.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';

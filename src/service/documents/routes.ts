@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { sendByEmailInput } from '../../api/schemas/invoice.js';
 import type { Database, Sql } from '../db.js';
 import { type EmailRequest, holdForKsef, releaseHeldEmails } from '../ksef/email.js';
-import type { KsefRuntime } from '../ksef/invoices.js';
+import type { KsefRuntime } from '../ksef/runtime.js';
 import { answerCacheOf } from '../answer-cache.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';

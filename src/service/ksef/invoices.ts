@@ -9,6 +9,7 @@ import { inferTaxNoKind, sellerNip } from './fa3/parties.js';
 import { isTestEnvironment, isValidKsefNumber, type KsefEnvironment, verificationLink } from './gateway.js';
 import { isConnected, type KsefSettings, readKsefSettings } from './settings.js';
 import { offlineCodeFields } from './offline-certificate.js';
+import type { KsefRuntime } from './runtime.js';
 
 /**
  * The hosted service's KSeF API on invoices: the `gov_*` fields, checking an invoice against what
@@ -16,19 +17,6 @@ import { offlineCodeFields } from './offline-certificate.js';
  * a request to send (`gov_save_and_send`, `send_to_ksef=yes`), which writes the exact document to
  * the durable queue (`ksef_jobs`) that the sender works through.
  */
-
-/** What the service needs of its KSeF part at run time. */
-export interface KsefRuntime {
-  /** The bundled double's origin, when the service runs with `--ksef-local`. */
-  localOrigin(): string | undefined;
-  clock(): Date;
-  /** Asks the sender to look at the queue soon (after the caller's transaction commits). */
-  kick(): void;
-  /** Listens for invoices the sender settled (numbered or failed); with none, for a look at every invoice. */
-  onSettled?(listener: SettledListener): void;
-}
-
-export type SettledListener = (settled: { accountId: number; invoiceId: number } | undefined) => Promise<void>;
 
 export type GovState = 'ok' | 'processing' | 'send_error' | 'server_error' | 'not_applicable' | 'not_connected';
 

@@ -2,7 +2,8 @@ import type { Database, Sql } from '../db.js';
 import { findRow, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { KsefError, type KsefEnvironment, type KsefGateway, type KsefReceipt } from './gateway.js';
-import { govStatus, requestSend, type SettledListener, sendsAutomatically } from './invoices.js';
+import { govStatus, requestSend, sendsAutomatically } from './invoices.js';
+import type { SettledListener } from './runtime.js';
 import { isConnected, readKsefSettings } from './settings.js';
 
 /**
