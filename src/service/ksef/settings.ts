@@ -1,10 +1,7 @@
-import type { Hono } from 'hono';
 import type * as z from 'zod';
-import { type KsefAutoSendMode, ksefSettingsInput } from '../../api/schemas/ksef.js';
+import type { KsefAutoSendMode, ksefSettingsInput } from '../../api/schemas/ksef.js';
 import type { Sql } from '../db.js';
-import { invalid, respond, type ServiceEnv, validate } from '../http.js';
 import type { KsefEnvironment } from './gateway.js';
-import { offlineCertificateInfo, offlineCertificateProblems } from './offline-certificate.js';
 
 /**
  * An account's KSeF settings (`GET/PUT /account/ksef.json`, our extension of the hosted service,
@@ -78,51 +75,6 @@ function offlineCertificateChange(change: z.output<typeof ksefSettingsInput>, cu
   return { offline_certificate: certificate.trim(), offline_private_key: key.trim() };
 }
 
-/**
- * A certificate and key about to be set: both given, usable for KOD II and each other's. Answers the
- * problems by field; removing them (null or an empty string in either) has none.
- */
-function offlineCertificateInputProblems(change: z.output<typeof ksefSettingsInput>, now: Date): Record<string, string[]> {
-  const certificate = change.offline_certificate?.trim() || null;
-  const key = change.offline_private_key?.trim() || null;
-  if (certificate === null && key === null) return {};
-  if (certificate === null) return { 'ksef.offline_certificate': ['is required with offline_private_key'] };
-  if (key === null) return { 'ksef.offline_private_key': ['is required with offline_certificate'] };
-  return offlineCertificateProblems(certificate, key, now);
-}
-
-/** The settings as answered: the token and the certificate's key only as whether they are set. */
-export function presentKsefSettings(settings: KsefSettings) {
-  const certificate =
-    settings.offline_certificate && settings.offline_private_key ? offlineCertificateInfo(settings.offline_certificate, settings.offline_private_key) : null;
-  return {
-    ksef: {
-      environment: settings.environment,
-      token_set: settings.token !== null,
-      auto_send_mode: settings.auto_send_mode,
-      validate_invoices_for_gov: settings.validate_invoices_for_gov,
-      offline_certificate_set: certificate !== null,
-      offline_certificate: certificate,
-    },
-  };
-}
-
 /** KSeF is on for the account: an environment is chosen and a token given. */
 export const isConnected = (settings: KsefSettings): settings is KsefSettings & { environment: KsefEnvironment; token: string } =>
   settings.environment !== 'off' && settings.token !== null;
-
-export function mountKsefSettings(app: Hono<ServiceEnv>, options: { localAvailable: () => boolean; clock: () => Date }): void {
-  app.get('/', async (c) => respond(c, presentKsefSettings(await readKsefSettings(c.get('db'), c.get('account').id))));
-  app.put('/', async (c) => {
-    const body = c.get('body');
-    const given = body.ksef === undefined ? body : body.ksef;
-    const change = validate(ksefSettingsInput, given, 'ksef');
-    if (change.environment === 'local' && !options.localAvailable()) {
-      throw invalid({ 'ksef.environment': ['local needs the bundled KSeF (start the service with --ksef-local)'] });
-    }
-    const problems = offlineCertificateInputProblems(change, options.clock());
-    if (Object.keys(problems).length > 0) throw invalid(problems);
-    const settings = await c.get('db').transaction((tx) => writeKsefSettings(tx, c.get('account').id, change));
-    return respond(c, presentKsefSettings(settings));
-  });
-}
