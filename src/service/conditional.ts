@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { answerCacheOf } from './answer-cache.js';
 import type { Database } from './db.js';
-import type { ServiceContext } from './http.js';
+import type { ServiceContext } from './context.js';
 
 /** Signs validators: a fresh key per database opened, so a validator never outlives the process that gave it. */
 const signingKeys = new WeakMap<Database, Buffer>();

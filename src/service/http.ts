@@ -1,73 +1,16 @@
-import type { KsefRuntime } from './ksef/runtime.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { Account } from './account.js';
-import type { Database } from './db.js';
+import { ApiError } from './api-error.js';
+import type { Format, ServiceConfig, ServiceContext, ServiceEnv } from './context.js';
 import { invalid, invalidField, NotFoundError, notFound, Problems, ValidationError } from './domain-errors.js';
-import type { LoginGuard } from './login-guard.js';
 import { MAX_ID } from '../api/schemas/common.js';
 import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../kernel/json-input.js';
-import type { PaymentProvider } from './payments/provider.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 
-/** The representation chosen by the path extension (spec §1 rule 2). */
-export type Format = 'json' | 'xml' | 'pdf' | 'js' | 'html';
-
-export type { Account };
-
-export interface ServiceConfig {
-  /**
-   * Public base URL of this service, used in `view_url`, `payment_url`, e-mail and integration
-   * answers. It comes from configuration (or a configured trusted host), never from an untrusted `Host`.
-   */
-  publicUrl: string;
-  integrationToken: string;
-  /** Limits failed logins and checks passwords off the event loop. */
-  loginGuard: LoginGuard;
-  /** The test payment provider (Pay and Decline pages that record payments); off unless configured. */
-  testPayments: boolean;
-  /** The service's clock (today for recurring schedules); tests move it. */
-  clock: () => Date;
-  /** Who takes checkout payments; `null` when online payment is off. */
-  paymentProvider: PaymentProvider | null;
-  /** KSeF: the local double's origin, the clock and the sender's queue. */
-  ksef: KsefRuntime;
-  /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */
-  trustProxy: number;
-}
-
-export interface ServiceEnv {
-  Variables: {
-    db: Database;
-    config: ServiceConfig;
-    format: Format;
-    body: Record<string, unknown>;
-    account: Account;
-  };
-}
-
-export type ServiceContext = Context<ServiceEnv>;
-
-/** An error with the reference's body: `{"code":"error","message":…}`. */
-export class ApiError extends Error {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
-  readonly fields: Record<string, string[]> | undefined;
-  /** Headers the answer carries, such as `Retry-After`. */
-  readonly headers: Record<string, string> | undefined;
-
-  constructor(status: ApiError['status'], message: string, fields?: Record<string, string[]>, headers?: Record<string, string>) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.fields = fields;
-    this.headers = headers;
-  }
-
-  get body(): { code: 'error'; message: string | Record<string, string[]> } {
-    return { code: 'error', message: this.fields ?? this.message };
-  }
-}
+export type { Account, Format, ServiceConfig, ServiceContext, ServiceEnv };
+export { ApiError };
 
 export const unauthorized = () => new ApiError(401, 'You must be logged in to gain access to the site');
 export { invalid, invalidField, notFound };

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Database } from './db.js';
-import { ApiError } from './http.js';
+import { ApiError } from './api-error.js';
 
 /**
  * Limits on logins (Basic authentication on every route, and `/login`): per user and per client

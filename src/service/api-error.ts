@@ -1,0 +1,19 @@
+/** An error with the reference's body: `{"code":"error","message":…}`. */
+export class ApiError extends Error {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+  readonly fields: Record<string, string[]> | undefined;
+  /** Headers the answer carries, such as `Retry-After`. */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(status: ApiError['status'], message: string, fields?: Record<string, string[]>, headers?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fields = fields;
+    this.headers = headers;
+  }
+
+  get body(): { code: 'error'; message: string | Record<string, string[]> } {
+    return { code: 'error', message: this.fields ?? this.message };
+  }
+}

@@ -1,0 +1,48 @@
+import type { Context } from 'hono';
+import type { Account } from './account.js';
+import type { Database } from './db.js';
+import type { KsefRuntime } from './ksef/runtime.js';
+import type { LoginGuard } from './login-guard.js';
+import type { PaymentProvider } from './payments/provider.js';
+
+/**
+ * What every request of the service carries: the configuration the composition root gives, and the
+ * variables its middleware sets. The features' runtime types are named here, beside the context, so
+ * that the HTTP helpers (`http.ts`) depend on no feature.
+ */
+
+/** The representation chosen by the path extension (spec §1 rule 2). */
+export type Format = 'json' | 'xml' | 'pdf' | 'js' | 'html';
+
+export interface ServiceConfig {
+  /**
+   * Public base URL of this service, used in `view_url`, `payment_url`, e-mail and integration
+   * answers. It comes from configuration (or a configured trusted host), never from an untrusted `Host`.
+   */
+  publicUrl: string;
+  integrationToken: string;
+  /** Limits failed logins and checks passwords off the event loop. */
+  loginGuard: LoginGuard;
+  /** The test payment provider (Pay and Decline pages that record payments); off unless configured. */
+  testPayments: boolean;
+  /** The service's clock (today for recurring schedules); tests move it. */
+  clock: () => Date;
+  /** Who takes checkout payments; `null` when online payment is off. */
+  paymentProvider: PaymentProvider | null;
+  /** KSeF: the local double's origin, the clock and the sender's queue. */
+  ksef: KsefRuntime;
+  /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */
+  trustProxy: number;
+}
+
+export interface ServiceEnv {
+  Variables: {
+    db: Database;
+    config: ServiceConfig;
+    format: Format;
+    body: Record<string, unknown>;
+    account: Account;
+  };
+}
+
+export type ServiceContext = Context<ServiceEnv>;
