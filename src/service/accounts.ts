@@ -1,5 +1,5 @@
 import { keptRead, type Sql } from './db.js';
-import { type Account, ApiError } from './http.js';
+import type { Account } from './account.js';
 import { randomToken } from './passwords.js';
 import { insertRow, type StoredRow } from './store.js';
 
@@ -78,7 +78,8 @@ export async function createAccount(
     [prefix, options.apiToken ?? randomToken(), options.company?.name ?? null],
   );
   const account = rows[0];
-  if (!account) throw new ApiError(422, 'account could not be created');
+  // `insert … returning` answers the row it inserted or throws: an empty answer is a broken database.
+  if (!account) throw new Error('insert into accounts returned no row');
   await insertRow(tx, 'departments', account.id, departmentData(options.company ?? { name: prefix }, true));
   await insertRow(tx, 'warehouses', account.id, { name: 'Main warehouse', kind: 'main', description: null });
   return account;
