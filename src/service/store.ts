@@ -1,27 +1,7 @@
-import type { Sql } from './db.js';
 import { notFound } from './domain-errors.js';
+import type { ResourceTable, RowHooks, RowListener, RowWritingListener, Sql, StoredRow } from './sql.js';
 
-/** The tables that hold account-level resources, all of one shape (see migrations). */
-export type ResourceTable =
-  | 'departments'
-  | 'clients'
-  | 'products'
-  | 'categories'
-  | 'warehouses'
-  | 'invoices'
-  | 'payments'
-  | 'warehouse_documents'
-  | 'webhooks'
-  | 'recurrings'
-  | 'price_lists'
-  | 'issuers';
-
-export interface StoredRow<Data = Record<string, unknown>> {
-  id: number;
-  data: Data;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { ResourceTable, RowHooks, RowListener, RowWritingListener, StoredRow };
 
 /** ISO 8601 with an explicit offset, as the hosted service writes timestamps. */
 export function timestampText(value: Date | string): string {
@@ -34,22 +14,6 @@ export function todayText(now = new Date()): string {
 }
 
 const COLUMNS = 'id, data, created_at, updated_at';
-
-/** Told of every record written through `insertRow`/`updateRow` (or `written` by hand), inside the writing transaction. */
-export type RowListener = (sql: Sql, table: ResourceTable, accountId: number, row: StoredRow, change: 'create' | 'update') => Promise<void>;
-
-/** Told, inside the transaction, before a statement that takes a lock until the commit writes a record (`insertNumbered`). */
-export type RowWritingListener = (sql: Sql, table: ResourceTable, accountId: number, change: 'create' | 'update') => Promise<void>;
-
-/**
- * Work that must commit with a record's change (queuing webhook deliveries), given to
- * `openDatabase` by whoever composes the service: a database opened without hooks runs none.
- */
-export interface RowHooks {
-  /** Reads the hook needs, done before the lock of a numbered insert is taken rather than while it is held. */
-  beforeWrite?: RowWritingListener;
-  written?: RowListener;
-}
 
 export async function aboutToWrite(sql: Sql, table: ResourceTable, accountId: number, change: 'create' | 'update') {
   for (const hooks of sql.rowHooks ?? []) await hooks.beforeWrite?.(sql, table, accountId, change);
