@@ -1,5 +1,5 @@
 import type { Database } from '../src/service/db.js';
-import { newClientData } from '../src/service/resources/clients.js';
+import { newClientData } from '../src/service/invoicing/clients.js';
 import { insertRow } from '../src/service/store.js';
 
 /**

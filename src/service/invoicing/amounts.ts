@@ -19,6 +19,10 @@ import {
 } from '../../kernel/money.js';
 import type { DiscountKind } from '../../api/schemas/invoice.js';
 
+/** The currency and the tax rate that a product or a position takes when the input names none. */
+export const DEFAULT_CURRENCY = 'PLN';
+export const DEFAULT_TAX = '23';
+
 /**
  * Invoice amounts, computed exactly: each position is rounded to the currency's minor unit, then
  * the invoice totals are the sums of the rounded positions (reference, "Amounts").

@@ -5,8 +5,7 @@ import type { Sql } from '../db.js';
 import type { Account } from '../account.js';
 import { invalid } from '../domain-errors.js';
 import { findRow } from '../store.js';
-import { DEFAULT_TAX } from '../resources/products.js';
-import { AmountError, computeLine, computeTotals, normalizeTax } from './amounts.js';
+import { AmountError, computeLine, computeTotals, DEFAULT_TAX, normalizeTax } from './amounts.js';
 import { buildNewInvoice, type InvoiceData, type StoredPosition } from './invoices.js';
 import { copiedInvoiceFields, definedFields } from './copies.js';
 

@@ -8,9 +8,9 @@ import type { Account } from '../account.js';
 import { invalid, Problems } from '../domain-errors.js';
 import { randomToken } from '../passwords.js';
 import { findRow, insertRow, type StoredRow, todayText } from '../store.js';
-import { type ClientData, matchClient, newClientData } from '../resources/clients.js';
-import { DEFAULT_CURRENCY } from '../resources/products.js';
-import { computeTotals } from './amounts.js';
+import { type ClientData, matchClient } from '../data/clients.js';
+import { computeTotals, DEFAULT_CURRENCY } from './amounts.js';
+import { newClientData } from './clients.js';
 import { addDays, assignNumber, insertNumbered } from './numbering.js';
 import { buildPosition, lineIdSource, MAX_POSITIONS, type PositionContext, type StoredPosition, tooManyPositions } from './positions.js';
 

@@ -5,8 +5,8 @@ import type { Account } from '../account.js';
 import type { Sql } from '../db.js';
 import { invalid, type Problems } from '../domain-errors.js';
 import { findRow } from '../store.js';
-import { DEFAULT_TAX, type ProductData } from '../resources/products.js';
-import { AmountError, computeLine, type LineAmounts, normalizeTax } from './amounts.js';
+import type { ProductData } from '../data/products.js';
+import { AmountError, computeLine, DEFAULT_TAX, type LineAmounts, normalizeTax } from './amounts.js';
 
 /**
  * An invoice's positions: each built from what a request gave, its product and the position it

@@ -9,7 +9,7 @@ import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
 import { type PaymentData, saleOf } from '../resources/payments.js';
-import { DEFAULT_TAX } from '../resources/products.js';
+import { DEFAULT_TAX } from '../invoicing/amounts.js';
 import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 import { byToken, type Lang, money, safeReturnUrl } from './pages.js';

@@ -10,7 +10,7 @@ import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type S
 import { publicIdempotentPost } from '../idempotency.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData } from '../resources/payments.js';
-import type { ProductData } from '../resources/products.js';
+import type { ProductData } from '../data/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';

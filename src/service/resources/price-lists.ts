@@ -8,7 +8,8 @@ import type { Sql } from '../db.js';
 import { type Account, invalid, type ServiceEnv } from '../http.js';
 import { findRow, type StoredRow, timestampText } from '../store.js';
 import { derivePrices, normalizeTax } from '../invoicing/amounts.js';
-import { DEFAULT_CURRENCY, type ProductData } from './products.js';
+import type { ProductData } from '../data/products.js';
+import { DEFAULT_CURRENCY } from '../invoicing/amounts.js';
 import { merge, mountCrud } from './crud.js';
 
 interface PriceListPositionData {

@@ -1,30 +1,12 @@
 import type { Hono } from 'hono';
-import { decimal, toWire } from '../../kernel/money.js';
 import { productCreateInput, productListQuery, productReadQuery, productUpdateInput } from '../../api/schemas/product.js';
+import { type ProductData, stockLevels } from '../data/products.js';
 import type { Sql } from '../db.js';
 import { type Account, invalidField, queryOf, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { randomToken } from '../passwords.js';
 import { type StoredRow, timestampText } from '../store.js';
-import { derivePrices, normalizeTax } from '../invoicing/amounts.js';
+import { DEFAULT_CURRENCY, DEFAULT_TAX, derivePrices, normalizeTax } from '../invoicing/amounts.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
-
-export interface ProductData {
-  name: string;
-  code: string | null;
-  ean_code: string | null;
-  description: string | null;
-  price_net: string;
-  price_gross: string;
-  tax: string;
-  currency: string;
-  quantity_unit: string | null;
-  service: boolean;
-  category_id: number | null;
-  token: string;
-}
-
-export const DEFAULT_CURRENCY = 'PLN';
-export const DEFAULT_TAX = '23';
 
 async function ensureFreeToken(tx: Sql, accountId: number, token: string, exceptId?: number): Promise<void> {
   const rows = await tx.query(`select id from products where account_id = $1 and data->>'token' = $2 and id <> $3`, [
@@ -39,18 +21,6 @@ async function ensureCategory(tx: Sql, accountId: number, categoryId: number | n
   if (categoryId == null) return;
   const rows = await tx.query(`select id from categories where account_id = $1 and id = $2`, [accountId, categoryId]);
   if (rows.length === 0) throw invalidField('category_id', 'does not exist');
-}
-
-/** Stock levels of products, in one warehouse or summed over all of them. */
-export async function stockLevels(sql: Sql, accountId: number, productIds: number[], warehouseId?: number | null): Promise<Map<number, string>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await sql.query<{ product_id: number; level: string }>(
-    `select product_id, sum(level)::text as level from stock_levels
-      where account_id = $1 and product_id = any($2::int[]) and ($3::int is null or warehouse_id = $3)
-      group by product_id`,
-    [accountId, productIds, warehouseId ?? null],
-  );
-  return new Map(rows.map((r) => [r.product_id, toWire(decimal(r.level))]));
 }
 
 export function presentProduct(row: StoredRow<ProductData>, stockLevel = '0.0') {

@@ -13,8 +13,9 @@ import { Problems } from '../domain-errors.js';
 import { findRow, insertRow, type StoredRow, timestampText, todayText } from '../store.js';
 import { normalizeTax, taxRate } from '../invoicing/amounts.js';
 import { assignNumber } from '../invoicing/numbering.js';
-import type { ClientData } from './clients.js';
-import { newProductData, type ProductData } from './products.js';
+import type { ClientData } from '../data/clients.js';
+import type { ProductData } from '../data/products.js';
+import { newProductData } from './products.js';
 import { mountCrud } from './crud.js';
 
 interface ActionData {

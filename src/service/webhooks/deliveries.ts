@@ -4,10 +4,12 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { type Database, keptRead, type Sql } from '../db.js';
 import type { ResourceTable, RowHooks, StoredRow } from '../store.js';
-import { balances, presentClient } from '../resources/clients.js';
+import { balances } from '../data/clients.js';
+import { stockLevels } from '../data/products.js';
+import { presentClient } from '../resources/clients.js';
 import { presentInvoice } from '../resources/invoices.js';
 import { presentPayment } from '../resources/payments.js';
-import { presentProduct, stockLevels } from '../resources/products.js';
+import { presentProduct } from '../resources/products.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { ForbiddenAddressError, type ResolvedTarget, resolveTarget } from './addresses.js';
 
