@@ -7,7 +7,7 @@ import type { KsefRuntime } from '../ksef/runtime.js';
 import { answerCacheOf } from '../answer-cache.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { invoiceLinks } from '../resources/invoices.js';
+import { invoiceLinks } from '../invoicing/presentation.js';
 import { departmentLogo } from '../resources/department-logo.js';
 import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { BoundedMap } from '../../server-kit/bounded-map.js';

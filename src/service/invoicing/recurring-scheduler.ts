@@ -6,7 +6,7 @@ import { createMailer, type Mailer } from '../documents/mailer.js';
 import { invoiceEmail } from '../documents/email.js';
 import { pdfFileName } from '../documents/pdf.js';
 import { renderInvoicePdfForRow } from '../documents/routes.js';
-import { invoiceLinks } from '../resources/invoices.js';
+import { invoiceLinks } from './presentation.js';
 import { advance, type RecurringData, workingDayFrom } from '../resources/recurrings.js';
 import { buildNewInvoice, type InvoiceData } from './invoices.js';
 

@@ -3,24 +3,17 @@ import { invoiceCreateInput, invoiceListQuery, invoiceUpdateInput } from '../../
 import type { Period } from '../../api/schemas/invoice.js';
 import type { Sql } from '../db.js';
 import { type Account, idParam, type ServiceContext, type ServiceEnv } from '../http.js';
-import { type Filters, type StoredRow, todayText } from '../store.js';
+import { type Filters, todayText } from '../store.js';
 import { type InvoiceData, insertInvoice } from '../invoicing/invoices.js';
 import { issueInvoice, updateInvoice } from '../invoicing/issue.js';
-import { presentInvoice as presentRecord } from '../invoicing/presentation.js';
 import { addDays } from '../invoicing/numbering.js';
 import { addStatusFilter } from '../invoicing/payment-state.js';
 import { askedToSend, checkForKsef, sendAfterSave } from '../ksef/invoices.js';
 import { type KsefSettings, readKsefSettings } from '../ksef/settings.js';
 import { mountCrud } from './crud.js';
 import { additionalInvoiceFields, mountInvoiceActions } from './invoice-actions.js';
+import { presentInvoice } from './invoice-answer.js';
 import { withPriceListPrices } from './price-lists.js';
-
-export { invoiceLinks, presentPosition } from '../invoicing/presentation.js';
-
-/** An invoice answer with every key of the hosted service (see `invoicing/presentation.ts`). */
-export function presentInvoice(row: StoredRow<InvoiceData>, publicUrl: string, withPositions: boolean, accountId = 0) {
-  return presentRecord(row, { publicUrl, withPositions, accountId });
-}
 
 /** The first and last day of a `period` of the reference, relative to today. */
 export function periodRange(period: Period, today: string, from?: string | null, to?: string | null): [string | null, string | null] {

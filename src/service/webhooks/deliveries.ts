@@ -7,7 +7,7 @@ import type { ResourceTable, RowHooks, StoredRow } from '../store.js';
 import { balances } from '../data/clients.js';
 import { stockLevels } from '../data/products.js';
 import { presentClient } from '../resources/clients.js';
-import { presentInvoice } from '../resources/invoices.js';
+import { presentInvoice } from '../resources/invoice-answer.js';
 import { presentPayment } from '../resources/payments.js';
 import { presentProduct } from '../resources/products.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
