@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { accountAddUserInput, accountUnlinkInput } from '../api/schemas/account-operations.js';
-import { accountByToken } from './auth.js';
+import { accountByToken } from './accounts.js';
 import type { Sql } from './db.js';
 import { createMailer } from './documents/mailer.js';
 import { escapeHtml } from './public/html.js';

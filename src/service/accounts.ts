@@ -1,7 +1,32 @@
 import { keptRead, type Sql } from './db.js';
 import type { Account } from './account.js';
+import { notFound } from './domain-errors.js';
 import { randomToken } from './passwords.js';
 import { insertRow, type StoredRow } from './store.js';
+
+/** The columns of an `Account`, as every read of one selects them. */
+const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
+
+/** An account prefix as the public routes take it (`/a/<prefix>/…`, the providers' notifications). */
+export const PREFIX_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/i;
+
+export async function accountByToken(sql: Sql, token: string): Promise<Account | undefined> {
+  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token = $1`, [token]);
+  return rows[0];
+}
+
+export async function accountById(sql: Sql, id: number): Promise<Account | undefined> {
+  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where id = $1`, [id]);
+  return rows[0];
+}
+
+/** The account of a public prefix; a malformed or unknown one is not found. */
+export async function accountByPrefix(sql: Sql, prefix: string): Promise<Account> {
+  if (!PREFIX_PATTERN.test(prefix)) throw notFound();
+  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where prefix = $1`, [prefix]);
+  if (!rows[0]) throw notFound();
+  return rows[0];
+}
 
 export interface CompanyData {
   name?: string | null | undefined;

@@ -1,16 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import { accountCacheOf } from './account-cache.js';
-import type { Database, Sql } from './db.js';
+import { accountByToken } from './accounts.js';
+import type { Database } from './db.js';
 import { type Account, ApiError, type ServiceContext, type ServiceEnv, unauthorized } from './http.js';
 import { clientAddress } from './login-guard.js';
 import { HashingBusyError, verifyPassword } from './passwords.js';
-
-const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
-
-export async function accountByToken(sql: Sql, token: string): Promise<Account | undefined> {
-  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token = $1`, [token]);
-  return rows[0];
-}
 
 /** The account of a token, kept between requests (see `AccountCache`). */
 async function cachedAccountByToken(db: Database, token: string): Promise<Account | undefined> {

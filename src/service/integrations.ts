@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { addUserInput, createAccountInput, loginInput } from '../api/schemas/account.js';
-import { accountByToken, checkLogin } from './auth.js';
+import { accountByToken } from './accounts.js';
+import { checkLogin } from './auth.js';
 import { createAccount } from './accounts.js';
 import type { Sql } from './db.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';

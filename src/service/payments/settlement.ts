@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { Database } from '../db.js';
 import { type Account, notFound, type ServiceEnv } from '../http.js';
-import { byToken } from '../public/pages.js';
+import { byToken } from '../data/public-records.js';
 import { type PaymentData, settle } from '../resources/payments.js';
 import { type StoredRow, todayText, updateRow } from '../store.js';
 import type { PaymentOutcome } from './provider.js';

@@ -1,5 +1,5 @@
 import type { Database } from '../db.js';
-import { byToken } from '../public/pages.js';
+import { byToken } from '../data/public-records.js';
 import type { PaymentData } from '../resources/payments.js';
 import { updateRow } from '../store.js';
 import type { PaymentProvider, PaymentStart, ProviderPayment } from './provider.js';

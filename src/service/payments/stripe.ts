@@ -2,11 +2,11 @@ import type { Hono } from 'hono';
 import Stripe from 'stripe';
 import { decimal, minorUnits, roundMoney } from '../../kernel/money.js';
 import { ApiError, type ServiceEnv } from '../http.js';
-import { accountByPrefix } from '../public/widget.js';
+import { accountByPrefix } from '../accounts.js';
 import { isStripeTestKey, readPaymentSettings, type StripeKeys, stripeKeysOf } from './settings.js';
 import type { PaymentOutcome, PaymentProvider, ProviderPayment } from './provider.js';
 import { settlePayment } from './settlement.js';
-import { byToken } from '../public/pages.js';
+import { byToken } from '../data/public-records.js';
 import type { PaymentData } from '../resources/payments.js';
 
 /**

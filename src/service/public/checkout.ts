@@ -12,7 +12,8 @@ import { type PaymentData, saleOf } from '../resources/payments.js';
 import { DEFAULT_TAX } from '../invoicing/amounts.js';
 import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
-import { byToken, type Lang, money, safeReturnUrl } from './pages.js';
+import { byToken } from '../data/public-records.js';
+import { type Lang, money, safeReturnUrl } from './pages.js';
 
 /**
  * The checkout page of a payment created unpaid (by the BFF's or the widget's checkout, or any API

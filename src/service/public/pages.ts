@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 import { compare, decimal, sub, toWire, ZERO } from '../../kernel/money.js';
-import type { Sql } from '../db.js';
-import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
+import type { ServiceContext, ServiceEnv } from '../http.js';
 import { formatUnit, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData } from '../resources/payments.js';
-import { insertRow, type StoredRow, todayText } from '../store.js';
+import { insertRow, todayText } from '../store.js';
 import type { PaymentProvider } from '../payments/provider.js';
+import { byToken } from '../data/public-records.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
@@ -51,27 +51,6 @@ export function money(amount: string, currency: string, lang: Lang): string {
 function outstanding(invoice: InvoiceData): string {
   const left = sub(decimal(invoice.price_gross), decimal(invoice.paid));
   return toWire(compare(left, ZERO) > 0 ? left : ZERO);
-}
-
-interface Found<Data> {
-  account: Account;
-  row: StoredRow<Data>;
-}
-
-export async function byToken<Data>(sql: Sql, table: 'invoices' | 'payments', token: string, forUpdate = false): Promise<Found<Data>> {
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) throw notFound();
-  const rows = await sql.query<StoredRow<Data> & { account_id: number; prefix: string; api_token: string; name: string | null; account_created_at: Date }>(
-    `select r.id, r.data, r.created_at, r.updated_at, a.id as account_id, a.prefix, a.api_token, a.name, a.created_at as account_created_at
-       from ${table} r join accounts a on a.id = r.account_id
-      where r.data->>'token' = $1 limit 1${forUpdate ? ' for update of r' : ''}`,
-    [token],
-  );
-  const found = rows[0];
-  if (!found) throw notFound();
-  return {
-    account: { id: found.account_id, prefix: found.prefix, api_token: found.api_token, name: found.name, created_at: found.account_created_at },
-    row: { id: found.id, data: found.data, created_at: found.created_at, updated_at: found.updated_at },
-  };
 }
 
 function party(title: string, lines: (string | null)[]): Html {

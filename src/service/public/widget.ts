@@ -16,12 +16,13 @@ import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { checkoutOutcome } from '../payments/settlement.js';
 import { Html, html, page, PAGE_HEADERS } from './html.js';
-import { byToken, money } from './pages.js';
+import { byToken } from '../data/public-records.js';
+import { money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
 import { widgetBundle } from './widget-bundle.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
-import type { DepartmentData } from '../accounts.js';
+import { accountByPrefix, type DepartmentData, PREFIX_PATTERN } from '../accounts.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -38,7 +39,6 @@ import type { DepartmentData } from '../accounts.js';
  */
 
 const TOKEN_PATTERN = PRODUCT_TOKEN_PATTERN;
-const PREFIX_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/i;
 const MAX_QUANTITY = MAX_CHECKOUT_QUANTITY;
 export const WIDGET_RATE_LIMITS = {
   /** Every widget request, per client IP. */
@@ -64,13 +64,6 @@ const checkoutInput = z.object({
 type CheckoutInput = z.output<typeof checkoutInput>;
 
 type WidgetProduct = { account: Account; product: StoredRow<ProductData> };
-
-export async function accountByPrefix(sql: Sql, prefix: string): Promise<Account> {
-  if (!PREFIX_PATTERN.test(prefix)) throw notFound();
-  const rows = await sql.query<Account>(`select id, prefix, api_token, name, created_at from accounts where prefix = $1`, [prefix]);
-  if (!rows[0]) throw notFound();
-  return rows[0];
-}
 
 /** The account and its product in one query; an unknown prefix or token is a 404 either way. */
 async function productByToken(sql: Sql, prefix: string, token: string): Promise<WidgetProduct> {
