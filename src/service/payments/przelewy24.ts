@@ -7,7 +7,7 @@ import { accountByPrefix } from '../accounts.js';
 import { byToken } from '../data/public-records.js';
 import type { PaymentData } from '../resources/payments.js';
 import type { PaymentOutcome, PaymentProvider } from './provider.js';
-import { type Przelewy24Keys, przelewy24KeysOf, readPaymentSettings } from './settings.js';
+import { type Przelewy24Keys, przelewy24KeysOf, readPaymentSettings } from '../data/payment-settings.js';
 import { settlePayment } from './settlement.js';
 
 /**

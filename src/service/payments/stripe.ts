@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { decimal, minorUnits, roundMoney } from '../../kernel/money.js';
 import { ApiError, type ServiceEnv } from '../http.js';
 import { accountByPrefix } from '../accounts.js';
-import { isStripeTestKey, readPaymentSettings, type StripeKeys, stripeKeysOf } from './settings.js';
+import { isStripeTestKey, readPaymentSettings, type StripeKeys, stripeKeysOf } from '../data/payment-settings.js';
 import type { PaymentOutcome, PaymentProvider, ProviderPayment } from './provider.js';
 import { settlePayment } from './settlement.js';
 import { byToken } from '../data/public-records.js';

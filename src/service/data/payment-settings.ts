@@ -1,0 +1,36 @@
+import type { PaymentProviderName } from '../../api/schemas/payment-settings.js';
+import type { Sql } from '../db.js';
+
+/**
+ * Each account's payment provider and its keys, kept in the account's record (`accounts.data.payments`).
+ * Secrets leave this module only towards the provider's API: `GET /account/payments` says whether
+ * each is set, never what it is.
+ */
+export interface StoredPaymentSettings {
+  provider?: PaymentProviderName | undefined;
+  stripe?: { secret_key?: string | undefined; webhook_secret?: string | undefined } | undefined;
+  przelewy24?:
+    | { merchant_id?: number | undefined; pos_id?: number | undefined; crc?: string | undefined; api_key?: string | undefined; sandbox?: boolean | undefined }
+    | undefined;
+}
+
+export type StripeKeys = { secret_key: string; webhook_secret: string };
+export type Przelewy24Keys = { merchant_id: number; pos_id: number; crc: string; api_key: string; sandbox: boolean };
+
+export async function readPaymentSettings(sql: Sql, accountId: number): Promise<StoredPaymentSettings> {
+  const rows = await sql.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1`, [accountId]);
+  return rows[0]?.payments ?? {};
+}
+
+/** The account's Stripe keys when both are set. */
+export function stripeKeysOf(settings: StoredPaymentSettings): StripeKeys | undefined {
+  const { secret_key, webhook_secret } = settings.stripe ?? {};
+  return secret_key && webhook_secret ? { secret_key, webhook_secret } : undefined;
+}
+
+export function przelewy24KeysOf(settings: StoredPaymentSettings): Przelewy24Keys | undefined {
+  const { merchant_id, pos_id, crc, api_key, sandbox } = settings.przelewy24 ?? {};
+  return merchant_id && pos_id && crc && api_key ? { merchant_id, pos_id, crc, api_key, sandbox: sandbox ?? false } : undefined;
+}
+
+export const isStripeTestKey = (key: string) => /^(sk|rk)_test_/.test(key);
