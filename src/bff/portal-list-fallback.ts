@@ -1,7 +1,8 @@
 import { add, compare, decimal, minorUnits, sub, toFixed, ZERO, type Decimal } from '../kernel/money.js';
 import type { Invoice, InvoiceListQuery } from '../api/schemas/invoice.js';
 import type { Bff, BffContext } from './context.js';
-import type { CustomerTotals, ListRead, PortalListQuery } from './portal-list.js';
+import type { CustomerTotals } from '../contract/portal.js';
+import type { ListRead, PortalListQuery } from './portal-list-read.js';
 import { isOutstanding, matchesFilter } from './views.js';
 
 const SERVICE_PAGE_SIZE = 100;

@@ -4,11 +4,12 @@ import { todayIn, type Bff, type BffContext } from './context.js';
 import { BoundedMap } from '../server-kit/bounded-map.js';
 import { BffError } from './errors.js';
 import { readWholeList } from './portal-list-fallback.js';
-import type { CustomerTotals, PortalListPage, PortalListQuery as PortalListRequest } from '../contract/portal.js';
+import type { CustomerTotals, PortalListPage } from '../contract/portal.js';
+import type { ListRead, PortalListQuery } from './portal-list-read.js';
 import { CUSTOMER_INVOICE_FIELDS, customerInvoice, type CustomerInvoiceSource } from './views.js';
 
 export { PORTAL_ORDER_FIELDS } from '../contract/portal.js';
-export type { CustomerTotals, PortalListPage };
+export type { CustomerTotals, ListRead, PortalListPage, PortalListQuery };
 /** How long a service without the list extensions is taken at its word before it is asked again. */
 const PROBE_AGAIN_MS = 10 * 60_000;
 /** First pages held with their entity tags, per BFF process; the oldest makes room for a new one. */
@@ -19,19 +20,6 @@ interface HeldPage {
   etag: string;
   page: InvoicePage<(typeof CUSTOMER_INVOICE_FIELDS)[number]>;
   writes: number | string | undefined;
-}
-
-/** A query of the list as the route validated it: `totals` decided. */
-export type PortalListQuery = PortalListRequest & {
-  /** False for the following pages of a list already counted: no count, no totals. */
-  totals: boolean;
-};
-
-/** A page of the list and what the counts need, however the service gave them. */
-export interface ListRead {
-  invoices: CustomerInvoiceSource[];
-  total?: number;
-  totals?: CustomerTotals[];
 }
 
 /**
