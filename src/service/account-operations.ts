@@ -4,7 +4,7 @@ import { accountAddUserInput, accountUnlinkInput } from '../api/schemas/account-
 import { accountByToken } from './accounts.js';
 import type { Sql } from './db.js';
 import { createMailer } from './documents/mailer.js';
-import { escapeHtml } from './public/html.js';
+import { escapeHtml } from './documents/html.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';
 import { hashPassword, randomToken } from './passwords.js';
 import { timestampText } from './store.js';

@@ -1,7 +1,7 @@
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { documentTitle, formatMoney, labelsFor } from './labels.js';
 import { amountDue, isSettled } from './summary.js';
-import { escapeHtml } from '../public/html.js';
+import { escapeHtml } from './html.js';
 
 export interface InvoiceEmailContent {
   subject: string;

@@ -4,7 +4,7 @@ import { accountOf } from '../auth.js';
 import { type Account, type ServiceContext, type ServiceEnv, splitExtension, unauthorized, validate } from '../http.js';
 import { type OutboxAccess, outboxSessionCookie, OUTBOX_LINK_TTL_SECONDS } from './outbox-access.js';
 import { timestampText } from '../store.js';
-import { escapeHtml, Html, page as documentPage } from '../public/html.js';
+import { escapeHtml, Html, page as documentPage } from './html.js';
 import type { Mailer } from './mailer.js';
 import { contentDisposition } from './pdf.js';
 

@@ -11,7 +11,7 @@ import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
 import { type PaymentData, saleOf } from '../resources/payments.js';
 import { DEFAULT_TAX } from '../invoicing/amounts.js';
 import { findRow } from '../store.js';
-import { html, type Html, page, PAGE_HEADERS } from './html.js';
+import { html, type Html, page, PAGE_HEADERS } from '../documents/html.js';
 import { byToken } from '../data/public-records.js';
 import { type Lang, money, safeReturnUrl } from './pages.js';
 

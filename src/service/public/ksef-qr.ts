@@ -1,6 +1,6 @@
 import { labelsFor } from '../documents/labels.js';
 import { ksefQrCodesOf, OFFLINE_LABEL, type KsefQr, qrSvg } from '../ksef/qr.js';
-import { html, Html } from './html.js';
+import { html, Html } from '../documents/html.js';
 
 /**
  * The KSeF QR codes on the public invoice page, as on the PDF: KOD I links to KSeF's verification of

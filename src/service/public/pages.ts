@@ -9,7 +9,7 @@ import type { PaymentProvider } from '../payments/provider.js';
 import { byToken } from '../data/public-records.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
-import { html, type Html, page, PAGE_HEADERS } from './html.js';
+import { html, type Html, page, PAGE_HEADERS } from '../documents/html.js';
 import { ksefQrBlock } from './ksef-qr.js';
 
 /**

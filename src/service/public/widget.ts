@@ -15,7 +15,7 @@ import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { checkoutOutcome } from '../payments/settlement.js';
-import { Html, html, page, PAGE_HEADERS } from './html.js';
+import { Html, html, page, PAGE_HEADERS } from '../documents/html.js';
 import { byToken } from '../data/public-records.js';
 import { money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';

@@ -1,5 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
-import { html, type Html } from '../../public/html.js';
+import { html, type Html } from '../../documents/html.js';
 import type { StoredInvoice } from './state.js';
 
 /** What the double found of a KOD II link; `reason` says why it does not verify. */
