@@ -7,7 +7,7 @@ import { invoiceEmail } from '../documents/email.js';
 import { pdfFileName } from '../documents/pdf.js';
 import { renderInvoicePdfForRow } from '../documents/routes.js';
 import { invoiceLinks } from './presentation.js';
-import { advance, type RecurringData, workingDayFrom } from '../resources/recurrings.js';
+import { advance, type RecurringData, workingDayFrom } from './recurring-schedule.js';
 import { buildNewInvoice, type InvoiceData } from './invoices.js';
 
 /**
