@@ -8,16 +8,14 @@ import { answerCacheOf } from '../answer-cache.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { invoiceLinks } from '../invoicing/presentation.js';
-import { departmentLogo } from '../resources/department-logo.js';
 import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
-import { BoundedMap } from '../../server-kit/bounded-map.js';
 import { toXml } from '../xml.js';
 import { invoiceEmail } from './email.js';
 import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
 import { mountOutbox } from './outbox.js';
 import type { OutboxAccess } from './outbox-access.js';
-import { contentDisposition, pdfFileName, type PrintOption } from './pdf.js';
-import { renderInvoicePdfInPool } from './pdf-pool.js';
+import { renderInvoicePdfForRow } from './invoice-pdf.js';
+import { contentDisposition, pdfFileName } from './pdf.js';
 
 export interface InvoiceDocumentsOptions {
   /** `smtp://…` or `smtps://…`: send e-mail through this server instead of keeping it in the outbox. */
@@ -27,32 +25,6 @@ export interface InvoiceDocumentsOptions {
   /** The service's database, for e-mails sent after a request (those held for a KSeF number). */
   db: Database;
   ksef?: Pick<KsefRuntime, 'onSettled'> | undefined;
-}
-
-/**
- * Recently rendered PDFs, per database and by everything that can change one: rendering costs far
- * more than a lookup. Per database, because account and invoice ids only name a record within one:
- * two services in one process (a host that embeds two, or tests) would otherwise hand each other's
- * PDFs out.
- */
-const renderedPdfs = new WeakMap<Database, BoundedMap<string, Buffer>>();
-const RENDERED_PDFS_KEPT = 64;
-
-/** The PDF of a stored invoice, with its department's logo. */
-export async function renderInvoicePdfForRow(
-  db: Database,
-  accountId: number,
-  row: StoredRow<InvoiceData>,
-  printOption: PrintOption = 'original',
-): Promise<Buffer> {
-  const logo = await departmentLogo(db, accountId, row.data.department_id);
-  const key = [accountId, row.id, timestampText(row.updated_at), logo?.updatedAt.toISOString() ?? '-', printOption, todayText()].join('|');
-  let kept = renderedPdfs.get(db);
-  if (!kept) renderedPdfs.set(db, (kept = new BoundedMap(RENDERED_PDFS_KEPT)));
-  const pdf = kept.get(key) ?? (await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null, accountId }));
-  // Kept (again) as the newest.
-  kept.set(key, pdf);
-  return pdf;
 }
 
 const printOptionQuery = z.object({ print_option: z.enum(['original', 'copy']).optional() });

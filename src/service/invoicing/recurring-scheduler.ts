@@ -5,7 +5,7 @@ import { findRow, insertRow, type StoredRow, todayText, updateRow } from '../sto
 import { createMailer, type Mailer } from '../documents/mailer.js';
 import { invoiceEmail } from '../documents/email.js';
 import { pdfFileName } from '../documents/pdf.js';
-import { renderInvoicePdfForRow } from '../documents/routes.js';
+import { renderInvoicePdfForRow } from '../documents/invoice-pdf.js';
 import { invoiceLinks } from './presentation.js';
 import { advance, type RecurringData, workingDayFrom } from './recurring-schedule.js';
 import { buildNewInvoice, type InvoiceData } from './invoices.js';

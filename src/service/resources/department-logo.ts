@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { departmentInput } from '../../api/schemas/account.js';
 import type { DepartmentData } from '../accounts.js';
-import type { Sql } from '../db.js';
+import { departmentLogo } from '../data/department-logos.js';
 import { ApiError, idParam, invalidField, respond, type ServiceEnv, validate } from '../http.js';
 import { requireRow, updateRow } from '../store.js';
 import { imageSize, MAX_LOGO_PIXELS, MAX_LOGO_SIDE } from '../documents/image-size.js';
@@ -16,21 +16,6 @@ export function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | undef
   if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   return undefined;
-}
-
-/** The logo of a department, for its invoice PDFs and pages. */
-export async function departmentLogo(
-  sql: Sql,
-  accountId: number,
-  departmentId: number | null,
-): Promise<{ contentType: string; content: Uint8Array; updatedAt: Date } | undefined> {
-  if (departmentId == null) return undefined;
-  const rows = await sql.query<{ content_type: string; content: Uint8Array; updated_at: Date }>(
-    `select content_type, content, updated_at from department_logos where account_id = $1 and department_id = $2`,
-    [accountId, departmentId],
-  );
-  const row = rows[0];
-  return row ? { contentType: row.content_type, content: new Uint8Array(row.content), updatedAt: new Date(row.updated_at) } : undefined;
 }
 
 /**
