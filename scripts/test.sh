@@ -59,8 +59,10 @@ side_by_side() {
 bash scripts/ensure-tools.sh
 bash scripts/typecheck.sh
 # ESLint reads the sources and the build writes only ignored folders (dist/, custom-elements.json):
-# each is one process most of its time, so side by side they share the two cores.
-lint() { npx eslint .; }
+# each is one process most of its time, so side by side they share the two cores. After ESLint,
+# dependency-cruiser checks the rooms, the service's layers and that no import circle exists, through
+# every chain of imports (.dependency-cruiser.cjs, docs/decisions/service-layers.md).
+lint() { npx eslint . && npx depcruise src --config .dependency-cruiser.cjs; }
 # Storybook builds from the same sources: every element in every state.
 build() { npm run build && npm run build-storybook -- --quiet; }
 side_by_side 'ESLint' lint 'Build and Storybook build' build
