@@ -12,7 +12,7 @@ import { askedToSend, checkForKsef, sendAfterSave } from '../ksef/invoices.js';
 import { type KsefSettings, readKsefSettings } from '../ksef/settings.js';
 import { mountCrud } from './crud.js';
 import { additionalInvoiceFields, mountInvoiceActions } from './invoice-actions.js';
-import { presentInvoice } from './invoice-answer.js';
+import { presentInvoice } from '../invoicing/invoice-answer.js';
 import { withPriceListPrices } from './price-lists.js';
 
 /** The first and last day of a `period` of the reference, relative to today. */

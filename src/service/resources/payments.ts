@@ -7,7 +7,7 @@ import { Problems } from '../domain-errors.js';
 import { randomToken } from '../passwords.js';
 import { findRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { buildNewInvoice, type InvoiceData, insertInvoice, settlePaid } from '../invoicing/invoices.js';
-import { presentInvoice } from './invoice-answer.js';
+import { presentInvoice } from '../invoicing/invoice-answer.js';
 import type { ProductData } from '../data/products.js';
 import { DEFAULT_CURRENCY } from '../invoicing/amounts.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';

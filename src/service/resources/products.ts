@@ -4,8 +4,9 @@ import { type ProductData, stockLevels } from '../data/products.js';
 import type { Sql } from '../db.js';
 import { type Account, invalidField, queryOf, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { randomToken } from '../passwords.js';
-import { type StoredRow, timestampText } from '../store.js';
+import type { StoredRow } from '../store.js';
 import { DEFAULT_CURRENCY, DEFAULT_TAX, derivePrices, normalizeTax } from '../invoicing/amounts.js';
+import { presentProduct } from '../invoicing/products.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
 
 async function ensureFreeToken(tx: Sql, accountId: number, token: string, exceptId?: number): Promise<void> {
@@ -21,28 +22,6 @@ async function ensureCategory(tx: Sql, accountId: number, categoryId: number | n
   if (categoryId == null) return;
   const rows = await tx.query(`select id from categories where account_id = $1 and id = $2`, [accountId, categoryId]);
   if (rows.length === 0) throw invalidField('category_id', 'does not exist');
-}
-
-export function presentProduct(row: StoredRow<ProductData>, stockLevel = '0.0') {
-  const d = row.data;
-  return {
-    id: row.id,
-    name: d.name,
-    code: d.code,
-    ean_code: d.ean_code,
-    description: d.description,
-    price_net: d.price_net,
-    price_gross: d.price_gross,
-    tax: d.tax,
-    currency: d.currency,
-    quantity_unit: d.quantity_unit,
-    service: d.service,
-    category_id: d.category_id,
-    stock_level: stockLevel,
-    token: d.token,
-    created_at: timestampText(row.created_at),
-    updated_at: timestampText(row.updated_at),
-  };
 }
 
 async function presentProducts(rows: StoredRow<ProductData>[], c: ServiceContext) {

@@ -6,10 +6,10 @@ import { type Database, keptRead, type Sql } from '../db.js';
 import type { ResourceTable, RowHooks, StoredRow } from '../store.js';
 import { balances } from '../data/clients.js';
 import { stockLevels } from '../data/products.js';
-import { presentClient } from '../resources/clients.js';
-import { presentInvoice } from '../resources/invoice-answer.js';
+import { presentClient } from '../invoicing/clients.js';
+import { presentInvoice } from '../invoicing/invoice-answer.js';
+import { presentProduct } from '../invoicing/products.js';
 import { presentPayment } from '../resources/payments.js';
-import { presentProduct } from '../resources/products.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { ForbiddenAddressError, type ResolvedTarget, resolveTarget } from './addresses.js';
 

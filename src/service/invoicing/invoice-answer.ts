@@ -1,6 +1,6 @@
-import type { InvoiceData } from '../invoicing/invoices.js';
-import { presentInvoice as presentRecord } from '../invoicing/presentation.js';
 import type { StoredRow } from '../store.js';
+import type { InvoiceData } from './invoices.js';
+import { presentInvoice as presentRecord } from './presentation.js';
 
 /** An invoice answer with every key of the hosted service (see `invoicing/presentation.ts`). */
 export function presentInvoice(row: StoredRow<InvoiceData>, publicUrl: string, withPositions: boolean, accountId = 0) {
