@@ -94,11 +94,8 @@ const layerExceptions = [
   { from: 'src/service/payments/settlement.ts', to: 'src/service/http.ts', why: 'settlement runs through the service app' },
   { from: 'src/service/payments/settlement.ts', to: 'src/service/resources/payments.ts', why: 'settle and PaymentData live in the route module' },
   { from: 'src/service/payments/start.ts', to: 'src/service/resources/payments.ts', why: 'PaymentData lives in the route module' },
-  // A webhook carries the API's answer for the record, made by the route modules' presenters.
-  { from: 'src/service/webhooks/deliveries.ts', to: 'src/service/resources/clients.ts', why: 'presentClient' },
-  { from: 'src/service/webhooks/deliveries.ts', to: 'src/service/resources/invoice-answer.ts', why: 'presentInvoice' },
+  // A webhook carries the API's answer for the record; the payment's presenter is in its route module.
   { from: 'src/service/webhooks/deliveries.ts', to: 'src/service/resources/payments.ts', why: 'presentPayment' },
-  { from: 'src/service/webhooks/deliveries.ts', to: 'src/service/resources/products.ts', why: 'presentProduct' },
 ];
 
 /**
