@@ -44,13 +44,19 @@ export interface ServiceEnv {
     format: Format;
     body: Record<string, unknown>;
     account: Account;
+    /** The request's id, sent back in `X-Request-Id` and written on its log lines. */
+    requestId: string;
   };
 }
 
 export type ServiceContext = Context<ServiceEnv>;
 
-/** An error with the reference's body: `{"code":"error","message":…}`. */
+/**
+ * An error with the reference's body: `{"code":"error","message":…}`. A failure the reference does
+ * not know, that a client must tell apart from the others, has its own `code` (a subclass says which).
+ */
 export class ApiError extends Error {
+  readonly code: 'error' | 'idempotency_key_reused' = 'error';
   readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
   readonly fields: Record<string, string[]> | undefined;
   /** Headers the answer carries, such as `Retry-After`. */
@@ -64,8 +70,8 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
-  get body(): { code: 'error'; message: string | Record<string, string[]> } {
-    return { code: 'error', message: this.fields ?? this.message };
+  get body(): { code: ApiError['code']; message: string | Record<string, string[]> } {
+    return { code: this.code, message: this.fields ?? this.message };
   }
 }
 
@@ -285,7 +291,7 @@ export function errorResponse(c: Context, error: ApiError): Response {
     const message = error.fields
       ? Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [k.replace(/[^A-Za-z0-9_]/g, '_'), v.join('; ')]))
       : error.message;
-    return c.body(toXml('error', { code: 'error', message }), error.status, {
+    return c.body(toXml('error', { code: error.code, message }), error.status, {
       'content-type': 'application/xml; charset=utf-8',
     });
   }
