@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ServerType } from '@hono/node-server';
 import { REQUEST_ID_HEADER, requestIdOf } from '../server-kit/request-id.js';
 
 /** Node's own answers to a request it could not read whole, by its error's code (as Node chooses them). */
@@ -11,7 +12,8 @@ const RAW_STATUS: Record<string, number> = { ERR_HTTP_REQUEST_TIMEOUT: 408, HPE_
  * connection limits, its 400, 413 and 431 to one it cannot parse, and the adapter's 400 to a path or
  * `Host` it cannot read. Each request's answer starts with an id, which the app's own replaces.
  */
-export function identifyRawAnswers(server: unknown, trustProxy: number): void {
+export function identifyRawAnswers(server: ServerType, trustProxy: number): void {
+  // An HTTP/1 server: the service gives the adapter no `createServer` of its own.
   const http = server as Server;
   http.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const sent = request.headers['x-request-id'];
