@@ -1,7 +1,8 @@
 /**
  * One error hierarchy for every failure of an invoicing call. Each error carries the HTTP status
- * (0 when no answer arrived), the parsed body and the raw text, so callers can branch on the class
- * and still show or log exactly what the service said.
+ * (0 when no answer arrived), the parsed body, the raw text and the answer's request id, so callers
+ * can branch on the class and still show or log exactly what the service said, and find the
+ * service's own log lines about it.
  */
 
 export interface InvoicingErrorDetails {
@@ -22,6 +23,8 @@ export class InvoicingError extends Error {
   readonly method: string | undefined;
   readonly url: string | undefined;
   readonly headers: Headers | undefined;
+  /** The answer's `X-Request-Id`: the id the service logged the request under. `undefined` when no answer arrived or it carried none. */
+  readonly requestId: string | undefined;
 
   constructor(message: string, details: InvoicingErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -32,6 +35,7 @@ export class InvoicingError extends Error {
     this.method = details.method;
     this.url = details.url;
     this.headers = details.headers;
+    this.requestId = details.headers?.get('x-request-id') ?? undefined;
   }
 }
 
@@ -88,6 +92,17 @@ export class ValidationError extends InvoicingError {
   }
 }
 
+/**
+ * An `Idempotency-Key` sent again with a different request (another path or body): the service
+ * refused it (422, `"code":"idempotency_key_reused"`) and ran nothing. Send a new key for a new request.
+ */
+export class IdempotencyKeyReusedError extends InvoicingError {
+  constructor(message: string, details: InvoicingErrorDetails) {
+    super(message, details);
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
 /** 429: too many requests. `retryAfterSeconds` is the service's `Retry-After`, when it sent one. */
 export class RateLimitError extends InvoicingError {
   readonly retryAfterSeconds: number | undefined;
@@ -140,6 +155,7 @@ export function errorForStatus(details: InvoicingErrorDetails): InvoicingError {
   const text = messageText(details.body) ?? (details.rawText?.trim().slice(0, 200) || `HTTP ${status}`);
   const where = details.method && details.url ? ` (${details.method} ${details.url})` : '';
   const message = `${text}${where}`;
+  if (codeOf(details.body) === 'idempotency_key_reused') return new IdempotencyKeyReusedError(message, details);
   if (status === 400) return new BadRequestError(message, details);
   if (status === 401) return new AuthError(message, details);
   if (status === 404) return new NotFoundError(message, details);
@@ -148,6 +164,10 @@ export function errorForStatus(details: InvoicingErrorDetails): InvoicingError {
   if (status === 429) return new RateLimitError(message, details);
   if (status >= 500) return new ServerError(message, details);
   return new InvoicingError(message, details);
+}
+
+function codeOf(body: unknown): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['code'] : undefined;
 }
 
 function messageText(body: unknown): string | undefined {

@@ -64,6 +64,13 @@ export interface CallOptions {
    * `notModified` instead of a value.
    */
   ifNoneMatch?: string;
+  /**
+   * Sent as `X-Request-Id`, on every attempt of the call: the id of the request this call serves,
+   * so that one id follows it through your logs and the service's. The service keeps it only from
+   * callers it trusts as proxies (1 to 128 of `A-Z a-z 0-9 . _ : -`); every answer says which id it
+   * logged under, and errors carry it as `requestId`.
+   */
+  requestId?: string;
 }
 
 /** An answer with its headers, or, for a call made with `ifNoneMatch`, word that the held one is current. */
@@ -224,6 +231,7 @@ export function createTransport(options: TransportOptions): Transport {
     if (isPost) headers.set('idempotency-key', call.idempotencyKey || newIdempotencyKey());
     const conditional = operation.method === 'GET' && call.ifNoneMatch !== undefined;
     if (conditional) headers.set('if-none-match', call.ifNoneMatch!);
+    if (call.requestId !== undefined) headers.set('x-request-id', call.requestId);
     const described = { method: operation.method, url: redact(url, searchParams) };
     try {
       return await http(url, {

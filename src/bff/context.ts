@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { createInvoicingClient } from '../api/client.js';
+import { InvoicingError } from '../api/errors.js';
 import { MemoryCacheStore, type CacheStore } from './cache.js';
 import { BffError, ERROR_CODES, fromServiceError } from './errors.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency.js';
@@ -37,10 +38,20 @@ export interface Bff {
   checkout: Required<Pick<CheckoutOptions, 'generateInvoice' | 'maxQuantity'>> & CheckoutOptions;
   signup: SignupOptions | undefined;
   emit(entry: Omit<BffLogEntry, 'time'>): void;
-  /** Runs one call to the service under the BFF's timeout and turns its failures into safe answers. */
-  service<T>(c: BffContext, what: string, call: (signal: AbortSignal) => Promise<T>, publicFields?: readonly string[]): Promise<T>;
+  /**
+   * Runs one call to the service under the BFF's timeout and turns its failures into safe answers.
+   * `call` passes what it is given to the client: the timeout's signal, and the request's id, sent
+   * as `X-Request-Id` so that the service's log lines name the same request.
+   */
+  service<T>(c: BffContext, what: string, call: (options: ServiceCall) => Promise<T>, publicFields?: readonly string[]): Promise<T>;
   /** Counts a request against `rule` under `key`; over the limit it throws 429. */
   enforce(c: BffContext, rule: RateLimitRule | undefined, key: string): Promise<void>;
+}
+
+/** The call options of every call to the service: the BFF's timeout and the request's id. */
+export interface ServiceCall {
+  signal: AbortSignal;
+  requestId: string;
 }
 
 export interface RateLimits {
@@ -100,7 +111,7 @@ export function resolveBff(options: BffOptions): Bff {
     async service(c, what, call, publicFields) {
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        return await call(signal);
+        return await call({ signal, requestId: c.get('requestId') });
       } catch (error) {
         const answer = fromServiceError(error, { publicFields, timedOut: signal.aborted });
         if (answer.status >= 500 || answer.code === ERROR_CODES.upstreamBusy) {
@@ -112,6 +123,7 @@ export function resolveBff(options: BffOptions): Bff {
             call: what,
             error: error instanceof Error ? error.name : typeof error,
             upstream_status: typeof status === 'number' ? status : undefined,
+            upstream_request_id: error instanceof InvoicingError ? error.requestId : undefined,
             code: answer.code,
           });
         }

@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { clientIp } from '../kernel/checkout.js';
 import { bodyLimit } from 'hono/body-limit';
+import { REQUEST_ID_HEADER, requestIdOf } from '../server-kit/request-id.js';
 import type { Bff, BffContext, Env } from './context.js';
 import { BffError, ERROR_CODES, notFound } from './errors.js';
 import { PortalTokenError, verifyPortalToken, type PortalScope, type PortalSession } from './portal-token.js';
@@ -10,12 +11,13 @@ export function requestLog(bff: Bff): MiddlewareHandler<Env> {
   const { options } = bff;
   return async (c, next) => {
     const started = Date.now();
-    const requestId = crypto.randomUUID();
+    // Behind a trusted proxy its id is kept; the service is sent the same one (see `Bff.service`).
+    const requestId = requestIdOf(c.req.header(REQUEST_ID_HEADER), (options.trustProxy ?? 0) > 0);
     c.set('requestId', requestId);
     const ip = options.clientIp?.(c.req.raw, c.env) ?? forwardedFor(c.req.raw, options.trustProxy ?? 0) ?? socketAddress(c.env) ?? 'unknown';
     c.set('clientIp', ip);
     await next();
-    c.header('X-Request-Id', requestId);
+    c.header(REQUEST_ID_HEADER, requestId);
     applySecurityHeaders(c, bff);
     const session = c.get('session');
     const errorCode = c.res.status >= 400 ? c.res.headers.get('x-error-code') : null;

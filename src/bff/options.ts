@@ -121,8 +121,8 @@ export interface BffOptions {
    */
   clientIp?: (request: Request, env: unknown) => string | undefined;
   /**
-   * How many proxies in front of the BFF append to `X-Forwarded-For` and set `X-Forwarded-Proto` and
-   * `X-Forwarded-Host`. Default 0: those headers are ignored.
+   * How many proxies in front of the BFF append to `X-Forwarded-For` and set `X-Forwarded-Proto`,
+   * `X-Forwarded-Host` and `X-Request-Id` (kept as the request's id). Default 0: those headers are ignored.
    */
   trustProxy?: number;
   /**

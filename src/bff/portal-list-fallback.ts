@@ -81,7 +81,7 @@ async function readAll(bff: Bff, c: BffContext, clientId: number, period: string
   const all: Invoice[] = [];
   for (let page = 1; all.length < maxInvoices; page += 1) {
     const query: InvoiceListQuery = { client_id: clientId, page, per_page: SERVICE_PAGE_SIZE, period: period as InvoiceListQuery['period'] };
-    const batch = await bff.service(c, 'invoices.list', (signal) => bff.client.invoices.list(query, { signal }));
+    const batch = await bff.service(c, 'invoices.list', (call) => bff.client.invoices.list(query, call));
     // The filter is asked of the service and checked again on every record.
     for (const invoice of batch) if (invoice.client_id === clientId) all.push(invoice);
     if (batch.length < SERVICE_PAGE_SIZE) return all;

@@ -59,8 +59,8 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
       heldPages.set(key, held);
       return held.page;
     }
-    const answered = await bff.service(c, 'invoices.list', (signal) =>
-      held ? listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal, ifNoneMatch: held.etag }) : listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal }),
+    const answered = await bff.service(c, 'invoices.list', (call) =>
+      held ? listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, { ...call, ifNoneMatch: held.etag }) : listPage(CUSTOMER_INVOICE_FIELDS, pageQuery, call),
     );
     // The service answers 304 only to the tag it was sent: the page held is still current.
     const page = answered.notModified ? held!.page : answered;
@@ -98,7 +98,7 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
     const { invoices } = bff.client;
     if (!invoices.summary) throw new BffError(404, 'not_found', 'The service has no summary.');
     return shared(`summary:${clientId}:${JSON.stringify(query)}`, () =>
-      bff.service(c, 'invoices.summary', (signal) => invoices.summary!(query, { signal })),
+      bff.service(c, 'invoices.summary', (call) => invoices.summary!(query, call)),
     );
   }
 
@@ -121,8 +121,8 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
     const counted = query.totals ? summary(c, clientId, filters) : undefined;
     // Only the keys the customer's view is made from: a whole invoice has more than a hundred.
     const page = shared(`page:${clientId}:${JSON.stringify(pageQuery)}`, () =>
-      bff.service(c, 'invoices.list', (signal) =>
-        listFields ? listFields(CUSTOMER_INVOICE_FIELDS, pageQuery, { signal }) : bff.client.invoices.list(pageQuery, { signal }),
+      bff.service(c, 'invoices.list', (call) =>
+        listFields ? listFields(CUSTOMER_INVOICE_FIELDS, pageQuery, call) : bff.client.invoices.list(pageQuery, call),
       ),
     );
     const [invoices, count, totals] = await Promise.all([page, counted, unfiltered ? counted : owed]);

@@ -23,8 +23,8 @@ export async function paymentsTestMode(bff: Bff, c: BffContext): Promise<boolean
   if (typeof kept === 'boolean') return kept;
   const ttlMs = bff.options.productCacheMs ?? 30_000;
   const answer = await bff
-    .service(c, 'account.paymentSettings', (signal) =>
-      account.paymentSettings({ signal }).then(
+    .service(c, 'account.paymentSettings', (call) =>
+      account.paymentSettings(call).then(
         (settings) => ({ testMode: settings.test_mode, ttlMs }),
         (error: unknown) => {
           if (error instanceof InvoicingError && NO_ENDPOINT.has(error.status)) return { testMode: false, ttlMs };

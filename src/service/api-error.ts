@@ -1,5 +1,9 @@
-/** An error with the reference's body: `{"code":"error","message":…}`. */
+/**
+ * An error with the reference's body: `{"code":"error","message":…}`. A failure the reference does
+ * not know, that a client must tell apart from the others, has its own `code` (a subclass says which).
+ */
 export class ApiError extends Error {
+  readonly code: 'error' | 'idempotency_key_reused' = 'error';
   readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
   readonly fields: Record<string, string[]> | undefined;
   /** Headers the answer carries, such as `Retry-After`. */
@@ -13,7 +17,7 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
-  get body(): { code: 'error'; message: string | Record<string, string[]> } {
-    return { code: 'error', message: this.fields ?? this.message };
+  get body(): { code: ApiError['code']; message: string | Record<string, string[]> } {
+    return { code: this.code, message: this.fields ?? this.message };
   }
 }

@@ -39,6 +39,7 @@ import { mountRecurrings } from './resources/recurrings.js';
 import { mountWebhooks } from './webhooks/routes.js';
 import { mountWriteFeed } from './write-feed.js';
 import { routePatchAsPut } from './routing.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../server-kit/request-id.js';
 
 export interface ServiceAppOptions {
   db: Database;
@@ -104,6 +105,13 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     return configuredUrl().replace(/\/+$/, '');
   };
 
+  // First of all, so that every answer carries the id: errors, early refusals and pages alike.
+  app.use('*', async (c, next) => {
+    const requestId = requestIdOf(c.req.header(REQUEST_ID_HEADER), (options.trustProxy ?? 0) > 0);
+    c.set('requestId', requestId);
+    await next();
+    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+  });
   app.use('*', async (c, next) => {
     c.set('db', options.db);
     c.set('config', {
@@ -211,7 +219,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     if (error instanceof HTTPException && error.status < 500) {
       return errorResponse(c, new ApiError(error.status === 413 ? 413 : 400, error.message || 'Bad request'));
     }
-    log({ level: 'error', message: 'unhandled error', path: new URL(c.req.url).pathname, error: String(error) });
+    log({ level: 'error', message: 'unhandled error', request_id: c.get('requestId'), path: new URL(c.req.url).pathname, error: String(error) });
     return c.json({ code: 'error', message: 'Internal server error' }, 500);
   });
   return app;

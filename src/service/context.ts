@@ -42,6 +42,8 @@ export interface ServiceEnv {
     format: Format;
     body: Record<string, unknown>;
     account: Account;
+    /** The request's id, sent back in `X-Request-Id` and written on its log lines. */
+    requestId: string;
   };
 }
 

@@ -228,7 +228,7 @@ export function errorResponse(c: Context, error: ApiError): Response {
     const message = error.fields
       ? Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [k.replace(/[^A-Za-z0-9_]/g, '_'), v.join('; ')]))
       : error.message;
-    return c.body(toXml('error', { code: 'error', message }), error.status, {
+    return c.body(toXml('error', { code: error.code, message }), error.status, {
       'content-type': 'application/xml; charset=utf-8',
     });
   }

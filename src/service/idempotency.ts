@@ -15,7 +15,8 @@ export type IdempotencyCallers = 'account' | 'public';
 /**
  * `Idempotency-Key` on a POST makes a retry safe: the first request with a key runs, every later
  * one with the same key and the same body gets the first answer again, and one with another body
- * is refused. A key still in flight answers 409, so concurrent duplicates never both run.
+ * is refused with its own error. A key still in flight answers 409, so concurrent duplicates never
+ * both run.
  *
  * Public callers keep their keys apart from the account's: a stranger who sends the key the shop
  * will use next (`order-1001`) claims it only among strangers, never in the shop's own API. The
@@ -34,6 +35,20 @@ export function idempotentPosts(callers: IdempotencyCallers): MiddlewareHandler<
 }
 
 const claimedRequests = new WeakSet<Request>();
+
+/**
+ * A key sent again with another request (another path or body): 422 with its own code,
+ * `{"code":"idempotency_key_reused","message":…}`, so that a client tells it from invalid data
+ * (docs/decisions/idempotency-key-reuse.md).
+ */
+export class IdempotencyKeyReusedError extends ApiError {
+  override readonly code = 'idempotency_key_reused';
+
+  constructor() {
+    super(422, 'This Idempotency-Key was used with a different request.');
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
 
 /** For the API's own routes, whose callers hold the account's api_token. */
 export const idempotentPost = idempotentPosts('account');
@@ -64,9 +79,7 @@ async function remembered(
     );
     const stored = rows[0];
     if (!stored) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
-    if (stored.fingerprint !== fingerprint) {
-      throw new ApiError(422, 'Validation failed', { idempotency_key: ['was used with a different request'] });
-    }
+    if (stored.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
     if (stored.status === 0) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
     return c.body(stored.body ?? '', stored.status as 200, {
       'content-type': stored.content_type ?? 'application/json',

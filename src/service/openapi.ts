@@ -241,6 +241,39 @@ function errorResponse(description: string) {
   };
 }
 
+/** Every answer's id, errors included, as the service's log lines name it. */
+const REQUEST_ID_HEADER: JsonSchema = {
+  description: "The request's id, also on the service's log lines about it: a random UUID, or the id a trusted proxy sent (1 to 128 of `A-Z a-z 0-9 . _ : -`).",
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+};
+
+/** The refusal of a key used before with another request: its own code, not the reference's `error`. */
+const IDEMPOTENCY_KEY_REUSED: JsonSchema = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: { const: 'idempotency_key_reused' }, message: { type: 'string' } },
+};
+
+const IDEMPOTENCY_KEY_PARAMETER: JsonSchema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: for 24 hours the same key with the same request gets the first answer again (`Idempotent-Replayed: true`), with another request a 422 `idempotency_key_reused`, and while the first still runs a 409.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+};
+
+/** Adds `X-Request-Id` to every answer of every operation. */
+function withRequestIds(paths: Record<string, Record<string, unknown>>): void {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item) as { responses: Record<string, { headers?: Record<string, unknown> }> }[]) {
+      for (const response of Object.values(operation.responses)) {
+        response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+      }
+    }
+  }
+}
+
 function content(component: string, ext: Ext, wrapper?: string) {
   if (ext === 'xml') return { [MEDIA.xml]: { schema: { ...ref(component), ...(wrapper ? { xml: { name: wrapper } } : {}) } } };
   return { [MEDIA.json]: { schema: ref(component) } };
@@ -314,6 +347,16 @@ function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
   const responses: Record<string, unknown> = { [spec.status ?? '200']: success, '401': errorResponse('Missing or wrong token') };
   if (spec.notFound) responses['404'] = errorResponse('No such record in this account');
   if (spec.body || spec.plainBody || spec.multipart || spec.query) responses['422'] = errorResponse('Invalid data; `message` maps each field to its messages');
+  // Every POST of an account's API honours `Idempotency-Key`.
+  if (spec.method === 'post' && (spec.security ?? 'account') === 'account') {
+    parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+    const either = { oneOf: [ref('ErrorBody'), ref('IdempotencyKeyReused')] };
+    responses['422'] = {
+      description: 'Invalid data (`message` maps each field to its messages), or `idempotency_key_reused`: the key was used with another request',
+      content: { 'application/json': { schema: either }, 'application/xml': { schema: { ...either, xml: { name: 'error' } } } },
+    };
+    responses['409'] = errorResponse('A request with this Idempotency-Key is still running: retry shortly');
+  }
   if (spec.multipart) responses['413'] = errorResponse('The file is larger than 2 MiB');
   operation['responses'] = responses;
   return operation;
@@ -379,6 +422,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
   });
   add('/payments/stripe/{prefix}/webhook', 'post', notification('receiveStripeEvent', "Stripe's events of the account's Checkout Sessions, signed with its webhook secret", 'Stripe-Signature'));
   add('/payments/przelewy24/{prefix}/notify', 'post', notification('receivePrzelewy24Notification', "Przelewy24's transaction notifications (`urlStatus`), signed with the account's CRC key"));
+  withRequestIds(paths);
 
   return {
     openapi: '3.1.0',
@@ -390,7 +434,8 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         'Every operation answers in JSON or XML by the path extension. The `api_token` goes in the query for GET and DELETE,',
         'at the top level of JSON bodies for POST and PUT, in `Authorization: Bearer` for XML bodies and as a form field in',
         'multipart requests. Money, quantities and rates are decimal strings (`"58.32"`). Lists are bare arrays paged by',
-        '`page` and `per_page` (default 25, at most 100); a page shorter than `per_page` is the last.',
+        '`page` and `per_page` (default 25, at most 100); a page shorter than `per_page` is the last. Every answer carries',
+        'its request id in `X-Request-Id`; a POST may carry an `Idempotency-Key`.',
       ].join(' '),
     },
     servers: [{ url: baseUrl.replace(/\/+$/, ''), description: 'The account base address; integration endpoints are on the application address' }],
@@ -400,7 +445,8 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     ].map((name) => ({ name })),
     paths,
     components: {
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), IdempotencyKeyReused: IDEMPOTENCY_KEY_REUSED },
+      headers: { RequestId: REQUEST_ID_HEADER },
       securitySchemes: {
         apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'Query for GET and DELETE; the same token goes at the top level of JSON bodies of POST and PUT.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The API token, for XML requests.' },

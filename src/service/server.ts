@@ -11,6 +11,7 @@ import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker, webhookRowHooks } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
+import { identifyRawAnswers } from './raw-answers.js';
 
 export interface ServiceOptions {
   port?: number;
@@ -34,7 +35,7 @@ export interface ServiceOptions {
   /** Turns on the test payment provider (`--test-payments`). Off by default; `npm start` and tests turn it on. */
   testPayments?: boolean | undefined;
   log?: (entry: Record<string, unknown>) => void;
-  /** Logs one structured entry per request through `log` (method, path without query, status, time). */
+  /** Logs one structured entry per request through `log` (request id, method, path without query, status, time). */
   logRequests?: boolean;
   /**
    * Apply pending migrations on start (default). With `false` the service only checks that the
@@ -188,6 +189,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       s.once('error', reject);
     });
     capConnections(server, limits);
+    identifyRawAnswers(server, options.trustProxy ?? 0);
     const { port } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     listening = url;
@@ -263,6 +265,7 @@ function loggedFetch(fetch: Fetch, log: (entry: Record<string, unknown>) => void
       time: new Date().toISOString(),
       level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
       msg: 'request',
+      request_id: response.headers.get('x-request-id'),
       method: request.method,
       path: new URL(request.url).pathname,
       status,

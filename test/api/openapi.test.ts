@@ -65,4 +65,29 @@ describe('OpenAPI document', () => {
     expect(create['security']).toEqual([{ apiToken: [] }, { bearer: [] }]);
     expect(paths['/account.json']!['get']!['security']).toEqual([{ apiToken: [], integrationToken: [] }]);
   });
+
+  it('gives every answer its X-Request-Id, and the POSTs of the API their Idempotency-Key and its errors', () => {
+    const paths = document['paths'] as Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }> }>>;
+    const answers = Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => Object.values(operation.responses)));
+    expect(answers.length).toBeGreaterThan(300);
+    expect(answers.filter((answer) => (answer.headers?.['X-Request-Id'] as { $ref?: string } | undefined)?.$ref !== '#/components/headers/RequestId')).toEqual([]);
+    const components = document['components'] as { headers: Record<string, { schema: unknown }>; schemas: Record<string, unknown> };
+    expect(components.headers['RequestId']!.schema).toEqual({ type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' });
+    expect(components.schemas['IdempotencyKeyReused']).toEqual({
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { const: 'idempotency_key_reused' }, message: { type: 'string' } },
+    });
+
+    const create = paths['/invoices.json']!['post']!;
+    expect(create.parameters!.filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['Idempotency-Key']);
+    expect(create.responses['422']!.content!['application/json']!.schema).toEqual({
+      oneOf: [{ $ref: '#/components/schemas/ErrorBody' }, { $ref: '#/components/schemas/IdempotencyKeyReused' }],
+    });
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '401', '409', '422']);
+    // Reads, updates and the integration endpoints take no key.
+    expect(paths['/invoices.json']!['get']!.parameters!.some((p) => p.name === 'Idempotency-Key')).toBe(false);
+    expect(paths['/invoices/{id}.json']!['put']!.parameters!.some((p) => p.name === 'Idempotency-Key')).toBe(false);
+    expect(paths['/login.json']!['post']!.parameters!.some((p) => p.name === 'Idempotency-Key')).toBe(false);
+  });
 });

@@ -36,10 +36,21 @@ describe('Idempotency-Key on POST', () => {
     expect(await countPayments()).toBe(1);
   });
 
-  it('refuses the same key with another body', async () => {
+  it('refuses the same key with another body with its own error code, in JSON and XML', async () => {
     const response = await post(paymentBody(service.apiToken, '99.00'), 'order-77');
     expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ code: 'error', message: { idempotency_key: ['was used with a different request'] } });
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+    expect(await response.json()).toEqual({ code: 'idempotency_key_reused', message: 'This Idempotency-Key was used with a different request.' });
+    const xml = await fetch(`${service.url}/banking/payments.xml`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml', accept: 'application/xml', authorization: `Bearer ${service.apiToken}`, 'idempotency-key': 'order-77' },
+      body: '<banking_payment><name>Order 77</name><price>12.50</price></banking_payment>',
+    });
+    expect(xml.status).toBe(422);
+    expect(await xml.text()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<error>\n  <code>idempotency_key_reused</code>\n  <message>This Idempotency-Key was used with a different request.</message>\n</error>\n',
+    );
+    expect(await countPayments()).toBe(1);
   });
 
   it('lets concurrent duplicates create exactly one record', async () => {

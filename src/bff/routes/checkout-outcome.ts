@@ -41,7 +41,7 @@ export interface CheckoutOutcomeDeps {
   client: { payments: Pick<InvoicingClient['payments'], 'get'>; invoices: Pick<InvoicingClient['invoices'], 'get'> };
   key: Uint8Array;
   /** Runs one call to the service under the BFF's timeout, turning its failures into safe answers. */
-  call: <T>(c: Context, what: string, run: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+  call: <T>(c: Context, what: string, run: (options: { signal: AbortSignal; requestId: string }) => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -55,13 +55,13 @@ export function checkoutOutcomeRoutes({ client, key, call }: CheckoutOutcomeDeps
     const id = await paymentIdOf(c.req.param('attempt'), key);
     let payment: Record<string, unknown>;
     try {
-      payment = (await call(c, 'payments.get', (signal) => client.payments.get(id, { signal }))) as unknown as Record<string, unknown>;
+      payment = (await call(c, 'payments.get', (options) => client.payments.get(id, options))) as unknown as Record<string, unknown>;
     } catch (error) {
       if (error instanceof BffError && error.status === 404) throw notFound('checkout');
       throw error;
     }
     const invoiceId = typeof payment.invoice_id === 'number' ? payment.invoice_id : undefined;
-    const invoice = payment.paid && invoiceId ? await call(c, 'invoices.get', (signal) => client.invoices.get(invoiceId, { signal })) : undefined;
+    const invoice = payment.paid && invoiceId ? await call(c, 'invoices.get', (options) => client.invoices.get(invoiceId, options)) : undefined;
     const providerStatus = payment.provider_status;
     c.header('Cache-Control', 'private, no-store');
     return c.json({

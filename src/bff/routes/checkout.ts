@@ -139,9 +139,9 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     const payment = await bff.service(
       c,
       'payments.create',
-      (signal) =>
+      (call) =>
         bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], {
-          signal,
+          ...call,
           ...(serviceKey ? { idempotencyKey: serviceKey } : {}),
         }),
       [],
@@ -165,7 +165,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
 
   /** The buyer fields of a signed-in customer's invoice: their record as they keep it, e-mailed where they ask. */
   async function customerAsBuyer(c: BffContext, session: PortalSession, email: string | undefined): Promise<z.output<typeof buyerShape>> {
-    const record = await bff.service(c, 'clients.get', (signal) => bff.client.clients.get(session.clientId, { signal }));
+    const record = await bff.service(c, 'clients.get', (call) => bff.client.clients.get(session.clientId, call));
     const to = email ?? record.email ?? undefined;
     if (!to) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { 'buyer.email': ['is required: your details have no e-mail'] } });
     const text = (value: string | null | undefined) => value || undefined;

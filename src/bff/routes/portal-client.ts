@@ -13,7 +13,7 @@ export function portalClientRoutes(bff: Bff): Hono<Env> {
 
   routes.get('/client', requireSession(bff, 'client:read'), async (c) => {
     const clientId = c.get('session').clientId;
-    const record = await bff.service(c, 'clients.get', (signal) => bff.client.clients.get(clientId, { signal }));
+    const record = await bff.service(c, 'clients.get', (call) => bff.client.clients.get(clientId, call));
     if (record.id !== clientId) throw notFound('client');
     c.header('Cache-Control', 'private, no-store');
     return c.json(customerClient(record));
@@ -26,7 +26,7 @@ export function portalClientRoutes(bff: Bff): Hono<Env> {
       throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { name: ["can't be blank"] } });
     }
     // The customer's own word: marked, so the service never matches other buyers' invoices by it.
-    const record = await bff.service(c, 'clients.update', (signal) => bff.client.clients.update(clientId, { ...changes, self_service: true }, { signal }), CUSTOMER_CLIENT_FIELDS);
+    const record = await bff.service(c, 'clients.update', (call) => bff.client.clients.update(clientId, { ...changes, self_service: true }, call), CUSTOMER_CLIENT_FIELDS);
     c.header('Cache-Control', 'private, no-store');
     return c.json(customerClient(record));
   });

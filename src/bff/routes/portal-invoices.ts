@@ -36,7 +36,7 @@ export async function ownInvoice(bff: Bff, c: BffContext, clientId: number, idTe
   if (!ID_PATTERN.test(idText)) throw notFound('invoice');
   let invoice: Invoice;
   try {
-    invoice = await bff.service(c, 'invoices.get', (signal) => bff.client.invoices.get(Number(idText), { signal }));
+    invoice = await bff.service(c, 'invoices.get', (call) => bff.client.invoices.get(Number(idText), call));
   } catch (error) {
     if (error instanceof BffError && error.status === 404) throw notFound('invoice');
     throw error;
@@ -95,7 +95,7 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
     },
     async (c) => {
       const invoice = await ownInvoice(bff, c, c.get('session').clientId, c.req.param('id'));
-      const pdf = await bff.service(c, 'invoices.pdf', (signal) => bff.client.invoices.pdf(invoice.id, { signal }));
+      const pdf = await bff.service(c, 'invoices.pdf', (call) => bff.client.invoices.pdf(invoice.id, call));
       if (!isPdf(pdf)) {
         bff.emit({ level: 'error', msg: 'service answered something else than a PDF', request_id: c.get('requestId'), call: 'invoices.pdf' });
         throw new BffError(502, ERROR_CODES.upstream, 'The invoicing service could not complete the request.');

@@ -71,12 +71,12 @@ export function portalPaymentRoutes(bff: Bff): Hono<Env> {
       payment = (await bff.service(
         c,
         'payments.create',
-        (signal) =>
-          bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], { signal, idempotencyKey: key }),
+        (call) =>
+          bff.client.payments.create(paymentInput as Parameters<InvoicingClient['payments']['create']>[0], { ...call, idempotencyKey: key }),
         [],
       )) as unknown as Record<string, unknown>;
       // A replayed answer shows the payment as created: ask how it stands now.
-      const current = (await bff.service(c, 'payments.get', (signal) => bff.client.payments.get(Number(payment.id), { signal }), [])) as unknown as Record<string, unknown>;
+      const current = (await bff.service(c, 'payments.get', (call) => bff.client.payments.get(Number(payment.id), call), [])) as unknown as Record<string, unknown>;
       if (!ended(current)) break;
       if (round === MAX_RETRIES) throw new BffError(429, ERROR_CODES.rateLimited, 'Too many payment attempts for this invoice.');
       previous = payment.id;

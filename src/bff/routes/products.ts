@@ -29,7 +29,7 @@ export function productLookup(bff: Bff): ProductLookup {
     if (cached) {
       if (!fresh) return cached;
       try {
-        const current = await bff.service(c, 'products.get', (signal) => bff.client.products.get(cached.id, { signal }));
+        const current = await bff.service(c, 'products.get', (call) => bff.client.products.get(cached.id, call));
         if (current.token === token) return current;
       } catch (error) {
         if (!(error instanceof BffError && error.status === 404)) throw error;
@@ -39,7 +39,7 @@ export function productLookup(bff: Bff): ProductLookup {
     // `token` is a hint our service honours; the hosted one ignores it, so every page is checked here.
     for (let page = 1; page <= 200; page += 1) {
       const query = { token, page, per_page: SERVICE_PAGE_SIZE } as Parameters<InvoicingClient['products']['list']>[0];
-      const batch = await bff.service(c, 'products.list', (signal) => bff.client.products.list(query, { signal }));
+      const batch = await bff.service(c, 'products.list', (call) => bff.client.products.list(query, call));
       const match = batch.find((product) => product.token === token);
       if (match) {
         await bff.cache.set(keyOf(token), match, ttlMs);
@@ -64,7 +64,7 @@ export function sellerCountryLookup(bff: Bff): (c: BffContext) => Promise<string
     if (cached) return cached;
     const client = bff.client.departments;
     if (!client) return 'PL';
-    const departments = await bff.service(c, 'departments.list', (signal) => client.list({ signal }));
+    const departments = await bff.service(c, 'departments.list', (call) => client.list(call));
     const seller = departments.find((d) => (bff.checkout.departmentId ? d.id === bff.checkout.departmentId : d['main'] === true)) ?? departments[0];
     const country = seller?.country?.trim().toUpperCase() || 'PL';
     await bff.cache.set('seller-country', country, ttlMs);

@@ -18,7 +18,7 @@ export function signupRoutes(bff: Bff, signup: SignupOptions): Hono<Env> {
     const created = await bff.service(
       c,
       'clients.create',
-      (signal) => bff.client.clients.create({ ...input, name, kind: 'buyer', self_service: true }, { signal }),
+      (call) => bff.client.clients.create({ ...input, name, kind: 'buyer', self_service: true }, call),
       CUSTOMER_CLIENT_FIELDS,
     );
     await signup.onCreated?.({ id: created.id, email: created.email, name: created.name });
