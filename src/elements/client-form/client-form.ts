@@ -12,7 +12,7 @@ import { InvoiceKitElement } from '../shared/base-element.js';
 import { FormControl } from '../shared/form-control.js';
 import { clientField, countryCode, countryOptions } from './fields.js';
 import { LoadController } from '../shared/load-controller.js';
-import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
+import { BffError, ClientRecordClient, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';
 import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, type ClientFormValue } from './events.js';
 import { catalogs, type ClientFormMessages } from './messages.js';
@@ -289,8 +289,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return this.disabled || this.#control.formDisabled;
   }
 
-  #api(): BffClient {
-    return new BffClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
+  #api(): ClientRecordClient {
+    return new ClientRecordClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
   }
 
   /** The person field is a company's contact person; a private person's name is the name. */
