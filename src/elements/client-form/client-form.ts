@@ -37,6 +37,7 @@ const adopted = new WeakSet<Document | ShadowRoot>();
  * `<form>` it is a form control: its inputs submit with that form (named `client[name]`, … after the
  * `name` attribute), it reports its validity and takes part in reset and `disabled`.
  *
+ * @tagname client-form
  * @summary The customer's own billing details, validated for invoicing, saved through the BFF.
  *
  * @fires {ClientChangeEvent} client-change - The customer changed a field. `detail.field`, `detail.value`, `detail.dirty`.

@@ -32,6 +32,7 @@ const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as 
  * sorting, pagination or endless scrolling, PDF download and payment, in a table that turns into cards
  * on narrow screens.
  *
+ * @tagname invoice-list
  * @summary The session customer's invoices with filters, sorting, PDF download and pay actions.
  *
  * @fires {InvoiceSelectEvent} invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.

@@ -49,6 +49,7 @@ function pendingAttempt(value?: PendingAttempt | null): PendingAttempt | undefin
  * (`endpoint` + `product`) or, with no backend at all, to the invoicing service's public widget routes
  * (`app-url` + `account` + `product`).
  *
+ * @tagname product-pay-button
  * @summary A buy button with checkout dialog, payment redirect and invoice, for one product.
  *
  * @slot - Fallback content shown until the element is defined, or if its script is blocked: put a plain `<a href>` to the product's order page here.
