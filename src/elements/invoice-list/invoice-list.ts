@@ -173,10 +173,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
    * one, so a stale answer never lands; the render reads its status.
    */
   #pages = new Task(this, {
-    args: () => {
-      const scroll = this.paging === 'scroll';
-      return [this.endpoint, this.portalToken, scroll ? 0 : this.page, scroll ? 0 : this.perPage, this.status, this.period, this.search.trim(), this.order] as const;
-    },
+    // Scrolling shows every page: `page` and `per-page` do not count there.
+    args: () => [this.endpoint, this.portalToken, ...(this.paging === 'scroll' ? [0, 0] : [this.page, this.perPage]), this.status, this.period, this.search.trim(), this.order] as const,
     task: (_, { signal }): InvoicePage | Promise<InvoicePage> => {
       this.#scroll.stop();
       this.#setQuery();
