@@ -39,6 +39,8 @@ import { mountRecurrings } from './resources/recurrings.js';
 import { mountWebhooks } from './webhooks/routes.js';
 import { mountWriteFeed } from './write-feed.js';
 import { routePatchAsPut } from './routing.js';
+import { createIssuing } from './application/composition.js';
+import type { Issuing } from './application/issuing.js';
 
 export interface ServiceAppOptions {
   db: Database;
@@ -74,6 +76,8 @@ export interface ServiceAppOptions {
   ksef?: KsefRuntime | undefined;
   /** How many proxies in front append to `X-Forwarded-For`; the widget's rate limits then count the buyer's address. Default 0. */
   trustProxy?: number | undefined;
+  /** The issuing step's run-time parts (`createIssuing`); made here from the options above when not given. */
+  issuing?: Issuing | undefined;
 }
 
 /** The body an invoice attachment's routes read: a file of up to 10 MiB and its form. */
@@ -97,6 +101,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const clock = options.clock ?? (() => new Date());
   const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
   const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
+  const issuing = options.issuing ?? createIssuing({ db: options.db, smtpUrl: options.smtpUrl, ksef, clock, publicUrl: () => configuredUrl().replace(/\/+$/, '') }).issuing;
   /** The configured address, or the request's own origin when its `Host` is one of the trusted hosts. */
   const publicUrlOf = (request: Request) => {
     const url = new URL(request.url);
@@ -115,6 +120,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       clock,
       ksef,
       trustProxy: options.trustProxy ?? 0,
+      issuing,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.
@@ -134,8 +140,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/invoice', group(open, mountPublicPages));
   // The buyer's checkout page of a payment is public, its token the capability: it answers before
   // the `/banking` group asks for the account's token.
-  app.route('/banking/payments/pay', group(open, (checkout) => mountCheckoutPage(checkout, app)));
-  app.route('/payments', group(open, (payments) => mountPaymentNotifications(payments, { service: app, clock: options.clock })));
+  app.route('/banking/payments/pay', group(open, mountCheckoutPage));
+  app.route('/payments', group(open, (payments) => mountPaymentNotifications(payments, { clock: options.clock })));
   const shop = group(open);
   const script = group(open);
   mountWidget({ shop, script });
@@ -155,7 +161,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountAccountOperations(account, { smtpUrl: options.smtpUrl });
   mountInvoiceSummary(invoices);
   mountInvoiceDocuments({ invoices, outbox }, {
-    smtpUrl: options.smtpUrl,
+    mail: issuing.mail,
     outboxAccess: createOutboxAccess(options.signingSecret ?? randomBytes(32).toString('base64url')),
     db: options.db,
     ksef,

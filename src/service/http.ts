@@ -1,4 +1,5 @@
 import type { KsefRuntime } from './ksef/invoices.js';
+import type { Issuing } from './application/issuing.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
@@ -35,6 +36,8 @@ export interface ServiceConfig {
   ksef: KsefRuntime;
   /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */
   trustProxy: number;
+  /** The one step that issues invoices, for every route that issues one. */
+  issuing: Issuing;
 }
 
 export interface ServiceEnv {

@@ -142,7 +142,14 @@ export function errorMessages(problems: Record<string, string[]>): string[] {
  * With `validate_invoices_for_gov` (the default) a problem refuses the save with a 422 naming each
  * field; without it the invoice is saved with `gov_error_messages`.
  */
-export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Account, saved: T, before?: InvoiceData, known?: KsefSettings): Promise<T> {
+export async function checkForKsef<T extends InvoiceData>(
+  tx: Sql,
+  account: Account,
+  saved: T,
+  before?: InvoiceData,
+  known?: KsefSettings,
+  options: { ratePending?: boolean } = {},
+): Promise<T> {
   const data = saved as unknown as Stored;
   const current = before as Stored | undefined;
   // In production an invoice KSeF accepted is final (hosted guide); DEMO blocks nothing.
@@ -161,6 +168,8 @@ export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Acco
     data.gov_corrected_invoice_number = context.corrected.ksefNumber;
   }
   const problems = { ...fa3Problems(fa3InvoiceOf(data), context), ...(data.kind === 'correction' ? correctionProblems(data, context.corrected as CorrectedReference | null) : {}) };
+  // An invoice waiting for its NBP rate gets it before it goes to KSeF: that is no reason to refuse it.
+  if (options.ratePending) delete problems.exchange_currency_rate;
   if (Object.keys(problems).length === 0) {
     data.gov_error_messages = null;
     return saved;

@@ -7,8 +7,7 @@ import type { InvoiceData } from '../invoicing/invoices.js';
 import type { PaymentOutcome } from '../payments/provider.js';
 import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
-import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
-import { type PaymentData, saleOf } from '../resources/payments.js';
+import { checkoutOutcome, type PaymentData, saleOf, settlePayment } from '../application/payments.js';
 import { DEFAULT_TAX } from '../resources/products.js';
 import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
@@ -67,18 +66,24 @@ function languageOf(c: ServiceContext, payment?: PaymentData): Lang {
   return payment?.lang === 'pl' || payment?.lang === 'en' ? payment.lang : checkoutLang(null, c.req.header('accept-language'));
 }
 
+/** What the page says of a sale taxed other than at the domestic rate. */
+function saleNote(t: (typeof TEXT)[Lang], taxCase: string): string | undefined {
+  if (taxCase === 'eu_reverse_charge') return t.reverse_charge;
+  if (taxCase === 'intra_eu_supply') return t.intra_eu_supply;
+  return undefined;
+}
+
 const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
 
 const providerPayment = (c: ServiceContext, payment: PaymentData) => providerPaymentOf(c.get('config').publicUrl, payment, languageOf(c, payment));
 
 async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
   const sale = await saleOf(sql, account, payment);
-  const tax = sale.treatment.kind === 'standard' ? (sale.product?.tax ?? DEFAULT_TAX) : sale.treatment.tax;
-  return { tax, treatment: sale.treatment, seller: sale.seller, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
+  const tax = sale.terms.tax ?? sale.product?.tax ?? DEFAULT_TAX;
+  return { tax, terms: sale.terms, seller: sale.seller, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
 }
 
-/** `service`: the whole service, through whose own `send_by_email` a paid order's invoice is mailed. */
-export function mountCheckoutPage(app: Hono<ServiceEnv>, service: Hono<ServiceEnv>): void {
+export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
   /** `confirming`: the buyer is back from the provider's page and the provider has not confirmed the payment yet. */
   async function show(c: ServiceContext, problem?: string, confirming = false) {
     const token = c.req.param('token')!;
@@ -112,7 +117,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>, service: Hono<ServiceEn
         <div><span>${t.vat} ${/^[a-z]/i.test(line.tax) ? line.tax : `${line.tax}%`}</span><span>${m(line.total_price_tax)}</span></div>
         <div class="due"><span>${t.total}</span><span class="total">${m(line.total_price_gross)}</span></div>
       </div>
-      ${line.treatment.kind !== 'standard' ? html`<p class="muted vat-note">${t[line.treatment.kind]}</p>` : ''}
+      ${saleNote(t, line.terms.case) ? html`<p class="muted vat-note">${saleNote(t, line.terms.case)}</p>` : ''}
       <p class="buyer">${t.invoiceTo} <strong class="buyer-email">${String(payment.email ?? '')}</strong>${payment.invoice_name && payment.invoice_tax_no ? html`<br>${t.company} ${String(payment.invoice_name)}, ${t.taxNo} ${String(payment.invoice_tax_no)}` : ''}</p>
       ${outcomeView()}
     </article>`;
@@ -150,7 +155,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>, service: Hono<ServiceEn
   }
 
   async function finish(c: ServiceContext, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
-    const { row } = await settlePayment(service, c.get('db'), { token, outcome, providerId, reference });
+    const { row } = await settlePayment(c.get('config').issuing, { token, outcome, providerId, reference });
     return leave(c, row.data);
   }
 

@@ -4,7 +4,7 @@ import type { Sql } from '../db.js';
 import { type Account, notFound, type ServiceContext, type ServiceEnv } from '../http.js';
 import { formatUnit, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { newPaymentData, type PaymentData } from '../resources/payments.js';
+import { newPaymentData, type PaymentData } from '../application/payments.js';
 import { insertRow, type StoredRow, todayText } from '../store.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { paymentProviderOf } from '../payments/settings.js';
@@ -147,10 +147,10 @@ async function payOutstanding(c: ServiceContext, token: string, fields: Record<s
     const left = outstanding(row.data);
     if (compare(decimal(left), ZERO) <= 0) return undefined;
     const name = `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`;
-    const data = await newPaymentData(tx, account, {
+    const { data } = await newPaymentData(tx, account, {
       name, description: name, price: left, invoice_id: row.id, client_id: row.data.client_id, currency: row.data.currency,
       kind: 'api', email: row.data.buyer_email, ...fields,
-    });
+    }, c.get('config').issuing);
     return (await insertRow(tx, 'payments', account.id, data)).data;
   });
 }

@@ -9,12 +9,12 @@ import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { publicIdempotentPost } from '../idempotency.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { newPaymentData, type PaymentData } from '../resources/payments.js';
+import { newPaymentData, type PaymentData } from '../application/payments.js';
 import type { ProductData } from '../resources/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
-import { checkoutOutcome } from '../payments/settlement.js';
+import { checkoutOutcome } from '../application/payments.js';
 import { Html, html, page, PAGE_HEADERS } from './html.js';
 import { byToken, money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
@@ -174,7 +174,7 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
     returnUrl: allowedReturnUrl(input.returnUrl, seller.origins),
     cancelUrl: allowedReturnUrl(input.cancelUrl, seller.origins),
   });
-  const row = await db.transaction(async (tx) => insertRow(tx, 'payments', found.account.id, await newPaymentData(tx, found.account, data)));
+  const row = await db.transaction(async (tx) => insertRow(tx, 'payments', found.account.id, (await newPaymentData(tx, found.account, data, c.get('config').issuing)).data));
   const { publicUrl } = c.get('config');
   // A provider with a page of its own takes the buyer there at once; otherwise (or while it is down) the checkout page.
   const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, lang));

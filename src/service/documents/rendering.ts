@@ -1,0 +1,33 @@
+import type { Database } from '../db.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { departmentLogo } from '../resources/department-logo.js';
+import { type StoredRow, timestampText, todayText } from '../store.js';
+import { BoundedMap } from '../../server-kit/bounded-map.js';
+import type { PrintOption } from './pdf.js';
+import { renderInvoicePdfInPool } from './pdf-pool.js';
+
+/**
+ * Recently rendered PDFs, per database and by everything that can change one: rendering costs far
+ * more than a lookup. Per database, because account and invoice ids only name a record within one:
+ * two services in one process (a host that embeds two, or tests) would otherwise hand each other's
+ * PDFs out.
+ */
+const renderedPdfs = new WeakMap<Database, BoundedMap<string, Buffer>>();
+const RENDERED_PDFS_KEPT = 64;
+
+/** The PDF of a stored invoice, with its department's logo. */
+export async function renderInvoicePdfForRow(
+  db: Database,
+  accountId: number,
+  row: StoredRow<InvoiceData>,
+  printOption: PrintOption = 'original',
+): Promise<Buffer> {
+  const logo = await departmentLogo(db, accountId, row.data.department_id);
+  const key = [accountId, row.id, timestampText(row.updated_at), logo?.updatedAt.toISOString() ?? '-', printOption, todayText()].join('|');
+  let kept = renderedPdfs.get(db);
+  if (!kept) renderedPdfs.set(db, (kept = new BoundedMap(RENDERED_PDFS_KEPT)));
+  const pdf = kept.get(key) ?? (await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null, accountId }));
+  // Kept (again) as the newest.
+  kept.set(key, pdf);
+  return pdf;
+}
