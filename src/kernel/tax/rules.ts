@@ -4,8 +4,8 @@
  * podatku od towarów i usług) and of Council Directive 2006/112/EC (docs/decisions/tax-engine.md).
  */
 
-export type SupplyKind = 'goods' | 'service' | 'electronic_service';
-export const SUPPLY_KINDS: readonly SupplyKind[] = ['goods', 'service', 'electronic_service'];
+export const SUPPLY_KINDS = ['goods', 'service', 'electronic_service'] as const;
+export type SupplyKind = (typeof SUPPLY_KINDS)[number];
 
 export type TaxCase =
   | 'domestic'
