@@ -93,7 +93,13 @@ export function splitAddress(country: string, address: string): { street: string
   const code = `(?<code>${POST_CODE_FORMATS[country]?.[0] ?? '\\d{4,6}'})`;
   const codeFirst = new RegExp(`^(?:[A-Z]{1,2}-)?${code}\\s+(?<city>.+)$`, 'i');
   const codeLast = new RegExp(`^(?<city>.+?)\\s+(?:[A-Z]{1,2}-)?${code}$`, 'i');
+  const codeAlone = new RegExp(`^(?:[A-Z]{1,2}-)?${code}$`, 'i');
   for (let i = lines.length - 1; i >= 0; i -= 1) {
+    // A line of the post code alone (Ireland's Eircode): the city is the line before it.
+    const alone = i > 0 ? codeAlone.exec(lines[i]!) : null;
+    if (alone?.groups) {
+      return { street: lines.slice(0, i - 1).join(', ') || null, post_code: alone.groups['code']!.toUpperCase(), city: lines[i - 1]! };
+    }
     const match = codeFirst.exec(lines[i]!) ?? codeLast.exec(lines[i]!);
     if (!match?.groups) continue;
     const street = (i > 0 ? lines.slice(0, i) : lines.slice(i + 1)).join(', ');

@@ -20,6 +20,8 @@ export interface RegistryOptions {
   mfWhitelistUrl?: string | undefined;
   /** The outbound client the calls go through. Default: one with 10 s per call and two attempts. */
   outbound?: OutboundClient | undefined;
+  /** The clock whose day the white list is asked about. Default the real one. */
+  clock?: (() => Date) | undefined;
   /** The seller, as the requester of VIES consultations (their `requestIdentifier` needs one). */
   viesRequester?: ViesNumber | undefined;
 }
@@ -37,6 +39,7 @@ export function createRegistries(options: RegistryOptions = {}): Registries {
   const outbound = options.outbound ?? createOutboundClient();
   const nbp = createNbpClient({ baseUrl: options.nbpApiUrl ?? NBP_API_URL, outbound });
   const vies = createViesClient({ baseUrl: options.viesApiUrl ?? VIES_API_URL, outbound, ...(options.viesRequester ? { requester: options.viesRequester } : {}) });
-  const whitelist = createWhitelistClient({ baseUrl: options.mfWhitelistUrl ?? MF_WHITELIST_URL, outbound });
+  const clock = options.clock ?? (() => new Date());
+  const whitelist = createWhitelistClient({ baseUrl: options.mfWhitelistUrl ?? MF_WHITELIST_URL, outbound, today: () => clock().toISOString().slice(0, 10) });
   return { nbp, vies, whitelist, lookupCompany: (country, taxNo) => lookupCompany({ whitelist, vies }, country, taxNo) };
 }
