@@ -70,7 +70,9 @@ export async function lookupCompany(registers: CompanyRegisters, country: string
   }
   const prefix = vatPrefixOf(state);
   const consultation = await registers.vies.check({ countryCode: prefix, vatNumber: normal.slice(prefix.length) });
-  if (consultation.status === 'unavailable') throw new RegistryUnavailableError('vies', consultation.reason ?? 'unavailable');
+  if (consultation.status === 'unavailable') {
+    throw new RegistryUnavailableError('vies', consultation.reason ?? 'unavailable', { retryAfterSeconds: consultation.retryAfterSeconds });
+  }
   if (consultation.status === 'invalid') return null;
   return {
     name: consultation.name,

@@ -29,6 +29,8 @@ export interface ViesConsultation extends ViesNumber {
   address: string | null;
   /** For `unavailable` (and `invalid` input): VIES's own code (`MS_UNAVAILABLE`, `TIMEOUT`) or the failure's kind. */
   reason: string | null;
+  /** For `unavailable`: how long VIES asked us to wait, when it did. */
+  retryAfterSeconds?: number;
 }
 
 export interface ViesClient {
@@ -87,8 +89,9 @@ export function createViesClient(options: { baseUrl?: string; outbound?: Outboun
         if (!(error instanceof OutboundError)) throw error;
         // A refusal comes as 400 or 500 with the same error body as on 200.
         const code = error.kind === 'status' ? errorCodeOf(error.text) : undefined;
-        if (code) return outcome(VIES_ERRORS[code] ?? 'unavailable', code);
-        return outcome('unavailable', error.kind === 'status' ? `HTTP ${error.status}` : error.kind);
+        const wait = error.retryAfterSeconds();
+        const failed = code ? outcome(VIES_ERRORS[code] ?? 'unavailable', code) : outcome('unavailable', error.kind === 'status' ? `HTTP ${error.status}` : error.kind);
+        return failed.status === 'unavailable' && wait !== undefined ? { ...failed, retryAfterSeconds: wait } : failed;
       }
       const code = errorCodeOf(body);
       if (code) return outcome(VIES_ERRORS[code] ?? 'unavailable', code);
