@@ -40,7 +40,9 @@ import { mountWebhooks } from './webhooks/routes.js';
 import { mountWriteFeed } from './write-feed.js';
 import { routePatchAsPut } from './routing.js';
 import { createIssuing } from './application/composition.js';
+import { nbpRates } from './application/exchange-rates.js';
 import type { Issuing } from './application/issuing.js';
+import { createRegistries, type Registries } from '../server-kit/registries/index.js';
 
 export interface ServiceAppOptions {
   db: Database;
@@ -78,6 +80,8 @@ export interface ServiceAppOptions {
   trustProxy?: number | undefined;
   /** The issuing step's run-time parts (`createIssuing`); made here from the options above when not given. */
   issuing?: Issuing | undefined;
+  /** The tax registers' clients (NBP, VIES, the white list). Default: at their public addresses. */
+  registries?: Registries | undefined;
 }
 
 /** The body an invoice attachment's routes read: a file of up to 10 MiB and its form. */
@@ -99,9 +103,12 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
   );
   const clock = options.clock ?? (() => new Date());
+  const registries = options.registries ?? createRegistries({ clock });
   const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
   const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
-  const issuing = options.issuing ?? createIssuing({ db: options.db, smtpUrl: options.smtpUrl, ksef, clock, publicUrl: () => configuredUrl().replace(/\/+$/, '') }).issuing;
+  const issuing =
+    options.issuing ??
+    createIssuing({ db: options.db, smtpUrl: options.smtpUrl, ksef, clock, publicUrl: () => configuredUrl().replace(/\/+$/, ''), rates: nbpRates(registries.nbp) }).issuing;
   /** The configured address, or the request's own origin when its `Host` is one of the trusted hosts. */
   const publicUrlOf = (request: Request) => {
     const url = new URL(request.url);
@@ -121,6 +128,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       ksef,
       trustProxy: options.trustProxy ?? 0,
       issuing,
+      registries,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.

@@ -4,7 +4,7 @@ import { capConnections, type ConnectionLimits, connectionLimits, connectionServ
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { createIssuing } from './application/composition.js';
-import type { RateSource } from './application/exchange-rates.js';
+import { nbpRates } from './application/exchange-rates.js';
 import type { ExchangeRateWorker } from './application/rate-worker.js';
 import type { SettledListener } from './ksef/invoices.js';
 import { type Database, openDatabase } from './db.js';
@@ -15,6 +15,7 @@ import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker, webhookRowHooks } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
+import { createRegistries, type RegistryOptions } from '../server-kit/registries/index.js';
 
 export interface ServiceOptions {
   port?: number;
@@ -58,8 +59,11 @@ export interface ServiceOptions {
    * environment available; `gateway` replaces the KSeF API client. The clock is `clock`.
    */
   ksef?: { localOrigin?: string | (() => string | undefined); gateway?: KsefGateway; senderIntervalMs?: number };
-  /** Where NBP exchange rates come from (tests give a stand-in's); see `INVOICEKIT_NBP_API_URL`. */
-  rates?: RateSource | undefined;
+  /**
+   * Where NBP's exchange rates, VIES and the VAT white list are (`INVOICEKIT_NBP_API_URL`,
+   * `INVOICEKIT_VIES_API_URL`, `INVOICEKIT_MF_WHITELIST_URL`). Default: their public addresses.
+   */
+  registries?: RegistryOptions;
 }
 
 export interface RunningService {
@@ -175,7 +179,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
     const ksefRuntime = { localOrigin, clock, kick: () => ksefSender.kick(), onSettled: (listener: SettledListener) => ksefSender.onSettled(listener) };
     const publicUrlOf = () => (options.publicUrl ?? listening).replace(/\/+$/, '');
-    const { issuing, rateWorker } = createIssuing({ db, smtpUrl: options.smtpUrl, ksef: ksefRuntime, clock, publicUrl: publicUrlOf, rates: options.rates });
+    const registries = createRegistries({ clock, ...options.registries });
+    const { issuing, rateWorker } = createIssuing({ db, smtpUrl: options.smtpUrl, ksef: ksefRuntime, clock, publicUrl: publicUrlOf, rates: nbpRates(registries.nbp) });
     const app = createServiceApp({
       issuing,
       db,
@@ -191,6 +196,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       allowPrivateWebhooks: webhookSettings.allowPrivate,
       clock: options.clock,
       ksef: ksefRuntime,
+      registries,
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;

@@ -1,4 +1,5 @@
 import { decimal, mul, round, toPlain } from '../../kernel/money.js';
+import type { NbpClient } from '../../server-kit/registries/index.js';
 import type { Database, Sql } from '../db.js';
 import { type KeptRate, keepRate, keptRate } from '../data/exchange-rates.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
@@ -14,6 +15,15 @@ import { isKsefKind } from '../ksef/fa3/build.js';
 
 /** Asks NBP for the rate of `currency` on the last working day before `taxPoint`; throws when NBP cannot answer. */
 export type RateSource = (currency: string, taxPoint: string) => Promise<Omit<KeptRate, 'currency' | 'taxPoint'>>;
+
+/** NBP's table A through its client: a currency NBP publishes no rate for is as good as NBP not answering. */
+export function nbpRates(nbp: NbpClient): RateSource {
+  return async (currency, taxPoint) => {
+    const rate = await nbp.rateBefore(currency, taxPoint);
+    if (!rate) throw new Error(`NBP publishes no table A rate for ${currency}`);
+    return { rate: rate.mid, table: rate.tableNo, effectiveDate: rate.effectiveDate };
+  };
+}
 
 type Stored = InvoiceData & Record<string, unknown>;
 
