@@ -109,6 +109,12 @@ export interface CheckoutAnswer {
   /** The line's tax as the invoice prints it. */
   tax: string;
   vat_treatment: VatTreatmentKind;
+  /** The tax engine's case of the sale, as decided for this buyer (after VIES, for an EU business). */
+  case?: SaleTaxCase;
+  /** The words the invoice will carry for this case, in the checkout's language. */
+  notes?: string[];
+  /** Why Polish VAT was kept for an EU business: `vies_unavailable` when VIES could not answer. */
+  fallback?: 'vies_invalid' | 'vies_unavailable' | 'vies_not_checked' | null;
   currency: string;
   quantity: number;
   product: { token: string; name: string };

@@ -286,7 +286,8 @@ export function checkoutPayment(order: {
   product: PricedProduct & { id: number; name: string };
   quantity: number;
   buyer: CheckoutBuyer;
-  treatment: VatTreatment;
+  /** How the sale is taxed: the tax engine's decision, or (for older callers) the checkout's first three kinds. */
+  treatment: VatTreatment | TaxDecision;
   lang: CheckoutLang;
   returnUrl: string | null;
   cancelUrl: string | null;
@@ -302,7 +303,7 @@ export function checkoutPayment(order: {
     [firstName, lastName] = cut > 0 ? [name.slice(0, cut), name.slice(cut + 1)] : [name, null];
   }
   const person = [firstName, lastName].filter(Boolean).join(' ');
-  const price = quote(product, quantity, order.treatment);
+  const price = 'case' in order.treatment ? quoteFor(product, quantity, order.treatment) : quote(product, quantity, order.treatment);
   const text = (value: string | null | undefined) => (value && value.trim()) || null;
   return {
     name: product.name,

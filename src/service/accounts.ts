@@ -33,6 +33,8 @@ export interface DepartmentData {
   main: boolean;
   /** Where this account's widget checkouts may send the buyer back (docs/decisions/checkout-core.md). */
   widget_origins?: string[] | null;
+  /** Registered for OSS (docs/decisions/tax-engine.md). */
+  oss_registered?: boolean | null;
   logo: { content_type: string; size: number; updated_at: string } | null;
 }
 

@@ -1,5 +1,7 @@
 import { add, decimal, mul, sub, toPlain, toWire } from '../../kernel/money.js';
-import { vatTreatment, type VatTreatment } from '../../kernel/checkout.js';
+import { checkoutTaxSale } from '../../kernel/checkout.js';
+import { decideTax } from '../../kernel/tax/index.js';
+import { type SaleTerms, termsOfDecision } from '../../server-kit/sale.js';
 import { type Account } from '../account.js';
 import { defaultDepartment, type DepartmentData } from '../accounts.js';
 import type { Sql } from '../db.js';
@@ -8,7 +10,7 @@ import { type InvoiceData, settlePaid } from '../invoicing/invoices.js';
 import type { PaymentOutcome } from '../payments/provider.js';
 import { randomToken } from '../passwords.js';
 import { byToken } from '../public/pages.js';
-import { DEFAULT_CURRENCY, type ProductData } from '../resources/products.js';
+import { DEFAULT_CURRENCY, DEFAULT_TAX, type ProductData } from '../resources/products.js';
 import { findRow, type StoredRow, todayText, updateRow } from '../store.js';
 import type { CreateInput as IssueInput } from '../invoicing/issue.js';
 import { markAttention } from './seller-alerts.js';
@@ -54,35 +56,6 @@ export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
 export const EXTRA_FIELDS = ['return_url', 'cancel_url', 'lang', 'invoice_company', 'invoice_tax_no_kind'] as const;
 
 
-/**
- * How a sale is taxed, decided once when the checkout created the payment (with the VIES consultation
- * that allowed a 0 % or `np`) and followed by its invoice, so that the price shown, the amount paid
- * and the invoice agree.
- */
-export interface SaleTerms {
-  /** The tax case (`domestic`, `eu_reverse_charge`, `intra_eu_supply`, …). */
-  case: string;
-  /** The rate every position takes; `null` keeps the product's own. */
-  tax: string | null;
-  invoice_kind: string;
-  np_tax_kind: string | null;
-  reverse_charge: boolean;
-  use_oss: boolean;
-  oss_country: string | null;
-  /** The VIES consultation behind a 0 % or `np` to an EU business, kept as evidence. */
-  vies?: { status: string; request_identifier: string | null; request_date: string | null; vat_number: string | null } | null;
-  /** Why Polish VAT was kept for an EU business (`vies_unavailable`, …). */
-  fallback?: string | null;
-}
-
-/** The terms of the checkout core's treatment (payments made through the API, without terms of their own). */
-export function termsOf(treatment: VatTreatment): SaleTerms {
-  const base = { np_tax_kind: null, reverse_charge: false, use_oss: false, oss_country: null };
-  if (treatment.kind === 'reverse_charge') return { ...base, case: 'eu_reverse_charge', tax: treatment.tax, invoice_kind: 'vat', np_tax_kind: treatment.np_tax_kind, reverse_charge: true };
-  if (treatment.kind === 'intra_eu_supply') return { ...base, case: 'intra_eu_supply', tax: treatment.tax, invoice_kind: treatment.invoice_kind };
-  return { ...base, case: 'domestic', tax: null, invoice_kind: 'vat' };
-}
-
 /** Adds `amount` (negative to undo) to what an invoice has been paid, moving its status. */
 export async function applyPaymentToInvoice(tx: Sql, account: Account, invoiceId: number, amount: string, paidDate: string): Promise<void> {
   const invoice = await findRow<InvoiceData>(tx, 'invoices', account.id, invoiceId, { forUpdate: true });
@@ -113,8 +86,26 @@ export async function saleOf(sql: Sql, account: Account, payment: PaymentData) {
     payment.product_id != null ? findRow<ProductData>(sql, 'products', account.id, payment.product_id as number) : undefined,
     payment.department_id != null ? findRow<DepartmentData>(sql, 'departments', account.id, payment.department_id as number) : defaultDepartment(sql, account.id),
   ]);
-  const terms = payment.sale_terms ?? termsOf(vatTreatment({ sellerCountry: seller?.data.country, service: product?.data.service === true, buyer }));
-  return { buyer, product: product?.data, seller: seller?.data, terms };
+  return { buyer, product: product?.data, seller: seller?.data, terms: payment.sale_terms ?? apiSaleTerms(seller?.data, product?.data, buyer) };
+}
+
+/**
+ * The terms of a payment the account made through the API, without a checkout's decision: the tax
+ * engine's, with an EU VAT number of the right form taken as the account vouches for it (no VIES
+ * consultation is on record for such a sale), and the product's own rate kept for a domestic one.
+ */
+function apiSaleTerms(seller: DepartmentData | undefined, product: ProductData | undefined, buyer: Parameters<typeof checkoutTaxSale>[0]['buyer']): SaleTerms {
+  const decision = decideTax(
+    checkoutTaxSale({
+      sellerCountry: seller?.country,
+      ossRegistered: seller?.oss_registered === true,
+      product: { tax: product?.tax ?? DEFAULT_TAX, service: product?.service ?? null, supply_kind: (product as { supply_kind?: string } | undefined)?.supply_kind ?? null },
+      buyer,
+      vies: 'valid',
+    }),
+  );
+  const terms = termsOfDecision(decision, null);
+  return decision.case === 'domestic' ? { ...terms, tax: null } : terms;
 }
 
 /**

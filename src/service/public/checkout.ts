@@ -8,6 +8,8 @@ import type { PaymentOutcome } from '../payments/provider.js';
 import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { checkoutOutcome, type PaymentData, saleOf, settlePayment } from '../application/payments.js';
+import { type TaxCase, taxNotes } from '../../kernel/tax/index.js';
+import type { SaleTerms } from '../../server-kit/sale.js';
 import { DEFAULT_TAX } from '../resources/products.js';
 import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
@@ -33,6 +35,7 @@ const TEXT = {
     confirming: 'Waiting for the payment provider to confirm your payment. This page updates by itself.', checkAgain: 'Check again',
     reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is taxed in the buyer’s country, so you pay the net price and account for the VAT yourself.',
     intra_eu_supply: 'Intra-community supply: goods to a company in another EU country with a valid VAT number are taxed at 0% here, so you pay the net price and account for the VAT in your country.',
+    viesUnavailable: "VIES, the EU's register of VAT numbers, could not confirm your VAT number just now, so Polish VAT is charged. The seller has been told and may correct the invoice once VIES confirms it.",
   },
   pl: {
     checkout: 'Płatność', payTo: 'Zapłać', item: 'Nazwa', qty: 'Ilość', unitPrice: 'Cena jedn.', vat: 'VAT', amount: 'Kwota',
@@ -48,6 +51,7 @@ const TEXT = {
     confirming: 'Czekamy, aż operator płatności potwierdzi płatność. Ta strona odświeży się sama.', checkAgain: 'Sprawdź ponownie',
     reverse_charge: 'Odwrotne obciążenie: usługa dla firmy z innego kraju UE z ważnym numerem VAT jest opodatkowana w kraju nabywcy, więc płacisz cenę netto, a VAT rozliczasz sam.',
     intra_eu_supply: 'Wewnątrzwspólnotowa dostawa towarów: towary dla firmy z innego kraju UE z ważnym numerem VAT mają tu stawkę 0%, więc płacisz cenę netto, a VAT rozliczasz w swoim kraju.',
+    viesUnavailable: 'VIES, unijny rejestr numerów VAT, nie mógł teraz potwierdzić Twojego numeru VAT, więc naliczono polski VAT. Sprzedawca został powiadomiony i może skorygować fakturę, gdy VIES go potwierdzi.',
   },
 } as const;
 
@@ -67,10 +71,13 @@ function languageOf(c: ServiceContext, payment?: PaymentData): Lang {
 }
 
 /** What the page says of a sale taxed other than at the domestic rate. */
-function saleNote(t: (typeof TEXT)[Lang], taxCase: string): string | undefined {
-  if (taxCase === 'eu_reverse_charge') return t.reverse_charge;
-  if (taxCase === 'intra_eu_supply') return t.intra_eu_supply;
-  return undefined;
+function saleNote(lang: Lang, terms: SaleTerms): string | undefined {
+  const t = TEXT[lang];
+  const fallback = terms.fallback === 'vies_unavailable' ? t.viesUnavailable : undefined;
+  if (terms.case === 'eu_reverse_charge') return t.reverse_charge;
+  if (terms.case === 'intra_eu_supply') return t.intra_eu_supply;
+  if (terms.case === 'domestic') return fallback;
+  return taxNotes(terms.case as TaxCase, lang, { ossCountry: terms.oss_country }).join(' ') || undefined;
 }
 
 const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
@@ -117,7 +124,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
         <div><span>${t.vat} ${/^[a-z]/i.test(line.tax) ? line.tax : `${line.tax}%`}</span><span>${m(line.total_price_tax)}</span></div>
         <div class="due"><span>${t.total}</span><span class="total">${m(line.total_price_gross)}</span></div>
       </div>
-      ${saleNote(t, line.terms.case) ? html`<p class="muted vat-note">${saleNote(t, line.terms.case)}</p>` : ''}
+      ${saleNote(lang, line.terms) ? html`<p class="muted vat-note">${saleNote(lang, line.terms)}</p>` : ''}
       <p class="buyer">${t.invoiceTo} <strong class="buyer-email">${String(payment.email ?? '')}</strong>${payment.invoice_name && payment.invoice_tax_no ? html`<br>${t.company} ${String(payment.invoice_name)}, ${t.taxNo} ${String(payment.invoice_tax_no)}` : ''}</p>
       ${outcomeView()}
     </article>`;
