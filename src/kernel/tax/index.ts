@@ -1,6 +1,7 @@
 import { add, decimal, div, HUNDRED, mul, ONE, roundMoney, toPlain } from '../money.js';
 import { isEuCountry, isPercentage, normalRate, ossStandardRate } from './rates.js';
 import { SUPPLY_KINDS, type SupplyKind, TAX_RULES, type TaxCase } from './rules.js';
+import { taxNotes } from './notes.js';
 
 /**
  * The tax engine: for a sale by a seller taxable in Poland, the rate, the invoice's kind and the law
@@ -9,9 +10,10 @@ import { SUPPLY_KINDS, type SupplyKind, TAX_RULES, type TaxCase } from './rules.
  * (docs/decisions/tax-engine.md).
  */
 
-export { EU_COUNTRIES, isEuCountry, isPolishInvoiceRate, normalRate, ossStandardRate } from './rates.js';
+export { EU_COUNTRIES, isEuCountry, isPercentage, isPolishInvoiceRate, normalRate, ossStandardRate } from './rates.js';
 export { SUPPLY_KINDS, TAX_RULES, type SupplyKind, type TaxCase, type TaxRule } from './rules.js';
-export { taxNotes, type TaxNoteDetails } from './notes.js';
+export { taxNotes };
+export type { TaxNoteDetails } from './notes.js';
 
 export type ViesStatus = 'valid' | 'invalid' | 'unavailable' | 'not_checked';
 
@@ -136,4 +138,12 @@ export function quoteFor(
   else if (isPercentage(rate)) unit = roundMoney(mul(unit, add(ONE, div(decimal(rate), HUNDRED, 6))), product.currency);
   const amount = roundMoney(mul(unit, decimal(quantity)), product.currency);
   return { amount: toPlain(amount), unit_price: toPlain(unit), tax: rate };
+}
+
+/**
+ * The words an existing invoice carries: its case's notes, with the OSS member state (the buyer's
+ * country) and the invoice's own exemption basis (`exempt_tax_kind`).
+ */
+export function invoiceTaxNotes(invoice: InvoiceTaxFields & { exempt_tax_kind?: string | null }, lang: 'pl' | 'en'): string[] {
+  return taxNotes(invoiceTaxCase(invoice), lang, { ossCountry: invoice.buyer_country ?? null, exemptBasis: invoice.exempt_tax_kind ?? null });
 }
