@@ -70,7 +70,10 @@ function caseOf(sale: TaxSale): { taxCase: TaxCase; fallback: TaxDecision['fallb
 
 /** The rate, invoice kind and wording of a sale (the table in ./rules.ts). */
 export function decideTax(sale: TaxSale): TaxDecision {
-  const { taxCase, fallback } = caseOf(sale);
+  const found = caseOf(sale);
+  const fallback = found.fallback;
+  // An exempt product sold at home is exempt: its invoice names the exemption's basis (art. 106e ust. 1 pkt 19).
+  const taxCase = found.taxCase === 'domestic' && normalRate(sale.domesticRate) === 'zw' ? 'exempt' : found.taxCase;
   const rule = TAX_RULES[taxCase];
   const country = (sale.buyer.country ?? '').trim().toUpperCase();
   const oss = taxCase === 'oss';
@@ -86,6 +89,16 @@ export function decideTax(sale: TaxSale): TaxDecision {
     fallback,
     legalBasis: rule.legalBasis,
   };
+}
+
+/** The hosted service's invoice fields a decision sets; each position's `tax` is the decision's `rate`. */
+export function invoiceTaxFields(decision: TaxDecision): {
+  kind: TaxDecision['invoiceKind'];
+  np_tax_kind: TaxDecision['npTaxKind'];
+  reverse_charge: boolean;
+  use_oss: boolean;
+} {
+  return { kind: decision.invoiceKind, np_tax_kind: decision.npTaxKind, reverse_charge: decision.reverseCharge, use_oss: decision.oss };
 }
 
 /** A product's supply kind: its own `supply_kind`, else the hosted service's `service` flag. */

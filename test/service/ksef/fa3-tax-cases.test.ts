@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFa3, fa3InvoiceOf } from '../../../src/service/ksef/fa3/build.js';
-import { decideTax, type SupplyKind, type TaxSale } from '../../../src/kernel/tax/index.js';
+import { decideTax, invoiceTaxFields, type SupplyKind, type TaxSale } from '../../../src/kernel/tax/index.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { api, type Api } from '../../helpers/http.js';
 import { readFa3, xmllint } from './support.js';
@@ -41,8 +41,7 @@ async function invoiceFor(supply: SupplyKind, buyer: keyof typeof buyers, option
   const decision = decideTax(sale);
   const reply = await http.post('/invoices.json', {
     invoice: {
-      ...seller, ...fields, ...eur, issue_date: '2026-02-02', sell_date: '2026-02-01', kind: decision.invoiceKind,
-      np_tax_kind: decision.npTaxKind, reverse_charge: decision.reverseCharge, use_oss: decision.oss,
+      ...seller, ...fields, ...eur, issue_date: '2026-02-02', sell_date: '2026-02-01', ...invoiceTaxFields(decision),
       positions: [{ name: 'Pozycja', quantity: 2, price_net: '100.00', tax: decision.rate }],
     },
   });
