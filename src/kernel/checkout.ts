@@ -82,7 +82,7 @@ export function euVatNumberOf(buyer: CheckoutBuyer): string | undefined {
  * (`np`, `export_service_eu`), an intra-EU supply at 0% (`wdt`), or the product's own rate. Kept for
  * its callers; the tax engine (`decideTax`, through `checkoutTaxSale`) decides every other case too
  * (docs/decisions/tax-engine.md). Here the buyer's VAT number counts as confirmed when its check
- * digits are right, as it always did.
+ * digits are right, as it always did, and a service is any product with `service: true`.
  */
 export type VatTreatment =
   | { kind: 'standard' }
@@ -102,10 +102,12 @@ export function treatmentOf(decision: Pick<TaxDecision, 'case'>): VatTreatment {
 }
 
 export function vatTreatment(sale: { sellerCountry: string | null | undefined; service: boolean; buyer: CheckoutBuyer }): VatTreatment {
+  // The engine's answer for these three kinds, written out so that the pay button does not carry the
+  // engine's table until it shows every case (test/kernel/checkout-tax.test.ts holds them equal).
   const seller = (sale.sellerCountry || 'PL').toUpperCase();
-  if (!EU_COUNTRIES.includes(seller)) return { kind: 'standard' };
-  const taxSale = checkoutTaxSale({ sellerCountry: seller, ossRegistered: false, product: { tax: '23', service: sale.service }, buyer: sale.buyer, vies: 'valid' });
-  return treatmentOf(decideTax(taxSale));
+  const buyerCountry = (sale.buyer.country ?? '').trim().toUpperCase();
+  if (!EU_COUNTRIES.includes(seller) || buyerCountry === seller || !euVatNumberOf(sale.buyer)) return { kind: 'standard' };
+  return sale.service ? { kind: 'reverse_charge', tax: 'np', np_tax_kind: 'export_service_eu' } : { kind: 'intra_eu_supply', tax: '0', invoice_kind: 'wdt' };
 }
 
 /**

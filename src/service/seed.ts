@@ -3,7 +3,7 @@ import { createServiceApp } from './app.js';
 import type { Database } from './db.js';
 import { addDays } from './invoicing/numbering.js';
 import { todayText } from './store.js';
-import { decideTax, type TaxDecision } from '../kernel/tax/index.js';
+import { decideTax, invoiceTaxFields, type TaxDecision } from '../kernel/tax/index.js';
 
 /**
  * Believable sample data for a new demo account: a small studio that sells design work, a few
@@ -130,7 +130,7 @@ export async function seedDemoAccount(db: Database, prefix: string): Promise<voi
     const decision = saleDecision(scenario.client, lines[0]![0]);
     const invoice = await call('POST', '/invoices.json', {
       invoice: {
-        kind: decision.invoiceKind,
+        ...invoiceTaxFields(decision),
         issue_date: issueDate,
         sell_date: issueDate,
         payment_to_kind: 14,
@@ -138,8 +138,6 @@ export async function seedDemoAccount(db: Database, prefix: string): Promise<voi
         currency: scenario.currency ?? 'PLN',
         lang: scenario.currency === 'EUR' || decision.case !== 'domestic' ? 'en' : 'pl',
         oid: `demo-order-${1000 + index}`,
-        ...(decision.npTaxKind ? { np_tax_kind: decision.npTaxKind } : {}),
-        ...(decision.reverseCharge ? { reverse_charge: true } : {}),
         positions: lines.map(([product, quantity]) => {
           const rate = saleDecision(scenario.client, product).rate;
           return { product_id: productIds[product], quantity, ...(rate === SEED_PRODUCTS[product].tax ? {} : { tax: rate, price_net: netPrices[product] }) };

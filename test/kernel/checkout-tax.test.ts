@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutTaxSale, productQuote, saleQuote, vatTreatment } from '../../src/kernel/checkout.js';
+import { checkoutTaxSale, productQuote, saleQuote, treatmentOf, vatTreatment } from '../../src/kernel/checkout.js';
+import { decideTax } from '../../src/kernel/tax/index.js';
 
 /** The checkout core on the tax engine: the old treatment for its callers, the full decision for the new ones. */
 
@@ -19,6 +20,32 @@ describe('vatTreatment, kept for its callers', () => {
     expect(vatTreatment({ sellerCountry: 'PL', service: true, buyer: { email: 'a@b.de', country: 'DE' } })).toEqual({ kind: 'standard' });
     expect(vatTreatment({ sellerCountry: 'US', service: true, buyer: german })).toEqual({ kind: 'standard' });
     expect(vatTreatment({ sellerCountry: 'PL', service: false, buyer: { ...german, country: 'PL', tax_no: '5260250274' } })).toEqual({ kind: 'standard' });
+  });
+
+  it('is the engine’s answer, in its three kinds, for every buyer when VIES confirms the number', () => {
+    const buyers = [
+      { email: 'a@b.de', company: true, country: 'DE', tax_no: 'DE136695976' },
+      { email: 'a@b.de', company: true, country: 'DE', tax_no: '136695976' },
+      { email: 'a@b.de', company: true, country: 'DE', tax_no: 'DE136695978' },
+      { email: 'a@b.de', company: true, country: 'DE', tax_no_kind: 'empty' },
+      { email: 'a@b.de', country: 'DE' },
+      { email: 'a@b.fr', country: 'FR', tax_no: 'FR40303265045' },
+      { email: 'a@b.pl', company: true, country: 'PL', tax_no: '5260250274' },
+      { email: 'a@b.us', company: true, country: 'US', tax_no: '123456789' },
+      { email: 'a@b.us', country: 'US' },
+      { email: 'a@b.xx' },
+    ];
+    let compared = 0;
+    for (const buyer of buyers) {
+      for (const service of [true, false]) {
+        for (const ossRegistered of [true, false]) {
+          const engine = treatmentOf(decideTax(checkoutTaxSale({ sellerCountry: 'PL', ossRegistered, product: { tax: '23', service }, buyer, vies: 'valid' })));
+          expect(vatTreatment({ sellerCountry: 'PL', service, buyer })).toEqual(engine);
+          compared += 1;
+        }
+      }
+    }
+    expect(compared).toBe(40);
   });
 
   it('prices the product quote as before', () => {

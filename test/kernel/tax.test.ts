@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decideTax, invoiceTaxCase, isPolishInvoiceRate, ossStandardRate, quoteFor, supplyKindOf, taxNotes,
+  decideTax, invoiceTaxCase, invoiceTaxFields, isPolishInvoiceRate, ossStandardRate, quoteFor, supplyKindOf, taxNotes,
   type SupplyKind, type TaxDecision, type TaxSale, type ViesStatus,
 } from '../../src/kernel/tax/index.js';
 
@@ -34,6 +34,13 @@ describe('decideTax', () => {
       expect(decideTax(sale(supply, { country: 'PL', company: true, vatNumber: '5260250274', vies: 'valid' }))).toEqual({ ...polish, rate: '23' });
       expect(decideTax({ ...sale(supply, { country: null }), domesticRate: '8.00' })).toEqual({ ...polish, rate: '8' });
     }
+  });
+
+  it('makes an exempt product sold at home an exemption, whose basis the invoice names', () => {
+    expect(decideTax({ ...sale('service', { country: 'PL' }), domesticRate: 'ZW' })).toEqual({
+      ...polish, case: 'exempt', rate: 'zw', legalBasis: 'art. 43 ust. 1 lub art. 113 ustawy o VAT; art. 132–137 dyrektywy 2006/112/WE',
+    });
+    expect(decideTax({ ...sale('service', germanCompany), domesticRate: 'zw' })).toMatchObject({ case: 'eu_reverse_charge', rate: 'np' });
   });
 
   it('makes goods to an EU company with a VIES-valid number an intra-community supply at 0%', () => {
@@ -155,11 +162,18 @@ describe('invoiceTaxCase', () => {
     expect(invoiceTaxCase({})).toBe('domestic');
   });
 
+  it('gives the invoice fields of a decision', () => {
+    expect(invoiceTaxFields(decideTax(sale('service', germanCompany)))).toEqual({ kind: 'vat', np_tax_kind: 'export_service_eu', reverse_charge: true, use_oss: false });
+    expect(invoiceTaxFields(decideTax(sale('goods', germanCompany)))).toEqual({ kind: 'wdt', np_tax_kind: null, reverse_charge: false, use_oss: false });
+    expect(invoiceTaxFields(decideTax(sale('goods', { country: 'US' })))).toEqual({ kind: 'export_products', np_tax_kind: null, reverse_charge: false, use_oss: false });
+    expect(invoiceTaxFields(decideTax(sale('electronic_service', { country: 'AT' }, true)))).toEqual({ kind: 'vat', np_tax_kind: null, reverse_charge: false, use_oss: true });
+  });
+
   it('gives the decision’s own case back for every invoice the engine decides', () => {
     const cases: [TaxSale, boolean][] = [
       [sale('goods', germanCompany), true], [sale('service', germanCompany), true], [sale('service', { country: 'US', company: true }), true],
       [sale('goods', { country: 'US' }), false], [sale('electronic_service', { country: 'US' }), false], [sale('goods', { country: 'DE' }, true), false],
-      [sale('goods', { country: 'PL' }), false],
+      [sale('goods', { country: 'PL' }), false], [{ ...sale('service', { country: 'PL' }), domesticRate: 'zw' }, false],
     ];
     for (const [s, company] of cases) {
       const d = decideTax(s);

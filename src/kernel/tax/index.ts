@@ -1,6 +1,7 @@
 import { add, decimal, div, HUNDRED, mul, ONE, roundMoney, toPlain } from '../money.js';
 import { isEuCountry, isPercentage, normalRate, ossStandardRate } from './rates.js';
 import { SUPPLY_KINDS, type SupplyKind, TAX_RULES, type TaxCase } from './rules.js';
+import { taxNotes } from './notes.js';
 
 /**
  * The tax engine: for a sale by a seller taxable in Poland, the rate, the invoice's kind and the law
@@ -9,9 +10,10 @@ import { SUPPLY_KINDS, type SupplyKind, TAX_RULES, type TaxCase } from './rules.
  * (docs/decisions/tax-engine.md).
  */
 
-export { EU_COUNTRIES, isEuCountry, isPolishInvoiceRate, normalRate, ossStandardRate } from './rates.js';
+export { EU_COUNTRIES, isEuCountry, isPercentage, isPolishInvoiceRate, normalRate, ossStandardRate } from './rates.js';
 export { SUPPLY_KINDS, TAX_RULES, type SupplyKind, type TaxCase, type TaxRule } from './rules.js';
-export { taxNotes, type TaxNoteDetails } from './notes.js';
+export { taxNotes };
+export type { TaxNoteDetails } from './notes.js';
 
 export type ViesStatus = 'valid' | 'invalid' | 'unavailable' | 'not_checked';
 
@@ -68,7 +70,10 @@ function caseOf(sale: TaxSale): { taxCase: TaxCase; fallback: TaxDecision['fallb
 
 /** The rate, invoice kind and wording of a sale (the table in ./rules.ts). */
 export function decideTax(sale: TaxSale): TaxDecision {
-  const { taxCase, fallback } = caseOf(sale);
+  const found = caseOf(sale);
+  const fallback = found.fallback;
+  // An exempt product sold at home is exempt: its invoice names the exemption's basis (art. 106e ust. 1 pkt 19).
+  const taxCase = found.taxCase === 'domestic' && normalRate(sale.domesticRate) === 'zw' ? 'exempt' : found.taxCase;
   const rule = TAX_RULES[taxCase];
   const country = (sale.buyer.country ?? '').trim().toUpperCase();
   const oss = taxCase === 'oss';
@@ -84,6 +89,16 @@ export function decideTax(sale: TaxSale): TaxDecision {
     fallback,
     legalBasis: rule.legalBasis,
   };
+}
+
+/** The hosted service's invoice fields a decision sets; each position's `tax` is the decision's `rate`. */
+export function invoiceTaxFields(decision: TaxDecision): {
+  kind: TaxDecision['invoiceKind'];
+  np_tax_kind: TaxDecision['npTaxKind'];
+  reverse_charge: boolean;
+  use_oss: boolean;
+} {
+  return { kind: decision.invoiceKind, np_tax_kind: decision.npTaxKind, reverse_charge: decision.reverseCharge, use_oss: decision.oss };
 }
 
 /** A product's supply kind: its own `supply_kind`, else the hosted service's `service` flag. */
@@ -136,4 +151,12 @@ export function quoteFor(
   else if (isPercentage(rate)) unit = roundMoney(mul(unit, add(ONE, div(decimal(rate), HUNDRED, 6))), product.currency);
   const amount = roundMoney(mul(unit, decimal(quantity)), product.currency);
   return { amount: toPlain(amount), unit_price: toPlain(unit), tax: rate };
+}
+
+/**
+ * The words an existing invoice carries: its case's notes, with the OSS member state (the buyer's
+ * country) and the invoice's own exemption basis (`exempt_tax_kind`).
+ */
+export function invoiceTaxNotes(invoice: InvoiceTaxFields & { exempt_tax_kind?: string | null }, lang: 'pl' | 'en'): string[] {
+  return taxNotes(invoiceTaxCase(invoice), lang, { ossCountry: invoice.buyer_country ?? null, exemptBasis: invoice.exempt_tax_kind ?? null });
 }
