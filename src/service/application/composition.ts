@@ -4,7 +4,7 @@ import type { RateSource } from './exchange-rates.js';
 import { createInvoiceMail } from './invoice-mail.js';
 import type { Issuing } from './issuing.js';
 import { ExchangeRateWorker } from './rate-worker.js';
-import { createSellerAlerts } from './seller-alerts.js';
+import { createSellerAlerts, markKsefRefusal } from './seller-alerts.js';
 
 export interface IssuingOptions {
   db: Database;
@@ -36,6 +36,10 @@ export function createIssuing(options: IssuingOptions): { issuing: Issuing; rate
     rateWaiting: () => waiting.kick(),
   };
   const rateWorker = new ExchangeRateWorker(issuing, { intervalMs: options.rateIntervalMs });
+  // An invoice KSeF refused needs its seller: marked on the invoice, and the account told.
+  options.ksef.onSettled?.(async (settled) => {
+    if (settled && (await markKsefRefusal(options.db, settled.accountId, settled.invoiceId))) await issuing.alerts.tell(settled.accountId, settled.invoiceId);
+  });
   waiting.kick = () => rateWorker.kick();
   return { issuing, rateWorker };
 }

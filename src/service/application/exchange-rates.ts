@@ -70,7 +70,6 @@ export function rateFields(data: InvoiceData, rate: KeptRate): Record<string, un
     exchange_table: rate.table,
     exchange_note: `${rate.table} (${rate.effectiveDate})`,
     price_tax_pln: toPlain(round(mul(decimal(data.price_tax), decimal(rate.rate)), 2)),
-    exchange_rate_pending: false,
   };
 }
 

@@ -98,7 +98,7 @@ export class ExchangeRateWorker {
       await endWait(tx, claimed.invoiceId);
       const row = await findRow<Stored>(tx, 'invoices', claimed.accountId, claimed.invoiceId, { forUpdate: true });
       if (!row) return undefined;
-      const { ksef_send_requested: asked, ...rest } = row.data;
+      const { ksef_send_requested: asked, exchange_rate_pending: _waited, ...rest } = row.data;
       const data = { ...rest, ...rateFields(row.data, kept) } as Stored;
       clearAttention(data, 'awaiting_exchange_rate');
       const updated = await updateRow(tx, 'invoices', claimed.accountId, claimed.invoiceId, data);

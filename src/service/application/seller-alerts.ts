@@ -43,6 +43,25 @@ const EXPLANATIONS: Record<Attention, string> = {
     "VIES could not be asked whether the buyer's EU VAT number is valid, so the sale was charged Polish VAT. If the number is valid, you may issue a correction under the reverse charge or as an intra-community supply.",
 };
 
+/** Marks an invoice KSeF refused (`send_error`, or `server_error` after its last try); true when it did. */
+export async function markKsefRefusal(db: Database, accountId: number, invoiceId: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await findRow<Stored>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
+    const status = typeof row?.data.gov_status === 'string' ? row.data.gov_status : '';
+    if (!row) return false;
+    // Accepted at last (sent again after a fix): what KSeF said before no longer needs the seller.
+    if (/(^|_)ok$/.test(status) && (row.data.attention === 'ksef_rejected' || row.data.attention === 'ksef_invalid')) {
+      await updateRow(tx, 'invoices', accountId, invoiceId, { ...row.data, attention: null });
+      return false;
+    }
+    if (!/(^|_)(send_error|server_error)$/.test(status) || row.data.attention === 'ksef_rejected') return false;
+    const data = { ...row.data };
+    markAttention(data, 'ksef_rejected');
+    await updateRow(tx, 'invoices', accountId, invoiceId, data);
+    return true;
+  });
+}
+
 export interface SellerAlerts {
   /** E-mails the account about an invoice's state, once per state. */
   tell(accountId: number, invoiceId: number): Promise<void>;

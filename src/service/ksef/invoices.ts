@@ -209,6 +209,8 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
   if (!isKsefKind(data.kind)) return save({ gov_status: govStatus('not_applicable', settings.environment) });
   if (!isConnected(settings)) return save({ gov_status: govStatus('not_connected', settings.environment) });
   if (typeof data.gov_id === 'string' && data.gov_id) return row;
+  // Waiting for its NBP rate: it goes once the rate worker has given it one, never without.
+  if (data.exchange_rate_pending === true) return row;
   const pending = await tx.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [row.id]);
   if (pending.length > 0) return row;
 
