@@ -14,6 +14,7 @@ import { productLookup, productRoutes } from './routes/products.js';
 import { renderRoutes } from './routes/render.js';
 import { noteBasePath } from './render-invoice-list.js';
 import { signupRoutes } from './routes/signup.js';
+import { viesCheck } from './vies-check.js';
 
 export type { BffApp } from './context.js';
 export type { BffOptions, BffRegistryOptions, BffServiceClient, CheckoutOptions, SignupOptions } from './options.js';
@@ -30,6 +31,7 @@ export function createBff(options: BffOptions): BffApp {
   const bff = resolveBff(options);
   const findProduct = productLookup(bff);
   const { registries, lookupRateLimit } = resolveRegistries(options.registries);
+  const vies = viesCheck(bff, registries);
 
   const app = new Hono<Env>();
   app.use('*', requestLog(bff));
@@ -39,8 +41,8 @@ export function createBff(options: BffOptions): BffApp {
   const routes = new Hono<Env>();
   const health = healthRoutes(bff);
   routes.route('/', health);
-  routes.route('/', productRoutes(bff, findProduct));
-  routes.route('/', checkoutRoutes(bff, findProduct));
+  routes.route('/', productRoutes(bff, findProduct, vies));
+  routes.route('/', checkoutRoutes(bff, findProduct, vies));
   routes.route('/', companyRoutes(bff, registries, lookupRateLimit));
   routes.route('/', checkoutOutcomeRoutes({ client: bff.client, key: bff.secretKey, call: (c, what, run) => bff.service(c as BffContext, what, run) }));
   routes.route('/', portalInvoiceRoutes(bff));

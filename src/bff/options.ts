@@ -55,6 +55,11 @@ export interface CheckoutOptions {
    * country of the service's department for `departmentId`, else its default department, else PL.
    */
   sellerCountry?: string;
+  /**
+   * The seller's VAT number, named as the requester of the VIES consultations a checkout makes (their
+   * `requestIdentifier` needs one). Default: the tax number of the department the country comes from.
+   */
+  sellerVatNumber?: string;
 }
 
 export interface BffOptions {
