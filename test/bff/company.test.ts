@@ -73,7 +73,7 @@ describe('GET /bff/company/:country/:tax_no', () => {
 
   it('answers 503 with Retry-After when the register cannot answer, and logs which one', async () => {
     doubles.whitelist.fail({ kind: 'answer', status: 500, body: WL_INTERNAL_ERROR });
-    const down = await lookup('PL/5861234564');
+    const down = await lookup('PL/6771234561');
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('60');
     expect(await json(down)).toEqual({ error: { code: 'service_busy', message: 'The VAT register cannot answer now. Try again later.' } });
