@@ -60,6 +60,11 @@ export interface CheckoutOptions {
    * `requestIdentifier` needs one). Default: the tax number of the department the country comes from.
    */
   sellerVatNumber?: string;
+  /**
+   * Whether the seller is registered for OSS (art. 130a–130d of the VAT act). Default: the department's
+   * `oss_registered`, as the service answers it (false against a service that has no such field).
+   */
+  ossRegistered?: boolean;
 }
 
 export interface BffOptions {

@@ -3,7 +3,7 @@ import { decimal, mul, round, toPlain } from '../../src/kernel/money.js';
 import { taxNotes, type TaxCase } from '../../src/kernel/tax/index.js';
 import { createNbpClient } from '../../src/server-kit/registries/index.js';
 import { buildFa3, fa3InvoiceOf } from '../../src/service/ksef/fa3/build.js';
-import { json, SHOP_ORIGIN } from '../bff/support.js';
+import { json, SHOP_ORIGIN, startTestBff, type TestBff } from '../bff/support.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { pdfText, xmllint } from './ksef/support.js';
 
@@ -17,6 +17,8 @@ import { pdfText, xmllint } from './ksef/support.js';
 
 let service: TestService;
 let department: number;
+/** The BFF of a seller registered for OSS, and of one that is not. */
+let bffs: { oss: TestBff; plain: TestBff };
 const api = (path: string) => `${service.url}${path}${path.includes('?') ? '&' : '?'}api_token=${service.apiToken}`;
 
 async function call(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') {
@@ -80,8 +82,18 @@ beforeAll(async () => {
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
   }
+  const doubles = service.registryDoubles!;
+  const registries = { nbpApiUrl: doubles.nbpApiUrl, viesApiUrl: doubles.viesApiUrl, mfWhitelistUrl: doubles.mfWhitelistUrl };
+  bffs = {
+    oss: await startTestBff(service, { registries, checkout: { ossRegistered: true } }),
+    plain: await startTestBff(service, { registries, checkout: { ossRegistered: false } }),
+  };
 }, 90_000);
-afterAll(() => service?.stop());
+afterAll(async () => {
+  await bffs?.oss.close();
+  await bffs?.plain.close();
+  await service?.stop();
+});
 
 async function setOss(registered: boolean) {
   expect((await call(`/departments/${department}.json`, { department: { oss_registered: registered } }, 'PUT')).status).toBe(200);
@@ -97,6 +109,27 @@ async function throughWidget(sale: Sale, currency: string, lang: 'pl' | 'en') {
   const query = new URLSearchParams({ quantity: '2', lang, country: buyer.country, ...('tax_no' in buyer ? { tax_no: buyer.tax_no } : {}), ...('company' in buyer ? { company: '1' } : {}) });
   const product = await json(await fetch(`${service.url}/a/${service.prefix}/widget/products/${token}.json?${query}`));
   const checkout = await fetch(`${service.url}/a/${service.prefix}/widget/checkout.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN },
+    body: JSON.stringify({ product: token, quantity: 2, buyer, lang, returnUrl: `${SHOP_ORIGIN}/thanks` }),
+  });
+  const started = await json(checkout);
+  expect(checkout.status, JSON.stringify(started)).toBe(201);
+  const paid = await fetch(started.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'choice=pay', redirect: 'manual' });
+  expect(paid.status).toBe(303);
+  const payments = (await call('/banking/payments.json?per_page=100')).body as { email: string; invoice_id: number | null; price: string }[];
+  const payment = payments.find((p) => p.email === buyer.email)!;
+  return { quoted: product.quote.amount as string, charged: started.amount as string, payment, invoiceId: payment.invoice_id! };
+}
+
+/** The BFF's quote and checkout (as the pay button calls them), the payment on the service's checkout page, and its invoice. */
+async function throughBff(sale: Sale, currency: string, lang: 'pl' | 'en') {
+  const bff = sale.oss ? bffs.oss : bffs.plain;
+  const token = productToken(sale.supply, currency);
+  const buyer = { ...BUYERS[sale.buyer], email: emailOf() };
+  const query = new URLSearchParams({ quantity: '2', lang, country: buyer.country, ...('tax_no' in buyer ? { tax_no: buyer.tax_no } : {}), ...('company' in buyer ? { company: '1' } : {}) });
+  const product = await json(await fetch(`${bff.base}/products/${token}?${query}`));
+  const checkout = await fetch(`${bff.base}/checkout`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN },
     body: JSON.stringify({ product: token, quantity: 2, buyer, lang, returnUrl: `${SHOP_ORIGIN}/thanks` }),
@@ -128,7 +161,7 @@ async function throughApi(sale: Sale, currency: string, lang: 'pl' | 'en') {
   return { quoted: sale.expected.amount, charged: created.body.price as string, payment: created.body, invoiceId: created.body.invoice_id as number };
 }
 
-const PATHS = { widget: throughWidget, api: throughApi };
+const PATHS = { widget: throughWidget, bff: throughBff, api: throughApi };
 
 const money = (value: string) => toPlain(decimal(value));
 

@@ -2,9 +2,10 @@ import { issueAttemptToken } from './checkout-outcome.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { CheckoutAnswer, CheckoutBuyer, CheckoutVies } from '../../contract/sale.js';
-import { allowedReturnUrl, checkoutLang, checkoutPayment, checkoutTaxSale, euVatNumberOf, quote, treatmentOf } from '../../kernel/checkout.js';
-import { decideTax, type TaxDecision, type ViesStatus } from '../../kernel/tax/index.js';
+import { allowedReturnUrl, checkoutLang, checkoutPayment, treatmentOf } from '../../kernel/checkout.js';
+import { taxNotes } from '../../kernel/tax/index.js';
 import type { ViesConsultation } from '../../server-kit/registries/index.js';
+import { type CheckoutSale, decideCheckoutSale, ViesRefusalError } from '../../server-kit/sale.js';
 import { originOf, type Bff, type BffContext, type Env } from '../context.js';
 import { readSession } from '../middleware.js';
 import type { PortalSession } from '../portal-token.js';
@@ -124,15 +125,15 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
     if (!product) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
     // A guest's buyer passed the full schema; only a signed-in customer's may be partial.
     const buyer: CheckoutBuyer = session ? await customerAsBuyer(c, session, input.buyer?.email) : (input.buyer as CheckoutBuyer);
-    const { decision, consultation } = await taxOfSale(c, product, buyer);
-    const treatment = treatmentOf(decision);
+    const { decision, consultation, terms } = await taxOfSale(c, product, buyer);
+    const lang = checkoutLang(input.lang, c.req.header('accept-language'));
     const paymentInput = {
       ...checkoutPayment({
         product,
         quantity: input.quantity,
         buyer,
-        treatment,
-        lang: checkoutLang(input.lang, c.req.header('accept-language')),
+        treatment: decision,
+        lang,
         // Read by our service's payment page to send the buyer back; the hosted service ignores them.
         returnUrl: input.returnUrl,
         cancelUrl: input.cancelUrl ?? null,
@@ -146,6 +147,8 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
       ...(consultation
         ? { vies_status: consultation.status, vies_request_identifier: consultation.requestIdentifier, vies_request_date: consultation.requestDate }
         : {}),
+      // How the sale is taxed, which our service's invoice follows (the hosted service ignores it).
+      sale_terms: terms,
     };
     const serviceKey = key ? await serviceIdempotencyKey(bff.secretKey, 'checkout', key) : undefined;
     const payment = await bff.service(
@@ -166,8 +169,10 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
         attempt: await issueAttemptToken(payment.id, bff.secretKey),
         redirectUrl,
         amount: paymentInput.price,
-        tax: quote(product, input.quantity, treatment).tax,
-        vat_treatment: treatment.kind,
+        tax: decision.rate,
+        vat_treatment: treatmentOf(decision).kind,
+        case: decision.case,
+        notes: taxNotes(decision.case, lang, { ossCountry: decision.ossCountry }),
         currency: product.currency,
         quantity: input.quantity,
         product: { token: product.token, name: product.name },
@@ -178,24 +183,23 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
   }
 
   /**
-   * The sale's tax by the engine, with VIES asked first where its answer decides: for the 0 % of an
-   * intra-EU supply or the `np` of a reverse charge. Invalid there refuses the checkout.
+   * The sale's tax by the engine, with VIES asked first where its answer decides (the 0 % of an
+   * intra-EU supply, the `np` of a reverse charge), by the rule both checkouts share
+   * (src/server-kit/sale.ts). Invalid there refuses the checkout.
    */
-  async function taxOfSale(
-    c: BffContext,
-    product: { tax: string; service?: boolean | null; supply_kind?: string | null },
-    buyer: CheckoutBuyer,
-  ): Promise<{ decision: TaxDecision; consultation: ViesConsultation | undefined }> {
+  async function taxOfSale(c: BffContext, product: { tax: string; service?: boolean | null; supply_kind?: string | null }, buyer: CheckoutBuyer): Promise<CheckoutSale> {
     const seller = await sellerOf(c);
-    const decide = (status: ViesStatus) => decideTax(checkoutTaxSale({ sellerCountry: seller.country, ossRegistered: false, product, buyer, vies: status }));
-    const decision = decide('valid');
-    const number = euVatNumberOf(buyer);
-    if ((decision.case !== 'intra_eu_supply' && decision.case !== 'eu_reverse_charge') || !number) return { decision, consultation: undefined };
-    const consultation = await vies.consult(c, number, viesRequester(seller.country, seller.taxNo));
-    if (consultation.status === 'invalid') {
-      throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is not a VAT number registered in VIES'] } });
+    try {
+      return await decideCheckoutSale({
+        seller: { country: seller.country, taxNo: seller.taxNo, ossRegistered: seller.ossRegistered },
+        product,
+        buyer,
+        vies: { check: (number) => vies.consult(c, `${number.countryCode}${number.vatNumber}`, viesRequester(seller.country, seller.taxNo)) },
+      });
+    } catch (error) {
+      if (error instanceof ViesRefusalError) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is not a VAT number registered in VIES'] } });
+      throw error;
     }
-    return { decision: consultation.status === 'valid' ? decision : decide('unavailable'), consultation };
   }
 
   /** The buyer fields of a signed-in customer's invoice: their record as they keep it, e-mailed where they ask. */

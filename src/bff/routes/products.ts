@@ -2,13 +2,14 @@ import { Hono } from 'hono';
 import type { Product } from '../../api/schemas/product.js';
 import { unitForReader } from '../../kernel/units.js';
 import type { Bff, BffContext, Env } from '../context.js';
-import { BffError, notFound } from '../errors.js';
+import { BffError, ERROR_CODES, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
 import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
 import type { SaleProduct } from '../../contract/sale.js';
 
-import { euVatNumberOf, PRODUCT_TOKEN_PATTERN, productQuote, quote } from '../../kernel/checkout.js';
+import { euVatNumberOf, MAX_CHECKOUT_QUANTITY, PRODUCT_TOKEN_PATTERN, saleQuote } from '../../kernel/checkout.js';
+import { supplyKindOf } from '../../kernel/tax/index.js';
 import type { ProductQuote } from '../../contract/sale.js';
 import type { ViesCheck } from '../vies-check.js';
 
@@ -58,6 +59,8 @@ export function productLookup(bff: Bff): ProductLookup {
 export interface Seller {
   country: string;
   taxNo: string | null;
+  /** Registered for OSS: EU consumers of e-services and of goods sent to them pay their own state's VAT. */
+  ossRegistered: boolean;
 }
 
 /**
@@ -68,14 +71,18 @@ export function sellerLookup(bff: Bff): (c: BffContext) => Promise<Seller> {
   const ttlMs = bff.options.productCacheMs ?? 30_000;
   return async (c) => {
     const configured = bff.checkout.sellerCountry;
-    if (configured) return { country: configured.toUpperCase(), taxNo: bff.checkout.sellerVatNumber ?? null };
+    if (configured) return { country: configured.toUpperCase(), taxNo: bff.checkout.sellerVatNumber ?? null, ossRegistered: bff.checkout.ossRegistered ?? false };
     const cached = (await bff.cache.get('seller')) as Seller | undefined;
     if (cached) return cached;
     const client = bff.client.departments;
-    if (!client) return { country: 'PL', taxNo: bff.checkout.sellerVatNumber ?? null };
+    if (!client) return { country: 'PL', taxNo: bff.checkout.sellerVatNumber ?? null, ossRegistered: bff.checkout.ossRegistered ?? false };
     const departments = await bff.service(c, 'departments.list', (signal) => client.list({ signal }));
     const department = departments.find((d) => (bff.checkout.departmentId ? d.id === bff.checkout.departmentId : d['main'] === true)) ?? departments[0];
-    const seller = { country: department?.country?.trim().toUpperCase() || 'PL', taxNo: bff.checkout.sellerVatNumber ?? department?.tax_no ?? null };
+    const seller = {
+      country: department?.country?.trim().toUpperCase() || 'PL',
+      taxNo: bff.checkout.sellerVatNumber ?? department?.tax_no ?? null,
+      ossRegistered: bff.checkout.ossRegistered ?? (department as { oss_registered?: boolean | null } | undefined)?.oss_registered === true,
+    };
     await bff.cache.set('seller', seller, ttlMs);
     return seller;
   };
@@ -94,7 +101,7 @@ export function sellerCountryLookup(bff: Bff): (c: BffContext) => Promise<string
  */
 export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesCheck): Hono<Env> {
   const routes = new Hono<Env>();
-  const sellerCountry = sellerCountryLookup(bff);
+  const sellerOf = sellerLookup(bff);
   routes.get('/products/:token', async (c) => {
     const token = c.req.param('token');
     if (!PRODUCT_TOKEN_PATTERN.test(token)) throw notFound('product');
@@ -104,8 +111,13 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesC
     // The unit reads in the buyer's language, as the invoice will print it.
     c.header('Vary', 'Accept-Language');
     // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/kernel/checkout.ts).
-    const country = await sellerCountry(c);
-    const sale = { service: product.service === true, seller_country: country, quote: await quoteFor(product, country, (name) => c.req.query(name), vies) };
+    const seller = await sellerOf(c);
+    const sale = {
+      service: product.service === true,
+      supply_kind: supplyKindOf(product),
+      seller_country: seller.country,
+      quote: await quoteFor(product, seller, quoteQuery(c), vies),
+    };
     const answer: SaleProduct = {
       ...publicProduct(product),
       ...sale,
@@ -117,10 +129,22 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesC
   return routes;
 }
 
-/** The checkout core's quote, at Polish VAT where VIES lately called the buyer's number invalid. */
-async function quoteFor(product: Product, country: string, query: (name: string) => string | undefined, vies: ViesCheck | undefined): Promise<ProductQuote> {
-  const quoted = productQuote(product, country, query);
-  if (quoted.vat_treatment === 'standard' || !vies) return quoted;
+/**
+ * The buyer a product query describes. A quantity the checkout would refuse is refused here too,
+ * naming `quantity`, so the dialog shows it at the field instead of quietly pricing another one.
+ */
+function quoteQuery(c: BffContext): (name: string) => string | undefined {
+  const quantity = c.req.query('quantity');
+  if (quantity !== undefined) {
+    const n = Number(quantity);
+    const problem = !/^\s*-?\d+(\.\d+)?\s*$/.test(quantity) || !Number.isInteger(n) ? 'must be a whole number' : n < 1 ? 'must be at least 1' : n > MAX_CHECKOUT_QUANTITY ? `must be at most ${MAX_CHECKOUT_QUANTITY}` : undefined;
+    if (problem) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { quantity: [problem] } });
+  }
+  return (name) => c.req.query(name);
+}
+
+/** The tax engine's quote for the buyer the query describes, at Polish VAT where VIES lately called their number invalid. */
+async function quoteFor(product: Product, seller: Seller, query: (name: string) => string | undefined, vies: ViesCheck | undefined): Promise<ProductQuote> {
   const company = query('company');
   const number = euVatNumberOf({
     email: '',
@@ -129,6 +153,6 @@ async function quoteFor(product: Product, country: string, query: (name: string)
     tax_no_kind: query('tax_no_kind')?.slice(0, 20) ?? null,
     ...(company === undefined ? {} : { company: /^(1|true)$/i.test(company) }),
   });
-  if (!number || (await vies.known(number))?.status !== 'invalid') return quoted;
-  return { vat_treatment: 'standard', quantity: quoted.quantity, ...quote(product, quoted.quantity, { kind: 'standard' }) };
+  const known = number && vies ? (await vies.known(number))?.status : undefined;
+  return saleQuote(product, { country: seller.country, ossRegistered: seller.ossRegistered }, query, known === 'invalid' ? 'invalid' : 'valid');
 }

@@ -50,10 +50,13 @@ export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
   invoice_tax_no_kind?: string | null;
   /** How the sale is taxed, as its checkout decided (with the VIES evidence). */
   sale_terms?: SaleTerms | null;
+  vies_status?: string | null;
+  vies_request_identifier?: string | null;
+  vies_request_date?: string | null;
 };
 
 /** This service's own fields of a payment, beside the hosted interface's. */
-export const EXTRA_FIELDS = ['return_url', 'cancel_url', 'lang', 'invoice_company', 'invoice_tax_no_kind'] as const;
+export const EXTRA_FIELDS = ['return_url', 'cancel_url', 'lang', 'invoice_company', 'invoice_tax_no_kind', 'vies_status', 'vies_request_identifier', 'vies_request_date', 'sale_terms'] as const;
 
 
 /** Adds `amount` (negative to undo) to what an invoice has been paid, moving its status. */
