@@ -11,6 +11,7 @@ import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index
 import { withPortFlag } from './bff/listen-errors.js';
 import { connectAccountToLocalKsef, startLocalKsef } from './service/ksef/local.js';
 import { startService } from './service/server.js';
+import { startRegistryDoubles } from './service/registries/doubles/index.js';
 
 /**
  * `invoicekit dev` (`npm start`): the demo on the embedded service. One command starts
@@ -46,7 +47,14 @@ export async function runDev(argv: string[]): Promise<void> {
   const ksefPort = values['ksef-local-port'] ?? (Number(values['service-port']) === 0 ? '0' : String(DEFAULT_KSEF_LOCAL_PORT));
   // The service starts first, so that a data folder in use stops a second demo before anything listens.
   let localKsef: Awaited<ReturnType<typeof startLocalKsef>> | undefined = undefined;
+  // NBP, VIES and the VAT white list: the addresses configured, else stand-ins on this machine,
+  // seeded with demo companies and recent NBP tables, so the demo works offline.
+  const configured = registryUrlsFromEnv();
+  const standIns = configured ? undefined : await startRegistryDoubles();
+  const registries = configured ?? { nbpApiUrl: standIns!.nbpApiUrl, viesApiUrl: standIns!.viesApiUrl, mfWhitelistUrl: standIns!.mfWhitelistUrl };
+  const closeStandIns = () => standIns?.close();
   const service = await withPortFlag(startService({
+    registries,
     ksef: { localOrigin: () => localKsef?.origin },
     port: Number(values['service-port']),
     host,
@@ -62,6 +70,7 @@ export async function runDev(argv: string[]): Promise<void> {
     webhooks: { allowPrivate: true },
   }), '--service-port', values['service-port']);
   console.log(`invoicing service listening on ${service.url}`);
+  if (standIns) console.log(`NBP, VIES and VAT white list stand-ins at ${standIns.nbpApiUrl}, ${standIns.viesApiUrl}, ${standIns.mfWhitelistUrl}`);
   localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
   // Every invoice of the demo shop goes to the local KSeF, as a Polish shop's would go to KSeF.
   await connectAccountToLocalKsef(service.url, service.apiToken, localKsef, { auto_send_mode: 'all' });
@@ -83,6 +92,7 @@ export async function runDev(argv: string[]): Promise<void> {
   } catch (error) {
     await service.close();
     await localKsef?.close();
+    await closeStandIns();
     throw error;
   }
   // The site listens first, so that a port of 0 is known before the BFF learns its allowed origins.
@@ -118,6 +128,7 @@ export async function runDev(argv: string[]): Promise<void> {
     logger: false,
     webhooks: { secret: webhookSecret },
     checkout: { testMode: true },
+    registries,
   });
 
   const site = new Hono();
@@ -173,7 +184,7 @@ export async function runDev(argv: string[]): Promise<void> {
     closing = true;
     server.close();
     (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-    Promise.allSettled([service.close().finally(() => localKsef?.close())]).finally(() => process.exit(0));
+    Promise.allSettled([service.close().finally(() => localKsef?.close()), closeStandIns()]).finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -196,4 +207,14 @@ async function demoSite(): Promise<string> {
   const root = fileURLToPath(new URL('../demo/', import.meta.url));
   if (!existsSync(root)) throw new Error(`The demo site is missing from ${root}: run npm run build.`);
   return root;
+}
+
+/** The registers' addresses the environment gives (`INVOICEKIT_NBP_API_URL`, …), or none when it gives none. */
+function registryUrlsFromEnv(): { nbpApiUrl?: string; viesApiUrl?: string; mfWhitelistUrl?: string } | undefined {
+  const urls = {
+    nbpApiUrl: process.env.INVOICEKIT_NBP_API_URL || undefined,
+    viesApiUrl: process.env.INVOICEKIT_VIES_API_URL || undefined,
+    mfWhitelistUrl: process.env.INVOICEKIT_MF_WHITELIST_URL || undefined,
+  };
+  return Object.values(urls).some(Boolean) ? urls : undefined;
 }

@@ -58,6 +58,8 @@ export interface DepartmentData {
   main: boolean;
   /** Where this account's widget checkouts may send the buyer back (docs/decisions/checkout-core.md). */
   widget_origins?: string[] | null;
+  /** Registered for OSS (docs/decisions/tax-engine.md). */
+  oss_registered?: boolean | null;
   logo: { content_type: string; size: number; updated_at: string } | null;
 }
 
@@ -125,4 +127,10 @@ export async function defaultDepartment(sql: Sql, accountId: number): Promise<Re
 export async function defaultWarehouseId(sql: Sql, accountId: number): Promise<number | undefined> {
   const rows = await sql.query<{ id: number }>(`select id from warehouses where account_id = $1 order by id limit 1`, [accountId]);
   return rows[0]?.id;
+}
+
+/** The address of the account's first user, whom the service tells of invoices that need the seller. */
+export async function firstUserEmail(sql: Sql, accountId: number): Promise<string | undefined> {
+  const rows = await sql.query<{ email: string }>(`select email from users where account_id = $1 order by id limit 1`, [accountId]);
+  return rows[0]?.email;
 }

@@ -40,6 +40,10 @@ import { mountWebhooks } from './webhooks/routes.js';
 import { mountWriteFeed } from './write-feed.js';
 import { routePatchAsPut } from './routing.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../server-kit/request-id.js';
+import { createIssuing } from './application/composition.js';
+import { nbpRates } from './application/exchange-rates.js';
+import type { Issuing } from './application/issuing.js';
+import { createRegistries, type Registries } from '../server-kit/registries/index.js';
 
 export interface ServiceAppOptions {
   db: Database;
@@ -75,6 +79,10 @@ export interface ServiceAppOptions {
   ksef?: KsefRuntime | undefined;
   /** How many proxies in front append to `X-Forwarded-For`; the widget's rate limits then count the buyer's address. Default 0. */
   trustProxy?: number | undefined;
+  /** The issuing step's run-time parts (`createIssuing`); made here from the options above when not given. */
+  issuing?: Issuing | undefined;
+  /** The tax registers' clients (NBP, VIES, the white list). Default: at their public addresses. */
+  registries?: Registries | undefined;
 }
 
 /** The body an invoice attachment's routes read: a file of up to 10 MiB and its form. */
@@ -96,8 +104,12 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
   );
   const clock = options.clock ?? (() => new Date());
+  const registries = options.registries ?? createRegistries({ clock });
   const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
   const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
+  const issuing =
+    options.issuing ??
+    createIssuing({ db: options.db, smtpUrl: options.smtpUrl, ksef, clock, publicUrl: () => configuredUrl().replace(/\/+$/, ''), rates: nbpRates(registries.nbp) }).issuing;
   /** The configured address, or the request's own origin when its `Host` is one of the trusted hosts. */
   const publicUrlOf = (request: Request) => {
     const url = new URL(request.url);
@@ -123,6 +135,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       clock,
       ksef,
       trustProxy: options.trustProxy ?? 0,
+      issuing,
+      registries,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.
@@ -142,8 +156,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/invoice', group(open, mountPublicPages));
   // The buyer's checkout page of a payment is public, its token the capability: it answers before
   // the `/banking` group asks for the account's token.
-  app.route('/banking/payments/pay', group(open, (checkout) => mountCheckoutPage(checkout, app)));
-  app.route('/payments', group(open, (payments) => mountPaymentNotifications(payments, { service: app, clock: options.clock })));
+  app.route('/banking/payments/pay', group(open, mountCheckoutPage));
+  app.route('/payments', group(open, (payments) => mountPaymentNotifications(payments, { clock: options.clock })));
   const shop = group(open);
   const script = group(open);
   mountWidget({ shop, script });
@@ -163,7 +177,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountAccountOperations(account, { smtpUrl: options.smtpUrl });
   mountInvoiceSummary(invoices);
   mountInvoiceDocuments({ invoices, outbox }, {
-    smtpUrl: options.smtpUrl,
+    mail: issuing.mail,
     outboxAccess: createOutboxAccess(options.signingSecret ?? randomBytes(32).toString('base64url')),
     db: options.db,
     ksef,

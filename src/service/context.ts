@@ -4,6 +4,8 @@ import type { Database } from './db.js';
 import type { KsefRuntime } from './ksef/runtime.js';
 import type { LoginGuard } from './login-guard.js';
 import type { PaymentProvider } from './payments/provider.js';
+import type { Issuing } from './application/issuing.js';
+import type { Registries } from '../server-kit/registries/index.js';
 
 /**
  * What every request of the service carries: the configuration the composition root gives, and the
@@ -33,6 +35,10 @@ export interface ServiceConfig {
   ksef: KsefRuntime;
   /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */
   trustProxy: number;
+  /** The one step that issues invoices, for every route that issues one. */
+  issuing: Issuing;
+  /** NBP's exchange rates, VIES and the VAT white list, at their configured addresses. */
+  registries: Registries;
 }
 
 export interface ServiceEnv {

@@ -305,6 +305,19 @@ export const migrations: Migration[] = [
     // Write-only like the token, and kept the way the token is kept.
     sql: `alter table ksef_settings add column offline_certificate text, add column offline_private_key text;`,
   },
+  {
+    version: 90,
+    name: 'NBP exchange rates kept per currency and tax point, and the invoices waiting for one',
+    sql: `create table exchange_rates (
+            currency text not null, tax_point date not null, rate text not null, table_no text not null,
+            effective_date date not null, fetched_at timestamptz not null default now(),
+            primary key (currency, tax_point));
+          create table exchange_rate_waits (
+            invoice_id integer primary key references invoices(id) on delete cascade, account_id integer not null,
+            currency text not null, tax_point date not null, attempts integer not null default 0,
+            next_attempt_at timestamptz not null, last_error text);
+          create index exchange_rate_waits_due_idx on exchange_rate_waits (next_attempt_at);`,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../server-kit/connection-limits.js';
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
+import { createIssuing } from './application/composition.js';
+import { nbpRates } from './application/exchange-rates.js';
+import type { ExchangeRateWorker } from './application/rate-worker.js';
+import type { SettledListener } from './ksef/runtime.js';
 import { type Database, openDatabase } from './db.js';
 import { createKsefClient } from './ksef/client.js';
 import type { KsefGateway } from './ksef/gateway.js';
@@ -12,6 +16,7 @@ import { migrate } from './migrations.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker, webhookRowHooks } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
 import { identifyRawAnswers } from './raw-answers.js';
+import { createRegistries, type RegistryOptions } from '../server-kit/registries/index.js';
 
 export interface ServiceOptions {
   port?: number;
@@ -55,6 +60,11 @@ export interface ServiceOptions {
    * environment available; `gateway` replaces the KSeF API client. The clock is `clock`.
    */
   ksef?: { localOrigin?: string | (() => string | undefined); gateway?: KsefGateway; senderIntervalMs?: number };
+  /**
+   * Where NBP's exchange rates, VIES and the VAT white list are (`INVOICEKIT_NBP_API_URL`,
+   * `INVOICEKIT_VIES_API_URL`, `INVOICEKIT_MF_WHITELIST_URL`). Default: their public addresses.
+   */
+  registries?: RegistryOptions;
 }
 
 export interface RunningService {
@@ -71,6 +81,8 @@ export interface RunningService {
   scheduler: RecurringScheduler;
   /** Sends invoices to KSeF; `runOnce()` works on what is due now. */
   ksefSender: KsefSender;
+  /** Completes invoices waiting for their NBP rate; `runOnce()` works on what is due now. */
+  rateWorker: ExchangeRateWorker;
   /**
    * Answers a request in this process, as the listening server would but without a socket: a `fetch`
    * for a BFF or a typed client in the same process (`createBff({ serviceFetch: service.fetch })`).
@@ -166,7 +178,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       log: options.log,
       intervalMs: options.ksef?.senderIntervalMs,
     });
+    const ksefRuntime = { localOrigin, clock, kick: () => ksefSender.kick(), onSettled: (listener: SettledListener) => ksefSender.onSettled(listener) };
+    const publicUrlOf = () => (options.publicUrl ?? listening).replace(/\/+$/, '');
+    const registries = createRegistries({ clock, ...options.registries });
+    const { issuing, rateWorker } = createIssuing({ db, smtpUrl: options.smtpUrl, ksef: ksefRuntime, clock, publicUrl: publicUrlOf, rates: nbpRates(registries.nbp) });
     const app = createServiceApp({
+      issuing,
       db,
       integrationToken,
       publicUrl: options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : () => listening,
@@ -179,7 +196,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       draining: () => draining,
       allowPrivateWebhooks: webhookSettings.allowPrivate,
       clock: options.clock,
-      ksef: { localOrigin, clock, kick: () => ksefSender.kick(), onSettled: (listener) => ksefSender.onSettled(listener) },
+      ksef: ksefRuntime,
+      registries,
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;
@@ -200,11 +218,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const scheduler = new RecurringScheduler(db, {
       clock: options.clock ?? (() => new Date()),
       intervalMs: options.schedulerIntervalMs ?? 60_000,
-      smtpUrl: options.smtpUrl,
       publicUrl,
       log: options.log,
+      issuing,
     });
     scheduler.start();
+    rateWorker.start();
     ksefSender.start();
     return {
       url,
@@ -216,12 +235,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       webhooks,
       scheduler,
       ksefSender,
+      rateWorker,
       // A `fetch` takes what `Request` takes; the app takes a `Request` alone (its second argument is its env).
       fetch: async (input, init) => fetch(new Request(input, init)),
       ...(db.writeCount ? { writeCount: db.writeCount } : {}),
       async close({ graceMs = 0 } = {}) {
         draining = true;
-        await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop()]);
+        await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop(), rateWorker.stop()]);
         const http = server as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => http.closeAllConnections?.(), graceMs);

@@ -6,9 +6,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service/server.js';
 import { cliArgs } from './cli.js';
+import { type RegistryDoubles, startRegistryDoubles } from '../../src/service/registries/doubles/index.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
+  /**
+   * The stand-ins of NBP, VIES and the white list this service asks (seeded with the demo's
+   * companies and recent tables), unless the test gave registries of its own.
+   */
+  registryDoubles: RegistryDoubles | undefined;
   /** The PostgreSQL database it runs on (the PostgreSQL pass), or `undefined` on PGlite. */
   databaseUrl: string | undefined;
   stop(): Promise<void>;
@@ -21,12 +27,15 @@ export interface TestService extends RunningService {
 export async function startTestService(
   options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
     ServiceOptions,
-    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef' | 'trustProxy'
+    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef' | 'trustProxy' | 'registries'
   > = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
   if (!process.env.DATABASE_URL) await copyDataDir(await templateDataDir(options.seed ?? false), dataDir);
   const databaseUrl = await isolatedDatabaseUrl();
+  // No test reaches the real registers: without addresses of its own, a service asks seeded stand-ins.
+  const registryDoubles = options.registries ? undefined : await startRegistryDoubles({ clock: options.clock });
+  const registries = options.registries ?? (registryDoubles && { nbpApiUrl: registryDoubles.nbpApiUrl, viesApiUrl: registryDoubles.viesApiUrl, mfWhitelistUrl: registryDoubles.mfWhitelistUrl });
   const service = await startService({
     port: 0,
     host: '127.0.0.1',
@@ -46,13 +55,16 @@ export async function startTestService(
     schedulerIntervalMs: options.schedulerIntervalMs,
     connectionLimits: options.connectionLimits,
     ksef: options.ksef,
+    registries,
   });
   return {
     ...service,
     dataDir,
     databaseUrl,
+    registryDoubles,
     async stop() {
       await service.close();
+      await registryDoubles?.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -61,7 +61,8 @@ describe('the product widget endpoints', () => {
       seller: 'Demo Studio Sp. z o.o.',
       seller_country: 'PL',
       service: false,
-      quote: { vat_treatment: 'standard', quantity: 1, amount: '1845', unit_price: '1845', tax: '23' },
+      supply_kind: 'goods',
+      quote: { vat_treatment: 'standard', quantity: 1, amount: '1845', unit_price: '1845', tax: '23', case: 'domestic', rate: '23', notes: [], oss_country: null, fallback: null },
       available: true,
       test_mode: true,
     });

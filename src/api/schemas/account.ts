@@ -46,6 +46,12 @@ export const departmentInput = z.object({
     )
     .max(20, 'has too many origins (maximum is 20)')
     .nullish(),
+  /**
+   * Registered for the OSS Union scheme (art. 130a–130d of the VAT act): EU consumers of electronic
+   * services and of goods sent to them pay their own state's VAT, declared through OSS. An extension
+   * of this service.
+   */
+  oss_registered: z.boolean({ message: 'must be true or false' }).nullish(),
 });
 export type DepartmentInput = z.input<typeof departmentInput>;
 

@@ -1,6 +1,24 @@
 import * as z from 'zod';
 import { booleanInput, currencyInput, decimalInput, decimalString, optionalDate, optionalId, optionalText, pageQuery } from './common.js';
 
+/** A checkout's tax decision as the BFF sends it (src/server-kit/sale.ts `SaleTerms`). */
+const saleTermsInput = z.object(
+  {
+    case: z.enum(['domestic', 'exempt', 'intra_eu_supply', 'eu_reverse_charge', 'non_eu_service', 'export', 'oss', 'eu_consumer_domestic', 'non_eu_consumer_electronic'], { message: 'is not a tax case' }),
+    tax: z.string().max(10).regex(/^(\d{1,2}(\.\d{1,2})?|np|zw|oo)$/, 'is not a rate').nullable(),
+    invoice_kind: z.enum(['vat', 'wdt', 'export_products'], { message: 'is not an invoice kind of a sale' }),
+    np_tax_kind: z.enum(['export_service', 'export_service_eu'], { message: 'is not an np kind' }).nullable(),
+    reverse_charge: z.boolean(),
+    use_oss: z.boolean(),
+    oss_country: z.string().regex(/^[A-Z]{2}$/, 'must be a country code').nullable(),
+    vies: z
+      .object({ status: z.string().max(20), request_identifier: z.string().max(100).nullable(), request_date: z.string().max(100).nullable(), vat_number: z.string().max(20).nullable() })
+      .nullish(),
+    fallback: z.enum(['vies_invalid', 'vies_unavailable', 'vies_not_checked']).nullish(),
+  },
+  { message: 'must be an object' },
+);
+
 const paymentFields = {
   name: optionalText(500),
   price: decimalInput.nullish(),
@@ -46,6 +64,12 @@ const paymentFields = {
   /** The invoice's `buyer_company` and `buyer_tax_no_kind` (extensions of this service). */
   invoice_company: booleanInput.nullish(),
   invoice_tax_no_kind: optionalText(50),
+  /** The VIES consultation behind a 0 % or np to an EU business, kept as evidence (an extension of this service). */
+  vies_status: z.enum(['valid', 'invalid', 'unavailable'], { message: 'must be valid, invalid or unavailable' }).nullish(),
+  vies_request_identifier: optionalText(100),
+  vies_request_date: optionalText(100),
+  /** How a checkout taxed the sale, which its invoice follows (an extension of this service). */
+  sale_terms: saleTermsInput.nullish(),
 };
 
 /** Body of `POST /banking/payments` (inside the `banking_payment` wrapper). */

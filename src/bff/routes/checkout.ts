@@ -1,8 +1,11 @@
 import { issueAttemptToken } from './checkout-outcome.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { CheckoutAnswer, CheckoutBuyer } from '../../contract/sale.js';
-import { allowedReturnUrl, checkoutLang, checkoutPayment, quote, vatTreatment } from '../../kernel/checkout.js';
+import type { CheckoutAnswer, CheckoutBuyer, CheckoutVies } from '../../contract/sale.js';
+import { allowedReturnUrl, checkoutLang, checkoutPayment, treatmentOf } from '../../kernel/checkout.js';
+import { taxNotes } from '../../kernel/tax/index.js';
+import type { ViesConsultation } from '../../server-kit/registries/index.js';
+import { type CheckoutSale, decideCheckoutSale, ViesRefusalError } from '../../server-kit/sale.js';
 import { originOf, type Bff, type BffContext, type Env } from '../context.js';
 import { readSession } from '../middleware.js';
 import type { PortalSession } from '../portal-token.js';
@@ -11,7 +14,8 @@ import { fingerprintOf, serviceIdempotencyKey, type StoredAnswer } from '../idem
 import type { InvoicingClient } from '../options.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken } from '../../kernel/validation/checkout.js';
 import { readJson, validate, webUrl } from '../validation.js';
-import { type ProductLookup, sellerCountryLookup } from './products.js';
+import { type ProductLookup, sellerLookup } from './products.js';
+import { type ViesCheck, viesRequester } from '../vies-check.js';
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -22,10 +26,14 @@ const buyerInput = buyerShape.superRefine(checkBuyer);
  * `POST /checkout`: creates an unpaid payment in the service at the service's price and answers
  * where to send the buyer. With an `Idempotency-Key`, a retry gets the first answer and creates
  * nothing, even when the retries arrive at the same time.
+ *
+ * Before a sale to an EU business goes without Polish VAT (0 % or `np`), VIES is asked: a number it
+ * calls invalid is a 422 naming `buyer.tax_no`; when it cannot answer, the sale goes ahead at Polish
+ * VAT and the answer says why (`fallback`). The consultation's identifier and date go on the payment.
  */
-export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
+export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesCheck): Hono<Env> {
   const { checkout, idempotency, limits } = bff;
-  const sellerCountry = sellerCountryLookup(bff);
+  const sellerOf = sellerLookup(bff);
   const guestInput = z.strictObject({
     product: productToken,
     quantity: z
@@ -117,14 +125,15 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     if (!product) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
     // A guest's buyer passed the full schema; only a signed-in customer's may be partial.
     const buyer: CheckoutBuyer = session ? await customerAsBuyer(c, session, input.buyer?.email) : (input.buyer as CheckoutBuyer);
-    const treatment = vatTreatment({ sellerCountry: await sellerCountry(c), service: product.service === true, buyer });
+    const { decision, consultation, terms } = await taxOfSale(c, product, buyer);
+    const lang = checkoutLang(input.lang, c.req.header('accept-language'));
     const paymentInput = {
       ...checkoutPayment({
         product,
         quantity: input.quantity,
         buyer,
-        treatment,
-        lang: checkoutLang(input.lang, c.req.header('accept-language')),
+        treatment: decision,
+        lang,
         // Read by our service's payment page to send the buyer back; the hosted service ignores them.
         returnUrl: input.returnUrl,
         cancelUrl: input.cancelUrl ?? null,
@@ -134,6 +143,12 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
       // A signed-in customer's invoice joins their own record, and so their portal.
       ...(session ? { client_id: session.clientId } : {}),
       ...(key ? { oid: `checkout-${(await fingerprintOf(key)).slice(0, 32)}` } : {}),
+      // The evidence that VIES was asked (kept by our service; the hosted one ignores the fields).
+      ...(consultation
+        ? { vies_status: consultation.status, vies_request_identifier: consultation.requestIdentifier, vies_request_date: consultation.requestDate }
+        : {}),
+      // How the sale is taxed, which our service's invoice follows (the hosted service ignores it).
+      sale_terms: terms,
     };
     const serviceKey = key ? await serviceIdempotencyKey(bff.secretKey, 'checkout', key) : undefined;
     const payment = await bff.service(
@@ -154,13 +169,37 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
         attempt: await issueAttemptToken(payment.id, bff.secretKey),
         redirectUrl,
         amount: paymentInput.price,
-        tax: quote(product, input.quantity, treatment).tax,
-        vat_treatment: treatment.kind,
+        tax: decision.rate,
+        vat_treatment: treatmentOf(decision).kind,
+        case: decision.case,
+        notes: taxNotes(decision.case, lang, { ossCountry: decision.ossCountry }),
         currency: product.currency,
         quantity: input.quantity,
         product: { token: product.token, name: product.name },
+        ...(decision.fallback ? { fallback: decision.fallback } : {}),
+        ...(consultation ? { vies: viesAnswer(consultation) } : {}),
       } satisfies CheckoutAnswer,
     };
+  }
+
+  /**
+   * The sale's tax by the engine, with VIES asked first where its answer decides (the 0 % of an
+   * intra-EU supply, the `np` of a reverse charge), by the rule both checkouts share
+   * (src/server-kit/sale.ts). Invalid there refuses the checkout.
+   */
+  async function taxOfSale(c: BffContext, product: { tax: string; service?: boolean | null; supply_kind?: string | null }, buyer: CheckoutBuyer): Promise<CheckoutSale> {
+    const seller = await sellerOf(c);
+    try {
+      return await decideCheckoutSale({
+        seller: { country: seller.country, taxNo: seller.taxNo, ossRegistered: seller.ossRegistered },
+        product,
+        buyer,
+        vies: { check: (number) => vies.consult(c, `${number.countryCode}${number.vatNumber}`, viesRequester(seller.country, seller.taxNo)) },
+      });
+    } catch (error) {
+      if (error instanceof ViesRefusalError) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is not a VAT number registered in VIES'] } });
+      throw error;
+    }
   }
 
   /** The buyer fields of a signed-in customer's invoice: their record as they keep it, e-mailed where they ask. */
@@ -185,4 +224,13 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
   }
 
   return routes;
+}
+
+function viesAnswer(consultation: ViesConsultation): CheckoutVies {
+  return {
+    status: consultation.status === 'valid' ? 'valid' : 'unavailable',
+    request_identifier: consultation.requestIdentifier,
+    request_date: consultation.requestDate,
+    reason: consultation.reason,
+  };
 }

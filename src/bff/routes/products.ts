@@ -2,13 +2,16 @@ import { Hono } from 'hono';
 import type { Product } from '../../api/schemas/product.js';
 import { unitForReader } from '../../kernel/units.js';
 import type { Bff, BffContext, Env } from '../context.js';
-import { BffError, notFound } from '../errors.js';
+import { BffError, ERROR_CODES, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
 import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
 import type { SaleProduct } from '../../contract/sale.js';
 
-import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../kernel/checkout.js';
+import { euVatNumberOf, MAX_CHECKOUT_QUANTITY, PRODUCT_TOKEN_PATTERN, saleQuote } from '../../kernel/checkout.js';
+import { supplyKindOf } from '../../kernel/tax/index.js';
+import type { ProductQuote } from '../../contract/sale.js';
+import type { ViesCheck } from '../vies-check.js';
 
 export { PRODUCT_TOKEN_PATTERN };
 const SERVICE_PAGE_SIZE = 100;
@@ -52,30 +55,53 @@ export function productLookup(bff: Bff): ProductLookup {
   };
 }
 
+/** The seller as a sale's VAT needs them: their country and, as VIES's requester, their tax number. */
+export interface Seller {
+  country: string;
+  taxNo: string | null;
+  /** Registered for OSS: EU consumers of e-services and of goods sent to them pay their own state's VAT. */
+  ossRegistered: boolean;
+}
+
 /**
- * The seller's country, which with the buyer's decides a sale's VAT: configured, else the service's
- * department the checkout pays (or its default one), remembered like products; PL when unknown.
+ * The seller: configured, else the service's department the checkout pays (or its default one),
+ * remembered like products; PL when unknown.
  */
-export function sellerCountryLookup(bff: Bff): (c: BffContext) => Promise<string> {
+export function sellerLookup(bff: Bff): (c: BffContext) => Promise<Seller> {
   const ttlMs = bff.options.productCacheMs ?? 30_000;
   return async (c) => {
-    if (bff.checkout.sellerCountry) return bff.checkout.sellerCountry;
-    const cached = (await bff.cache.get('seller-country')) as string | undefined;
+    const configured = bff.checkout.sellerCountry;
+    if (configured) return { country: configured.toUpperCase(), taxNo: bff.checkout.sellerVatNumber ?? null, ossRegistered: bff.checkout.ossRegistered ?? false };
+    const cached = (await bff.cache.get('seller')) as Seller | undefined;
     if (cached) return cached;
     const client = bff.client.departments;
-    if (!client) return 'PL';
+    if (!client) return { country: 'PL', taxNo: bff.checkout.sellerVatNumber ?? null, ossRegistered: bff.checkout.ossRegistered ?? false };
     const departments = await bff.service(c, 'departments.list', (call) => client.list(call));
-    const seller = departments.find((d) => (bff.checkout.departmentId ? d.id === bff.checkout.departmentId : d['main'] === true)) ?? departments[0];
-    const country = seller?.country?.trim().toUpperCase() || 'PL';
-    await bff.cache.set('seller-country', country, ttlMs);
-    return country;
+    const department = departments.find((d) => (bff.checkout.departmentId ? d.id === bff.checkout.departmentId : d['main'] === true)) ?? departments[0];
+    const seller = {
+      country: department?.country?.trim().toUpperCase() || 'PL',
+      taxNo: bff.checkout.sellerVatNumber ?? department?.tax_no ?? null,
+      ossRegistered: bff.checkout.ossRegistered ?? (department as { oss_registered?: boolean | null } | undefined)?.oss_registered === true,
+    };
+    await bff.cache.set('seller', seller, ttlMs);
+    return seller;
   };
 }
 
-/** `GET /products/:token`: what anyone may see of a product for sale. */
-export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
+/** The seller's country, which with the buyer's decides a sale's VAT. */
+export function sellerCountryLookup(bff: Bff): (c: BffContext) => Promise<string> {
+  const seller = sellerLookup(bff);
+  return async (c) => (await seller(c)).country;
+}
+
+/**
+ * `GET /products/:token`: what anyone may see of a product for sale. A quote for an EU business goes
+ * without Polish VAT when the number's check digits pass, unless VIES has lately called it invalid;
+ * the checkout asks VIES itself before it charges so.
+ */
+export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesCheck): Hono<Env> {
   const routes = new Hono<Env>();
-  const sellerCountry = sellerCountryLookup(bff);
+  const sellerOf = sellerLookup(bff);
   routes.get('/products/:token', async (c) => {
     const token = c.req.param('token');
     if (!PRODUCT_TOKEN_PATTERN.test(token)) throw notFound('product');
@@ -85,8 +111,13 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     // The unit reads in the buyer's language, as the invoice will print it.
     c.header('Vary', 'Accept-Language');
     // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/kernel/checkout.ts).
-    const country = await sellerCountry(c);
-    const sale = { service: product.service === true, seller_country: country, quote: productQuote(product, country, (name) => c.req.query(name)) };
+    const seller = await sellerOf(c);
+    const sale = {
+      service: product.service === true,
+      supply_kind: supplyKindOf(product),
+      seller_country: seller.country,
+      quote: await quoteFor(product, seller, quoteQuery(c), vies),
+    };
     const answer: SaleProduct = {
       ...publicProduct(product),
       ...sale,
@@ -96,4 +127,32 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     return c.json(answer);
   });
   return routes;
+}
+
+/**
+ * The buyer a product query describes. A quantity the checkout would refuse is refused here too,
+ * naming `quantity`, so the dialog shows it at the field instead of quietly pricing another one.
+ */
+function quoteQuery(c: BffContext): (name: string) => string | undefined {
+  const quantity = c.req.query('quantity');
+  if (quantity !== undefined) {
+    const n = Number(quantity);
+    const problem = !/^\s*-?\d+(\.\d+)?\s*$/.test(quantity) || !Number.isInteger(n) ? 'must be a whole number' : n < 1 ? 'must be at least 1' : n > MAX_CHECKOUT_QUANTITY ? `must be at most ${MAX_CHECKOUT_QUANTITY}` : undefined;
+    if (problem) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { quantity: [problem] } });
+  }
+  return (name) => c.req.query(name);
+}
+
+/** The tax engine's quote for the buyer the query describes, at Polish VAT where VIES lately called their number invalid. */
+async function quoteFor(product: Product, seller: Seller, query: (name: string) => string | undefined, vies: ViesCheck | undefined): Promise<ProductQuote> {
+  const company = query('company');
+  const number = euVatNumberOf({
+    email: '',
+    country: query('country')?.slice(0, 2) ?? null,
+    tax_no: query('tax_no')?.slice(0, 50) ?? null,
+    tax_no_kind: query('tax_no_kind')?.slice(0, 20) ?? null,
+    ...(company === undefined ? {} : { company: /^(1|true)$/i.test(company) }),
+  });
+  const known = number && vies ? (await vies.known(number))?.status : undefined;
+  return saleQuote(product, { country: seller.country, ossRegistered: seller.ossRegistered }, query, known === 'invalid' ? 'invalid' : 'valid');
 }

@@ -1,5 +1,6 @@
 import { decimal, toWire } from '../../kernel/money.js';
 import type { Sql } from '../db.js';
+import type { SupplyKind } from '../../kernel/tax/index.js';
 
 /** The products table: a product record's stored shape, and the stock levels read beside it. */
 
@@ -14,6 +15,8 @@ export interface ProductData {
   currency: string;
   quantity_unit: string | null;
   service: boolean;
+  /** Absent on products stored before it: their `service` flag says (`supplyKindOf`). */
+  supply_kind?: SupplyKind;
   category_id: number | null;
   token: string;
 }

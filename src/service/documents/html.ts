@@ -38,7 +38,7 @@ const PAGE_STYLE = `
   .muted { color: var(--muted); }
   .row { display: flex; flex-wrap: wrap; gap: 1rem 2rem; justify-content: space-between; align-items: flex-start; }
   .parties { display: grid; gap: 1.5rem; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); margin: 1.75rem 0; }
-  .parties h2, .section h2 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 0 0 0.35rem; }
+  .parties h2, .section h2, .tax-notes h2 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 0 0 0.35rem; }
   table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
   th, td { padding: 0.6rem 0.5rem; border-bottom: 1px solid var(--border); text-align: left; vertical-align: top; }
   th { font-size: 0.8rem; color: var(--muted); font-weight: 600; }
@@ -46,6 +46,8 @@ const PAGE_STYLE = `
   .totals { margin-left: auto; max-width: 22rem; margin-top: 1rem; }
   .totals div { display: flex; justify-content: space-between; gap: 1rem; padding: 0.25rem 0; }
   .totals .due { font-size: 1.15rem; font-weight: 700; border-top: 1px solid var(--border); padding-top: 0.6rem; margin-top: 0.3rem; }
+  .tax-notes { margin-top: 1.5rem; }
+  .tax-notes ul { margin: 0; padding-left: 1.1rem; }
   .ksef-qr { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; margin-top: 1.5rem; }
   .ksef-qr figure { margin: 0; }
   .ksef-qr .ksef-test { flex-basis: 100%; margin: 0; }

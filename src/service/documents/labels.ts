@@ -1,5 +1,7 @@
 import { decimal, minorUnits, toFixed } from '../../kernel/money.js';
 import { unitIn } from '../../kernel/units.js';
+import { invoiceTaxNotes } from '../../kernel/tax/index.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
 
 /** The words of an invoice document, its e-mail and its public pages, in the invoice's `lang`. */
 export interface DocumentLabels {
@@ -34,6 +36,8 @@ export interface DocumentLabels {
   bankAccount: string;
   bank: string;
   notes: string;
+  /** Above the words the law requires for the invoice's VAT case (reverse charge, the basis of 0%, np or an exemption, OSS). */
+  taxNotes: string;
   issuedBy: string;
   receivedBy: string;
   page: string;
@@ -123,6 +127,7 @@ const pl: DocumentLabels = {
   bankAccount: 'Numer konta',
   bank: 'Bank',
   notes: 'Uwagi',
+  taxNotes: 'Adnotacje VAT',
   issuedBy: 'Osoba upoważniona do wystawienia',
   receivedBy: 'Osoba upoważniona do odbioru',
   page: 'Strona',
@@ -208,6 +213,7 @@ const en: DocumentLabels = {
   bankAccount: 'Bank account',
   bank: 'Bank',
   notes: 'Notes',
+  taxNotes: 'VAT notes',
   issuedBy: 'Issued by',
   receivedBy: 'Received by',
   page: 'Page',
@@ -281,6 +287,7 @@ const de: DocumentLabels = {
   bankAccount: 'IBAN',
   bank: 'Bank',
   notes: 'Hinweise',
+  taxNotes: 'Hinweise zur Umsatzsteuer',
   page: 'Seite',
   of: 'von',
   downloadPdf: 'PDF herunterladen',
@@ -378,4 +385,23 @@ export function formatTaxRate(tax: string, labels: DocumentLabels): string {
 export function paymentMethodText(paymentType: string | null, labels: DocumentLabels): string {
   const key = paymentType ?? 'transfer';
   return labels.paymentMethods[key] ?? key;
+}
+
+/** The tax fields the hosted service stores beside `InvoiceData`'s own. */
+type InvoiceTaxData = InvoiceData & {
+  np_tax_kind?: string | null;
+  exempt_tax_kind?: string | null;
+  reverse_charge?: boolean | null;
+  use_moss?: boolean | null;
+  use_oss?: boolean | null;
+};
+
+/**
+ * The words the law requires for the invoice's VAT case (docs/decisions/tax-engine.md), in each of
+ * the invoice's languages: `pl/en` prints the Polish and then the English; a language without its
+ * own words (German) takes the English ones.
+ */
+export function invoiceTaxWords(invoice: InvoiceData, lang: string | null | undefined = invoice.lang): string[] {
+  const langs = [...new Set((lang || 'pl').toLowerCase().split('/').map((l): 'pl' | 'en' => (l.trim().startsWith('pl') ? 'pl' : 'en')))];
+  return langs.flatMap((l) => invoiceTaxNotes(invoice as InvoiceTaxData, l));
 }

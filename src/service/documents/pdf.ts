@@ -8,6 +8,7 @@ import {
   formatNumber,
   formatTaxRate,
   formatUnit,
+  invoiceTaxWords,
   labelsFor,
   paymentMethodText,
 } from './labels.js';
@@ -334,6 +335,14 @@ function drawPayment(doc: Doc, invoice: InvoiceData, labels: DocumentLabels, top
     doc.font('regular').fontSize(9).fillColor(COLOR.muted).text(`${label}:`, PAGE.margin, y, { width: 130 });
     doc.font('bold').fontSize(9).fillColor(COLOR.text).text(value, PAGE.margin + 130, y, { width: CONTENT_WIDTH - 130 });
     y = Math.max(y + 14, doc.y + 2);
+  }
+  const words = invoiceTaxWords(invoice);
+  if (words.length > 0) {
+    y += 6;
+    if (y + 40 > pageBottom()) y = newPage(doc);
+    doc.font('bold').fontSize(8).fillColor(COLOR.accent).text(labels.taxNotes.toUpperCase(), PAGE.margin, y);
+    for (const word of words) doc.font('regular').fontSize(9).fillColor(COLOR.text).text(word, PAGE.margin, doc.y + 3, { width: CONTENT_WIDTH });
+    y = doc.y + 2;
   }
   if (invoice.description) {
     y += 6;

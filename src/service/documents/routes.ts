@@ -1,25 +1,24 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { sendByEmailInput } from '../../api/schemas/invoice.js';
-import type { Database, Sql } from '../db.js';
-import { type EmailRequest, holdForKsef, releaseHeldEmails } from '../ksef/email.js';
+import type { Database } from '../db.js';
+import { type EmailRequest, holdForKsef } from '../ksef/email.js';
+import { EMAIL, type InvoiceMail } from '../application/invoice-mail.js';
 import type { KsefRuntime } from '../ksef/runtime.js';
 import { answerCacheOf } from '../answer-cache.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { invoiceLinks } from '../invoicing/presentation.js';
-import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
+import { requireRow, type StoredRow, todayText } from '../store.js';
 import { toXml } from '../xml.js';
-import { invoiceEmail } from './email.js';
-import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
+import { MailDeliveryError } from './mailer.js';
 import { mountOutbox } from './outbox.js';
 import type { OutboxAccess } from './outbox-access.js';
 import { renderInvoicePdfForRow } from './invoice-pdf.js';
 import { contentDisposition, pdfFileName } from './pdf.js';
 
 export interface InvoiceDocumentsOptions {
-  /** `smtp://…` or `smtps://…`: send e-mail through this server instead of keeping it in the outbox. */
-  smtpUrl?: string | undefined;
+  /** How invoices are e-mailed (SMTP or the outbox). */
+  mail: InvoiceMail;
   /** Signs outbox links and sessions; the outbox exists only without SMTP. */
   outboxAccess: OutboxAccess;
   /** The service's database, for e-mails sent after a request (those held for a KSeF number). */
@@ -48,8 +47,6 @@ function pdfResponse(c: ServiceContext, row: StoredRow<InvoiceData>, pdf: Buffer
   });
 }
 
-/** One address, as a mail header or envelope can carry it: no spaces, brackets or line breaks. */
-const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*$/u;
 const MAX_RECIPIENTS = 20;
 
 /** `a@x.pl, b@y.pl; c@z.pl` as a list; a bad address is named in a 422 on `field`. */
@@ -63,61 +60,11 @@ function addressList(value: string | null | undefined, field: string): string[] 
   return addresses;
 }
 
-function displayName(name: string | null): string {
-  return (name ?? '').replace(/[\r\n"\\<>]+/g, ' ').trim();
-}
-
-function mailbox(name: string | null, address: string): string {
-  const shown = displayName(name);
-  return shown ? `"${shown}" <${address}>` : address;
-}
-
-/** The sender: the configured address in the seller's name, else the seller's own address. */
-function senderOf(invoice: InvoiceData, mailer: Mailer, publicUrl: string): { from: string; replyTo: string | null } {
-  const sellerEmail = invoice.seller_email && EMAIL.test(invoice.seller_email) ? invoice.seller_email : null;
-  if (mailer.from) return { from: mailbox(invoice.seller_name, mailer.from), replyTo: sellerEmail };
-  if (sellerEmail) return { from: mailbox(invoice.seller_name, sellerEmail), replyTo: null };
-  return { from: mailbox(invoice.seller_name, `no-reply@${new URL(publicUrl).hostname}`), replyTo: null };
-}
-
 function deliveryFailure(c: ServiceContext, error: MailDeliveryError): Response {
   if (error.rejectedRecipients) throw invalid({ email: [`the mail server refused the recipients: ${error.message}`] });
   const body = { code: 'error', message: `The e-mail could not be sent: ${error.message}` };
   if (c.get('format') === 'xml') return c.body(toXml('error', body), 502, { 'content-type': 'application/xml; charset=utf-8' });
   return c.json(body, 502);
-}
-
-/** Renders and sends an invoice's e-mail as it is now, then marks the invoice sent. */
-async function deliverInvoiceEmail(db: Database, mailer: Mailer, accountId: number, id: number, request: EmailRequest): Promise<void> {
-  const row = await requireRow<InvoiceData>(db, 'invoices', accountId, id);
-  const invoice = row.data;
-  const content = invoiceEmail(invoice, invoiceLinks(request.publicUrl, invoice.token), { pdfAttached: request.pdf });
-  const pdf = request.pdf ? await renderInvoicePdfForRow(db, accountId, row, request.printOption) : null;
-  const message = {
-    accountId,
-    invoiceId: id,
-    ...senderOf(invoice, mailer, request.publicUrl),
-    to: request.to,
-    cc: request.cc,
-    ...content,
-    attachments: pdf ? [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }] : [],
-  };
-  const markSent = async (tx: Sql) => {
-    const current = await requireRow<InvoiceData>(tx, 'invoices', accountId, id, { forUpdate: true });
-    const data = { ...current.data, sent_time: timestampText(new Date()) };
-    if (data.status !== 'paid' && data.status !== 'partial') data.status = 'sent';
-    await updateRow(tx, 'invoices', accountId, id, data);
-  };
-  if (mailer.transport === 'smtp') {
-    await mailer.send(db, message);
-    await db.transaction(markSent);
-  } else {
-    // The stored message and the invoice's new status commit together.
-    await db.transaction(async (tx) => {
-      await mailer.send(tx, message);
-      await markSent(tx);
-    });
-  }
 }
 
 /**
@@ -126,7 +73,8 @@ async function deliverInvoiceEmail(db: Database, mailer: Mailer, accountId: numb
  */
 export function mountInvoiceDocuments(groups: { invoices: Hono<ServiceEnv>; outbox: Hono<ServiceEnv> }, options: InvoiceDocumentsOptions): void {
   const app = groups.invoices;
-  const mailer = createMailer(options.smtpUrl);
+  const { mail } = options;
+  const mailer = mail.mailer;
 
   app.get('/:id', async (c, next) => {
     if (c.get('format') !== 'pdf') return next();
@@ -169,7 +117,7 @@ export function mountInvoiceDocuments(groups: { invoices: Hono<ServiceEnv>; outb
       return respond(c, { status: 'ok', message: `Invoice ${invoice.number} will be sent to ${recipients} once KSeF has given it its number` }, { root: 'result' });
     }
     try {
-      await deliverInvoiceEmail(db, mailer, account.id, id, request);
+      await mail.deliver(account.id, id, request);
     } catch (error) {
       if (error instanceof MailDeliveryError) return deliveryFailure(c, error);
       throw error;
@@ -179,7 +127,7 @@ export function mountInvoiceDocuments(groups: { invoices: Hono<ServiceEnv>; outb
   });
 
   // E-mails held for a KSeF number go once the sender has settled the invoice, and after a restart.
-  options.ksef?.onSettled?.((settled) => releaseHeldEmails(options.db, settled, (accountId, id, request) => deliverInvoiceEmail(options.db, mailer, accountId, id, request)));
+  options.ksef?.onSettled?.((settled) => mail.release(settled));
 
   // With a real mail server there is no outbox at all: real mail to real buyers is never kept here.
   if (mailer.transport === 'outbox') mountOutbox(groups.outbox, mailer, options.outboxAccess);

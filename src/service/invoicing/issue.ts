@@ -2,7 +2,7 @@ import type { invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/i
 import type { z } from 'zod';
 import { keptRead, type Sql } from '../db.js';
 import type { Account } from '../account.js';
-import { applyInvoiceUpdate, buildNewInvoice, type InvoiceData } from './invoices.js';
+import { applyInvoiceUpdate, buildNewInvoice, type BuyerMatching, type InvoiceData } from './invoices.js';
 import { buildFromInvoice } from './copies.js';
 import { buildCorrection } from './corrections.js';
 import { applyParts, extraFieldsOf, type InvoiceParts } from './parts.js';
@@ -13,7 +13,7 @@ import { applyParts, extraFieldsOf, type InvoiceParts } from './parts.js';
  * amounts, buyer, seller and number are the work of `invoices.ts`.
  */
 
-type CreateInput = z.output<typeof invoiceCreateInput>;
+export type CreateInput = z.output<typeof invoiceCreateInput>;
 type UpdateInput = z.output<typeof invoiceUpdateInput>;
 
 /** Request keys that steer how a document is made; they are never stored. */
@@ -44,17 +44,20 @@ function positionExtras(data: InvoiceData, positions: CreateInput['positions'], 
   given.filter((p) => p.id == null).forEach((input, index) => apply(data.positions[firstNew + index] as Stored | undefined, input));
 }
 
-/** A new invoice from a create request. */
-export async function issueInvoice(
+/**
+ * A new invoice from a create request, as it will be stored: a copy, a correction or a new document
+ * (not yet checked for KSeF, numbered or stored: `application/issuing.ts` does that, for every caller).
+ */
+export async function buildInvoice(
   tx: Sql,
   account: Account,
   input: CreateInput,
-  options: { numberOnInsert?: boolean } = {},
+  options: { numberOnInsert?: boolean; matching?: BuyerMatching; now?: Date } = {},
 ): Promise<InvoiceData & InvoiceParts> {
   let data: InvoiceData & InvoiceParts;
   if (input.copy_invoice_from != null) data = await buildFromInvoice(tx, account, input);
   else if (input.kind === 'correction') data = await buildCorrection(tx, account, input);
-  else data = await buildNewInvoice(tx, account, input, new Date(), 'match', options);
+  else data = await buildNewInvoice(tx, account, input, options.now ?? new Date(), options.matching ?? 'match', options);
   if (input.copy_invoice_from == null) positionExtras(data, input.positions);
   Object.assign(data, extraFieldsOf(input as Record<string, unknown>));
   Object.assign(data, await applyParts(tx, {}, input));

@@ -134,6 +134,10 @@ function derived(row: ListedInvoiceRow): Record<string, unknown> {
   };
 }
 
+const EXTENSION_KEYS = [
+  'use_oss', 'exchange_table', 'price_tax_pln', 'exchange_rate_pending', 'vies_status', 'vies_request_identifier', 'vies_request_date', 'attention',
+] as const;
+
 /** An invoice answer: every key, positions and the nested parts on reads (and lists that ask). */
 export function presentInvoice(row: StoredRow<InvoiceData>, options: InvoicePresentation): Record<string, unknown> {
   const stored = row as ListedInvoiceRow;
@@ -151,6 +155,10 @@ export function presentInvoice(row: StoredRow<InvoiceData>, options: InvoicePres
   if (d.kind === 'correction') answer.correction_reason = d.correction_reason ?? null;
   // An EU service taxed where the buyer is (reverse charge) says so, as the hosted service's `np_tax_kind`.
   if (d.np_tax_kind) answer.np_tax_kind = d.np_tax_kind;
+  // This service's own keys, where the invoice has them: the OSS marking, the NBP table and the VAT
+  // in PLN, the VIES consultation behind a 0 % or np, and what needs the seller (docs/decisions/one-way-to-issue.md).
+  for (const key of EXTENSION_KEYS) if (d[key] !== undefined && d[key] !== null) answer[key] = d[key];
+  if (d.use_oss === true) answer.use_moss = true;
   if (options.withPositions) {
     answer.positions = d.positions.map((p) => presentPosition(p, row, options.accountId, times));
     answer.descriptions = d.descriptions ?? [];

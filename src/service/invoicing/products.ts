@@ -1,4 +1,5 @@
 import type { ProductData } from '../data/products.js';
+import { supplyKindOf } from '../../kernel/tax/index.js';
 import { type StoredRow, timestampText } from '../store.js';
 
 /** A product as the API and the webhooks answer it. */
@@ -16,6 +17,7 @@ export function presentProduct(row: StoredRow<ProductData>, stockLevel = '0.0') 
     currency: d.currency,
     quantity_unit: d.quantity_unit,
     service: d.service,
+    supply_kind: supplyKindOf(d),
     category_id: d.category_id,
     stock_level: stockLevel,
     token: d.token,

@@ -1,14 +1,11 @@
 import { invoiceCreateInput } from '../../api/schemas/invoice.js';
 import type { Database, Sql } from '../db.js';
 import type { Account } from '../account.js';
-import { findRow, insertRow, type StoredRow, todayText, updateRow } from '../store.js';
-import { createMailer, type Mailer } from '../documents/mailer.js';
-import { invoiceEmail } from '../documents/email.js';
-import { pdfFileName } from '../documents/pdf.js';
-import { renderInvoicePdfForRow } from '../documents/invoice-pdf.js';
-import { invoiceLinks } from './presentation.js';
+import { findRow, type StoredRow, todayText, updateRow } from '../store.js';
+import { afterIssue, issueInvoice, type Issuing } from '../application/issuing.js';
+import { createIssuing } from '../application/composition.js';
 import { advance, type RecurringData, workingDayFrom } from './recurring-schedule.js';
-import { buildNewInvoice, type InvoiceData } from './invoices.js';
+import type { InvoiceData } from './invoices.js';
 
 /**
  * Issues the invoices of recurring definitions when they fall due. Each period is issued at most
@@ -23,8 +20,9 @@ export interface SchedulerOptions {
   /** Today, as the scheduler sees it. Tests move it; production uses the real clock. */
   clock: () => Date;
   intervalMs: number;
-  smtpUrl?: string | undefined;
   publicUrl: () => string;
+  /** The one step that issues invoices (and e-mails them once KSeF has them). Default: one on `db` alone, without KSeF or NBP. */
+  issuing?: Issuing | undefined;
   /** Where a failed e-mail is reported: the invoice stays issued, and the owner can send it again. */
   log?: ((entry: Record<string, unknown>) => void) | undefined;
   /** Invoices one run issues at most. Default 500. */
@@ -83,10 +81,15 @@ function copyOf(template: InvoiceData, issueDate: string, period: string) {
   });
 }
 
+/** The schedule's addresses (`a@x.pl, b@y.pl`), the well-formed ones, at most 20. */
+function recipients(addresses: string | null | undefined): string[] {
+  return (addresses ?? '').split(/[,;]/).map((a) => a.trim()).filter((a) => /^[^\s@<>"]+@[^\s@<>"]+$/.test(a)).slice(0, 20);
+}
+
 export class RecurringScheduler {
   readonly #db: Database;
   readonly #options: SchedulerOptions;
-  readonly #mailer: Mailer;
+  readonly #issuing: Issuing;
   #timer: NodeJS.Timeout | undefined;
   /** The last run started, scheduled or asked for: the next one waits for it, and so does `stop`. */
   #lastRun: Promise<unknown> = Promise.resolve();
@@ -95,7 +98,7 @@ export class RecurringScheduler {
   constructor(db: Database, options: SchedulerOptions) {
     this.#db = db;
     this.#options = options;
-    this.#mailer = createMailer(options.smtpUrl);
+    this.#issuing = options.issuing ?? createIssuing({ db, ksef: { localOrigin: () => undefined, clock: options.clock, kick: () => undefined }, clock: options.clock, publicUrl: options.publicUrl }).issuing;
   }
 
   start(): void {
@@ -158,17 +161,15 @@ export class RecurringScheduler {
         if (!result) continue;
         issued += 1;
         byAccount.set(accountId, (byAccount.get(accountId) ?? 0) + 1);
-        if (result.email) {
-          await this.#send(result.accountId, result.invoice, result.email).catch((error: unknown) =>
-            this.#options.log?.({
-              time: new Date().toISOString(),
-              level: 'error',
-              msg: 'recurring invoice e-mail failed',
-              invoice_id: result.invoice.id,
-              error: error instanceof Error ? error.message : String(error),
-            }),
-          );
-        }
+        await afterIssue(this.#issuing, result.accountId, result.invoice).catch((error: unknown) =>
+          this.#options.log?.({
+            time: new Date().toISOString(),
+            level: 'error',
+            msg: 'recurring invoice e-mail failed',
+            invoice_id: result.invoice.id,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
       }
       // Nothing due, or all of it held by another process.
       if (!moved) break;
@@ -203,44 +204,32 @@ export class RecurringScheduler {
       `insert into recurring_runs (recurring_id, period) values ($1, $2) on conflict do nothing returning period`,
       [recurring.id, period],
     );
-    let issued: { accountId: number; invoice: StoredRow<InvoiceData>; email: string | null } | null = null;
+    let issued: { accountId: number; invoice: StoredRow<InvoiceData> } | null = null;
     if (claimed.length > 0) {
       const template = await findRow<InvoiceData>(tx, 'invoices', account.id, data.invoice_id);
       if (!template) {
         data.active = false;
       } else {
         const issueDate = data.issue_working_day_only ? workingDayFrom(period) : period;
-        const invoice = await buildNewInvoice(tx, account, copyOf(template.data, issueDate, period));
-        (invoice as InvoiceData & { recurring_id?: number }).recurring_id = recurring.id;
-        const row = await insertRow(tx, 'invoices', account.id, invoice);
+        const to = data.send_email ? recipients(data.buyer_email || template.data.buyer_email) : [];
+        const row = await issueInvoice(tx, account, {
+          input: copyOf(template.data, issueDate, period),
+          matching: 'match',
+          // A schedule's invoice is issued whatever KSeF would say of it; its seller is told.
+          refusable: false,
+          amend: (invoice) => {
+            invoice.recurring_id = recurring.id;
+          },
+          email: to.length ? { to, cc: [], pdf: true, printOption: 'original', publicUrl: this.#options.publicUrl() } : null,
+        }, this.#issuing);
         await tx.query(`update recurring_runs set invoice_id = $3 where recurring_id = $1 and period = $2`, [recurring.id, period, row.id]);
         data.last_invoice_id = row.id;
         data.invoices_count = (data.invoices_count ?? 0) + 1;
-        const email = data.send_email ? (data.buyer_email || invoice.buyer_email) : null;
-        issued = { accountId: account.id, invoice: row, email: email || null };
+        issued = { accountId: account.id, invoice: row };
       }
     }
     await updateRow(tx, 'recurrings', account.id, recurring.id, data);
     return issued;
-  }
-
-  async #send(accountId: number, row: StoredRow<InvoiceData>, addresses: string): Promise<void> {
-    const to = addresses.split(/[,;]/).map((a) => a.trim()).filter((a) => /^[^\s@<>"]+@[^\s@<>"]+$/.test(a)).slice(0, 20);
-    if (to.length === 0) return;
-    const invoice = row.data;
-    const publicUrl = this.#options.publicUrl();
-    const pdf = await renderInvoicePdfForRow(this.#db, accountId, row);
-    const sender = this.#mailer.from ?? invoice.seller_email ?? `no-reply@${new URL(publicUrl).hostname}`;
-    await this.#mailer.send(this.#db, {
-      accountId,
-      invoiceId: row.id,
-      from: sender,
-      replyTo: null,
-      to,
-      cc: [],
-      ...invoiceEmail(invoice, invoiceLinks(publicUrl, invoice.token), { pdfAttached: true }),
-      attachments: [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }],
-    });
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Database, Sql } from '../db.js';
 import type { PrintOption } from '../documents/pdf.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { findRow, updateRow } from '../store.js';
+import { findRow, type StoredRow, updateRow } from '../store.js';
 import { isKsefKind } from './fa3/build.js';
 import { isConnected, readKsefSettings } from './settings.js';
 
@@ -32,6 +32,19 @@ type Stored = InvoiceData & Record<string, unknown>;
 const inFlight = async (sql: Sql, invoiceId: number) =>
   (await sql.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [invoiceId])).length > 0;
 
+/** An invoice waiting for its exchange rate goes to KSeF, and so to its buyer, only once it has one. */
+const waitsForRate = (data: Stored) => data.exchange_rate_pending === true;
+
+/**
+ * Keeps an e-mail owed on an invoice, in the caller's transaction: the issuing step's e-mail, which
+ * `releaseHeldEmails` sends after the commit, once KSeF and the exchange rate let it go.
+ */
+export async function oweEmail(tx: Sql, accountId: number, row: StoredRow<InvoiceData>, ...requests: EmailRequest[]): Promise<StoredRow<InvoiceData>> {
+  const data = row.data as Stored;
+  const held = Array.isArray(data[HELD]) ? (data[HELD] as EmailRequest[]) : [];
+  return updateRow(tx, 'invoices', accountId, row.id, { ...data, [HELD]: [...held, ...requests] } as Stored);
+}
+
 /** Whether the invoice was last sent in offline mode: issued before KSeF had it, it may go out without the number (hosted guide). */
 const markedOffline = async (sql: Sql, invoiceId: number) =>
   (await sql.query<{ offline: boolean }>(`select offline from ksef_jobs where invoice_id = $1 order by id desc limit 1`, [invoiceId]))[0]?.offline === true;
@@ -44,7 +57,7 @@ export async function holdForKsef(db: Database, accountId: number, id: number, r
     const data = row.data;
     if (!isKsefKind(data.kind) || (typeof data.gov_id === 'string' && data.gov_id)) return 'send';
     // On its way, any invoice waits a moment for its number, to carry it on its PDF.
-    if (await inFlight(tx, id)) {
+    if (waitsForRate(data) || (await inFlight(tx, id))) {
       const held = Array.isArray(data[HELD]) ? (data[HELD] as EmailRequest[]) : [];
       await updateRow(tx, 'invoices', accountId, id, { ...data, [HELD]: [...held, request] });
       return 'held';
@@ -73,7 +86,7 @@ export async function releaseHeldEmails(db: Database, settled: { accountId: numb
     const due = await db.transaction(async (tx) => {
       const row = await findRow<Stored>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
       const held = row && Array.isArray(row.data[HELD]) ? (row.data[HELD] as EmailRequest[]) : [];
-      if (!row || held.length === 0 || (await inFlight(tx, invoiceId))) return [];
+      if (!row || held.length === 0 || waitsForRate(row.data) || (await inFlight(tx, invoiceId))) return [];
       const { [HELD]: _released, ...data } = row.data;
       await updateRow(tx, 'invoices', accountId, invoiceId, data as Stored);
       const numbered = typeof row.data.gov_id === 'string' && row.data.gov_id !== '';
@@ -81,7 +94,20 @@ export async function releaseHeldEmails(db: Database, settled: { accountId: numb
       const settings = await readKsefSettings(tx, accountId);
       return settings.environment === 'production' ? [] : held;
     });
-    for (const request of due) await deliver(accountId, invoiceId, request).catch((error: unknown) => failures.push(error));
+    const undelivered: EmailRequest[] = [];
+    for (const request of due) {
+      await deliver(accountId, invoiceId, request).catch((error: unknown) => {
+        failures.push(error);
+        undelivered.push(request);
+      });
+    }
+    // What could not go is owed again, to go at the next release (a repeated notification, a restart).
+    if (undelivered.length > 0) {
+      await db.transaction(async (tx) => {
+        const row = await findRow<Stored>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
+        if (row) await oweEmail(tx, accountId, row, ...undelivered);
+      });
+    }
   }
   if (failures.length > 0) throw new AggregateError(failures, `${failures.length} held e-mail(s) could not be sent`);
 }

@@ -130,7 +130,14 @@ export function errorMessages(problems: Record<string, string[]>): string[] {
  * With `validate_invoices_for_gov` (the default) a problem refuses the save with a 422 naming each
  * field; without it the invoice is saved with `gov_error_messages`.
  */
-export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Account, saved: T, before?: InvoiceData, known?: KsefSettings): Promise<T> {
+export async function checkForKsef<T extends InvoiceData>(
+  tx: Sql,
+  account: Account,
+  saved: T,
+  before?: InvoiceData,
+  known?: KsefSettings,
+  options: { ratePending?: boolean } = {},
+): Promise<T> {
   const data = saved as unknown as Stored;
   const current = before as Stored | undefined;
   // In production an invoice KSeF accepted is final (hosted guide); DEMO blocks nothing.
@@ -149,6 +156,8 @@ export async function checkForKsef<T extends InvoiceData>(tx: Sql, account: Acco
     data.gov_corrected_invoice_number = context.corrected.ksefNumber;
   }
   const problems = { ...fa3Problems(fa3InvoiceOf(data), context), ...(data.kind === 'correction' ? correctionProblems(data, context.corrected as CorrectedReference | null) : {}) };
+  // An invoice waiting for its NBP rate gets it before it goes to KSeF: that is no reason to refuse it.
+  if (options.ratePending) delete problems.exchange_currency_rate;
   if (Object.keys(problems).length === 0) {
     data.gov_error_messages = null;
     return saved;
@@ -188,6 +197,8 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
   if (!isKsefKind(data.kind)) return save({ gov_status: govStatus('not_applicable', settings.environment) });
   if (!isConnected(settings)) return save({ gov_status: govStatus('not_connected', settings.environment) });
   if (typeof data.gov_id === 'string' && data.gov_id) return row;
+  // Waiting for its NBP rate: it goes once the rate worker has given it one, never without.
+  if (data.exchange_rate_pending === true) return row;
   const pending = await tx.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [row.id]);
   if (pending.length > 0) return row;
 

@@ -9,7 +9,7 @@ import { mountStripeWebhook } from './stripe.js';
  */
 export function mountPaymentNotifications(
   app: Hono<ServiceEnv>,
-  options: { service: Hono<ServiceEnv>; clock?: (() => Date) | undefined },
+  options: { clock?: (() => Date) | undefined },
 ): void {
   mountStripeWebhook(app, options);
   mountPrzelewy24Notify(app, options);

@@ -8,7 +8,7 @@ import { byToken } from '../data/public-records.js';
 import type { PaymentData } from '../resources/payments.js';
 import type { PaymentOutcome, PaymentProvider } from './provider.js';
 import { type Przelewy24Keys, przelewy24KeysOf, readPaymentSettings } from '../data/payment-settings.js';
-import { settlePayment } from './settlement.js';
+import { settlePayment } from '../application/payments.js';
 
 /**
  * Przelewy24 through its REST API v1 (https://docs.przelewy24.pl): register the transaction, send the
@@ -125,7 +125,7 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * verified with Przelewy24; only a verified one settles. Anything but a 200 makes Przelewy24 notify
  * again, so a verification that fails or times out leaves the payment pending for the next try.
  */
-export function mountPrzelewy24Notify(app: Hono<ServiceEnv>, options: { service: Hono<ServiceEnv> }): void {
+export function mountPrzelewy24Notify(app: Hono<ServiceEnv>, _options: { clock?: (() => Date) | undefined } = {}): void {
   app.post('/przelewy24/:prefix/notify', async (c) => {
     const db = c.get('db');
     const account = await accountByPrefix(db, c.req.param('prefix'));
@@ -156,7 +156,7 @@ export function mountPrzelewy24Notify(app: Hono<ServiceEnv>, options: { service:
         throw new ApiError(503, 'Przelewy24 did not verify the transaction yet; the payment stays pending');
       }
     }
-    const settled = await settlePayment(options.service, db, { token: note.sessionId, outcome: 'paid', providerId: 'przelewy24', reference: String(note.orderId), accountId: account.id });
+    const settled = await settlePayment(c.get('config').issuing, { token: note.sessionId, outcome: 'paid', providerId: 'przelewy24', reference: String(note.orderId), accountId: account.id });
     if (!settled.mailed) throw new ApiError(503, 'The payment is recorded; the invoice could not be e-mailed yet');
     return c.json({ status: 'OK' });
   });

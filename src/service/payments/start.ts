@@ -1,6 +1,6 @@
 import type { Database } from '../db.js';
 import { byToken } from '../data/public-records.js';
-import type { PaymentData } from '../resources/payments.js';
+import type { PaymentData } from '../application/payments.js';
 import { updateRow } from '../store.js';
 import type { PaymentProvider, PaymentStart, ProviderPayment } from './provider.js';
 

@@ -5,7 +5,7 @@ import { ApiError, type ServiceEnv } from '../http.js';
 import { accountByPrefix } from '../accounts.js';
 import { isStripeTestKey, readPaymentSettings, type StripeKeys, stripeKeysOf } from '../data/payment-settings.js';
 import type { PaymentOutcome, PaymentProvider, ProviderPayment } from './provider.js';
-import { settlePayment } from './settlement.js';
+import { settlePayment } from '../application/payments.js';
 import { byToken } from '../data/public-records.js';
 import type { PaymentData } from '../resources/payments.js';
 
@@ -113,7 +113,7 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
  * checked with the account's signing secret and Stripe's tolerance before anything is read; an event
  * that fails is a 400 and changes nothing. A repeated event finds its payment settled and does nothing.
  */
-export function mountStripeWebhook(app: Hono<ServiceEnv>, options: { service: Hono<ServiceEnv>; clock?: (() => Date) | undefined }): void {
+export function mountStripeWebhook(app: Hono<ServiceEnv>, options: { clock?: (() => Date) | undefined }): void {
   const now = options.clock ?? (() => new Date());
   app.post('/stripe/:prefix/webhook', async (c) => {
     const db = c.get('db');
@@ -144,7 +144,7 @@ export function mountStripeWebhook(app: Hono<ServiceEnv>, options: { service: Ho
     if (outcome === 'paid' && !paidSessionOf(session, { token, amount: payment.price, currency: payment.currency })) {
       throw new ApiError(400, 'The session does not match the payment: amount, currency or status differ');
     }
-    const settled = await settlePayment(options.service, db, { token, outcome, providerId: 'stripe', reference: session.id, accountId: account.id });
+    const settled = await settlePayment(c.get('config').issuing, { token, outcome, providerId: 'stripe', reference: session.id, accountId: account.id });
     // Stripe delivers again until it is answered 2xx: the invoice's e-mail then goes out on a later try.
     if (!settled.mailed) throw new ApiError(503, 'The payment is recorded; the invoice could not be e-mailed yet');
     return c.json({ received: true });

@@ -7,8 +7,9 @@ import type { InvoiceData } from '../invoicing/invoices.js';
 import type { PaymentOutcome } from '../payments/provider.js';
 import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
-import { checkoutOutcome, settlePayment } from '../payments/settlement.js';
-import { type PaymentData, saleOf } from '../resources/payments.js';
+import { checkoutOutcome, type PaymentData, saleOf, settlePayment } from '../application/payments.js';
+import { type TaxCase, taxNotes } from '../../kernel/tax/index.js';
+import type { SaleTerms } from '../../server-kit/sale.js';
 import { DEFAULT_TAX } from '../invoicing/amounts.js';
 import { findRow } from '../store.js';
 import { html, type Html, page, PAGE_HEADERS } from '../documents/html.js';
@@ -35,6 +36,7 @@ const TEXT = {
     confirming: 'Waiting for the payment provider to confirm your payment. This page updates by itself.', checkAgain: 'Check again',
     reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is taxed in the buyer’s country, so you pay the net price and account for the VAT yourself.',
     intra_eu_supply: 'Intra-community supply: goods to a company in another EU country with a valid VAT number are taxed at 0% here, so you pay the net price and account for the VAT in your country.',
+    viesUnavailable: "VIES, the EU's register of VAT numbers, could not confirm your VAT number just now, so Polish VAT is charged. The seller has been told and may correct the invoice once VIES confirms it.",
   },
   pl: {
     checkout: 'Płatność', payTo: 'Zapłać', item: 'Nazwa', qty: 'Ilość', unitPrice: 'Cena jedn.', vat: 'VAT', amount: 'Kwota',
@@ -50,6 +52,7 @@ const TEXT = {
     confirming: 'Czekamy, aż operator płatności potwierdzi płatność. Ta strona odświeży się sama.', checkAgain: 'Sprawdź ponownie',
     reverse_charge: 'Odwrotne obciążenie: usługa dla firmy z innego kraju UE z ważnym numerem VAT jest opodatkowana w kraju nabywcy, więc płacisz cenę netto, a VAT rozliczasz sam.',
     intra_eu_supply: 'Wewnątrzwspólnotowa dostawa towarów: towary dla firmy z innego kraju UE z ważnym numerem VAT mają tu stawkę 0%, więc płacisz cenę netto, a VAT rozliczasz w swoim kraju.',
+    viesUnavailable: 'VIES, unijny rejestr numerów VAT, nie mógł teraz potwierdzić Twojego numeru VAT, więc naliczono polski VAT. Sprzedawca został powiadomiony i może skorygować fakturę, gdy VIES go potwierdzi.',
   },
 } as const;
 
@@ -68,18 +71,27 @@ function languageOf(c: ServiceContext, payment?: PaymentData): Lang {
   return payment?.lang === 'pl' || payment?.lang === 'en' ? payment.lang : checkoutLang(null, c.req.header('accept-language'));
 }
 
+/** What the page says of a sale taxed other than at the domestic rate. */
+function saleNote(lang: Lang, terms: SaleTerms): string | undefined {
+  const t = TEXT[lang];
+  const fallback = terms.fallback === 'vies_unavailable' ? t.viesUnavailable : undefined;
+  if (terms.case === 'eu_reverse_charge') return t.reverse_charge;
+  if (terms.case === 'intra_eu_supply') return t.intra_eu_supply;
+  if (terms.case === 'domestic') return fallback;
+  return taxNotes(terms.case as TaxCase, lang, { ossCountry: terms.oss_country }).join(' ') || undefined;
+}
+
 const originOf = (url: string | undefined) => (url ? new URL(url).host : undefined);
 
 const providerPayment = (c: ServiceContext, payment: PaymentData) => providerPaymentOf(c.get('config').publicUrl, payment, languageOf(c, payment));
 
 async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
   const sale = await saleOf(sql, account, payment);
-  const tax = sale.treatment.kind === 'standard' ? (sale.product?.tax ?? DEFAULT_TAX) : sale.treatment.tax;
-  return { tax, treatment: sale.treatment, seller: sale.seller, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
+  const tax = sale.terms.tax ?? sale.product?.tax ?? DEFAULT_TAX;
+  return { tax, terms: sale.terms, seller: sale.seller, ...computeLine({ quantity: payment.quantity, tax, total_price_gross: payment.price }, payment.currency, null) };
 }
 
-/** `service`: the whole service, through whose own `send_by_email` a paid order's invoice is mailed. */
-export function mountCheckoutPage(app: Hono<ServiceEnv>, service: Hono<ServiceEnv>): void {
+export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
   /** `confirming`: the buyer is back from the provider's page and the provider has not confirmed the payment yet. */
   async function show(c: ServiceContext, problem?: string, confirming = false) {
     const token = c.req.param('token')!;
@@ -113,7 +125,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>, service: Hono<ServiceEn
         <div><span>${t.vat} ${/^[a-z]/i.test(line.tax) ? line.tax : `${line.tax}%`}</span><span>${m(line.total_price_tax)}</span></div>
         <div class="due"><span>${t.total}</span><span class="total">${m(line.total_price_gross)}</span></div>
       </div>
-      ${line.treatment.kind !== 'standard' ? html`<p class="muted vat-note">${t[line.treatment.kind]}</p>` : ''}
+      ${saleNote(lang, line.terms) ? html`<p class="muted vat-note">${saleNote(lang, line.terms)}</p>` : ''}
       <p class="buyer">${t.invoiceTo} <strong class="buyer-email">${String(payment.email ?? '')}</strong>${payment.invoice_name && payment.invoice_tax_no ? html`<br>${t.company} ${String(payment.invoice_name)}, ${t.taxNo} ${String(payment.invoice_tax_no)}` : ''}</p>
       ${outcomeView()}
     </article>`;
@@ -151,7 +163,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>, service: Hono<ServiceEn
   }
 
   async function finish(c: ServiceContext, token: string, outcome: PaymentOutcome, providerId: string, reference?: string) {
-    const { row } = await settlePayment(service, c.get('db'), { token, outcome, providerId, reference });
+    const { row } = await settlePayment(c.get('config').issuing, { token, outcome, providerId, reference });
     return leave(c, row.data);
   }
 

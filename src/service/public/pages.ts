@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { compare, decimal, sub, toWire, ZERO } from '../../kernel/money.js';
 import type { ServiceContext, ServiceEnv } from '../http.js';
-import { formatUnit, labelsFor } from '../documents/labels.js';
+import { formatUnit, invoiceTaxWords, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { newPaymentData, type PaymentData } from '../resources/payments.js';
+import { newPaymentData, type PaymentData } from '../application/payments.js';
 import { insertRow, todayText } from '../store.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { byToken } from '../data/public-records.js';
@@ -58,6 +58,13 @@ function party(title: string, lines: (string | null)[]): Html {
   return html`<div><h2>${title}</h2><strong>${name}</strong>${rest.filter(Boolean).map((line) => html`<br>${line}`)}</div>`;
 }
 
+/** The words the law requires for the invoice's VAT case: reverse charge, the basis of 0%, np or an exemption, OSS. */
+function taxWords(invoice: InvoiceData, lang: Lang, heading: string): Html | '' {
+  const words = invoiceTaxWords(invoice, lang);
+  if (words.length === 0) return '';
+  return html`<section class="tax-notes" aria-labelledby="tax-notes"><h2 id="tax-notes">${heading}</h2><ul>${words.map((word) => html`<li>${word}</li>`)}</ul></section>`;
+}
+
 function invoiceView(invoice: InvoiceData, token: string, payable: boolean, notice?: string): Html {
   const t = TEXT[langOf(invoice.lang)];
   const lang = langOf(invoice.lang);
@@ -94,6 +101,7 @@ function invoiceView(invoice: InvoiceData, token: string, payable: boolean, noti
         ${compare(decimal(invoice.paid), ZERO) > 0 ? html`<div><span>${t.paid}</span><span>${m(invoice.paid)}</span></div>` : ''}
         <div class="due"><span>${t.toPay}</span><span>${m(left)}</span></div>
       </div>
+      ${taxWords(invoice, lang, labels.taxNotes)}
       ${ksefQrBlock(invoice, lang)}
       <div class="actions">
         ${due && payable ? html`<a class="button primary" href="/invoice/payment/${token}">${t.pay}</a>` : ''}
@@ -126,10 +134,10 @@ async function payOutstanding(c: ServiceContext, token: string, fields: Record<s
     const left = outstanding(row.data);
     if (compare(decimal(left), ZERO) <= 0) return undefined;
     const name = `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`;
-    const data = await newPaymentData(tx, account, {
+    const { data } = await newPaymentData(tx, account, {
       name, description: name, price: left, invoice_id: row.id, client_id: row.data.client_id, currency: row.data.currency,
       kind: 'api', email: row.data.buyer_email, ...fields,
-    });
+    }, c.get('config').issuing);
     return (await insertRow(tx, 'payments', account.id, data)).data;
   });
 }

@@ -2,19 +2,20 @@ import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, toPlain } from '../../kernel/money.js';
-import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, productQuote, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quote, vatTreatment } from '../../kernel/checkout.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, saleQuote, treatmentOf } from '../../kernel/checkout.js';
+import { supplyKindOf, taxNotes } from '../../kernel/tax/index.js';
+import { decideCheckoutSale, ViesRefusalError } from '../../server-kit/sale.js';
 import type { CheckoutAnswer, CheckoutOutcome, SaleProduct } from '../../contract/sale.js';
 import { unitForReader } from '../../kernel/units.js';
 import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { publicIdempotentPost } from '../idempotency.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { newPaymentData, type PaymentData } from '../resources/payments.js';
+import { checkoutOutcome, newPaymentData, type PaymentData } from '../application/payments.js';
 import type { ProductData } from '../data/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
-import { checkoutOutcome } from '../payments/settlement.js';
 import { Html, html, page, PAGE_HEADERS } from '../documents/html.js';
 import { byToken } from '../data/public-records.js';
 import { money } from './pages.js';
@@ -23,6 +24,7 @@ import { widgetBundle } from './widget-bundle.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import { accountByPrefix, type DepartmentData, PREFIX_PATTERN } from '../accounts.js';
+import { mountCompanyLookup } from './company.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -83,8 +85,8 @@ async function productByToken(sql: Sql, prefix: string, token: string): Promise<
   };
 }
 
-/** The seller as the widget needs it: the default department's name and country, and every origin the account registered. */
-async function sellerOf(sql: Sql, account: Account): Promise<{ name: string; country: string; origins: Set<string> }> {
+/** The seller as the widget needs it: the default department's name, country, VAT number and OSS registration, and every origin the account registered. */
+async function sellerOf(sql: Sql, account: Account): Promise<{ name: string; country: string; taxNo: string | null; ossRegistered: boolean; origins: Set<string> }> {
   const rows = await sql.query<{ data: DepartmentData }>(
     `select data from departments where account_id = $1 order by (data->>'main')::boolean desc nulls last, id`,
     [account.id],
@@ -93,6 +95,8 @@ async function sellerOf(sql: Sql, account: Account): Promise<{ name: string; cou
   return {
     name: main?.name ?? account.name ?? account.prefix,
     country: main?.country || 'PL',
+    taxNo: main?.tax_no ?? null,
+    ossRegistered: main?.oss_registered === true,
     origins: originsOf(rows.flatMap((row) => row.data.widget_origins ?? [])),
   };
 }
@@ -116,11 +120,28 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct): Promise<S
     /** With `service` and the buyer's country and VAT number, what decides the VAT (and so the price) of the sale. */
     seller_country: seller.country,
     service: data.service === true,
-    quote: productQuote(data, seller.country, (name) => c.req.query(name)),
+    supply_kind: supplyKindOf(data),
+    quote: saleQuote(data, { country: seller.country, ossRegistered: seller.ossRegistered }, quoteQuery(c)),
     /** False when the service takes no online payments; the button then says so instead of selling. */
     available: provider !== null,
     test_mode: provider?.testMode === true,
   };
+}
+
+/**
+ * The buyer a product query describes (`?country=DE&tax_no=…&company=1&quantity=2&lang=pl`). A
+ * quantity the checkout would refuse is refused here too, naming `quantity`: the dialog shows it at
+ * the field instead of quietly pricing another one.
+ */
+function quoteQuery(c: ServiceContext): (name: string) => string | undefined {
+  const quantity = c.req.query('quantity');
+  if (quantity !== undefined) {
+    const n = Number(quantity);
+    if (!/^\s*-?\d+(\.\d+)?\s*$/.test(quantity) || !Number.isInteger(n)) throw invalid({ quantity: ['must be a whole number'] });
+    if (n < 1) throw invalid({ quantity: ['must be at least 1'] });
+    if (n > MAX_QUANTITY) throw invalid({ quantity: [`must be at most ${MAX_QUANTITY}`] });
+  }
+  return (name) => c.req.query(name);
 }
 
 /** The buyer's address behind the configured proxies, by the checkout core's rule (shared with the BFF). */
@@ -155,19 +176,24 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   if (!provider) throw new ApiError(409, 'Online payment is not available');
   const seller = await sellerOf(db, found.account);
   const product = found.product.data;
-  const treatment = vatTreatment({ sellerCountry: seller.country, service: product.service === true, buyer: input.buyer });
+  const sale = await decideCheckoutSale({ seller, product, buyer: input.buyer, vies: c.get('config').registries.vies }).catch((error: unknown) => {
+    if (error instanceof ViesRefusalError) throw invalid({ [error.field]: [error.message] });
+    throw error;
+  });
+  const { decision } = sale;
   const lang = checkoutLang(input.lang, c.req.header('accept-language'));
-  const data = checkoutPayment({
+  const order = checkoutPayment({
     product: { ...product, id: found.product.id },
     quantity: input.quantity,
     buyer: input.buyer,
-    treatment,
+    treatment: decision,
     lang,
     // Only to the origins the account registered; never the request's `Origin`.
     returnUrl: allowedReturnUrl(input.returnUrl, seller.origins),
     cancelUrl: allowedReturnUrl(input.cancelUrl, seller.origins),
   });
-  const row = await db.transaction(async (tx) => insertRow(tx, 'payments', found.account.id, await newPaymentData(tx, found.account, data)));
+  const data = { ...order, sale_terms: sale.terms };
+  const row = await db.transaction(async (tx) => insertRow(tx, 'payments', found.account.id, (await newPaymentData(tx, found.account, data, c.get('config').issuing)).data));
   const { publicUrl } = c.get('config');
   // A provider with a page of its own takes the buyer there at once; otherwise (or while it is down) the checkout page.
   const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, lang));
@@ -175,8 +201,11 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
     attempt: row.data.token,
     redirectUrl: providerPage ?? `${publicUrl}/banking/payments/pay/${row.data.token}`,
     amount: data.price,
-    tax: quote(product, input.quantity, treatment).tax,
-    vat_treatment: treatment.kind,
+    tax: decision.rate,
+    vat_treatment: treatmentOf(decision).kind,
+    case: decision.case,
+    notes: taxNotes(decision.case, lang, { ossCountry: decision.ossCountry }),
+    fallback: decision.fallback,
     currency: found.product.data.currency,
     quantity: input.quantity,
     product: { token: found.product.data.token, name: found.product.data.name },
@@ -271,6 +300,7 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
     await limit(c, WIDGET_RATE_LIMITS.ip, `widget-ip:${clientIp(c)}`);
     await next();
   });
+  mountCompanyLookup(app, { limit, clientIp, accountByPrefix });
 
   app.get('/widget/products/:token', async (c) => {
     const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));

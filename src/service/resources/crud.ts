@@ -21,7 +21,13 @@ export interface CrudResource<Data extends object, CreateSchema extends z.ZodTyp
   listRoot: string;
   createSchema: CreateSchema;
   updateSchema: UpdateSchema;
-  create(tx: Sql, account: Account, input: z.output<CreateSchema>, c: ServiceContext): Promise<Data>;
+  create?(tx: Sql, account: Account, input: z.output<CreateSchema>, c: ServiceContext): Promise<Data>;
+  /** Makes and stores a new record in one step, instead of `create`, `insert` and `afterWrite` (an invoice is issued so). */
+  createRow?(tx: Sql, account: Account, input: z.output<CreateSchema>, c: ServiceContext): Promise<StoredRow<Data>>;
+  /** Work before a create's transaction, such as fetching what it will read (an exchange rate). */
+  beforeCreate?(input: z.output<CreateSchema>, c: ServiceContext): Promise<void>;
+  /** Work once a create or an update has committed (an e-mail the write owes). */
+  afterCommit?(account: Account, row: StoredRow<Data>, c: ServiceContext): Promise<void>;
   update(tx: Sql, account: Account, current: Data, input: z.output<UpdateSchema>, c: ServiceContext): Promise<Data>;
   /** Work on a record just created or updated, in the same transaction (sending an invoice to KSeF). */
   afterWrite?(tx: Sql, account: Account, row: StoredRow<Data>, c: ServiceContext): Promise<StoredRow<Data>>;
@@ -117,12 +123,16 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
   app.post(path || '/', async (c) => {
     const input = validate(resource.createSchema, wrapped(c, resource.wrapper));
     const account = c.get('account');
+    await resource.beforeCreate?.(input, c);
     const row = await c.get('db').transaction(async (tx) => {
       await requireReferences(tx, account.id, input, resource.references);
+      if (resource.createRow) return resource.createRow(tx, account, input, c);
+      if (!resource.create) throw new Error(`${resource.wrapper}: no create`);
       const data = await resource.create(tx, account, input, c);
       const inserted = await (resource.insert ? resource.insert(tx, account, data) : insertRow(tx, table, account.id, data));
       return resource.afterWrite ? resource.afterWrite(tx, account, inserted, c) : inserted;
     });
+    await resource.afterCommit?.(account, row, c);
     return respond(c, await presentOne(row, c), { status: 201, root: resource.wrapper });
   });
 
@@ -136,6 +146,7 @@ export function mountCrud<Data extends object, C extends z.ZodType, U extends z.
       const updated = await updateRow(tx, table, account.id, id, await resource.update(tx, account, current.data, input, c));
       return resource.afterWrite ? resource.afterWrite(tx, account, updated, c) : updated;
     });
+    await resource.afterCommit?.(account, row, c);
     return respond(c, await presentOne(row, c), { root: resource.wrapper });
   });
 

@@ -24,6 +24,7 @@ export function presentDepartment(row: StoredRow<DepartmentData>, c: ServiceCont
     person: d.person ?? null,
     main: d.main,
     widget_origins: d.widget_origins ?? [],
+    oss_registered: d.oss_registered ?? false,
     logo_url: d.logo ? `${base}/departments/${row.id}/logo?v=${encodeURIComponent(d.logo.updated_at)}` : null,
     created_at: timestampText(row.created_at),
     updated_at: timestampText(row.updated_at),
@@ -45,7 +46,12 @@ export function mountDepartments(app: Hono<ServiceEnv>): void {
     createSchema: departmentInput,
     updateSchema: departmentInput,
     present: presentDepartment,
-    create: async (_tx, _account, input) => ({ ...departmentData(input, false), shortcut: input.shortcut ?? null, widget_origins: originList(input.widget_origins) }),
+    create: async (_tx, _account, input) => ({
+      ...departmentData(input, false),
+      shortcut: input.shortcut ?? null,
+      widget_origins: originList(input.widget_origins),
+      oss_registered: input.oss_registered ?? false,
+    }),
     update: async (_tx, _account, current, input) =>
       merge(current, { ...input, name: input.name || undefined, widget_origins: input.widget_origins === undefined ? undefined : originList(input.widget_origins) }),
     async beforeDelete(_tx, _account, row) {

@@ -4,8 +4,9 @@ import type { Period } from '../../api/schemas/invoice.js';
 import type { Sql } from '../db.js';
 import { type Account, idParam, type ServiceContext, type ServiceEnv } from '../http.js';
 import { type Filters, todayText } from '../store.js';
-import { type InvoiceData, insertInvoice } from '../invoicing/invoices.js';
-import { issueInvoice, updateInvoice } from '../invoicing/issue.js';
+import type { InvoiceData } from '../invoicing/invoices.js';
+import { updateInvoice } from '../invoicing/issue.js';
+import { afterIssue, issueInvoice, prepareIssue } from '../application/issuing.js';
 import { addDays } from '../invoicing/numbering.js';
 import { addStatusFilter } from '../invoicing/payment-state.js';
 import { askedToSend, checkForKsef, sendAfterSave } from '../ksef/invoices.js';
@@ -131,13 +132,19 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       const fields = listedFields(c.req.query('fields[invoice]') ?? (listing ? c.req.query('fields') : undefined));
       return fields ? presented.map((answer) => pickFields(answer as Record<string, unknown>, fields)) : presented;
     },
-    create: async (tx, account, input, c) =>
-      checkForKsef(tx, account, await issueInvoice(tx, account, await withPriceListPrices(tx, account, input, c.get('body').invoice), { numberOnInsert: true }), undefined, await ksefSettingsFor(c, tx, account)),
-    insert: (tx, account, data) => insertInvoice(tx, account.id, data),
+    beforeCreate: (input, c) => prepareIssue(c.get('config').issuing, input),
+    createRow: async (tx, account, input, c) =>
+      issueInvoice(tx, account, {
+        input: await withPriceListPrices(tx, account, input, c.get('body').invoice),
+        matching: 'match',
+        refusable: true,
+        sendToKsef: askedToSend(c.req.query(), c.get('body'), ['gov_save_and_send']),
+      }, c.get('config').issuing),
     update: async (tx, account, current, input, c) =>
       checkForKsef(tx, account, await updateInvoice(tx, account, idParam(c), current, input), current, await ksefSettingsFor(c, tx, account)),
     afterWrite: (tx, account, row, c) =>
       sendAfterSave(tx, account, row, askedToSend(c.req.query(), c.get('body'), ['gov_save_and_send']), c.get('config').ksef, ksefSettingsRead.get(c)),
+    afterCommit: (account, row, c) => afterIssue(c.get('config').issuing, account.id, row),
     async beforeDelete(tx, account, row) {
       await tx.query(
         `update payments set data = jsonb_set(data, '{invoice_id}', 'null'), updated_at = now()

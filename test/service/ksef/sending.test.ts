@@ -202,7 +202,8 @@ describe('an account on the local KSeF', () => {
         banking_payment: { name: 'Workshop ticket', price: '246.00', paid: true, kind: 'api', generate_invoice: true, invoice_name: 'Ticket Buyer Sp. z o.o.', invoice_tax_no: '5260250274', email: 'tickets@buyer.example' },
       });
       expect(payment.status, payment.text).toBe(201);
-      expect((await read(payment.body.invoice_id)).gov_status).toBeNull();
+      // Queued by the issuing step every invoice takes, in the payment's own transaction.
+      expect((await read(payment.body.invoice_id)).gov_status).toBe('demo_processing');
       await deliver();
       const invoice = await read(payment.body.invoice_id);
       expect([invoice.gov_status, invoice.gov_error_messages]).toEqual(['demo_ok', null]);
