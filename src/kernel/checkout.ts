@@ -321,7 +321,7 @@ export function checkoutPayment(order: {
     last_name: lastName,
     phone: text(buyer.phone),
     invoice_name: text(buyer.name) || person || buyer.email.trim(),
-    invoice_tax_no: company && buyer.tax_no_kind !== 'empty' ? text(buyer.tax_no) : null,
+    invoice_tax_no: company && buyer.tax_no_kind !== 'empty' ? storedTaxNumber(buyer) : null,
     invoice_street: text(buyer.street),
     invoice_post_code: text(buyer.post_code),
     invoice_city: text(buyer.city),
@@ -335,3 +335,15 @@ export function checkoutPayment(order: {
   };
 }
 export type CheckoutPayment = ReturnType<typeof checkoutPayment>;
+
+/**
+ * A tax number in the form it is stored in: a Polish NIP as its ten digits (`5260250274`, not
+ * `PL 526-025-02-74`), an EU VAT number with its state's prefix (`DE812345673`), any other compacted.
+ */
+export function storedTaxNumber(buyer: Pick<CheckoutBuyer, 'tax_no' | 'country' | 'company' | 'tax_no_kind'>): string | null {
+  const code = compactCode(buyer.tax_no ?? '');
+  if (!code) return null;
+  const country = (buyer.country ?? '').trim().toUpperCase();
+  if (country === '' || country === 'PL') return code.replace(/^PL/, '');
+  return euVatNumberOf({ email: '', ...buyer, company: true }) ?? code;
+}
