@@ -33,6 +33,7 @@ async function runService(argv: string[]): Promise<void> {
     allowPositionals: false,
   });
   const { startService } = await import('./service/server.js');
+  const { mailTransportUrl } = await import('./service/documents/mailer.js');
   // The bundled KSeF double (the `local` environment) listens on its own port: a fixed one (8789)
   // keeps QR links valid across restarts; with an ephemeral service port it takes one too.
   const { startLocalKsef, connectAccountToLocalKsef } = await import('./service/ksef/local.js');
@@ -50,7 +51,7 @@ async function runService(argv: string[]): Promise<void> {
     publicUrl: values['public-url'],
     trustedHosts: values['trusted-hosts']?.split(',').map((host) => host.trim()).filter(Boolean),
     trustProxy: values['trust-proxy'] ? Math.max(0, Math.floor(Number(values['trust-proxy'])) || 0) : undefined,
-    smtpUrl: process.env.SMTP_URL || undefined,
+    smtpUrl: mailTransportUrl(process.env.SMTP_URL || undefined, { from: process.env.INVOICEKIT_MAIL_FROM, perHour: process.env.INVOICEKIT_MAIL_PER_HOUR }),
     testPayments: values['test-payments'],
     seed: values.seed,
     migrate: !values['skip-migrations'],

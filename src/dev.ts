@@ -10,6 +10,7 @@ import { createInvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { withPortFlag } from './bff/listen-errors.js';
 import { connectAccountToLocalKsef, startLocalKsef } from './service/ksef/local.js';
+import { mailTransportUrl } from './service/documents/mailer.js';
 import { startService } from './service/server.js';
 
 /**
@@ -54,7 +55,7 @@ export async function runDev(argv: string[]): Promise<void> {
     databaseUrl: process.env.DATABASE_URL || undefined,
     apiToken: process.env.INVOICEKIT_API_TOKEN || undefined,
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
-    smtpUrl: process.env.SMTP_URL || undefined,
+    smtpUrl: mailTransportUrl(process.env.SMTP_URL || undefined, { from: process.env.INVOICEKIT_MAIL_FROM, perHour: process.env.INVOICEKIT_MAIL_PER_HOUR }),
     // The demo shop is paid through the test provider's Pay page.
     testPayments: true,
     seed: true,

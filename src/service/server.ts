@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../server-kit/connection-limits.js';
 import { createAccount } from './accounts.js';
 import { createServiceApp } from './app.js';
+import { createMailer } from './documents/mailer.js';
 import { type Database, openDatabase } from './db.js';
 import { createKsefClient } from './ksef/client.js';
 import type { KsefGateway } from './ksef/gateway.js';
@@ -138,6 +139,8 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
 
 /** Opens the storage, migrates it, makes sure the demo account exists and starts listening. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  // SMTP without the operator's sender refuses to start, before anything opens.
+  if (options.smtpUrl) createMailer(options.smtpUrl);
   // Every write of a record queues its webhook deliveries in its own transaction and wakes the sender.
   let webhooksQueued = () => {};
   const rowHooks = [webhookRowHooks({ queued: () => webhooksQueued() })];

@@ -5,15 +5,15 @@ import type { Database, Sql } from '../db.js';
 import { type EmailRequest, holdForKsef, releaseHeldEmails } from '../ksef/email.js';
 import type { KsefRuntime } from '../ksef/invoices.js';
 import { answerCacheOf } from '../answer-cache.js';
-import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
+import { ApiError, idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { invoiceLinks } from '../resources/invoices.js';
 import { departmentLogo } from '../resources/department-logo.js';
 import { requireRow, type StoredRow, timestampText, todayText, updateRow } from '../store.js';
 import { BoundedMap } from '../../server-kit/bounded-map.js';
 import { toXml } from '../xml.js';
-import { invoiceEmail } from './email.js';
-import { createMailer, MailDeliveryError, type Mailer } from './mailer.js';
+import { invoiceEmail, invoiceSender } from './email.js';
+import { createMailer, EMAIL_ADDRESS, MailDeliveryError, type Mailer, MailLimitError } from './mailer.js';
 import { mountOutbox } from './outbox.js';
 import type { OutboxAccess } from './outbox-access.js';
 import { contentDisposition, pdfFileName, type PrintOption } from './pdf.js';
@@ -76,8 +76,6 @@ function pdfResponse(c: ServiceContext, row: StoredRow<InvoiceData>, pdf: Buffer
   });
 }
 
-/** One address, as a mail header or envelope can carry it: no spaces, brackets or line breaks. */
-const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*$/u;
 const MAX_RECIPIENTS = 20;
 
 /** `a@x.pl, b@y.pl; c@z.pl` as a list; a bad address is named in a 422 on `field`. */
@@ -86,29 +84,13 @@ function addressList(value: string | null | undefined, field: string): string[] 
     .split(/[,;]/)
     .map((part) => part.trim())
     .filter(Boolean);
-  const bad = addresses.filter((address) => address.length > 254 || !EMAIL.test(address));
+  const bad = addresses.filter((address) => address.length > 254 || !EMAIL_ADDRESS.test(address));
   if (bad.length > 0) throw invalidField(field, `is not a valid e-mail address: ${bad.join(', ')}`);
   return addresses;
 }
 
-function displayName(name: string | null): string {
-  return (name ?? '').replace(/[\r\n"\\<>]+/g, ' ').trim();
-}
-
-function mailbox(name: string | null, address: string): string {
-  const shown = displayName(name);
-  return shown ? `"${shown}" <${address}>` : address;
-}
-
-/** The sender: the configured address in the seller's name, else the seller's own address. */
-function senderOf(invoice: InvoiceData, mailer: Mailer, publicUrl: string): { from: string; replyTo: string | null } {
-  const sellerEmail = invoice.seller_email && EMAIL.test(invoice.seller_email) ? invoice.seller_email : null;
-  if (mailer.from) return { from: mailbox(invoice.seller_name, mailer.from), replyTo: sellerEmail };
-  if (sellerEmail) return { from: mailbox(invoice.seller_name, sellerEmail), replyTo: null };
-  return { from: mailbox(invoice.seller_name, `no-reply@${new URL(publicUrl).hostname}`), replyTo: null };
-}
-
-function deliveryFailure(c: ServiceContext, error: MailDeliveryError): Response {
+function deliveryFailure(c: ServiceContext, error: MailDeliveryError | MailLimitError): Response {
+  if (error instanceof MailLimitError) throw new ApiError(429, error.message, undefined, { 'retry-after': String(error.retryAfter) });
   if (error.rejectedRecipients) throw invalid({ email: [`the mail server refused the recipients: ${error.message}`] });
   const body = { code: 'error', message: `The e-mail could not be sent: ${error.message}` };
   if (c.get('format') === 'xml') return c.body(toXml('error', body), 502, { 'content-type': 'application/xml; charset=utf-8' });
@@ -124,7 +106,7 @@ async function deliverInvoiceEmail(db: Database, mailer: Mailer, accountId: numb
   const message = {
     accountId,
     invoiceId: id,
-    ...senderOf(invoice, mailer, request.publicUrl),
+    ...invoiceSender(invoice, mailer, request.publicUrl),
     to: request.to,
     cc: request.cc,
     ...content,
@@ -199,7 +181,7 @@ export function mountInvoiceDocuments(groups: { invoices: Hono<ServiceEnv>; outb
     try {
       await deliverInvoiceEmail(db, mailer, account.id, id, request);
     } catch (error) {
-      if (error instanceof MailDeliveryError) return deliveryFailure(c, error);
+      if (error instanceof MailDeliveryError || error instanceof MailLimitError) return deliveryFailure(c, error);
       throw error;
     }
     const where = mailer.transport === 'outbox' ? ' (kept in the outbox: no SMTP server is configured)' : '';

@@ -3,7 +3,7 @@ import type { Database, Sql } from '../db.js';
 import type { Account } from '../account.js';
 import { findRow, insertRow, type StoredRow, todayText, updateRow } from '../store.js';
 import { createMailer, type Mailer } from '../documents/mailer.js';
-import { invoiceEmail } from '../documents/email.js';
+import { invoiceEmail, invoiceSender } from '../documents/email.js';
 import { pdfFileName } from '../documents/pdf.js';
 import { renderInvoicePdfForRow } from '../documents/routes.js';
 import { invoiceLinks } from '../resources/invoices.js';
@@ -230,12 +230,10 @@ export class RecurringScheduler {
     const invoice = row.data;
     const publicUrl = this.#options.publicUrl();
     const pdf = await renderInvoicePdfForRow(this.#db, accountId, row);
-    const sender = this.#mailer.from ?? invoice.seller_email ?? `no-reply@${new URL(publicUrl).hostname}`;
     await this.#mailer.send(this.#db, {
       accountId,
       invoiceId: row.id,
-      from: sender,
-      replyTo: null,
+      ...invoiceSender(invoice, this.#mailer, publicUrl),
       to,
       cc: [],
       ...invoiceEmail(invoice, invoiceLinks(publicUrl, invoice.token), { pdfAttached: true }),
