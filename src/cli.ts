@@ -36,7 +36,7 @@ async function runService(argv: string[]): Promise<void> {
   const { mailTransportUrl } = await import('./service/documents/mailer.js');
   // The bundled KSeF double (the `local` environment) listens on its own port: a fixed one (8789)
   // keeps QR links valid across restarts; with an ephemeral service port it takes one too.
-  const { startLocalKsef, connectAccountToLocalKsef } = await import('./service/ksef/local.js');
+  const { startLocalKsef, connectAccountToLocalKsef, localKsefRefusal } = await import('./service/ksef/local.js');
   const ksefPort = values['ksef-local-port'] ?? (Number(values.port) === 0 ? '0' : '8789');
   // The service starts first, so that a data folder in use stops a second one before anything listens.
   let localKsef: Awaited<ReturnType<typeof startLocalKsef>> | undefined;
@@ -61,6 +61,11 @@ async function runService(argv: string[]): Promise<void> {
     ...(values['ksef-local'] ? { ksef: { localOrigin: () => localKsef?.origin } } : {}),
   }), '--port', values.port);
   if (values['ksef-local']) {
+    const refusal = await localKsefRefusal(service.db);
+    if (refusal) {
+      await service.close();
+      throw new Error(refusal);
+    }
     localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
     console.log(`local KSeF (test double) listening on ${localKsef.origin}; a token for a NIP: POST ${localKsef.origin}/local/tokens {"nip":"…"}`);
     if (values.seed) await connectAccountToLocalKsef(service.url, service.apiToken, localKsef);

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { createInvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { withPortFlag } from './bff/listen-errors.js';
-import { connectAccountToLocalKsef, startLocalKsef } from './service/ksef/local.js';
+import { connectAccountToLocalKsef, localKsefRefusal, startLocalKsef } from './service/ksef/local.js';
 import { mailTransportUrl } from './service/documents/mailer.js';
 import { startService } from './service/server.js';
 
@@ -63,6 +63,11 @@ export async function runDev(argv: string[]): Promise<void> {
     webhooks: { allowPrivate: true },
   }), '--service-port', values['service-port']);
   console.log(`invoicing service listening on ${service.url}`);
+  const refusal = await localKsefRefusal(service.db);
+  if (refusal) {
+    await service.close();
+    throw new Error(refusal);
+  }
   localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
   // Every invoice of the demo shop goes to the local KSeF, as a Polish shop's would go to KSeF.
   await connectAccountToLocalKsef(service.url, service.apiToken, localKsef, { auto_send_mode: 'all' });

@@ -5,6 +5,7 @@ import type { Sql } from '../db.js';
 import { invalid, respond, type ServiceEnv, validate } from '../http.js';
 import type { KsefEnvironment } from './gateway.js';
 import { offlineCertificateInfo, offlineCertificateProblems } from './offline-certificate.js';
+import { readPaymentSettings, realMoneyField } from '../payments/settings.js';
 
 /**
  * An account's KSeF settings (`GET/PUT /account/ksef.json`, our extension of the hosted service,
@@ -119,6 +120,14 @@ export function mountKsefSettings(app: Hono<ServiceEnv>, options: { localAvailab
     const change = validate(ksefSettingsInput, given, 'ksef');
     if (change.environment === 'local' && !options.localAvailable()) {
       throw invalid({ 'ksef.environment': ['local needs the bundled KSeF (start the service with --ksef-local)'] });
+    }
+    if (change.environment === 'local') {
+      const real = realMoneyField(await readPaymentSettings(c.get('db'), c.get('account').id));
+      if (real) {
+        throw invalid({
+          'ksef.environment': [`cannot be local while the account takes real payments (${real} ${real === 'stripe.secret_key' ? 'is a live key' : 'is off'}): the local KSeF is a test double that never runs beside real money`],
+        });
+      }
     }
     const problems = offlineCertificateInputProblems(change, options.clock());
     if (Object.keys(problems).length > 0) throw invalid(problems);

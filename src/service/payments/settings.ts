@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { type PaymentProviderName, type PaymentSettings, paymentSettingsInput } from '../../api/schemas/payment-settings.js';
 import type { Sql } from '../db.js';
-import { Problems } from '../domain-errors.js';
+import { invalid, Problems } from '../domain-errors.js';
 import { type Account, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { type PaymentProvider, testPaymentProvider } from './provider.js';
 import { przelewy24Provider } from './przelewy24.js';
@@ -40,6 +40,22 @@ export function przelewy24KeysOf(settings: StoredPaymentSettings): Przelewy24Key
 }
 
 export const isStripeTestKey = (key: string) => /^(sk|rk)_test_/.test(key);
+
+/**
+ * The field that makes the chosen provider move real money (a Stripe key that is not a test key,
+ * Przelewy24 outside its sandbox), or `undefined` when it moves none.
+ */
+export function realMoneyField(settings: StoredPaymentSettings): 'stripe.secret_key' | 'przelewy24.sandbox' | undefined {
+  if (settings.provider === 'stripe' && settings.stripe?.secret_key && !isStripeTestKey(settings.stripe.secret_key)) return 'stripe.secret_key';
+  if (settings.provider === 'przelewy24' && settings.przelewy24 && !settings.przelewy24.sandbox) return 'przelewy24.sandbox';
+  return undefined;
+}
+
+/** Why `field` cannot move real money beside the local KSeF double, in the words of a 422. */
+export const REAL_MONEY_BESIDE_LOCAL_KSEF = {
+  'stripe.secret_key': 'is a live key: an account whose invoices go to the local KSeF (a test double) cannot take real payments; use a test key or another KSeF environment',
+  'przelewy24.sandbox': 'must be true: an account whose invoices go to the local KSeF (a test double) cannot take real payments; use the sandbox or another KSeF environment',
+} as const;
 
 /** Where each provider reports to this service about `account`'s payments. */
 export function notificationUrls(publicUrl: string, account: Pick<Account, 'prefix'>) {
@@ -155,6 +171,12 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
         przelewy24: mergeSection(stored.przelewy24, input.przelewy24),
       };
       checkComplete(next);
+      // The local KSeF double never runs beside real money.
+      const real = realMoneyField(next);
+      if (real) {
+        const ksef = await tx.query<{ environment: string }>(`select environment from ksef_settings where account_id = $1`, [account.id]);
+        if (ksef[0]?.environment === 'local') throw invalid({ [real]: [REAL_MONEY_BESIDE_LOCAL_KSEF[real]] });
+      }
       await tx.query(`update accounts set data = jsonb_set(coalesce(data, '{}'::jsonb), '{payments}', $2::jsonb) where id = $1`, [account.id, JSON.stringify(next)]);
       return next;
     });
