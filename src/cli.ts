@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
  *                      [--trusted-hosts host,host] [--trust-proxy N] [--test-payments] [--skip-migrations] [--quiet]
  *                      [--ksef-local] [--ksef-local-port 8789]
  *   invoicekit migrate [--data-dir DIR]   applies the database migrations and exits (DATABASE_URL or PGlite)
+ *   invoicekit secrets rotate [--data-dir DIR]   seals every secret at rest under a new key
  *   invoicekit bff [--port 8788] [--service URL]
  *   invoicekit dev     the demo: service, BFF and demo pages together
  */
@@ -112,6 +113,48 @@ async function runMigrate(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * `invoicekit secrets rotate`: every secret at rest sealed anew under a new key. With
+ * `INVOICEKIT_SECRET_KEY` (a server) the new key is the first one it names: give every process
+ * `new,old` first, so that they read both, then rotate, then drop the old key. Without it, a new
+ * key goes first in the key file beside the data folder; a running service reads with it as soon
+ * as it meets a value sealed with it.
+ */
+async function runSecrets(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string', default: './.invoicekit/data' } }, allowPositionals: true });
+  if (positionals[0] !== 'rotate') {
+    console.error('usage: invoicekit secrets rotate [--data-dir DIR]');
+    process.exit(2);
+  }
+  const { loadSecretKeys, rotateKeyFile, keyFileOf } = await import('./service/secrets/keys.js');
+  const { currentKeyId } = await import('./service/secrets/keyring.js');
+  const { sealStoredSecrets } = await import('./service/secrets/stored.js');
+  const { openDatabase } = await import('./service/db.js');
+  const { migrate } = await import('./service/migrations.js');
+  const dataDir = values['data-dir'];
+  if (!process.env.INVOICEKIT_SECRET_KEY) {
+    loadSecretKeys({ dataDir });
+    console.log(`new key ${rotateKeyFile(dataDir)} is first in ${keyFileOf(dataDir)}`);
+  }
+  loadSecretKeys({ dataDir });
+  let db;
+  try {
+    db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
+  } catch (error) {
+    throw new Error(
+      `The database could not be opened (${error instanceof Error ? error.message : String(error)}). ` +
+        'An embedded data folder in use by a running service reads with the new key already and seals everything under it at its next start.',
+    );
+  }
+  try {
+    await migrate(db);
+    const sealed = await sealStoredSecrets(db);
+    console.log(`${sealed} record(s) sealed anew under key ${currentKeyId()}`);
+  } finally {
+    await db.close();
+  }
+}
+
 /** How long requests in progress may take to finish after SIGTERM (`INVOICEKIT_SHUTDOWN_GRACE_MS`). */
 const SHUTDOWN_GRACE_MS = Number(process.env.INVOICEKIT_SHUTDOWN_GRACE_MS ?? 10_000);
 
@@ -137,6 +180,8 @@ async function main(): Promise<void> {
       return runService(rest);
     case 'migrate':
       return runMigrate(rest);
+    case 'secrets':
+      return runSecrets(rest);
     case 'bff': {
       const { runBff } = await import('./bff/cli.js');
       await runBff(rest);
@@ -147,7 +192,7 @@ async function main(): Promise<void> {
       return runDev(rest);
     }
     default:
-      console.error(`unknown command "${command}": use service, migrate, bff or dev`);
+      console.error(`unknown command "${command}": use service, migrate, secrets, bff or dev`);
       process.exit(2);
   }
 }

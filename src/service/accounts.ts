@@ -2,6 +2,7 @@ import { keptRead, type Sql } from './db.js';
 import { type Account, ApiError } from './http.js';
 import { randomToken } from './passwords.js';
 import { insertRow, type StoredRow } from './store.js';
+import { storedToken } from './secrets/stored.js';
 
 export interface CompanyData {
   name?: string | null | undefined;
@@ -72,12 +73,14 @@ export async function createAccount(
   options: { prefix: string; apiToken?: string | undefined; company?: CompanyData | undefined },
 ): Promise<Account> {
   const prefix = await freePrefix(tx, options.prefix);
+  const token = options.apiToken ?? randomToken();
+  const stored = storedToken(token);
   const rows = await tx.query<Account>(
-    `insert into accounts (prefix, api_token, name) values ($1, $2, $3)
+    `insert into accounts (prefix, api_token, api_token_hash, name) values ($1, $2, $3, $4)
      returning id, prefix, api_token, name, created_at`,
-    [prefix, options.apiToken ?? randomToken(), options.company?.name ?? null],
+    [prefix, stored.sealed, stored.hash, options.company?.name ?? null],
   );
-  const account = rows[0];
+  const account = rows[0] && { ...rows[0], api_token: token };
   if (!account) throw new ApiError(422, 'account could not be created');
   await insertRow(tx, 'departments', account.id, departmentData(options.company ?? { name: prefix }, true));
   await insertRow(tx, 'warehouses', account.id, { name: 'Main warehouse', kind: 'main', description: null });

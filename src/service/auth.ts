@@ -4,12 +4,15 @@ import type { Database, Sql } from './db.js';
 import { type Account, ApiError, type ServiceContext, type ServiceEnv, unauthorized } from './http.js';
 import { clientAddress } from './login-guard.js';
 import { HashingBusyError, verifyPassword } from './passwords.js';
+import { tokenHashes } from './secrets/keyring.js';
+import { openAccountToken } from './secrets/stored.js';
 
 const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
 
 export async function accountByToken(sql: Sql, token: string): Promise<Account | undefined> {
-  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token = $1`, [token]);
-  return rows[0];
+  // Found by its keyed hash under any key this process knows; the token itself is stored sealed.
+  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token_hash = any($1::text[])`, [tokenHashes(token)]);
+  return rows[0] && { ...rows[0], api_token: token };
 }
 
 /** The account of a token, kept between requests (see `AccountCache`). */
@@ -65,7 +68,7 @@ async function accountByLogin(c: ServiceContext, login: string, password: string
   });
   if (!row) return undefined;
   const { password_hash: _hash, user_id: _user, ...account } = row;
-  return account;
+  return openAccountToken(account);
 }
 
 export type Credentials =

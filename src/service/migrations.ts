@@ -305,6 +305,13 @@ export const migrations: Migration[] = [
     // Write-only like the token, and kept the way the token is kept.
     sql: `alter table ksef_settings add column offline_certificate text, add column offline_private_key text;`,
   },
+  {
+    version: 100,
+    name: 'api_tokens found by a keyed hash, kept sealed',
+    // The token itself is sealed (secrets/stored.ts) by the step that runs after the migrations.
+    sql: `alter table accounts add column api_token_hash text;
+      create unique index accounts_api_token_hash_idx on accounts (api_token_hash);`,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

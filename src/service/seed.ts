@@ -3,6 +3,7 @@ import { createServiceApp } from './app.js';
 import type { Database } from './db.js';
 import { addDays } from './invoicing/numbering.js';
 import { todayText } from './store.js';
+import { openSecret } from './secrets/keyring.js';
 
 /**
  * Believable sample data for a new demo account: a small studio that sells design work, a few
@@ -68,7 +69,7 @@ function scenarios(): Scenario[] {
 
 export async function seedDemoAccount(db: Database, prefix: string): Promise<void> {
   const rows = await db.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [prefix]);
-  const token = rows[0]?.api_token;
+  const token = rows[0] && openSecret(rows[0].api_token);
   if (!token) return;
   const app = createServiceApp({ db, integrationToken: '', publicUrl: 'http://127.0.0.1' });
   const call = async (method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> => {

@@ -12,6 +12,9 @@ import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker, webhookRowHooks } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
+import { openSecret, sealSecret } from './secrets/keyring.js';
+import { loadSecretKeys } from './secrets/keys.js';
+import { sealStoredSecrets, storedToken } from './secrets/stored.js';
 
 export interface ServiceOptions {
   port?: number;
@@ -30,6 +33,11 @@ export interface ServiceOptions {
   trustedHosts?: readonly string[] | undefined;
   /** How many proxies in front append to `X-Forwarded-For` (`--trust-proxy`). Default 0. */
   trustProxy?: number | undefined;
+  /**
+   * The keys that seal secrets at rest, base64, newest first, separated by commas. Default
+   * `INVOICEKIT_SECRET_KEY`, else a key file beside `dataDir` (see `secrets/keys.ts`).
+   */
+  secretKey?: string | undefined;
   /** `smtp://…`: invoice e-mail goes through this server instead of the outbox. */
   smtpUrl?: string | undefined;
   /** Turns on the test payment provider (`--test-payments`). Off by default; `npm start` and tests turn it on. */
@@ -93,16 +101,17 @@ export interface RunningService {
 
 export const DEMO_PREFIX = 'demo';
 
+/** A secret setting (the integration token, the signing secret), kept sealed. */
 async function setting(db: Database, key: string, wanted: string | undefined, make: () => string): Promise<string> {
   if (wanted) {
-    await db.query(`insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`, [key, wanted]);
+    await db.query(`insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`, [key, sealSecret(wanted)]);
     return wanted;
   }
   const rows = await db.query<{ value: string }>(
     `insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = settings.value returning value`,
-    [key, make()],
+    [key, sealSecret(make())],
   );
-  return rows[0]!.value;
+  return openSecret(rows[0]!.value);
 }
 
 /** Makes sure the demo account exists and carries the configured token. */
@@ -111,11 +120,13 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
     await tx.query(`select pg_advisory_xact_lock(7204312)`);
     const rows = await tx.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [DEMO_PREFIX]);
     if (rows[0]) {
-      if (apiToken && apiToken !== rows[0].api_token) {
-        await tx.query(`update accounts set api_token = $2 where prefix = $1`, [DEMO_PREFIX, apiToken]);
+      const current = openSecret(rows[0].api_token);
+      if (apiToken && apiToken !== current) {
+        const stored = storedToken(apiToken);
+        await tx.query(`update accounts set api_token = $2, api_token_hash = $3 where prefix = $1`, [DEMO_PREFIX, stored.sealed, stored.hash]);
         return { apiToken, created: false };
       }
-      return { apiToken: rows[0].api_token, created: false };
+      return { apiToken: current, created: false };
     }
     const account = await createAccount(tx, {
       prefix: DEMO_PREFIX,
@@ -141,6 +152,7 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   // SMTP without the operator's sender refuses to start, before anything opens.
   if (options.smtpUrl) createMailer(options.smtpUrl);
+  loadSecretKeys({ secretKey: options.secretKey, dataDir: options.dataDir });
   // Every write of a record queues its webhook deliveries in its own transaction and wakes the sender.
   let webhooksQueued = () => {};
   const rowHooks = [webhookRowHooks({ queued: () => webhooksQueued() })];
@@ -148,6 +160,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   try {
     if (options.migrate === false) await requireCurrentSchema(db);
     else await migrate(db);
+    // Secrets stored in clear (before sealing existed) or under an older key are sealed anew.
+    await sealStoredSecrets(db);
     const integrationToken = await setting(db, 'integration_token', options.integrationToken, () => randomToken());
     const demo = await ensureDemoAccount(db, options.apiToken);
     if (options.seed && demo.created) {

@@ -7,6 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service/server.js';
 import { cliArgs } from './cli.js';
 
+/**
+ * The key that seals the test services' secrets at rest: one for every service a test process
+ * starts (and every `invoicekit` it spawns), so that copies of the template data folder, sealed
+ * when the template was made, open with it.
+ */
+export const TEST_SECRET_KEY = 'aW52b2ljZWtpdC10ZXN0LXNlY3JldC1rZXktMzJieXQ=';
+process.env.INVOICEKIT_SECRET_KEY ??= TEST_SECRET_KEY;
+
 export interface TestService extends RunningService {
   dataDir: string;
   /** The PostgreSQL database it runs on (the PostgreSQL pass), or `undefined` on PGlite. */

@@ -184,7 +184,7 @@ describe('GET /invoices/<id>.pdf', () => {
     const before = (await fetchPdf(`/invoices/${invoice.id}.pdf?api_token=${service.apiToken}`)).bytes;
     expect(await pdfImages(before)).toEqual([]);
 
-    const accounts = await service.db.query<{ id: number }>(`select id from accounts where api_token = $1`, [service.apiToken]);
+    const accounts = await service.db.query<{ id: number }>(`select id from accounts where prefix = $1`, [service.prefix]);
     await service.db.query(
       `insert into department_logos (department_id, account_id, content_type, content) values ($1, $2, 'image/png', $3)
        on conflict (department_id) do update set content = excluded.content, content_type = excluded.content_type`,

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Sql } from '../db.js';
 import type { Account } from '../account.js';
+import { openAccountToken } from '../secrets/stored.js';
 
 /** How long a link made by `POST /outbox/links` opens the outbox. */
 export const OUTBOX_LINK_TTL_SECONDS = 15 * 60;
@@ -38,7 +39,7 @@ export function createOutboxAccess(secret: string): OutboxAccess {
     const [, id, expires, given] = match;
     if (Number(expires) < Date.now() / 1000) return undefined;
     const rows = await sql.query<Account>(`select id, prefix, api_token, name, created_at from accounts where id = $1`, [Number(id)]);
-    const account = rows[0];
+    const account = rows[0] && openAccountToken(rows[0]);
     if (!account) return undefined;
     const expected = Buffer.from(mac(purpose, account.id, Number(expires), account.api_token));
     const actual = Buffer.from(given!);

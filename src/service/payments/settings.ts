@@ -6,6 +6,8 @@ import { type Account, respond, type ServiceContext, type ServiceEnv, validate, 
 import { type PaymentProvider, testPaymentProvider } from './provider.js';
 import { przelewy24Provider } from './przelewy24.js';
 import { stripeProvider } from './stripe.js';
+import { openSecret, sealSecret } from '../secrets/keyring.js';
+import { mapPaymentSecrets } from '../secrets/stored.js';
 
 /**
  * Each account's payment provider and its keys, kept in the account's record (`accounts.data.payments`).
@@ -25,7 +27,7 @@ export type Przelewy24Keys = { merchant_id: number; pos_id: number; crc: string;
 
 export async function readPaymentSettings(sql: Sql, accountId: number): Promise<StoredPaymentSettings> {
   const rows = await sql.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1`, [accountId]);
-  return rows[0]?.payments ?? {};
+  return mapPaymentSecrets(rows[0]?.payments ?? {}, openSecret);
 }
 
 /** The account's Stripe keys when both are set. */
@@ -164,7 +166,7 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
     const account = c.get('account');
     const settings = await c.get('db').transaction(async (tx) => {
       const rows = await tx.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1 for update`, [account.id]);
-      const stored = rows[0]?.payments ?? {};
+      const stored = mapPaymentSecrets(rows[0]?.payments ?? {}, openSecret);
       const next: StoredPaymentSettings = {
         provider: input.provider === undefined ? stored.provider : (input.provider ?? undefined),
         stripe: mergeSection(stored.stripe, input.stripe),
@@ -177,7 +179,7 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
         const ksef = await tx.query<{ environment: string }>(`select environment from ksef_settings where account_id = $1`, [account.id]);
         if (ksef[0]?.environment === 'local') throw invalid({ [real]: [REAL_MONEY_BESIDE_LOCAL_KSEF[real]] });
       }
-      await tx.query(`update accounts set data = jsonb_set(coalesce(data, '{}'::jsonb), '{payments}', $2::jsonb) where id = $1`, [account.id, JSON.stringify(next)]);
+      await tx.query(`update accounts set data = jsonb_set(coalesce(data, '{}'::jsonb), '{payments}', $2::jsonb) where id = $1`, [account.id, JSON.stringify(mapPaymentSecrets(next, sealSecret))]);
       return next;
     });
     return answer(c, settings);

@@ -14,6 +14,7 @@ import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { html, type Html, page, PAGE_HEADERS } from './html.js';
 import { ksefQrBlock } from './ksef-qr.js';
 import { SqlRateLimitStore } from './rate-limit.js';
+import { openSecret } from '../secrets/keyring.js';
 
 /**
  * Public pages that need no api_token: the invoice view (`view_url`), its PDF, the page that pays
@@ -72,7 +73,7 @@ export async function byToken<Data>(sql: Sql, table: 'invoices' | 'payments', to
   const found = rows[0];
   if (!found) throw notFound();
   return {
-    account: { id: found.account_id, prefix: found.prefix, api_token: found.api_token, name: found.name, created_at: found.account_created_at },
+    account: { id: found.account_id, prefix: found.prefix, api_token: openSecret(found.api_token), name: found.name, created_at: found.account_created_at },
     row: { id: found.id, data: found.data, created_at: found.created_at, updated_at: found.updated_at },
   };
 }

@@ -22,6 +22,8 @@ import { widgetBundle } from './widget-bundle.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import type { DepartmentData } from '../accounts.js';
+import { openSecret } from '../secrets/keyring.js';
+import { openAccountToken } from '../secrets/stored.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -69,7 +71,7 @@ export async function accountByPrefix(sql: Sql, prefix: string): Promise<Account
   if (!PREFIX_PATTERN.test(prefix)) throw notFound();
   const rows = await sql.query<Account>(`select id, prefix, api_token, name, created_at from accounts where prefix = $1`, [prefix]);
   if (!rows[0]) throw notFound();
-  return rows[0];
+  return openAccountToken(rows[0]);
 }
 
 /** The account and its product in one query; an unknown prefix or token is a 404 either way. */
@@ -85,7 +87,7 @@ async function productByToken(sql: Sql, prefix: string, token: string): Promise<
   const row = rows[0];
   if (!row) throw notFound();
   return {
-    account: { id: row.id, prefix: row.prefix, api_token: row.api_token, name: row.name, created_at: row.account_created_at },
+    account: { id: row.id, prefix: row.prefix, api_token: openSecret(row.api_token), name: row.name, created_at: row.account_created_at },
     product: { id: row.product_id, data: row.data, created_at: row.created_at, updated_at: row.updated_at },
   };
 }
