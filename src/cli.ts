@@ -52,6 +52,8 @@ async function runService(argv: string[]): Promise<void> {
     publicUrl: values['public-url'],
     trustedHosts: values['trusted-hosts']?.split(',').map((host) => host.trim()).filter(Boolean),
     trustProxy: values['trust-proxy'] ? Math.max(0, Math.floor(Number(values['trust-proxy'])) || 0) : undefined,
+    secretKey: process.env.INVOICEKIT_SECRET_KEY || undefined,
+    secretKeyFile: process.env.INVOICEKIT_SECRET_KEY_FILE || undefined,
     smtpUrl: mailTransportUrl(process.env.SMTP_URL || undefined, { from: process.env.INVOICEKIT_MAIL_FROM, perHour: process.env.INVOICEKIT_MAIL_PER_HOUR }),
     testPayments: values['test-payments'],
     seed: values.seed,
@@ -126,17 +128,24 @@ async function runSecrets(argv: string[]): Promise<void> {
     console.error('usage: invoicekit secrets rotate [--data-dir DIR]');
     process.exit(2);
   }
-  const { loadSecretKeys, rotateKeyFile, keyFileOf } = await import('./service/secrets/keys.js');
+  const { keyFileFor, loadSecretKeys, rotateKeyFile } = await import('./service/secrets/keys.js');
   const { currentKeyId } = await import('./service/secrets/keyring.js');
   const { sealStoredSecrets } = await import('./service/secrets/stored.js');
   const { openDatabase } = await import('./service/db.js');
   const { migrate } = await import('./service/migrations.js');
-  const dataDir = values['data-dir'];
-  if (!process.env.INVOICEKIT_SECRET_KEY) {
-    loadSecretKeys({ dataDir });
-    console.log(`new key ${rotateKeyFile(dataDir)} is first in ${keyFileOf(dataDir)}`);
+  const source = {
+    secretKey: process.env.INVOICEKIT_SECRET_KEY || undefined,
+    keyFile: process.env.INVOICEKIT_SECRET_KEY_FILE || undefined,
+    dataDir: values['data-dir'],
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  };
+  const dataDir = source.dataDir;
+  const keyFile = keyFileFor(source);
+  if (keyFile) {
+    loadSecretKeys(source);
+    console.log(`new key ${rotateKeyFile(keyFile)} is first in ${keyFile}`);
   }
-  loadSecretKeys({ dataDir });
+  loadSecretKeys(source);
   let db;
   try {
     db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });

@@ -35,9 +35,11 @@ export interface ServiceOptions {
   trustProxy?: number | undefined;
   /**
    * The keys that seal secrets at rest, base64, newest first, separated by commas. Default
-   * `INVOICEKIT_SECRET_KEY`, else a key file beside `dataDir` (see `secrets/keys.ts`).
+   * `INVOICEKIT_SECRET_KEY`; required on PostgreSQL, else a key file (see `secrets/keys.ts`).
    */
   secretKey?: string | undefined;
+  /** The key file instead (`INVOICEKIT_SECRET_KEY_FILE`); default `<dataDir>.key` on PGlite. */
+  secretKeyFile?: string | undefined;
   /** `smtp://…`: invoice e-mail goes through this server instead of the outbox. */
   smtpUrl?: string | undefined;
   /** Turns on the test payment provider (`--test-payments`). Off by default; `npm start` and tests turn it on. */
@@ -152,7 +154,7 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   // SMTP without the operator's sender refuses to start, before anything opens.
   if (options.smtpUrl) createMailer(options.smtpUrl);
-  loadSecretKeys({ secretKey: options.secretKey, dataDir: options.dataDir });
+  loadSecretKeys({ secretKey: options.secretKey, keyFile: options.secretKeyFile, dataDir: options.dataDir, databaseUrl: options.databaseUrl });
   // Every write of a record queues its webhook deliveries in its own transaction and wakes the sender.
   let webhooksQueued = () => {};
   const rowHooks = [webhookRowHooks({ queued: () => webhooksQueued() })];

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalKsef } from '../../src/service/ksef/local.js';
 import { newSecretKey, openSecret, secretKeyOf, sealedWith, sealSecret, useSecretKeys } from '../../src/service/secrets/keyring.js';
-import { keyFileOf, loadSecretKeys, rotateKeyFile } from '../../src/service/secrets/keys.js';
+import { keyFileFor, keyFileOf, loadSecretKeys, rotateKeyFile } from '../../src/service/secrets/keys.js';
 import { startService } from '../../src/service/server.js';
 import { cliArgs } from '../helpers/cli.js';
 import { api } from '../helpers/http.js';
@@ -115,7 +115,7 @@ describe('secrets at rest', () => {
     const sealed = sealSecret('kept apart');
     expect(openSecret(sealed)).toBe('kept apart');
     // A rotated key file is read by a process that met a value sealed with the new key.
-    const newId = rotateKeyFile(dir);
+    const newId = rotateKeyFile(keyFileOf(dir));
     const other = secretKeyOf((await readFile(keyFileOf(dir), 'utf8')).split('\n')[0]!);
     expect(other.id).toBe(newId);
     useSecretKeys([other]);
@@ -125,6 +125,16 @@ describe('secrets at rest', () => {
     expect(openSecret(underNew)).toBe('under the new key');
     expect(openSecret(sealed)).toBe('kept apart');
     useSecretKeys([secretKeyOf(TEST_SECRET_KEY)]);
+  });
+
+  it('asks for INVOICEKIT_SECRET_KEY on PostgreSQL, where several processes share the database', () => {
+    expect(() => keyFileFor({ databaseUrl: 'postgres://db.example/invoicekit', dataDir: '/srv/data' }, {})).toThrow(
+      'Secrets are sealed with a key kept outside the database, and on PostgreSQL several processes share it: set INVOICEKIT_SECRET_KEY ' +
+        '(openssl rand -base64 32) to the same value in every process, or INVOICEKIT_SECRET_KEY_FILE to a file that holds it.',
+    );
+    expect(keyFileFor({ databaseUrl: 'postgres://db.example/invoicekit' }, { INVOICEKIT_SECRET_KEY_FILE: '/run/secrets/key' })).toBe('/run/secrets/key');
+    expect(keyFileFor({ dataDir: '/srv/data' }, {})).toBe('/srv/data.key');
+    expect(keyFileFor({ dataDir: '/srv/data' }, { INVOICEKIT_SECRET_KEY: TEST_SECRET_KEY })).toBeUndefined();
   });
 
   it('re-seals everything under a new key with `invoicekit secrets rotate`, and the service starts with the new key alone', async () => {
