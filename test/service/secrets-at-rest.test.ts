@@ -86,9 +86,21 @@ describe('secrets at rest', () => {
         await shop.put('/account/ksef.json', {
           ksef: { environment: 'local', token: secrets.ksefToken, offline_certificate: certificate.certificatePem, offline_private_key: certificate.privateKeyPem },
         }),
-        await shop.post('/webhooks.json', { webhook: { kind: 'invoice:create', url: 'https://hooks.example.com/in', secret: secrets.webhookSecret, api_token: secrets.webhookApiToken } }),
       ];
-      expect(set.map((reply) => reply.status)).toEqual([200, 200, 200, 201]);
+      // With an Idempotency-Key, as the typed client sends one: the answer, secret and all, is kept for replays.
+      const hook = await fetch(`${service.url}/webhooks.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiToken}`, 'idempotency-key': 'webhook-at-rest-1' },
+        body: JSON.stringify({ webhook: { kind: 'invoice:create', url: 'https://hooks.example.com/in', secret: secrets.webhookSecret, api_token: secrets.webhookApiToken } }),
+      });
+      expect([...set.map((reply) => reply.status), hook.status]).toEqual([200, 200, 200, 201]);
+      const replayed = await fetch(`${service.url}/webhooks.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiToken}`, 'idempotency-key': 'webhook-at-rest-1' },
+        body: JSON.stringify({ webhook: { kind: 'invoice:create', url: 'https://hooks.example.com/in', secret: secrets.webhookSecret, api_token: secrets.webhookApiToken } }),
+      });
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replayed.json()).toMatchObject({ secret: secrets.webhookSecret, api_token: secrets.webhookApiToken });
       // The service still works with every one of them.
       expect((await shop.get('/account/payments.json')).body).toMatchObject({ payments: { stripe: { secret_key_set: true, key_mode: 'test' }, przelewy24: { crc_set: true } } });
       expect((await shop.get('/account/ksef.json')).body).toMatchObject({ ksef: { environment: 'local', token_set: true, offline_certificate_set: true } });

@@ -97,6 +97,14 @@ async function sealIn(tx: Sql): Promise<number> {
     await tx.query(`update webhook_deliveries set body = $2 where id = $1`, [delivery.id, reseal(delivery.body)]);
     sealed += 1;
   }
+  const answers = await tx.query<{ account_id: number; key: string; body: string }>(
+    `select account_id, key, body from idempotency_keys where body is not null and left(body, 13) <> $1 for update`,
+    [`ik1.${currentKeyId()}.`],
+  );
+  for (const answer of answers) {
+    await tx.query(`update idempotency_keys set body = $3 where account_id = $1 and key = $2`, [answer.account_id, answer.key, reseal(answer.body)]);
+    sealed += 1;
+  }
   const settings = await tx.query<{ key: string; value: string }>(`select key, value from settings where key in ('integration_token', 'signing_secret') for update`);
   for (const setting of settings) {
     if (!stale(setting.value)) continue;
@@ -118,7 +126,7 @@ export async function sealStoredSecrets(db: Database): Promise<number> {
   });
   if (sealed > 0 && db.kind === 'pglite') {
     // One statement each: VACUUM runs outside a transaction, and a script is one.
-    for (const table of ['accounts', 'ksef_settings', 'webhooks', 'webhook_deliveries', 'settings']) await db.query(`vacuum full ${table}`);
+    for (const table of ['accounts', 'ksef_settings', 'webhooks', 'webhook_deliveries', 'idempotency_keys', 'settings']) await db.query(`vacuum full ${table}`);
     // The write-ahead log that held the values in clear is switched out and checkpointed away,
     // its files removed rather than kept for reuse with their old bytes (PGlite is a single
     // session, which may set this).
