@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailTransportUrl } from '../../src/service/documents/mailer.js';
 import { startService } from '../../src/service/server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { secondAccount } from '../helpers/http.js';
 
 interface Received {
   from: string;
@@ -145,6 +146,16 @@ describe('mail goes out as the operator', () => {
       message: `The account has sent e-mail to 5 recipients in the last hour, the most it may: try again in ${refused.headers.get('retry-after')} s`,
     });
     expect(received.length).toBe(sentBefore + 1);
+    // Another account's limit is its own.
+    const other = await secondAccount(service, 'mail-other');
+    const created = await other.post('/invoices.json', {
+      invoice: { kind: 'vat', buyer_name: 'Klient', buyer_email: 'k@klient.example', positions: [{ name: 'Usługa', tax: 23, total_price_gross: '10.00', quantity: 1 }] },
+    });
+    expect(created.status).toBe(201);
+    const theirs = await other.post(`/invoices/${(created.body as { id: number }).id}/send_by_email.json`, {});
+    expect(theirs.status).toBe(200);
+    expect(received.at(-1)!.to).toEqual(['k@klient.example']);
+    expect(received.at(-1)!.from).toBe('invoices@operator.example');
   });
 });
 
