@@ -57,7 +57,7 @@ const layers = [
       '^src/service/invoicing/(issue|recurring-scheduler)[.]ts$',
       '^src/service/payments/start[.]ts$',
       '^src/service/ksef/(sender|email)[.]ts$',
-      '^src/service/documents/mailer[.]ts$',
+      '^src/service/documents/(mailer|email)[.]ts$',
       '^src/service/webhooks/deliveries[.]ts$',
     ],
   },
@@ -78,6 +78,7 @@ const layers = [
     path: [
       '^src/service/(db|sql|store|accounts|account-cache|migrations|kept-reads|data-lock|pglite-buffers|pglite-cluster|account|domain-errors|passwords|xml|module-worker)[.]ts$',
       '^src/service/data/',
+      '^src/service/secrets/',
     ],
   },
 ];
@@ -111,7 +112,7 @@ const sqlOutsideData = [
   'src/service/ksef/routes.ts',
   'src/service/login-guard.ts',
   'src/service/payments/settings.ts',
-  'src/service/public/rate-limit.ts',
+  
   'src/service/public/widget.ts',
   'src/service/resources/attachments.ts',
   'src/service/resources/catalog.ts',

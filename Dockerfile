@@ -15,10 +15,14 @@ WORKDIR /app
 COPY --from=build /dist/ /tmp/packages/
 RUN npm install --omit=dev --no-audit --no-fund /tmp/packages/invoicekit-*.tgz \
   && rm -rf /tmp/packages /root/.npm \
-  && mkdir -p /data && chown node:node /data
+  && mkdir -p /data /secrets && chown node:node /data /secrets
 USER node
 # PGlite keeps its data here when DATABASE_URL is not set (one process only).
 VOLUME /data
+# The key that seals secrets at rest, made on first start, kept apart from the data (or give
+# INVOICEKIT_SECRET_KEY instead).
+ENV INVOICEKIT_SECRET_KEY_FILE=/secrets/invoicekit.key
+VOLUME /secrets
 EXPOSE 8787 8788
 # Liveness; readiness (/readyz) is for the load balancer.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \

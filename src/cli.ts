@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
  *                      [--trusted-hosts host,host] [--trust-proxy N] [--test-payments] [--skip-migrations] [--quiet]
  *                      [--ksef-local] [--ksef-local-port 8789]
  *   invoicekit migrate [--data-dir DIR]   applies the database migrations and exits (DATABASE_URL or PGlite)
+ *   invoicekit secrets rotate [--data-dir DIR]   seals every secret at rest under a new key
  *   invoicekit bff [--port 8788] [--service URL]
  *   invoicekit dev     the demo: service, BFF and demo pages together
  */
@@ -33,9 +34,10 @@ async function runService(argv: string[]): Promise<void> {
     allowPositionals: false,
   });
   const { startService } = await import('./service/server.js');
+  const { mailTransportUrl } = await import('./service/documents/mailer.js');
   // The bundled KSeF double (the `local` environment) listens on its own port: a fixed one (8789)
   // keeps QR links valid across restarts; with an ephemeral service port it takes one too.
-  const { startLocalKsef, connectAccountToLocalKsef } = await import('./service/ksef/local.js');
+  const { startLocalKsef, connectAccountToLocalKsef, localKsefRefusal } = await import('./service/ksef/local.js');
   const ksefPort = values['ksef-local-port'] ?? (Number(values.port) === 0 ? '0' : '8789');
   // The service starts first, so that a data folder in use stops a second one before anything listens.
   let localKsef: Awaited<ReturnType<typeof startLocalKsef>> | undefined;
@@ -50,7 +52,9 @@ async function runService(argv: string[]): Promise<void> {
     publicUrl: values['public-url'],
     trustedHosts: values['trusted-hosts']?.split(',').map((host) => host.trim()).filter(Boolean),
     trustProxy: values['trust-proxy'] ? Math.max(0, Math.floor(Number(values['trust-proxy'])) || 0) : undefined,
-    smtpUrl: process.env.SMTP_URL || undefined,
+    secretKey: process.env.INVOICEKIT_SECRET_KEY || undefined,
+    secretKeyFile: process.env.INVOICEKIT_SECRET_KEY_FILE || undefined,
+    smtpUrl: mailTransportUrl(process.env.SMTP_URL || undefined, { from: process.env.INVOICEKIT_MAIL_FROM, perHour: process.env.INVOICEKIT_MAIL_PER_HOUR }),
     testPayments: values['test-payments'],
     seed: values.seed,
     migrate: !values['skip-migrations'],
@@ -61,6 +65,11 @@ async function runService(argv: string[]): Promise<void> {
     registries: registryUrlsFromEnv(),
   }), '--port', values.port);
   if (values['ksef-local']) {
+    const refusal = await localKsefRefusal(service.db);
+    if (refusal) {
+      await service.close();
+      throw new Error(refusal);
+    }
     localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
     console.log(`local KSeF (test double) listening on ${localKsef.origin}; a token for a NIP: POST ${localKsef.origin}/local/tokens {"nip":"…"}`);
     if (values.seed) await connectAccountToLocalKsef(service.url, service.apiToken, localKsef);
@@ -115,6 +124,55 @@ async function runMigrate(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * `invoicekit secrets rotate`: every secret at rest sealed anew under a new key. With
+ * `INVOICEKIT_SECRET_KEY` (a server) the new key is the first one it names: give every process
+ * `new,old` first, so that they read both, then rotate, then drop the old key. Without it, a new
+ * key goes first in the key file beside the data folder; a running service reads with it as soon
+ * as it meets a value sealed with it.
+ */
+async function runSecrets(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string', default: './.invoicekit/data' } }, allowPositionals: true });
+  if (positionals[0] !== 'rotate') {
+    console.error('usage: invoicekit secrets rotate [--data-dir DIR]');
+    process.exit(2);
+  }
+  const { keyFileFor, loadSecretKeys, rotateKeyFile } = await import('./service/secrets/keys.js');
+  const { currentKeyId } = await import('./service/secrets/keyring.js');
+  const { sealStoredSecrets } = await import('./service/secrets/stored.js');
+  const { openDatabase } = await import('./service/db.js');
+  const { migrate } = await import('./service/migrations.js');
+  const source = {
+    secretKey: process.env.INVOICEKIT_SECRET_KEY || undefined,
+    keyFile: process.env.INVOICEKIT_SECRET_KEY_FILE || undefined,
+    dataDir: values['data-dir'],
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  };
+  const dataDir = source.dataDir;
+  const keyFile = keyFileFor(source);
+  if (keyFile) {
+    loadSecretKeys(source);
+    console.log(`new key ${rotateKeyFile(keyFile)} is first in ${keyFile}`);
+  }
+  loadSecretKeys(source);
+  let db;
+  try {
+    db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
+  } catch (error) {
+    throw new Error(
+      `The database could not be opened (${error instanceof Error ? error.message : String(error)}). ` +
+        'An embedded data folder in use by a running service reads with the new key already and seals everything under it at its next start.',
+    );
+  }
+  try {
+    await migrate(db);
+    const sealed = await sealStoredSecrets(db);
+    console.log(`${sealed} record(s) sealed anew under key ${currentKeyId()}`);
+  } finally {
+    await db.close();
+  }
+}
+
 /** How long requests in progress may take to finish after SIGTERM (`INVOICEKIT_SHUTDOWN_GRACE_MS`). */
 const SHUTDOWN_GRACE_MS = Number(process.env.INVOICEKIT_SHUTDOWN_GRACE_MS ?? 10_000);
 
@@ -140,6 +198,8 @@ async function main(): Promise<void> {
       return runService(rest);
     case 'migrate':
       return runMigrate(rest);
+    case 'secrets':
+      return runSecrets(rest);
     case 'bff': {
       const { runBff } = await import('./bff/cli.js');
       await runBff(rest);
@@ -150,7 +210,7 @@ async function main(): Promise<void> {
       return runDev(rest);
     }
     default:
-      console.error(`unknown command "${command}": use service, migrate, bff or dev`);
+      console.error(`unknown command "${command}": use service, migrate, secrets, bff or dev`);
       process.exit(2);
   }
 }

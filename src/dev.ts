@@ -9,7 +9,8 @@ import { Hono } from 'hono';
 import { createInvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { withPortFlag } from './bff/listen-errors.js';
-import { connectAccountToLocalKsef, startLocalKsef } from './service/ksef/local.js';
+import { connectAccountToLocalKsef, localKsefRefusal, startLocalKsef } from './service/ksef/local.js';
+import { mailTransportUrl } from './service/documents/mailer.js';
 import { startService } from './service/server.js';
 import { startRegistryDoubles } from './service/registries/doubles/index.js';
 
@@ -62,7 +63,7 @@ export async function runDev(argv: string[]): Promise<void> {
     databaseUrl: process.env.DATABASE_URL || undefined,
     apiToken: process.env.INVOICEKIT_API_TOKEN || undefined,
     integrationToken: process.env.INVOICEKIT_INTEGRATION_TOKEN || undefined,
-    smtpUrl: process.env.SMTP_URL || undefined,
+    smtpUrl: mailTransportUrl(process.env.SMTP_URL || undefined, { from: process.env.INVOICEKIT_MAIL_FROM, perHour: process.env.INVOICEKIT_MAIL_PER_HOUR }),
     // The demo shop is paid through the test provider's Pay page.
     testPayments: true,
     seed: true,
@@ -71,6 +72,11 @@ export async function runDev(argv: string[]): Promise<void> {
   }), '--service-port', values['service-port']);
   console.log(`invoicing service listening on ${service.url}`);
   if (standIns) console.log(`NBP, VIES and VAT white list stand-ins at ${standIns.nbpApiUrl}, ${standIns.viesApiUrl}, ${standIns.mfWhitelistUrl}`);
+  const refusal = await localKsefRefusal(service.db);
+  if (refusal) {
+    await service.close();
+    throw new Error(refusal);
+  }
   localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
   // Every invoice of the demo shop goes to the local KSeF, as a Polish shop's would go to KSeF.
   await connectAccountToLocalKsef(service.url, service.apiToken, localKsef, { auto_send_mode: 'all' });

@@ -9,6 +9,7 @@ import type { BffOptions, BffServiceClient, CheckoutOptions, SignupOptions } fro
 import { checkBffOptions } from './check-options.js';
 import { portalSecretKey, type PortalSession } from './portal-token.js';
 import { publicOrigin, type PublicOrigin } from './public-origin.js';
+import { type AccountNamespace, accountNamespace, accountScopedCache, accountScopedIdempotency, accountScopedRateLimit, bffAccountId } from './stores/account-scope.js';
 import { DEFAULT_RATE_LIMITS, MemoryRateLimitStore, type RateLimitHit, type RateLimitOptions, type RateLimitRule, type RateLimitStore } from './rate-limit.js';
 
 export type Env = { Variables: { session: PortalSession; requestId: string; clientIp: string } };
@@ -77,7 +78,10 @@ export function resolveBff(options: BffOptions): Bff {
   const timeoutMs = options.serviceTimeoutMs ?? 10_000;
   const secrets = [options.apiToken ?? '', typeof options.portalSecret === 'string' ? options.portalSecret : ''];
   const log: BffLogger = options.logger === false ? () => {} : redactingLogger(options.logger ?? jsonLineLogger, secrets);
-  const limits = rateLimits(options.rateLimit, options.stores?.rateLimit);
+  // Every key the stores keep carries the account, so BFFs of several accounts can share one store.
+  const { serviceUrl, apiToken } = options;
+  const namespace = accountNamespace(options.account ?? (serviceUrl && apiToken ? () => bffAccountId(serviceUrl, apiToken) : 'default'));
+  const limits = rateLimits(options.rateLimit, options.stores?.rateLimit, namespace);
 
   const emit = (entry: Omit<BffLogEntry, 'time'>) => {
     try {
@@ -101,8 +105,8 @@ export function resolveBff(options: BffOptions): Bff {
       ? (request) => new Set([...returnOrigins, ownOrigin(request)])
       : () => returnOrigins,
     timeZone,
-    idempotency: options.idempotencyStore ?? options.stores?.idempotency ?? new MemoryIdempotencyStore(),
-    cache: options.cacheStore ?? options.stores?.cache ?? new MemoryCacheStore(),
+    idempotency: accountScopedIdempotency(options.idempotencyStore ?? options.stores?.idempotency ?? new MemoryIdempotencyStore(), namespace),
+    cache: accountScopedCache(options.cacheStore ?? options.stores?.cache ?? new MemoryCacheStore(), namespace),
     limits,
     checkout: { generateInvoice: true, maxQuantity: 1000, ...options.checkout },
     signup: options.signup === true ? {} : options.signup || undefined,
@@ -196,11 +200,11 @@ function normalizeBasePath(path: string): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-function rateLimits(option: RateLimitOptions | false | undefined, shared: RateLimitStore | undefined): RateLimits {
+function rateLimits(option: RateLimitOptions | false | undefined, shared: RateLimitStore | undefined, namespace: AccountNamespace): RateLimits {
   if (option === false) return {};
   const pick = (rule: RateLimitRule | false | undefined, fallback: RateLimitRule) => (rule === false ? undefined : (rule ?? fallback));
   return {
-    store: option?.store ?? shared ?? new MemoryRateLimitStore(),
+    store: accountScopedRateLimit(option?.store ?? shared ?? new MemoryRateLimitStore(), namespace),
     ip: pick(option?.ip, DEFAULT_RATE_LIMITS.ip),
     token: pick(option?.token, DEFAULT_RATE_LIMITS.token),
     list: pick(option?.list, DEFAULT_RATE_LIMITS.list),

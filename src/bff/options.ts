@@ -85,6 +85,12 @@ export interface BffOptions {
    */
   serviceWriteCount?: () => number | string | undefined | Promise<number | string | undefined>;
   serviceUrl?: string;
+  /**
+   * Names the account in every key the stores keep, so that BFFs of several accounts can share one
+   * Redis or PostgreSQL. Default: a hash of `serviceUrl` and `apiToken` (the same in every process
+   * of one account, and telling nothing of the token); give one with `client`.
+   */
+  account?: string;
   /** The account's api_token. It stays on the server: no answer and no log line carries it. */
   apiToken?: string;
   /** Signs portal tokens (HS256, at least 32 bytes). The host's backend mints tokens with the same secret. */

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { BffError, ERROR_CODES, type FieldErrors } from './errors.js';
 import { parseJsonInput, UnsafeInputError } from '../kernel/json-input.js';
+import { textProblems } from '../kernel/validation/text.js';
 
 export { email, optionalText, text, webUrl } from '../kernel/validation/checkout.js';
 
@@ -37,26 +38,15 @@ function fieldErrors(error: z.ZodError): FieldErrors {
 }
 
 /**
- * The paths of the strings in `value` that hold a NUL character: no text field can store one (the
- * service refuses it, and PostgreSQL text cannot hold it), so it is refused here, in a query as in
- * a body, before anything is asked of the service.
+ * Text fields are checked with the kernel's rule before anything is asked of the service: a NUL,
+ * another control character, U+FFFE, U+FFFF or an unpaired surrogate is refused naming its field,
+ * in a query as in a body (XML, KSeF and PostgreSQL cannot carry them).
  */
-function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path.join('.') || 'base');
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulPaths(item, [...path, String(index)], found));
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) nulPaths(item, [...path, key], found);
-  }
-  return found;
-}
-
 export function validate<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const withNul = nulPaths(value);
-  if (withNul.length > 0) {
+  const problems = textProblems(value);
+  if (problems.size > 0) {
     const fields: FieldErrors = Object.create(null);
-    for (const path of withNul) fields[path] = ['must not contain NUL characters'];
+    for (const [path, problem] of problems) fields[path] = [problem];
     throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields });
   }
   const result = schema.safeParse(value);

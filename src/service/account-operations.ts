@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { accountAddUserInput, accountUnlinkInput } from '../api/schemas/account-operations.js';
 import { accountByToken } from './accounts.js';
 import type { Sql } from './db.js';
-import { createMailer } from './documents/mailer.js';
+import { createMailer, operatorSender } from './documents/mailer.js';
 import { escapeHtml } from './documents/html.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';
 import { hashPassword, randomToken } from './passwords.js';
@@ -116,7 +116,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
       await mailer.send(tx, {
         accountId: account.id,
         invoiceId: null,
-        from: mailer.from ?? `no-reply@${new URL(c.get('config').publicUrl).hostname}`,
+        from: operatorSender(mailer, c.get('config').publicUrl),
         replyTo: null,
         to,
         cc: [],

@@ -3,6 +3,8 @@ import type { Account } from './account.js';
 import { notFound } from './domain-errors.js';
 import { randomToken } from './passwords.js';
 import { insertRow, type StoredRow } from './store.js';
+import { openAccountToken, storedToken } from './secrets/stored.js';
+import { tokenHashes } from './secrets/keyring.js';
 
 /** The columns of an `Account`, as every read of one selects them. */
 const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
@@ -11,13 +13,14 @@ const ACCOUNT_COLUMNS = 'id, prefix, api_token, name, created_at';
 export const PREFIX_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/i;
 
 export async function accountByToken(sql: Sql, token: string): Promise<Account | undefined> {
-  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token = $1`, [token]);
-  return rows[0];
+  // Found by its keyed hash under any key this process knows; the token itself is stored sealed.
+  const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where api_token_hash = any($1::text[])`, [tokenHashes(token)]);
+  return rows[0] && { ...rows[0], api_token: token };
 }
 
 export async function accountById(sql: Sql, id: number): Promise<Account | undefined> {
   const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where id = $1`, [id]);
-  return rows[0];
+  return rows[0] && openAccountToken(rows[0]);
 }
 
 /** The account of a public prefix; a malformed or unknown one is not found. */
@@ -25,7 +28,7 @@ export async function accountByPrefix(sql: Sql, prefix: string): Promise<Account
   if (!PREFIX_PATTERN.test(prefix)) throw notFound();
   const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where prefix = $1`, [prefix]);
   if (!rows[0]) throw notFound();
-  return rows[0];
+  return openAccountToken(rows[0]);
 }
 
 export interface CompanyData {
@@ -99,12 +102,14 @@ export async function createAccount(
   options: { prefix: string; apiToken?: string | undefined; company?: CompanyData | undefined },
 ): Promise<Account> {
   const prefix = await freePrefix(tx, options.prefix);
+  const token = options.apiToken ?? randomToken();
+  const stored = storedToken(token);
   const rows = await tx.query<Account>(
-    `insert into accounts (prefix, api_token, name) values ($1, $2, $3)
+    `insert into accounts (prefix, api_token, api_token_hash, name) values ($1, $2, $3, $4)
      returning id, prefix, api_token, name, created_at`,
-    [prefix, options.apiToken ?? randomToken(), options.company?.name ?? null],
+    [prefix, stored.sealed, stored.hash, options.company?.name ?? null],
   );
-  const account = rows[0];
+  const account = rows[0] && { ...rows[0], api_token: token };
   // `insert … returning` answers the row it inserted or throws: an empty answer is a broken database.
   if (!account) throw new Error('insert into accounts returned no row');
   await insertRow(tx, 'departments', account.id, departmentData(options.company ?? { name: prefix }, true));
@@ -133,4 +138,9 @@ export async function defaultWarehouseId(sql: Sql, accountId: number): Promise<n
 export async function firstUserEmail(sql: Sql, accountId: number): Promise<string | undefined> {
   const rows = await sql.query<{ email: string }>(`select email from users where account_id = $1 order by id limit 1`, [accountId]);
   return rows[0]?.email;
+}
+
+/** Every account with the KSeF environment it chose (`null` when it chose none). */
+export function accountsWithKsefEnvironment(sql: Sql): Promise<{ id: number; prefix: string; environment: string | null }[]> {
+  return sql.query(`select a.id, a.prefix, k.environment from accounts a left join ksef_settings k on k.account_id = a.id order by a.id`);
 }

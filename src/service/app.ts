@@ -37,7 +37,7 @@ import { mountIssuers } from './resources/issuers.js';
 import { mountPriceLists } from './resources/price-lists.js';
 import { mountRecurrings } from './resources/recurrings.js';
 import { mountWebhooks } from './webhooks/routes.js';
-import { mountWriteFeed } from './write-feed.js';
+import { mountWriteFeed, writesOfAccount } from './write-feed.js';
 import { routePatchAsPut } from './routing.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../server-kit/request-id.js';
 import { createIssuing } from './application/composition.js';
@@ -146,7 +146,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   // Every group reads its requests' bodies (1 MiB unless it says otherwise) and adds its own guards.
   // A route that takes files puts its own reader, with its larger limit, ahead of its group's.
   /** Operations of an account: its api_token (spec §5), then `Idempotency-Key` on POSTs. */
-  const ofAccount = [readsBody(), requireAccount, idempotentPost];
+  const ofAccount = [readsBody(), requireAccount, writesOfAccount, idempotentPost];
   /** Public routes: each checks its own capability (a token in the path, a signature, the integration token). */
   const open = [readsBody()];
 
@@ -200,7 +200,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/login', login);
   app.route('/account/ksef', accountKsef);
   // Payment keys: the account's token, and no idempotency (a PUT alone).
-  app.route('/account/payments', group([readsBody(), requireAccount], mountPaymentSettings));
+  app.route('/account/payments', group([readsBody(), requireAccount, writesOfAccount], mountPaymentSettings));
   app.route('/account', account);
   app.route('/invoices', invoices);
   app.route('/outbox', outbox);

@@ -5,6 +5,7 @@ import type { Database } from './db.js';
 import { type Account, ApiError, type ServiceContext, type ServiceEnv, unauthorized } from './http.js';
 import { clientAddress } from './login-guard.js';
 import { HashingBusyError, verifyPassword } from './passwords.js';
+import { openAccountToken } from './secrets/stored.js';
 
 /** The account of a token, kept between requests (see `AccountCache`). */
 async function cachedAccountByToken(db: Database, token: string): Promise<Account | undefined> {
@@ -59,7 +60,7 @@ async function accountByLogin(c: ServiceContext, login: string, password: string
   });
   if (!row) return undefined;
   const { password_hash: _hash, user_id: _user, ...account } = row;
-  return account;
+  return openAccountToken(account);
 }
 
 export type Credentials =

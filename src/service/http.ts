@@ -7,6 +7,7 @@ import type { Format, ServiceConfig, ServiceContext, ServiceEnv } from './contex
 import { invalid, invalidField, NotFoundError, notFound, Problems, ValidationError } from './domain-errors.js';
 import { MAX_ID } from '../api/schemas/common.js';
 import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../kernel/json-input.js';
+import { textProblems } from '../kernel/validation/text.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 
 export type { Account, Format, ServiceConfig, ServiceContext, ServiceEnv };
@@ -150,23 +151,17 @@ async function parseBodyOf(c: Context): Promise<Record<string, unknown>> {
   return parsed as Record<string, unknown>;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /**
- * Text PostgreSQL can store: a NUL character is refused naming its field (no text column or jsonb
- * value can hold one), and a lone UTF-16 surrogate becomes U+FFFD.
+ * Text PostgreSQL, XML and KSeF can all carry (`kernel/validation/text.ts`): a NUL, another control
+ * character, U+FFFE, U+FFFF or an unpaired surrogate is refused, naming its field.
  */
 function storableText(value: unknown, path: string[]): unknown {
-  if (typeof value === 'string') {
-    // The wrapper key is not part of a field's name: `client.name` is reported as `name`.
-    if (value.includes('\u0000')) throw invalidField(path.slice(path.length > 1 ? 1 : 0).join('.'), 'must not contain NUL characters');
-    return value.replace(LONE_SURROGATE, '\uFFFD');
-  }
-  if (Array.isArray(value)) return value.map((item, index) => storableText(item, [...path, String(index)]));
-  if (typeof value === 'object' && value !== null && !(value instanceof Blob)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, storableText(item, [...path, key])]));
-  }
-  return value;
+  // The wrapper key is not part of a field's name: `client.name` is reported as `name`.
+  const problems = textProblems(value, path);
+  if (problems.size === 0) return value;
+  const fields: Record<string, string[]> = {};
+  for (const [at, problem] of problems) fields[at.split('.').slice(at.includes('.') ? 1 : 0).join('.')] = [problem];
+  throw invalid(fields);
 }
 
 /** Sets `format` and, for requests with a body, the parsed `body`. */

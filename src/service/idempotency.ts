@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, type ServiceEnv } from './http.js';
+import { openSecret, sealSecret } from './secrets/keyring.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** How long a key is remembered. */
@@ -81,7 +82,7 @@ async function remembered(
     if (!stored) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
     if (stored.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
     if (stored.status === 0) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
-    return c.body(stored.body ?? '', stored.status as 200, {
+    return c.body(stored.body === null ? '' : openSecret(stored.body), stored.status as 200, {
       'content-type': stored.content_type ?? 'application/json',
       'idempotent-replayed': 'true',
     });
@@ -97,7 +98,8 @@ async function remembered(
     await db.query(`delete from idempotency_keys where account_id = $1 and key = $2`, [account.id, key]);
     return;
   }
-  const body = await response.clone().text();
+  // Kept sealed: an answer may carry a secret (a webhook's, an account's api_token).
+  const body = sealSecret(await response.clone().text());
   await db.query(`update idempotency_keys set status = $3, content_type = $4, body = $5 where account_id = $1 and key = $2`, [
     account.id,
     key,

@@ -8,6 +8,7 @@ import type { Sql } from './db.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';
 import { hashPassword } from './passwords.js';
 import { timestampText } from './store.js';
+import { openSecret } from './secrets/keyring.js';
 
 /**
  * Integration operations of spec §4.8 on `{app_url}` (the same server here): add a user, log in,
@@ -124,7 +125,7 @@ export function mountIntegrations(groups: { users: Hono<ServiceEnv>; login: Hono
         url: publicUrl(c),
         first_name: user.data.first_name ?? null,
         last_name: user.data.last_name ?? null,
-        api_token: user.api_token,
+        api_token: openSecret(user.api_token),
       },
       { root: 'user' },
     );

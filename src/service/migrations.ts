@@ -318,6 +318,13 @@ export const migrations: Migration[] = [
             next_attempt_at timestamptz not null, last_error text);
           create index exchange_rate_waits_due_idx on exchange_rate_waits (next_attempt_at);`,
   },
+  {
+    version: 100,
+    name: 'api_tokens found by a keyed hash, kept sealed',
+    // The token itself is sealed (secrets/stored.ts) by the step that runs after the migrations.
+    sql: `alter table accounts add column api_token_hash text;
+      create unique index accounts_api_token_hash_idx on accounts (api_token_hash);`,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

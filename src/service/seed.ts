@@ -4,6 +4,7 @@ import type { Database } from './db.js';
 import { addDays } from './invoicing/numbering.js';
 import { todayText } from './store.js';
 import { decideTax, invoiceTaxFields, type TaxDecision } from '../kernel/tax/index.js';
+import { openSecret } from './secrets/keyring.js';
 
 /**
  * Believable sample data for a new demo account: a small studio that sells design work, a few
@@ -96,7 +97,7 @@ function saleDecision(client: number, product: number): TaxDecision {
 
 export async function seedDemoAccount(db: Database, prefix: string): Promise<void> {
   const rows = await db.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [prefix]);
-  const token = rows[0]?.api_token;
+  const token = rows[0] && openSecret(rows[0].api_token);
   if (!token) return;
   const app = createServiceApp({ db, integrationToken: '', publicUrl: 'http://127.0.0.1' });
   const call = async (method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> => {

@@ -7,6 +7,7 @@ import { createIssuing } from './application/composition.js';
 import { nbpRates } from './application/exchange-rates.js';
 import type { ExchangeRateWorker } from './application/rate-worker.js';
 import type { SettledListener } from './ksef/runtime.js';
+import { createMailer } from './documents/mailer.js';
 import { type Database, openDatabase } from './db.js';
 import { createKsefClient } from './ksef/client.js';
 import type { KsefGateway } from './ksef/gateway.js';
@@ -17,6 +18,9 @@ import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker, webhookR
 import { randomToken } from './passwords.js';
 import { identifyRawAnswers } from './raw-answers.js';
 import { createRegistries, type RegistryOptions } from '../server-kit/registries/index.js';
+import { openSecret, sealSecret } from './secrets/keyring.js';
+import { loadSecretKeys } from './secrets/keys.js';
+import { sealStoredSecrets, storedToken } from './secrets/stored.js';
 
 export interface ServiceOptions {
   port?: number;
@@ -35,6 +39,13 @@ export interface ServiceOptions {
   trustedHosts?: readonly string[] | undefined;
   /** How many proxies in front append to `X-Forwarded-For` (`--trust-proxy`). Default 0. */
   trustProxy?: number | undefined;
+  /**
+   * The keys that seal secrets at rest, base64, newest first, separated by commas. Default
+   * `INVOICEKIT_SECRET_KEY`; required on PostgreSQL, else a key file (see `secrets/keys.ts`).
+   */
+  secretKey?: string | undefined;
+  /** The key file instead (`INVOICEKIT_SECRET_KEY_FILE`); default `<dataDir>.key` on PGlite. */
+  secretKeyFile?: string | undefined;
   /** `smtp://…`: invoice e-mail goes through this server instead of the outbox. */
   smtpUrl?: string | undefined;
   /** Turns on the test payment provider (`--test-payments`). Off by default; `npm start` and tests turn it on. */
@@ -105,16 +116,17 @@ export interface RunningService {
 
 export const DEMO_PREFIX = 'demo';
 
+/** A secret setting (the integration token, the signing secret), kept sealed. */
 async function setting(db: Database, key: string, wanted: string | undefined, make: () => string): Promise<string> {
   if (wanted) {
-    await db.query(`insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`, [key, wanted]);
+    await db.query(`insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`, [key, sealSecret(wanted)]);
     return wanted;
   }
   const rows = await db.query<{ value: string }>(
     `insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = settings.value returning value`,
-    [key, make()],
+    [key, sealSecret(make())],
   );
-  return rows[0]!.value;
+  return openSecret(rows[0]!.value);
 }
 
 /** Makes sure the demo account exists and carries the configured token. */
@@ -123,11 +135,13 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
     await tx.query(`select pg_advisory_xact_lock(7204312)`);
     const rows = await tx.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [DEMO_PREFIX]);
     if (rows[0]) {
-      if (apiToken && apiToken !== rows[0].api_token) {
-        await tx.query(`update accounts set api_token = $2 where prefix = $1`, [DEMO_PREFIX, apiToken]);
+      const current = openSecret(rows[0].api_token);
+      if (apiToken && apiToken !== current) {
+        const stored = storedToken(apiToken);
+        await tx.query(`update accounts set api_token = $2, api_token_hash = $3 where prefix = $1`, [DEMO_PREFIX, stored.sealed, stored.hash]);
         return { apiToken, created: false };
       }
-      return { apiToken: rows[0].api_token, created: false };
+      return { apiToken: current, created: false };
     }
     const account = await createAccount(tx, {
       prefix: DEMO_PREFIX,
@@ -151,6 +165,9 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
 
 /** Opens the storage, migrates it, makes sure the demo account exists and starts listening. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  // SMTP without the operator's sender refuses to start, before anything opens.
+  if (options.smtpUrl) createMailer(options.smtpUrl);
+  loadSecretKeys({ secretKey: options.secretKey, keyFile: options.secretKeyFile, dataDir: options.dataDir, databaseUrl: options.databaseUrl });
   // Every write of a record queues its webhook deliveries in its own transaction and wakes the sender.
   let webhooksQueued = () => {};
   const rowHooks = [webhookRowHooks({ queued: () => webhooksQueued() })];
@@ -158,6 +175,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   try {
     if (options.migrate === false) await requireCurrentSchema(db);
     else await migrate(db);
+    // Secrets stored in clear (before sealing existed) or under an older key are sealed anew.
+    await sealStoredSecrets(db);
     const integrationToken = await setting(db, 'integration_token', options.integrationToken, () => randomToken());
     const demo = await ensureDemoAccount(db, options.apiToken);
     if (options.seed && demo.created) {

@@ -73,6 +73,36 @@ describe('NUL characters', () => {
   });
 });
 
+describe('characters XML and KSeF forbid', () => {
+  const forbidden = ['must not contain control characters, U+FFFE, U+FFFF or unpaired surrogates (XML and KSeF cannot carry them)'];
+  it('are refused with 422 naming the field at checkout, sign-up and a customer’s update, and nothing is made of them', async () => {
+    const token = await issuePortalToken({ clientId: (await api.clients.create({ name: 'Ctrl Ltd', email: 'ctrl@example.com' })).id, scopes: ['invoices:read', 'client:write'], ttlSeconds: 600 }, PORTAL_SECRET);
+    const before = (await api.invoices.list({ period: 'all', per_page: 100 })).length;
+    const fieldsOf = async (response: Response) => {
+      expect(response.status).toBe(422);
+      const body = await json(response);
+      expect(body.error.code).toBe('validation_failed');
+      return body.error.fields as Record<string, string[]>;
+    };
+    const bought = await checkout(JSON.stringify({ product: PRODUCT_TOKEN, buyer: { ...buyer, name: 'Buyer\u0001Ltd', city: 'Kraków\uFFFE' }, returnUrl: `${SHOP_ORIGIN}/thanks` }));
+    expect(await fieldsOf(bought)).toEqual({ 'buyer.name': forbidden, 'buyer.city': forbidden });
+    const signedUp = await fetch(`${bff.base}/clients`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN },
+      body: `{"email":"lone@example.com","name":"Lone \\ud800 surrogate"}`,
+    });
+    expect(await fieldsOf(signedUp)).toEqual({ name: forbidden });
+    const changed = await fetch(`${bff.base}/client`, {
+      method: 'PUT',
+      headers: { ...bearer(token), origin: SHOP_ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ street: 'ul. Prosta\uFFFF 1' }),
+    });
+    expect(await fieldsOf(changed)).toEqual({ street: forbidden });
+    expect((await api.invoices.list({ period: 'all', per_page: 100 })).length).toBe(before);
+    expect((await api.clients.list({ per_page: 100 })).map((client) => client.name)).not.toContain('Lone \ufffd surrogate');
+  });
+});
+
 describe('a customer cannot capture other buyers’ invoices', () => {
   it('keeps a claimed tax number and an anonymous purchase with the customer’s e-mail out of their portal', async () => {
     const signup = await fetch(`${bff.base}/clients`, {

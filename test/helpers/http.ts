@@ -139,7 +139,7 @@ export async function secondAccount(service: TestService, prefix = 'other'): Pro
 
 /** A user of the service's demo account who can log in with a password (Basic auth). */
 export async function addUser(service: TestService, login: string, password: string): Promise<void> {
-  const rows = await service.db.query<{ id: number }>('select id from accounts where api_token = $1', [service.apiToken]);
+  const rows = await service.db.query<{ id: number }>('select id from accounts where prefix = $1', [service.prefix]);
   await service.db.query('insert into users (account_id, login, email, password_hash) values ($1, $2, $3, $4)', [
     rows[0]!.id,
     login,

@@ -8,6 +8,14 @@ import { startService, type RunningService, type ServiceOptions } from '../../sr
 import { cliArgs } from './cli.js';
 import { type RegistryDoubles, startRegistryDoubles } from '../../src/service/registries/doubles/index.js';
 
+/**
+ * The key that seals the test services' secrets at rest: one for every service a test process
+ * starts (and every `invoicekit` it spawns), so that copies of the template data folder, sealed
+ * when the template was made, open with it.
+ */
+export const TEST_SECRET_KEY = 'aW52b2ljZWtpdC10ZXN0LXNlY3JldC1rZXktMzJieXQ=';
+process.env.INVOICEKIT_SECRET_KEY ??= TEST_SECRET_KEY;
+
 export interface TestService extends RunningService {
   dataDir: string;
   /**

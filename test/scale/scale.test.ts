@@ -35,7 +35,8 @@ describe.skipIf(!process.env.DATABASE_URL)('four service processes and two BFF p
     url.searchParams.set('options', `-c search_path=${schema}`);
     databaseUrl = url.toString();
 
-    const env = { DATABASE_URL: databaseUrl, INVOICEKIT_API_TOKEN: API_TOKEN, INVOICEKIT_INTEGRATION_TOKEN: `i-${API_TOKEN}` };
+    // One secret key for the four processes, as every process on one PostgreSQL database needs.
+    const env = { DATABASE_URL: databaseUrl, INVOICEKIT_API_TOKEN: API_TOKEN, INVOICEKIT_INTEGRATION_TOKEN: `i-${API_TOKEN}`, INVOICEKIT_SECRET_KEY: randomBytes(32).toString('base64') };
     const migrated = await runCli(['migrate'], env);
     expect(migrated).toMatch(/database is at migration \d+/);
     // The processes skip migrations: they only check the database is current.

@@ -2,6 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import type { Sql } from '../../src/service/db.js';
+import { openSecret, tokenHash } from '../../src/service/secrets/keyring.js';
+import { storedToken } from '../../src/service/secrets/stored.js';
+
+/** Replaces an account's api_token in the database, as an operator's SQL would: sealed, with its lookup hash. */
+async function changeToken(sql: Sql, current: string, next: string): Promise<void> {
+  const stored = storedToken(next);
+  await sql.query(`update accounts set api_token = $1, api_token_hash = $2 where api_token_hash = $3`, [stored.sealed, stored.hash, tokenHash(current)]);
+}
 
 /**
  * Accounts are kept by token between requests (see docs/decisions/service-speed.md): a changed or
@@ -32,7 +41,7 @@ describe('accounts kept by token', () => {
       expect(await status(service.url, current)).toBe(200);
       expect(await status(service.url, current)).toBe(200);
       const next = `changed-${randomBytes(8).toString('hex')}`;
-      await service.db.query(`update accounts set api_token = $1 where api_token = $2`, [next, current]);
+      await changeToken(service.db, current, next);
       expect(await status(service.url, current)).toBe(401);
       expect(await status(service.url, next)).toBe(200);
       current = next;
@@ -40,11 +49,11 @@ describe('accounts kept by token', () => {
   });
 
   it('stops taking a token the moment a transaction that changed it commits', async () => {
-    const current = (await service.db.query<{ api_token: string }>(`select api_token from accounts order by id limit 1`))[0]!.api_token;
+    const current = openSecret((await service.db.query<{ api_token: string }>(`select api_token from accounts order by id limit 1`))[0]!.api_token);
     expect(await status(service.url, current)).toBe(200);
     const next = `committed-${randomBytes(8).toString('hex')}`;
     await service.db.transaction(async (tx) => {
-      await tx.query(`update accounts set api_token = $1 where api_token = $2`, [next, current]);
+      await changeToken(tx, current, next);
       // Not yet committed: on PostgreSQL other connections still read the old token, and what is
       // read now must not be kept past the commit. (PGlite runs one transaction at a time: a
       // request would wait for this one.)
@@ -55,10 +64,10 @@ describe('accounts kept by token', () => {
   });
 
   it.runIf(process.env.DATABASE_URL)('stops taking a changed token in another process once notified', async () => {
-    const current = (await service.db.query<{ api_token: string }>(`select api_token from accounts order by id limit 1`))[0]!.api_token;
+    const current = openSecret((await service.db.query<{ api_token: string }>(`select api_token from accounts order by id limit 1`))[0]!.api_token);
     expect(await status(other!.url, current)).toBe(200);
     const next = `moved-${randomBytes(8).toString('hex')}`;
-    await service.db.query(`update accounts set api_token = $1 where api_token = $2`, [next, current]);
+    await changeToken(service.db, current, next);
     const deadline = Date.now() + 5000;
     let answer = await status(other!.url, current);
     while (answer !== 401 && Date.now() < deadline) {

@@ -184,7 +184,7 @@ describe('GET /invoices/<id>.pdf', () => {
     const before = (await fetchPdf(`/invoices/${invoice.id}.pdf?api_token=${service.apiToken}`)).bytes;
     expect(await pdfImages(before)).toEqual([]);
 
-    const accounts = await service.db.query<{ id: number }>(`select id from accounts where api_token = $1`, [service.apiToken]);
+    const accounts = await service.db.query<{ id: number }>(`select id from accounts where prefix = $1`, [service.prefix]);
     await service.db.query(
       `insert into department_logos (department_id, account_id, content_type, content) values ($1, $2, 'image/png', $3)
        on conflict (department_id) do update set content = excluded.content, content_type = excluded.content_type`,
@@ -258,7 +258,8 @@ describe('POST /invoices/<id>/send_by_email', () => {
     expect(entry).toMatchObject({
       to: ['ksiegowosc@zazolc.example'],
       cc: ['biuro@zazolc.example'],
-      from: '"Demo Studio Sp. z o.o." <billing@demo-studio.example>',
+      from: 'no-reply@127.0.0.1',
+      reply_to: '"Demo Studio Sp. z o.o." <billing@demo-studio.example>',
       subject: `Faktura VAT ${invoice.number} od Demo Studio Sp. z o.o.`,
       attachments: 1,
     });
@@ -450,7 +451,8 @@ describe('send_by_email through SMTP', () => {
     const mail = received[0]!;
     expect(mail.from).toBe('invoices@invoicekit.example');
     expect(mail.to).toEqual(['ksiegowosc@zazolc.example', 'accounts@zazolc.example']);
-    expect(mail.raw).toMatch(/^Reply-To: billing@demo-studio\.example\r?$/m);
+    expect(mail.raw).toMatch(/^From: invoices@invoicekit\.example\r?$/m);
+    expect(mail.raw).toMatch(/^Reply-To: "Demo Studio Sp\. z o\.o\." <billing@demo-studio\.example>\r?$/m);
     expect(mail.raw).toMatch(/^Subject: VAT invoice .+ from Demo Studio Sp\. z o\.o\.\r?$/m);
     expect(mail.raw).toContain(invoice.view_url);
     const fileName = `VAT-invoice-${invoice.number.replace(/\//g, '-')}.pdf`;
@@ -478,7 +480,7 @@ describe('send_by_email through SMTP', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const unreachable = await startTestService({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    const unreachable = await startTestService({ smtpUrl: `smtp://127.0.0.1:${port}?from=invoices@invoicekit.example` });
     try {
       const invoice = await createInvoice({}, unreachable);
       const response = await sendByEmail(invoice.id, {}, 'json', unreachable);

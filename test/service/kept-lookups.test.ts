@@ -31,7 +31,7 @@ describe('lookups of an invoice creation', () => {
   beforeAll(async () => {
     [service] = await Promise.all([startTestService({ webhooks: { allowPrivate: true, pollMs: 100 } }), subscriber.start()]);
     http = api(service);
-    accountId = (await service.db.query<{ id: number }>('select id from accounts where api_token = $1', [service.apiToken]))[0]!.id;
+    accountId = (await service.db.query<{ id: number }>('select id from accounts where prefix = $1', [service.prefix]))[0]!.id;
     departmentId = (await create()).department_id;
   });
   afterAll(async () => {

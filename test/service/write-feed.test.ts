@@ -1,6 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPlainInvoice, NOT_FOUND, UNAUTHORIZED } from '../helpers/http.js';
+import { createPlainInvoice, NOT_FOUND, secondAccount, UNAUTHORIZED } from '../helpers/http.js';
+import { MAX_FEEDS, MAX_FEEDS_PER_ACCOUNT } from '../../src/service/write-feed.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 /** A feed read event by event: `next()` resolves with the next event's data, as it arrives. */
-async function follow(token: string): Promise<{ response: IncomingMessage; next(): Promise<string>; close(): void }> {
+async function follow(token: string): Promise<{ response: IncomingMessage; next(): Promise<string>; buffered(): number; close(): void }> {
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(`${service.url}/changes`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, resolve);
     req.on('error', reject);
@@ -43,6 +44,7 @@ async function follow(token: string): Promise<{ response: IncomingMessage; next(
   return {
     response,
     next: () => (events.length ? Promise.resolve(events.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+    buffered: () => events.length,
     close: () => response.destroy(),
   };
 }
@@ -87,7 +89,6 @@ describe('the write feed', () => {
       const first = await feed.next();
       expect(first).toMatch(/^[\w-]{8}\.\d+$/);
       const [epoch, count] = first.split('.');
-      expect(Number(count)).toBe(service.writeCount!());
       await createPlainInvoice(service, 'Ada');
       // Told as the write began and as it ended, each count once, all with the same epoch.
       const told = [await feed.next(), await feed.next()];
@@ -118,17 +119,58 @@ describe('the write feed', () => {
     }
   });
 
-  it.runIf(pglite)('holds at most 64 feeds at once, and refuses more with 503 and Retry-After until one closes', async () => {
-    const feeds = await Promise.all(Array.from({ length: 64 }, () => follow(service.apiToken)));
+  it.runIf(pglite)("counts the account's own writes only: another tenant's never reach its feed", async () => {
+    const other = await secondAccount(service, 'feed-other');
+    const feed = await follow(service.apiToken);
+    try {
+      const [epoch, count] = (await feed.next()).split('.');
+      expect((await other.post('/clients.json', { client: { name: 'Other tenant client' } })).status).toBe(201);
+      // On one host the feed's bytes arrive before the write's answer: read every readable socket, then look.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(feed.buffered()).toBe(0);
+      await createPlainInvoice(service, 'Own');
+      expect(Number((await feed.next()).split('.')[1])).toBe(Number(count) + 1);
+      expect((await feed.next()).startsWith(`${epoch}.`)).toBe(true);
+    } finally {
+      feed.close();
+    }
+  });
+
+  it.runIf(pglite)(`holds at most ${MAX_FEEDS_PER_ACCOUNT} feeds per account, refusing more with 429 while other accounts still get theirs`, async () => {
+    const feeds = await Promise.all(Array.from({ length: MAX_FEEDS_PER_ACCOUNT }, () => follow(service.apiToken)));
     try {
       expect(feeds.every((feed) => feed.response.statusCode === 200)).toBe(true);
       const refused = await fetch(`${service.url}/changes`, { headers: { authorization: `Bearer ${service.apiToken}` } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toEqual({ code: 'error', message: `The account holds ${MAX_FEEDS_PER_ACCOUNT} change feeds already, the most it may` });
+      const other = await follow((await secondAccount(service, 'feed-quota')).token);
+      feeds.push(other);
+      expect(other.response.statusCode).toBe(200);
+      feeds.shift()!.close();
+      await vi.waitFor(async () => {
+        const next = await follow(service.apiToken);
+        feeds.push(next);
+        expect(next.response.statusCode).toBe(200);
+      }, { timeout: 10_000 });
+    } finally {
+      for (const feed of feeds) feed.close();
+    }
+  });
+
+  it.runIf(pglite)(`holds at most ${MAX_FEEDS} feeds at once, and refuses more with 503 and Retry-After until one closes`, async () => {
+    const tokens = await Promise.all(Array.from({ length: MAX_FEEDS / MAX_FEEDS_PER_ACCOUNT + 1 }, async (_, i) => (await secondAccount(service, `feed-${i}`)).token));
+    const feeds = await Promise.all(tokens.slice(1).flatMap((token) => Array.from({ length: MAX_FEEDS_PER_ACCOUNT }, () => follow(token))));
+    try {
+      expect(feeds).toHaveLength(MAX_FEEDS);
+      expect(feeds.every((feed) => feed.response.statusCode === 200)).toBe(true);
+      const refused = await fetch(`${service.url}/changes`, { headers: { authorization: `Bearer ${tokens[0]}` } });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(await refused.json()).toEqual({ code: 'error', message: 'Too many change feeds are open' });
       feeds.pop()!.close();
       await vi.waitFor(async () => {
-        const next = await follow(service.apiToken);
+        const next = await follow(tokens[0]!);
         feeds.push(next);
         expect(next.response.statusCode).toBe(200);
       }, { timeout: 10_000 });

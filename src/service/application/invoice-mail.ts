@@ -1,5 +1,5 @@
 import type { Database, Sql } from '../db.js';
-import { invoiceEmail } from '../documents/email.js';
+import { invoiceEmail, invoiceSender } from '../documents/email.js';
 import { createMailer, type Mailer } from '../documents/mailer.js';
 import { pdfFileName } from '../documents/pdf.js';
 import { renderInvoicePdfForRow } from '../documents/invoice-pdf.js';
@@ -27,26 +27,6 @@ export interface InvoiceMail {
 /** Keeps an e-mail owed on an invoice, in the caller's transaction. */
 export const oweEmail = holdEmail;
 
-/** One address, as a mail header or envelope can carry it: no spaces, brackets or line breaks. */
-export const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*$/u;
-
-function displayName(name: string | null): string {
-  return (name ?? '').replace(/[\r\n"\\<>]+/g, ' ').trim();
-}
-
-function mailbox(name: string | null, address: string): string {
-  const shown = displayName(name);
-  return shown ? `"${shown}" <${address}>` : address;
-}
-
-/** The sender: the configured address in the seller's name, else the seller's own address. */
-function senderOf(invoice: InvoiceData, mailer: Mailer, publicUrl: string): { from: string; replyTo: string | null } {
-  const sellerEmail = invoice.seller_email && EMAIL.test(invoice.seller_email) ? invoice.seller_email : null;
-  if (mailer.from) return { from: mailbox(invoice.seller_name, mailer.from), replyTo: sellerEmail };
-  if (sellerEmail) return { from: mailbox(invoice.seller_name, sellerEmail), replyTo: null };
-  return { from: mailbox(invoice.seller_name, `no-reply@${new URL(publicUrl).hostname}`), replyTo: null };
-}
-
 export function createInvoiceMail(db: Database, options: { smtpUrl?: string | undefined }): InvoiceMail {
   const mailer = createMailer(options.smtpUrl);
 
@@ -58,7 +38,7 @@ export function createInvoiceMail(db: Database, options: { smtpUrl?: string | un
     const message = {
       accountId,
       invoiceId: id,
-      ...senderOf(invoice, mailer, request.publicUrl),
+      ...invoiceSender(invoice, mailer, request.publicUrl),
       to: request.to,
       cc: request.cc,
       ...content,

@@ -2,7 +2,8 @@ import { defaultDepartment, firstUserEmail } from '../accounts.js';
 import type { Database } from '../db.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { findRow, updateRow } from '../store.js';
-import { EMAIL, type InvoiceMail } from './invoice-mail.js';
+import { EMAIL_ADDRESS, operatorSender } from '../documents/mailer.js';
+import type { InvoiceMail } from './invoice-mail.js';
 
 /**
  * Telling the seller of an invoice that needs them: one KSeF refused or would refuse, one that waits
@@ -70,7 +71,7 @@ export interface SellerAlerts {
 export function createSellerAlerts(db: Database, mail: InvoiceMail, publicUrl: () => string): SellerAlerts {
   async function addressOf(accountId: number): Promise<string | null> {
     const candidates = [await firstUserEmail(db, accountId), (await defaultDepartment(db, accountId))?.data.email];
-    return candidates.find((address): address is string => typeof address === 'string' && EMAIL.test(address.trim()))?.trim() ?? null;
+    return candidates.find((address): address is string => typeof address === 'string' && EMAIL_ADDRESS.test(address.trim()))?.trim() ?? null;
   }
 
   return {
@@ -91,7 +92,7 @@ export function createSellerAlerts(db: Database, mail: InvoiceMail, publicUrl: (
       const message = {
         accountId,
         invoiceId,
-        from: mail.mailer.from ?? `no-reply@${new URL(publicUrl()).hostname}`,
+        from: operatorSender(mail.mailer, publicUrl()),
         replyTo: null,
         to: to ? [to] : [],
         cc: [],

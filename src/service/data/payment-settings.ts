@@ -1,5 +1,7 @@
 import type { PaymentProviderName } from '../../api/schemas/payment-settings.js';
 import type { Sql } from '../db.js';
+import { openSecret } from '../secrets/keyring.js';
+import { mapPaymentSecrets } from '../secrets/stored.js';
 
 /**
  * Each account's payment provider and its keys, kept in the account's record (`accounts.data.payments`).
@@ -19,7 +21,7 @@ export type Przelewy24Keys = { merchant_id: number; pos_id: number; crc: string;
 
 export async function readPaymentSettings(sql: Sql, accountId: number): Promise<StoredPaymentSettings> {
   const rows = await sql.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1`, [accountId]);
-  return rows[0]?.payments ?? {};
+  return mapPaymentSecrets(rows[0]?.payments ?? {}, openSecret);
 }
 
 /** The account's Stripe keys when both are set. */
@@ -34,3 +36,19 @@ export function przelewy24KeysOf(settings: StoredPaymentSettings): Przelewy24Key
 }
 
 export const isStripeTestKey = (key: string) => /^(sk|rk)_test_/.test(key);
+
+/**
+ * The field that makes the chosen provider move real money (a Stripe key that is not a test key,
+ * Przelewy24 outside its sandbox), or `undefined` when it moves none.
+ */
+export function realMoneyField(settings: StoredPaymentSettings): 'stripe.secret_key' | 'przelewy24.sandbox' | undefined {
+  if (settings.provider === 'stripe' && settings.stripe?.secret_key && !isStripeTestKey(settings.stripe.secret_key)) return 'stripe.secret_key';
+  if (settings.provider === 'przelewy24' && settings.przelewy24 && !settings.przelewy24.sandbox) return 'przelewy24.sandbox';
+  return undefined;
+}
+
+/** Why `field` cannot move real money beside the local KSeF double, in the words of a 422. */
+export const REAL_MONEY_BESIDE_LOCAL_KSEF = {
+  'stripe.secret_key': 'is a live key: an account whose invoices go to the local KSeF (a test double) cannot take real payments; use a test key or another KSeF environment',
+  'przelewy24.sandbox': 'must be true: an account whose invoices go to the local KSeF (a test double) cannot take real payments; use the sandbox or another KSeF environment',
+} as const;

@@ -1,6 +1,7 @@
 import type { Account } from '../account.js';
 import { notFound } from '../domain-errors.js';
 import type { Sql, StoredRow } from '../sql.js';
+import { openSecret } from '../secrets/keyring.js';
 
 /** The records that anyone holding their token reaches: invoice and payment pages, the payment providers' notifications. */
 
@@ -21,7 +22,7 @@ export async function byToken<Data>(sql: Sql, table: 'invoices' | 'payments', to
   const found = rows[0];
   if (!found) throw notFound();
   return {
-    account: { id: found.account_id, prefix: found.prefix, api_token: found.api_token, name: found.name, created_at: found.account_created_at },
+    account: { id: found.account_id, prefix: found.prefix, api_token: openSecret(found.api_token), name: found.name, created_at: found.account_created_at },
     row: { id: found.id, data: found.data, created_at: found.created_at, updated_at: found.updated_at },
   };
 }

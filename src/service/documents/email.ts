@@ -2,6 +2,7 @@ import type { InvoiceData } from '../invoicing/invoices.js';
 import { documentTitle, formatMoney, labelsFor } from './labels.js';
 import { amountDue, isSettled } from './summary.js';
 import { escapeHtml } from './html.js';
+import { EMAIL_ADDRESS, type Mailer, operatorSender } from './mailer.js';
 
 export interface InvoiceEmailContent {
   subject: string;
@@ -9,9 +10,37 @@ export interface InvoiceEmailContent {
   html: string;
 }
 
-/** A header value on one line: no CR/LF can reach a mail header, whatever the invoice holds. */
+/** Longest subject a message carries, in characters; longer ones end in an ellipsis. */
+export const SUBJECT_MAX = 150;
+
+/**
+ * A header value from text an invoice holds: one line (no CR/LF can reach a mail header), no
+ * control, format or line-separator characters, runs of spaces made one, and at most `max`
+ * characters (a longer one is cut, ending in `…`).
+ */
+export function headerText(value: string, max: number): string {
+  const clean = value
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029\uFFFE\uFFFF]+/gu, ' ')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const characters = [...clean];
+  return characters.length <= max ? clean : `${characters.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
+/**
+ * Who the message is from: always the operator's sender. The seller, whose name and address come
+ * from the invoice, is only the `Reply-To`, with a display name cut to checked, quotable text.
+ */
+export function invoiceSender(invoice: InvoiceData, mailer: Mailer, publicUrl: string): { from: string; replyTo: string | null } {
+  const sellerEmail = invoice.seller_email && invoice.seller_email.length <= 254 && EMAIL_ADDRESS.test(invoice.seller_email) ? invoice.seller_email : null;
+  if (!sellerEmail) return { from: operatorSender(mailer, publicUrl), replyTo: null };
+  const shown = headerText((invoice.seller_name ?? '').replace(/["\\<>]+/g, ' '), 70);
+  return { from: operatorSender(mailer, publicUrl), replyTo: shown ? `"${shown}" <${sellerEmail}>` : sellerEmail };
+}
+
 function oneLine(value: string): string {
-  return value.replace(/[\r\n\t]+/g, ' ').trim();
+  return headerText(value, SUBJECT_MAX);
 }
 
 /**

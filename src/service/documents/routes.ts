@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { sendByEmailInput } from '../../api/schemas/invoice.js';
 import type { Database } from '../db.js';
 import { type EmailRequest, holdForKsef } from '../ksef/email.js';
-import { EMAIL, type InvoiceMail } from '../application/invoice-mail.js';
+import type { InvoiceMail } from '../application/invoice-mail.js';
 import type { KsefRuntime } from '../ksef/runtime.js';
 import { answerCacheOf } from '../answer-cache.js';
-import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
+import { ApiError, idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { requireRow, type StoredRow, todayText } from '../store.js';
 import { toXml } from '../xml.js';
-import { MailDeliveryError } from './mailer.js';
+import { EMAIL_ADDRESS, MailDeliveryError, MailLimitError } from './mailer.js';
 import { mountOutbox } from './outbox.js';
 import type { OutboxAccess } from './outbox-access.js';
 import { renderInvoicePdfForRow } from './invoice-pdf.js';
@@ -55,12 +55,13 @@ function addressList(value: string | null | undefined, field: string): string[] 
     .split(/[,;]/)
     .map((part) => part.trim())
     .filter(Boolean);
-  const bad = addresses.filter((address) => address.length > 254 || !EMAIL.test(address));
+  const bad = addresses.filter((address) => address.length > 254 || !EMAIL_ADDRESS.test(address));
   if (bad.length > 0) throw invalidField(field, `is not a valid e-mail address: ${bad.join(', ')}`);
   return addresses;
 }
 
-function deliveryFailure(c: ServiceContext, error: MailDeliveryError): Response {
+function deliveryFailure(c: ServiceContext, error: MailDeliveryError | MailLimitError): Response {
+  if (error instanceof MailLimitError) throw new ApiError(429, error.message, undefined, { 'retry-after': String(error.retryAfter) });
   if (error.rejectedRecipients) throw invalid({ email: [`the mail server refused the recipients: ${error.message}`] });
   const body = { code: 'error', message: `The e-mail could not be sent: ${error.message}` };
   if (c.get('format') === 'xml') return c.body(toXml('error', body), 502, { 'content-type': 'application/xml; charset=utf-8' });
@@ -119,7 +120,7 @@ export function mountInvoiceDocuments(groups: { invoices: Hono<ServiceEnv>; outb
     try {
       await mail.deliver(account.id, id, request);
     } catch (error) {
-      if (error instanceof MailDeliveryError) return deliveryFailure(c, error);
+      if (error instanceof MailDeliveryError || error instanceof MailLimitError) return deliveryFailure(c, error);
       throw error;
     }
     const where = mailer.transport === 'outbox' ? ' (kept in the outbox: no SMTP server is configured)' : '';

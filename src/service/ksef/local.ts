@@ -1,6 +1,28 @@
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
+import type { Sql } from '../db.js';
+import { readPaymentSettings, realMoneyField } from '../data/payment-settings.js';
+import { accountsWithKsefEnvironment } from '../accounts.js';
 import { startKsefDouble, type RunningKsefDouble } from './double/server.js';
+
+/**
+ * Why the local KSeF double must not run beside this database, or `undefined` when it may: it mints
+ * tokens for any NIP and hands out any seller's invoices, so it never runs where an account takes
+ * real payments or sends its invoices to a KSeF environment other than `local`.
+ */
+export async function localKsefRefusal(sql: Sql): Promise<string | undefined> {
+  const accounts = await accountsWithKsefEnvironment(sql);
+  const reasons: string[] = [];
+  for (const account of accounts) {
+    const real = realMoneyField(await readPaymentSettings(sql, account.id));
+    if (real) reasons.push(`account "${account.prefix}" takes real payments (${real === 'stripe.secret_key' ? 'a live Stripe key' : 'Przelewy24 outside its sandbox'})`);
+    if (account.environment && account.environment !== 'local' && account.environment !== 'off') {
+      reasons.push(`account "${account.prefix}" sends invoices to the KSeF environment "${account.environment}"`);
+    }
+  }
+  if (reasons.length === 0) return undefined;
+  return `The local KSeF (a test double that issues tokens for any NIP) does not run beside real money or a real KSeF: ${reasons.join('; ')}. Start the service without --ksef-local.`;
+}
 
 /**
  * The `local` KSeF environment: the bundled double, started by `invoicekit service --ksef-local` and

@@ -8,6 +8,7 @@ import { askedToSend, requestSend } from './invoices.js';
 import type { KsefRuntime } from './runtime.js';
 import { offlineCertificateInfo, offlineCertificateProblems } from './offline-certificate.js';
 import { type KsefSettings, readKsefSettings, writeKsefSettings } from './settings.js';
+import { readPaymentSettings, realMoneyField } from '../data/payment-settings.js';
 
 /**
  * KSeF's routes beside the invoices': the account's settings, `GET /invoices/{id}.json?send_to_ksef=yes`
@@ -83,6 +84,14 @@ function mountKsefSettings(app: Hono<ServiceEnv>, options: { localAvailable: () 
     const change = validate(ksefSettingsInput, given, 'ksef');
     if (change.environment === 'local' && !options.localAvailable()) {
       throw invalid({ 'ksef.environment': ['local needs the bundled KSeF (start the service with --ksef-local)'] });
+    }
+    if (change.environment === 'local') {
+      const real = realMoneyField(await readPaymentSettings(c.get('db'), c.get('account').id));
+      if (real) {
+        throw invalid({
+          'ksef.environment': [`cannot be local while the account takes real payments (${real} ${real === 'stripe.secret_key' ? 'is a live key' : 'is off'}): the local KSeF is a test double that never runs beside real money`],
+        });
+      }
     }
     const problems = offlineCertificateInputProblems(change, options.clock());
     if (Object.keys(problems).length > 0) throw invalid(problems);

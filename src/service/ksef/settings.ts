@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { KsefAutoSendMode, ksefSettingsInput } from '../../api/schemas/ksef.js';
 import type { Sql } from '../db.js';
 import type { KsefEnvironment } from './gateway.js';
+import { openOptional, sealOptional } from '../secrets/keyring.js';
 
 /**
  * An account's KSeF settings (`GET/PUT /account/ksef.json`, our extension of the hosted service,
@@ -36,7 +37,8 @@ export async function readKsefSettings(sql: Sql, accountId: number): Promise<Kse
     `select environment, token, auto_send_mode, validate_invoices_for_gov, offline_certificate, offline_private_key from ksef_settings where account_id = $1`,
     [accountId],
   );
-  return rows[0] ?? KSEF_OFF;
+  const row = rows[0];
+  return row ? { ...row, token: openOptional(row.token), offline_private_key: openOptional(row.offline_private_key) } : KSEF_OFF;
 }
 
 /** Changes what `change` names and keeps the rest. Used by the route and to provision the demo account. */
@@ -54,7 +56,7 @@ export async function writeKsefSettings(sql: Sql, accountId: number, change: z.o
      values ($1, $2, $3, $4, $5, $6, $7, now())
      on conflict (account_id) do update set environment = $2, token = $3, auto_send_mode = $4, validate_invoices_for_gov = $5,
        offline_certificate = $6, offline_private_key = $7, updated_at = now()`,
-    [accountId, next.environment, next.token, next.auto_send_mode, next.validate_invoices_for_gov, next.offline_certificate, next.offline_private_key],
+    [accountId, next.environment, sealOptional(next.token), next.auto_send_mode, next.validate_invoices_for_gov, next.offline_certificate, sealOptional(next.offline_private_key)],
   );
   // Turning automatic sending on sends what is issued from now on, not the invoices of the past.
   if (next.auto_send_mode && next.auto_send_mode !== current.auto_send_mode) {

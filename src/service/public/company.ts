@@ -3,7 +3,7 @@ import { isLookupCountry, normalTaxNumber, RegistryInputError, RegistryUnavailab
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { ApiError, invalid } from '../http.js';
 import type { Sql } from '../db.js';
-import type { RateLimitRule } from './rate-limit.js';
+import type { RateLimitRule } from '../data/rate-limits.js';
 
 /**
  * `GET /a/<prefix>/widget/company/<country>/<tax_no>`: a company's name and address by its tax number,

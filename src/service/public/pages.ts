@@ -1,6 +1,10 @@
 import type { Hono } from 'hono';
 import { compare, decimal, sub, toWire, ZERO } from '../../kernel/money.js';
-import type { ServiceContext, ServiceEnv } from '../http.js';
+import { clientIp } from '../../kernel/checkout.js';
+import type { RateLimitRule } from '../../server-kit/rate-limit.js';
+import type { Sql } from '../sql.js';
+import { latestUnpaidPayment } from '../data/payments.js';
+import { ApiError, type ServiceContext, type ServiceEnv } from '../http.js';
 import { formatUnit, invoiceTaxWords, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData } from '../application/payments.js';
@@ -11,6 +15,7 @@ import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { html, type Html, page, PAGE_HEADERS } from '../documents/html.js';
 import { ksefQrBlock } from './ksef-qr.js';
+import { SqlRateLimitStore } from '../data/rate-limits.js';
 
 /**
  * Public pages that need no api_token: the invoice view (`view_url`), its PDF, the page that pays
@@ -124,15 +129,46 @@ export function sendPage(c: ServiceContext, title: string, lang: Lang, body: Htm
   return c.body(page({ title, lang, body }), status, PAGE_HEADERS);
 }
 
+/** Presses of an invoice's Pay (`POST /invoice/payment/<token>`) per client address and window. */
+export const PAY_LINK_RATE_LIMIT = { limit: 10, windowMs: 10 * 60_000 } as const satisfies RateLimitRule;
+
+/** The caller's address behind the configured proxies, by the checkout core's rule. */
+function callerAddress(c: ServiceContext): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return clientIp(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, c.get('config').trustProxy);
+}
+
+async function limitPayLink(c: ServiceContext): Promise<void> {
+  const hit = await new SqlRateLimitStore(c.get('db')).hit(`pay-link-ip:${callerAddress(c)}`, PAY_LINK_RATE_LIMIT.windowMs);
+  if (hit.count > PAY_LINK_RATE_LIMIT.limit) {
+    const reset = Math.max(1, Math.ceil((hit.resetAt - Date.now()) / 1000));
+    throw new ApiError(429, 'Too many payment attempts. Try again later.', undefined, { 'retry-after': String(reset) });
+  }
+}
+
+/**
+ * The pay link's own unpaid payment of this invoice for exactly `left`, if one is pending: pressing
+ * Pay again reuses it instead of making (and registering at the provider) another.
+ */
+async function pendingPayment(tx: Sql, accountId: number, invoiceId: number, left: string, currency: string, returnUrl: string): Promise<PaymentData | undefined> {
+  const found = await latestUnpaidPayment<PaymentData>(tx, accountId, invoiceId, returnUrl);
+  return found && found.currency === currency && compare(decimal(found.price), decimal(left)) === 0 ? found : undefined;
+}
+
 /**
  * A payment of what is left on the invoice, through the same code path as `POST /banking/payments`;
- * `undefined` when nothing is left to pay.
+ * `undefined` when nothing is left to pay. An unpaid one (`paid: false`) reuses the pay link's
+ * pending payment of the same amount.
  */
 async function payOutstanding(c: ServiceContext, token: string, fields: Record<string, unknown>): Promise<PaymentData | undefined> {
   return c.get('db').transaction(async (tx) => {
     const { row, account } = await byToken<InvoiceData>(tx, 'invoices', token, true);
     const left = outstanding(row.data);
     if (compare(decimal(left), ZERO) <= 0) return undefined;
+    if (fields.paid === false && typeof fields.return_url === 'string') {
+      const pending = await pendingPayment(tx, account.id, row.id, left, row.data.currency, fields.return_url);
+      if (pending) return pending;
+    }
     const name = `${TEXT[langOf(row.data.lang)].invoice} ${row.data.number}`;
     const { data } = await newPaymentData(tx, account, {
       name, description: name, price: left, invoice_id: row.id, client_id: row.data.client_id, currency: row.data.currency,
@@ -201,6 +237,7 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
 
   app.post('/payment/:token', async (c) => {
     const token = c.req.param('token');
+    await limitPayLink(c);
     const provider = await paymentProviderOf(c, (await byToken<InvoiceData>(c.get('db'), 'invoices', token)).account);
     if (!provider) return invoicePaymentPage(c, 403);
     if (provider.id !== 'test') return c.redirect(await invoiceCheckout(c, token, provider), 303);

@@ -19,12 +19,13 @@ import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { Html, html, page, PAGE_HEADERS } from '../documents/html.js';
 import { byToken } from '../data/public-records.js';
 import { money } from './pages.js';
-import { type RateLimitRule, SqlRateLimitStore } from './rate-limit.js';
+import { type RateLimitRule, SqlRateLimitStore } from '../data/rate-limits.js';
 import { widgetBundle } from './widget-bundle.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import { accountByPrefix, type DepartmentData, PREFIX_PATTERN } from '../accounts.js';
 import { mountCompanyLookup } from './company.js';
+import { openSecret } from '../secrets/keyring.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -80,7 +81,7 @@ async function productByToken(sql: Sql, prefix: string, token: string): Promise<
   const row = rows[0];
   if (!row) throw notFound();
   return {
-    account: { id: row.id, prefix: row.prefix, api_token: row.api_token, name: row.name, created_at: row.account_created_at },
+    account: { id: row.id, prefix: row.prefix, api_token: openSecret(row.api_token), name: row.name, created_at: row.account_created_at },
     product: { id: row.product_id, data: row.data, created_at: row.created_at, updated_at: row.updated_at },
   };
 }

@@ -12,6 +12,7 @@ import { presentProduct } from '../invoicing/products.js';
 import { presentPayment } from '../resources/payments.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { ForbiddenAddressError, type ResolvedTarget, resolveTarget } from './addresses.js';
+import { openSecret, sealSecret } from '../secrets/keyring.js';
 
 /**
  * Durable webhook deliveries. A write to an invoice, client, product or payment queues one
@@ -364,13 +365,13 @@ export class WebhookWorker {
       await this.#finish(delivery, 'failed', null, 'the webhook is not active');
       return;
     }
-    let body = delivery.body;
+    let body = delivery.body === null ? null : openSecret(delivery.body);
     if (body === null) {
       const deal = await presentRecord(this.#db, delivery, this.#publicUrl());
       const locale = typeof deal.lang === 'string' && deal.lang ? deal.lang : 'pl';
-      body = JSON.stringify({ deal, app_name: APP_NAME, api_token: hook.data.api_token ?? null, locale });
+      body = JSON.stringify({ deal, app_name: APP_NAME, api_token: hook.data.api_token ? openSecret(hook.data.api_token) : null, locale });
       // Every attempt sends the same bytes, so a signature checked once stays valid for retries.
-      await this.#db.query(`update webhook_deliveries set body = $2 where id = $1 and body is null`, [delivery.id, body]);
+      await this.#db.query(`update webhook_deliveries set body = $2 where id = $1 and body is null`, [delivery.id, sealSecret(body)]);
     }
     let attempt: Attempt;
     try {
@@ -381,7 +382,7 @@ export class WebhookWorker {
         {
           'content-type': 'application/json',
           'user-agent': `${APP_NAME}-webhooks/1`,
-          [SIGNATURE_HEADER]: signatureHeader(hook.data.secret, body),
+          [SIGNATURE_HEADER]: signatureHeader(openSecret(hook.data.secret), body),
           [DELIVERY_HEADER]: delivery.delivery_id,
           [EVENT_HEADER]: delivery.kind,
         },

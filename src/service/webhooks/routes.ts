@@ -5,6 +5,8 @@ import { randomToken } from '../passwords.js';
 import { requireRow, type StoredRow, timestampText } from '../store.js';
 import { merge, mountCrud } from '../resources/crud.js';
 import { ForbiddenAddressError, resolveTarget } from './addresses.js';
+import { openSecret, sealSecret } from '../secrets/keyring.js';
+import { mapWebhookSecrets } from '../secrets/stored.js';
 
 export interface WebhookData {
   kind: string;
@@ -14,7 +16,8 @@ export interface WebhookData {
   secret: string;
 }
 
-function presentWebhook(row: StoredRow<WebhookData>) {
+function presentWebhook(stored: StoredRow<WebhookData>) {
+  const row = { ...stored, data: mapWebhookSecrets(stored.data, openSecret) };
   return {
     id: row.id,
     kind: row.data.kind,
@@ -90,9 +93,9 @@ export function mountWebhooks(app: Hono<ServiceEnv>, options: { allowPrivate: bo
       return {
         kind: input.kind,
         url: input.url,
-        api_token: input.api_token ?? null,
+        api_token: input.api_token == null ? null : sealSecret(input.api_token),
         active: input.active ?? true,
-        secret: input.secret ?? `whsec_${randomToken(24)}`,
+        secret: sealSecret(input.secret ?? `whsec_${randomToken(24)}`),
       };
     },
     async update(_tx, _account, current, input) {
@@ -100,7 +103,8 @@ export function mountWebhooks(app: Hono<ServiceEnv>, options: { allowPrivate: bo
         if (input[field] === null) throw invalidField(field, "can't be blank");
       }
       if (input.url) await checkUrl(input.url, options.allowPrivate);
-      return merge(current, input);
+      // Secrets are kept sealed; a new one given is sealed before it is stored.
+      return merge(current, mapWebhookSecrets(input, sealSecret));
     },
   });
 
