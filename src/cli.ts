@@ -86,6 +86,10 @@ function webhookSettingsFromEnv(allowPrivate: boolean) {
   const retryBaseMs = number('INVOICEKIT_WEBHOOK_RETRY_BASE_MS');
   const retryCapMs = number('INVOICEKIT_WEBHOOK_RETRY_CAP_MS');
   const pollMs = number('INVOICEKIT_WEBHOOK_POLL_MS');
+  const maxAttempts = number('INVOICEKIT_WEBHOOK_MAX_ATTEMPTS');
+  const timeoutMs = number('INVOICEKIT_WEBHOOK_TIMEOUT_MS');
+  if (maxAttempts) settings.maxAttempts = Math.floor(maxAttempts);
+  if (timeoutMs) settings.timeoutMs = timeoutMs;
   if (retryBaseMs) settings.retryBaseMs = retryBaseMs;
   if (retryCapMs) settings.retryCapMs = retryCapMs;
   if (pollMs) settings.pollMs = pollMs;
