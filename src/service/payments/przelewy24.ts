@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { decimal, minorUnits, roundMoney } from '../../kernel/money.js';
 import { ApiError, type ServiceEnv } from '../http.js';
+import { outboundFetch } from '../outbound.js';
 import { byToken } from '../public/pages.js';
 import { accountByPrefix } from '../public/widget.js';
 import type { PaymentData } from '../resources/payments.js';
@@ -38,8 +39,11 @@ function baseUrl(keys: Przelewy24Keys): string {
   return keys.sandbox ? HOSTS.sandbox : HOSTS.live;
 }
 
+/** Through the service's outbound client: its deadline, answer cap and errors; redirects are not followed. */
+const przelewy24Fetch = outboundFetch({ timeoutMs: REQUEST_TIMEOUT_MS, maxResponseBytes: 1024 * 1024 });
+
 async function callApi(keys: Przelewy24Keys, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${baseUrl(keys)}/api/v1${path}`, {
+  const response = await przelewy24Fetch(`${baseUrl(keys)}/api/v1${path}`, {
     method,
     headers: {
       authorization: `Basic ${Buffer.from(`${keys.pos_id}:${keys.api_key}`).toString('base64')}`,
