@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { connectionLimitsFromEnv } from './server-kit/connection-limits.js';
 
 /**
  * The `invoicekit` command:
@@ -55,6 +56,7 @@ async function runService(argv: string[]): Promise<void> {
     seed: values.seed,
     migrate: !values['skip-migrations'],
     webhooks: webhookSettingsFromEnv(values['webhooks-allow-private']),
+    connectionLimits: connectionLimitsFromEnv(process.env),
     log: (entry) => console.error(JSON.stringify(entry)),
     logRequests: !values.quiet,
     ...(values['ksef-local'] ? { ksef: { localOrigin: () => localKsef?.origin } } : {}),

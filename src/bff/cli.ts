@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { connectionLimitsFromEnv } from '../server-kit/connection-limits.js';
 import { withPortFlag } from './listen-errors.js';
 import { startBff, type RunningBff } from './node.js';
 import { jsonLineLogger } from './logger.js';
@@ -16,7 +17,10 @@ Environment:
   INVOICEKIT_TRUST_PROXY    how many proxies in front set X-Forwarded-For/-Proto/-Host (default 0)
   INVOICEKIT_BFF_PUBLIC_URL  the BFF's address as browsers reach it, for absolute links (or --public-url)
   INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)
-  INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)`;
+  INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)
+  INVOICEKIT_MAX_CONNECTIONS_PER_ADDRESS  connections at once from one client address (default 32; behind a proxy, its address)
+  INVOICEKIT_HEADERS_TIMEOUT_MS  how long a connection may take to send a request's headers (default 10000)
+  INVOICEKIT_MAX_CONNECTIONS, INVOICEKIT_REQUEST_TIMEOUT_MS, INVOICEKIT_KEEP_ALIVE_TIMEOUT_MS  (see docs/security.md)`;
 
 /** `invoicekit bff`: runs the BFF alone in front of a service. Resolves once it listens. */
 export async function runBff(argv: string[]): Promise<RunningBff> {
@@ -67,6 +71,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
   const bff = await withPortFlag(startBff({
     stores,
     trustProxy,
+    connectionLimits: connectionLimitsFromEnv(process.env),
     publicUrl,
     port,
     host: values.host,
