@@ -1,0 +1,72 @@
+import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
+
+/**
+ * The fault-injection test's attackers, in a process of their own so that their load is not the
+ * measuring client's: a slow-loris client and an XML flood, each from its own loopback address.
+ * Started with the service's URL, an account's token and how long to run; it writes `started` once
+ * the attacks run, and what it did as one JSON line on stdout when it ends.
+ */
+const [url = '', token = '', runMs = '10000'] = process.argv.slice(2);
+const until = Date.now() + Number(runMs);
+const running = () => Date.now() < until;
+const { hostname, port } = new URL(url);
+
+/** Keeps `count` connections from `from` sending a request's headers one byte every 500 ms, reopening those the service closes. */
+function slowLoris(from: string, count: number): { opened: () => number; stop: () => void } {
+  const sockets = new Set<Socket>();
+  let opened = 0;
+  const headers = `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(10_000)}`;
+  const one = () => {
+    if (!running()) return;
+    const socket = connect({ host: hostname, port: Number(port), localAddress: from });
+    opened += 1;
+    sockets.add(socket);
+    let at = 0;
+    const drip = setInterval(() => {
+      if (!socket.destroyed) socket.write(headers[at++ % headers.length]!);
+    }, 500);
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(drip);
+      sockets.delete(socket);
+      setTimeout(one, 250);
+    });
+  };
+  for (let i = 0; i < count; i += 1) one();
+  return {
+    opened: () => opened,
+    stop: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+function post(from: string, path: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = httpRequest(new URL(path, url), { method: 'POST', localAddress: from, agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', () => resolve(0));
+    request.end(body);
+  });
+}
+
+const loris = slowLoris('127.0.0.2', 48);
+process.stdout.write('started\n');
+// 1 MiB of XML, anonymous and with a tenant's own token, one lane each.
+const xml = `<invoice>${'<position><name>abc</name><tax>23</tax></position>'.repeat(20_000)}</invoice>`;
+const answers: Record<string, number> = {};
+const lanes: Record<string, string>[] = [{}, { authorization: `Bearer ${token}` }];
+await Promise.all(
+  lanes.map(async (auth) => {
+    while (running()) {
+      const status = await post('127.0.0.3', '/invoices.xml', { 'content-type': 'application/xml', ...auth }, xml);
+      answers[status] = (answers[status] ?? 0) + 1;
+    }
+  }),
+);
+loris.stop();
+process.stdout.write(`${JSON.stringify({ lorisOpened: loris.opened(), flood: answers })}\n`);
