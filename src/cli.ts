@@ -60,6 +60,7 @@ async function runService(argv: string[]): Promise<void> {
     log: (entry) => console.error(JSON.stringify(entry)),
     logRequests: !values.quiet,
     ...(values['ksef-local'] ? { ksef: { localOrigin: () => localKsef?.origin } } : {}),
+    registries: registryUrlsFromEnv(),
   }), '--port', values.port);
   if (values['ksef-local']) {
     localKsef = await withPortFlag(startLocalKsef({ dataDir: values['data-dir'], port: Number(ksefPort) }), '--ksef-local-port', ksefPort);
@@ -98,6 +99,14 @@ function webhookSettingsFromEnv(allowPrivate: boolean) {
   return settings;
 }
 
+/** `INVOICEKIT_NBP_API_URL`, `INVOICEKIT_VIES_API_URL`, `INVOICEKIT_MF_WHITELIST_URL`: the registers' addresses, else their public ones. */
+function registryUrlsFromEnv() {
+  return {
+    nbpApiUrl: process.env.INVOICEKIT_NBP_API_URL || undefined,
+    viesApiUrl: process.env.INVOICEKIT_VIES_API_URL || undefined,
+    mfWhitelistUrl: process.env.INVOICEKIT_MF_WHITELIST_URL || undefined,
+  };
+}
 
 async function runMigrate(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string', default: './.invoicekit/data' } } });

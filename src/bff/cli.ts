@@ -20,7 +20,10 @@ Environment:
   INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)
   INVOICEKIT_MAX_CONNECTIONS_PER_ADDRESS  connections at once from one client address (default 32; behind a proxy, its address)
   INVOICEKIT_HEADERS_TIMEOUT_MS  how long a connection may take to send a request's headers (default 10000)
-  INVOICEKIT_MAX_CONNECTIONS, INVOICEKIT_REQUEST_TIMEOUT_MS, INVOICEKIT_KEEP_ALIVE_TIMEOUT_MS  (see docs/security.md)`;
+  INVOICEKIT_MAX_CONNECTIONS, INVOICEKIT_REQUEST_TIMEOUT_MS, INVOICEKIT_KEEP_ALIVE_TIMEOUT_MS  (see docs/security.md)
+  INVOICEKIT_NBP_API_URL    NBP's Web API (default https://api.nbp.pl)
+  INVOICEKIT_VIES_API_URL   the VIES REST API (default https://ec.europa.eu/taxation_customs/vies/rest-api)
+  INVOICEKIT_MF_WHITELIST_URL  the VAT white list API (default https://wl-api.mf.gov.pl)`;
 
 /** `invoicekit bff`: runs the BFF alone in front of a service. Resolves once it listens. */
 export async function runBff(argv: string[]): Promise<RunningBff> {
@@ -81,6 +84,11 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
     allowedOrigins,
     basePath: values['base-path'],
     signup: values.signup,
+    registries: {
+      nbpApiUrl: process.env['INVOICEKIT_NBP_API_URL'] || undefined,
+      viesApiUrl: process.env['INVOICEKIT_VIES_API_URL'] || undefined,
+      mfWhitelistUrl: process.env['INVOICEKIT_MF_WHITELIST_URL'] || undefined,
+    },
     ...(values['no-follow-writes'] ? { followServiceWrites: false } : {}),
   }), '--port', port);
   console.log(`bff listening on ${bff.url}`);

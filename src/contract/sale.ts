@@ -24,6 +24,18 @@ export interface CheckoutBuyer {
 /** How an invoice to the buyer is taxed: the product's own rate, reverse charge, or an intra-EU supply at 0%. */
 export type VatTreatmentKind = 'standard' | 'reverse_charge' | 'intra_eu_supply';
 
+/** The tax engine's cases (src/kernel/tax/rules.ts, docs/decisions/tax-engine.md). */
+export type SaleTaxCase =
+  | 'domestic'
+  | 'intra_eu_supply'
+  | 'eu_reverse_charge'
+  | 'non_eu_service'
+  | 'export'
+  | 'oss'
+  | 'eu_consumer_domestic'
+  | 'non_eu_consumer_electronic'
+  | 'exempt';
+
 /** What the buyer a product query describes pays, by the checkout's VAT rule. */
 export interface ProductQuote {
   vat_treatment: VatTreatmentKind;
@@ -33,6 +45,16 @@ export interface ProductQuote {
   unit_price: string;
   /** The line's tax as the invoice prints it: a percentage or a code such as `np`. */
   tax: string;
+  /** The tax engine's case of the sale. */
+  case?: SaleTaxCase;
+  /** The decision's rate (as `tax`): `'23'`, `'0'`, `'np'`, an OSS state's rate such as `'19'`. */
+  rate?: string;
+  /** The words the invoice will carry for this case, in the buyer's language. */
+  notes?: string[];
+  /** The OSS member state whose VAT is charged. */
+  oss_country?: string | null;
+  /** Why Polish VAT was kept for an EU business (VIES refused, could not answer, was not asked). */
+  fallback?: 'vies_invalid' | 'vies_unavailable' | 'vies_not_checked' | null;
 }
 
 /** What anyone may see of a product: its schema's public fields, nothing more. */
@@ -58,6 +80,8 @@ export interface SaleProduct extends PublicProduct {
   test_mode?: boolean;
   /** A service rather than goods: with the seller's and buyer's countries it decides the VAT of a sale. */
   service?: boolean;
+  /** Goods, a service or an electronically supplied service, which the tax engine reads. */
+  supply_kind?: 'goods' | 'service' | 'electronic_service';
   seller_country?: string;
   /** The price for the buyer the query described (`?country=…&tax_no=…&company=1&quantity=2`), by the checkout's VAT rule. */
   quote?: ProductQuote;
@@ -90,6 +114,19 @@ export interface CheckoutAnswer {
   product: { token: string; name: string };
   /** True while a test provider takes the payment (the service's widget checkout). */
   test_mode?: boolean;
+  /** Why an EU business pays Polish VAT after all: VIES could not answer (`vies_unavailable`). The dialog says so. */
+  fallback?: 'vies_invalid' | 'vies_unavailable' | 'vies_not_checked' | null;
+  /** The VIES consultation asked before a sale without Polish VAT (the BFF's checkout). */
+  vies?: CheckoutVies;
+}
+
+/** A VIES consultation as a checkout answers it: its number and date are the seller's evidence. */
+export interface CheckoutVies {
+  status: 'valid' | 'unavailable';
+  request_identifier: string | null;
+  request_date: string | null;
+  /** For `unavailable`: VIES's own code (`MS_UNAVAILABLE`, `TIMEOUT`) or how the call failed. */
+  reason: string | null;
 }
 
 /** How a payment ended: `pending` until the provider says. */

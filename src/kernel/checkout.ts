@@ -1,5 +1,6 @@
-import type { CheckoutBuyer, ProductQuote, VatTreatmentKind } from '../contract/sale.js';
+import type { CheckoutBuyer, ProductQuote, SaleTaxCase, VatTreatmentKind } from '../contract/sale.js';
 import { decimal, mul, roundMoney, toPlain } from './money.js';
+import { decideTax, EU_COUNTRIES, quoteFor, supplyKindOf, type TaxCase, type TaxDecision, type TaxSale, taxNotes, type ViesStatus } from './tax/index.js';
 import { type ClientFieldProblem, compactCode, isCountryCode, isEmail, isPhone, postCodeProblem, taxNumberProblem, vatPrefixOf } from './validation/client.js';
 import { isValidVatNumber } from './validation/vat-numbers.js';
 
@@ -16,7 +17,7 @@ export const PRODUCT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_CHECKOUT_QUANTITY = 1000;
 
 /** The EU member states, by ISO 3166-1 code (Greece is GR here, EL only in VAT numbers). */
-export const EU_COUNTRIES: readonly string[] = 'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' ');
+export { EU_COUNTRIES };
 
 /**
  * What the buyer's tax number is (the hosted service's `buyer_tax_no_kind`): blank or `nip` for a tax
@@ -77,10 +78,11 @@ export function euVatNumberOf(buyer: CheckoutBuyer): string | undefined {
 }
 
 /**
- * How an invoice to this buyer is taxed. A seller in the EU selling to a company in another member
- * state with a valid VAT number: a service is taxed where the buyer is (reverse charge: `np`,
- * `export_service_eu`), goods are an intra-community supply at 0% (`wdt`). Everything else, domestic
- * and consumer sales included, keeps the product's own rate.
+ * How an invoice to this buyer is taxed, in the checkout's first three kinds: a reverse charge
+ * (`np`, `export_service_eu`), an intra-EU supply at 0% (`wdt`), or the product's own rate. Kept for
+ * its callers; the tax engine (`decideTax`, through `checkoutTaxSale`) decides every other case too
+ * (docs/decisions/tax-engine.md). Here the buyer's VAT number counts as confirmed when its check
+ * digits are right, as it always did.
  */
 export type VatTreatment =
   | { kind: 'standard' }
@@ -89,12 +91,47 @@ export type VatTreatment =
 
 // The contract lists the same kinds: a kind added here and not there fails to compile.
 export type VatTreatmentKindIsTheContracts = VatTreatment['kind'] extends VatTreatmentKind ? (VatTreatmentKind extends VatTreatment['kind'] ? true : never) : never;
+// The contract names the engine's cases: a case added there and not here fails to compile.
+export type SaleTaxCaseIsTheEngines = TaxCase extends SaleTaxCase ? (SaleTaxCase extends TaxCase ? true : never) : never;
+
+/** The legacy treatment a decision amounts to. */
+export function treatmentOf(decision: Pick<TaxDecision, 'case'>): VatTreatment {
+  if (decision.case === 'eu_reverse_charge') return { kind: 'reverse_charge', tax: 'np', np_tax_kind: 'export_service_eu' };
+  if (decision.case === 'intra_eu_supply') return { kind: 'intra_eu_supply', tax: '0', invoice_kind: 'wdt' };
+  return { kind: 'standard' };
+}
 
 export function vatTreatment(sale: { sellerCountry: string | null | undefined; service: boolean; buyer: CheckoutBuyer }): VatTreatment {
   const seller = (sale.sellerCountry || 'PL').toUpperCase();
-  const buyerCountry = (sale.buyer.country ?? '').trim().toUpperCase();
-  if (!EU_COUNTRIES.includes(seller) || buyerCountry === seller || !euVatNumberOf(sale.buyer)) return { kind: 'standard' };
-  return sale.service ? { kind: 'reverse_charge', tax: 'np', np_tax_kind: 'export_service_eu' } : { kind: 'intra_eu_supply', tax: '0', invoice_kind: 'wdt' };
+  if (!EU_COUNTRIES.includes(seller)) return { kind: 'standard' };
+  const taxSale = checkoutTaxSale({ sellerCountry: seller, ossRegistered: false, product: { tax: '23', service: sale.service }, buyer: sale.buyer, vies: 'valid' });
+  return treatmentOf(decideTax(taxSale));
+}
+
+/**
+ * The tax engine's view of a checkout's sale: the buyer's country, whether they buy as a company,
+ * their VAT number (an EU number in its prefixed form when its check digits pass, else what they
+ * typed) and what VIES said of it, and what the product is.
+ */
+export function checkoutTaxSale(order: {
+  sellerCountry: string | null | undefined;
+  ossRegistered: boolean;
+  product: { tax: string; service?: boolean | null; supply_kind?: string | null };
+  buyer: CheckoutBuyer;
+  vies: ViesStatus;
+}): TaxSale {
+  const { buyer } = order;
+  const country = (buyer.country ?? '').trim().toUpperCase() || null;
+  const company = isCompanyBuyer(buyer);
+  const typed = buyer.tax_no_kind === 'empty' ? '' : compactCode(buyer.tax_no ?? '');
+  const vatNumber = country && EU_COUNTRIES.includes(country) ? euVatNumberOf(buyer) ?? null : typed || null;
+  return {
+    sellerCountry: (order.sellerCountry || 'PL').toUpperCase(),
+    ossRegistered: order.ossRegistered,
+    supply: supplyKindOf(order.product),
+    domesticRate: order.product.tax,
+    buyer: { country, company, vatNumber: company ? vatNumber : null, vies: vatNumber ? order.vies : 'not_checked' },
+  };
 }
 
 export interface PricedProduct {
@@ -114,15 +151,8 @@ export function quote(product: PricedProduct, quantity: number, treatment: VatTr
   return { amount: toPlain(amount), unit_price: toPlain(decimal(unit)), tax: treatment.kind === 'standard' ? product.tax : treatment.tax };
 }
 
-/**
- * A product answer's price quote for the buyer its query describes (`?country=DE&tax_no=DE…&company=1
- * &quantity=2`), by the rule the checkout and the invoice follow; without one, a consumer's.
- */
-export function productQuote(
-  product: PricedProduct & { service?: boolean | null },
-  sellerCountry: string,
-  query: (name: string) => string | undefined,
-): ProductQuote {
+/** The quantity and buyer a product query describes (`?country=DE&tax_no=DE…&company=1&quantity=2`). */
+function quoteQuery(query: (name: string) => string | undefined): { quantity: number; buyer: CheckoutBuyer } {
   const requested = Number(query('quantity') ?? 1);
   const quantity = Number.isInteger(requested) && requested >= 1 && requested <= MAX_CHECKOUT_QUANTITY ? requested : 1;
   const company = query('company');
@@ -133,8 +163,48 @@ export function productQuote(
     tax_no_kind: query('tax_no_kind')?.slice(0, 20) ?? null,
     ...(company === undefined ? {} : { company: /^(1|true)$/i.test(company) }),
   };
+  return { quantity, buyer };
+}
+
+/**
+ * A product answer's price quote for the buyer its query describes (`?country=DE&tax_no=DE…&company=1
+ * &quantity=2`), by the rule the checkout and the invoice follow; without one, a consumer's.
+ */
+export function productQuote(
+  product: PricedProduct & { service?: boolean | null },
+  sellerCountry: string,
+  query: (name: string) => string | undefined,
+): ProductQuote {
+  const { quantity, buyer } = quoteQuery(query);
   const treatment = vatTreatment({ sellerCountry, service: product.service === true, buyer });
   return { vat_treatment: treatment.kind, quantity, ...quote(product, quantity, treatment) };
+}
+
+/**
+ * The same quote by the tax engine, for every case (export, `np`, OSS…), with the case, the rate, the
+ * words the invoice will carry in the buyer's language (`?lang=pl`) and, for an EU business, why
+ * Polish VAT was kept. VIES is not asked for a quote: a number with the right check digits counts as
+ * confirmed (`vies: 'valid'`) unless the caller knows better.
+ */
+export function saleQuote(
+  product: PricedProduct & { service?: boolean | null; supply_kind?: string | null },
+  seller: { country: string | null | undefined; ossRegistered: boolean },
+  query: (name: string) => string | undefined,
+  vies: ViesStatus = 'valid',
+): ProductQuote {
+  const { quantity, buyer } = quoteQuery(query);
+  const decision = decideTax(checkoutTaxSale({ sellerCountry: seller.country, ossRegistered: seller.ossRegistered, product, buyer, vies }));
+  const lang = checkoutLang(query('lang'), null);
+  return {
+    vat_treatment: treatmentOf(decision).kind,
+    quantity,
+    ...quoteFor(product, quantity, decision),
+    case: decision.case,
+    rate: decision.rate,
+    notes: taxNotes(decision.case, lang, { ossCountry: decision.ossCountry }),
+    oss_country: decision.ossCountry,
+    fallback: decision.fallback,
+  };
 }
 
 export type CheckoutLang = 'pl' | 'en';

@@ -39,6 +39,7 @@ import { mountRecurrings } from './resources/recurrings.js';
 import { mountWebhooks } from './webhooks/routes.js';
 import { mountWriteFeed } from './write-feed.js';
 import { routePatchAsPut } from './routing.js';
+import { createRegistries, type Registries } from '../server-kit/registries/index.js';
 
 export interface ServiceAppOptions {
   db: Database;
@@ -74,6 +75,8 @@ export interface ServiceAppOptions {
   ksef?: KsefRuntime | undefined;
   /** How many proxies in front append to `X-Forwarded-For`; the widget's rate limits then count the buyer's address. Default 0. */
   trustProxy?: number | undefined;
+  /** The tax registers' clients (NBP, VIES, the white list). Default: at their public addresses. */
+  registries?: Registries | undefined;
 }
 
 /** The body an invoice attachment's routes read: a file of up to 10 MiB and its form. */
@@ -97,6 +100,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
   );
   const clock = options.clock ?? (() => new Date());
+  const registries = options.registries ?? createRegistries({ clock });
   const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
   const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
   /** The configured address, or the request's own origin when its `Host` is one of the trusted hosts. */
@@ -117,6 +121,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       clock,
       ksef,
       trustProxy: options.trustProxy ?? 0,
+      registries,
     });
     await next();
     // Every answer, pages, files and errors included, is taken only as the type it declares.

@@ -9,6 +9,7 @@ import type { LoginGuard } from './login-guard.js';
 import { MAX_ID } from '../api/schemas/common.js';
 import { assertPlainInput, parseJsonInput, RESERVED_KEYS, reservedKeyError, UnsafeInputError } from '../kernel/json-input.js';
 import type { PaymentProvider } from './payments/provider.js';
+import type { Registries } from '../server-kit/registries/index.js';
 import { parseXml, toXml, XmlInputError } from './xml.js';
 
 /** The representation chosen by the path extension (spec §1 rule 2). */
@@ -35,6 +36,8 @@ export interface ServiceConfig {
   ksef: KsefRuntime;
   /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */
   trustProxy: number;
+  /** NBP's exchange rates, VIES and the VAT white list, at their configured addresses. */
+  registries: Registries;
 }
 
 export interface ServiceEnv {

@@ -3,6 +3,7 @@ import { createServiceApp } from './app.js';
 import type { Database } from './db.js';
 import { addDays } from './invoicing/numbering.js';
 import { todayText } from './store.js';
+import { decideTax, type TaxDecision } from '../kernel/tax/index.js';
 
 /**
  * Believable sample data for a new demo account: a small studio that sells design work, a few
@@ -10,18 +11,23 @@ import { todayText } from './store.js';
  * the service's own HTTP routes, so seeded records obey exactly the rules API records do.
  */
 export const SEED_PRODUCTS = [
-  { name: 'Logo design', code: 'DES-LOGO', price_gross: '1845.00', tax: '23', token: 'logo-design', service: true, quantity_unit: 'usł.' },
-  { name: 'Website audit', code: 'WEB-AUDIT', price_gross: '615.00', tax: '23', token: 'website-audit', service: true, quantity_unit: 'usł.' },
-  { name: 'Brand workshop (half day)', code: 'DES-WS', price_gross: '2460.00', tax: '23', token: 'brand-workshop', service: true, quantity_unit: 'usł.' },
-  { name: 'Printed style guide', code: 'PRN-GUIDE', price_gross: '129.00', tax: '8', token: 'style-guide', service: false, quantity_unit: 'szt.' },
-  { name: 'Coffee beans, 1 kg', code: 'COF-1KG', price_gross: '89.90', tax: '5', token: 'coffee-beans', service: false, quantity_unit: 'kg' },
-  { name: 'Hosting, monthly', code: 'HOST-M', price_gross: '49.00', tax: '23', token: 'hosting-monthly', service: true, quantity_unit: 'mies.' },
+  { name: 'Logo design', code: 'DES-LOGO', price_gross: '1845.00', tax: '23', token: 'logo-design', service: true, supply_kind: 'service', quantity_unit: 'usł.' },
+  { name: 'Website audit', code: 'WEB-AUDIT', price_gross: '615.00', tax: '23', token: 'website-audit', service: true, supply_kind: 'service', quantity_unit: 'usł.' },
+  { name: 'Brand workshop (half day)', code: 'DES-WS', price_gross: '2460.00', tax: '23', token: 'brand-workshop', service: true, supply_kind: 'service', quantity_unit: 'usł.' },
+  { name: 'Printed style guide', code: 'PRN-GUIDE', price_gross: '129.00', tax: '8', token: 'style-guide', service: false, supply_kind: 'goods', quantity_unit: 'szt.' },
+  { name: 'Coffee beans, 1 kg', code: 'COF-1KG', price_gross: '89.90', tax: '5', token: 'coffee-beans', service: false, supply_kind: 'goods', quantity_unit: 'kg' },
+  // Web hosting is an electronically supplied service (directive 2006/112/EC, annex II point 1).
+  { name: 'Hosting, monthly', code: 'HOST-M', price_gross: '49.00', tax: '23', token: 'hosting-monthly', service: true, supply_kind: 'electronic_service', quantity_unit: 'mies.' },
 ] as const;
 
-/** Sold abroad, in other currencies: the shop shows that a zero-decimal currency (JPY) is priced right. */
+/**
+ * Sold abroad, in other currencies: the shop shows that a zero-decimal currency (JPY) is priced right.
+ * Their rate is the Polish one a Polish invoice carries; where the buyer's country changes it, the tax
+ * engine decides at the sale.
+ */
 export const SEED_FOREIGN_PRODUCTS = [
-  { name: 'Brand workshop (remote, EU)', code: 'DES-WS-EU', price_gross: '590.00', tax: '23', currency: 'EUR', token: 'brand-workshop-eur', service: true, quantity_unit: 'usł.' },
-  { name: 'Logo licence, Japan', code: 'LIC-JP', price_gross: '15000', tax: '10', currency: 'JPY', token: 'logo-licence-jpy', service: true, quantity_unit: 'usł.' },
+  { name: 'Brand workshop (remote, EU)', code: 'DES-WS-EU', price_gross: '590.00', tax: '23', currency: 'EUR', token: 'brand-workshop-eur', service: true, supply_kind: 'service', quantity_unit: 'usł.' },
+  { name: 'Logo licence, Japan', code: 'LIC-JP', price_gross: '15000', tax: '23', currency: 'JPY', token: 'logo-licence-jpy', service: true, supply_kind: 'service', quantity_unit: 'usł.' },
 ] as const;
 
 export const SEED_CLIENTS = [
@@ -66,6 +72,28 @@ function scenarios(): Scenario[] {
   return list.sort((a, b) => b.daysAgo - a.daysAgo);
 }
 
+/**
+ * A foreign company's invoices carry services only, so that each is one case of the tax engine
+ * (a service to Acme in Germany is a reverse charge, to Northwind in Britain `np` under art. 28b).
+ */
+function abroad(scenario: Scenario): Scenario['lines'] {
+  if (SEED_CLIENTS[scenario.client].country === 'PL') return scenario.lines;
+  return scenario.lines.map(([product, quantity]) => [SEED_PRODUCTS[product].service ? product : 1, quantity]);
+}
+
+/** How a sale of a seeded product to a seeded client is taxed (demo numbers count as VIES-valid). */
+function saleDecision(client: number, product: number): TaxDecision {
+  const buyer = SEED_CLIENTS[client];
+  const taxNo = 'tax_no' in buyer ? buyer.tax_no : null;
+  return decideTax({
+    sellerCountry: 'PL',
+    ossRegistered: false,
+    supply: SEED_PRODUCTS[product].supply_kind,
+    domesticRate: SEED_PRODUCTS[product].tax,
+    buyer: { country: buyer.country, company: taxNo !== null, vatNumber: taxNo, vies: 'valid' },
+  });
+}
+
 export async function seedDemoAccount(db: Database, prefix: string): Promise<void> {
   const rows = await db.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [prefix]);
   const token = rows[0]?.api_token;
@@ -83,11 +111,13 @@ export async function seedDemoAccount(db: Database, prefix: string): Promise<voi
 
   const category = await call('POST', '/categories.json', { category: { name: 'Studio services', description: 'Design and web work' } });
   const productIds: number[] = [];
+  const netPrices: string[] = [];
   for (const product of SEED_PRODUCTS) {
     const created = await call('POST', '/products.json', {
       product: { ...product, category_id: product.service ? category.id : null },
     });
     productIds.push(created.id as number);
+    netPrices.push(String(created.price_net));
   }
   for (const product of SEED_FOREIGN_PRODUCTS) await call('POST', '/products.json', { product: { ...product, category_id: category.id } });
   const clientIds: number[] = [];
@@ -96,17 +126,24 @@ export async function seedDemoAccount(db: Database, prefix: string): Promise<voi
   const today = todayText();
   for (const [index, scenario] of scenarios().entries()) {
     const issueDate = addDays(today, -scenario.daysAgo);
+    const lines = abroad(scenario);
+    const decision = saleDecision(scenario.client, lines[0]![0]);
     const invoice = await call('POST', '/invoices.json', {
       invoice: {
-        kind: 'vat',
+        kind: decision.invoiceKind,
         issue_date: issueDate,
         sell_date: issueDate,
         payment_to_kind: 14,
         client_id: clientIds[scenario.client],
         currency: scenario.currency ?? 'PLN',
-        lang: scenario.currency === 'EUR' ? 'en' : 'pl',
+        lang: scenario.currency === 'EUR' || decision.case !== 'domestic' ? 'en' : 'pl',
         oid: `demo-order-${1000 + index}`,
-        positions: scenario.lines.map(([product, quantity]) => ({ product_id: productIds[product], quantity })),
+        ...(decision.npTaxKind ? { np_tax_kind: decision.npTaxKind } : {}),
+        ...(decision.reverseCharge ? { reverse_charge: true } : {}),
+        positions: lines.map(([product, quantity]) => {
+          const rate = saleDecision(scenario.client, product).rate;
+          return { product_id: productIds[product], quantity, ...(rate === SEED_PRODUCTS[product].tax ? {} : { tax: rate, price_net: netPrices[product] }) };
+        }),
       },
     });
     if (scenario.paid) {

@@ -11,6 +11,7 @@ import { RecurringScheduler } from './invoicing/recurring-scheduler.js';
 import { migrate } from './migrations.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings, WebhookWorker, webhookRowHooks } from './webhooks/deliveries.js';
 import { randomToken } from './passwords.js';
+import { createRegistries, type RegistryOptions } from '../server-kit/registries/index.js';
 
 export interface ServiceOptions {
   port?: number;
@@ -54,6 +55,11 @@ export interface ServiceOptions {
    * environment available; `gateway` replaces the KSeF API client. The clock is `clock`.
    */
   ksef?: { localOrigin?: string | (() => string | undefined); gateway?: KsefGateway; senderIntervalMs?: number };
+  /**
+   * Where NBP's exchange rates, VIES and the VAT white list are (`INVOICEKIT_NBP_API_URL`,
+   * `INVOICEKIT_VIES_API_URL`, `INVOICEKIT_MF_WHITELIST_URL`). Default: their public addresses.
+   */
+  registries?: RegistryOptions;
 }
 
 export interface RunningService {
@@ -179,6 +185,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       allowPrivateWebhooks: webhookSettings.allowPrivate,
       clock: options.clock,
       ksef: { localOrigin, clock, kick: () => ksefSender.kick(), onSettled: (listener) => ksefSender.onSettled(listener) },
+      registries: createRegistries({ clock, ...options.registries }),
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;

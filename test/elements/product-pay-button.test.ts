@@ -97,8 +97,8 @@ describe('<product-pay-button>', () => {
     part<HTMLButtonElement>(el, 'button')!.click();
     await el.updateComplete;
     expect(rows(el, 'summary')).to.include('¥45,000');
-    expect(rows(el, 'summary')).to.include('VAT 10%');
-    expect(rows(el, 'summary')).to.include('¥4,091');
+    expect(rows(el, 'summary')).to.include('VAT 23%');
+    expect(rows(el, 'summary')).to.include('¥8,415');
     await expect(el).to.be.accessible();
   });
 

@@ -21,7 +21,7 @@ export interface TestService extends RunningService {
 export async function startTestService(
   options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
     ServiceOptions,
-    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef' | 'trustProxy'
+    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef' | 'trustProxy' | 'registries'
   > = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
@@ -46,6 +46,7 @@ export async function startTestService(
     schedulerIntervalMs: options.schedulerIntervalMs,
     connectionLimits: options.connectionLimits,
     ksef: options.ksef,
+    registries: options.registries,
   });
   return {
     ...service,

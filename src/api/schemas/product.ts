@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { booleanInput, currencyInput, decimalInput, decimalString, optionalId, optionalText, pageQuery } from './common.js';
+import { SUPPLY_KINDS } from '../../kernel/tax/rules.js';
 import { taxInput } from './invoice.js';
 
 const productFields = {
@@ -13,6 +14,8 @@ const productFields = {
   currency: currencyInput.nullish(),
   quantity_unit: optionalText(30),
   service: booleanInput.nullish(),
+  /** Ours, beside the hosted service's `service`: goods, a service or an electronically supplied service, which decides the VAT of a sale. */
+  supply_kind: z.enum(SUPPLY_KINDS, { message: 'must be goods, service or electronic_service' }).nullish(),
   category_id: optionalId,
   token: z.string().regex(/^[A-Za-z0-9_-]{4,64}$/, 'may hold only letters, digits, - and _ (4 to 64)').nullish(),
 };
@@ -44,6 +47,7 @@ export const product = z.looseObject({
   currency: z.string(),
   quantity_unit: s,
   service: z.boolean(),
+  supply_kind: z.enum(SUPPLY_KINDS),
   category_id: z.number().nullable(),
   stock_level: decimalString,
   token: z.string(),

@@ -22,6 +22,7 @@ import { widgetBundle } from './widget-bundle.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import type { DepartmentData } from '../accounts.js';
+import { mountCompanyLookup } from './company.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -278,6 +279,7 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
     await limit(c, WIDGET_RATE_LIMITS.ip, `widget-ip:${clientIp(c)}`);
     await next();
   });
+  mountCompanyLookup(app, { limit, clientIp, accountByPrefix });
 
   app.get('/widget/products/:token', async (c) => {
     const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));

@@ -4,6 +4,7 @@ import { type Podmiot3, thirdParties } from './third-parties.js';
 import { rateOf, type RateSlot, SLOT_ORDER, type VatContext } from './rates.js';
 import { buyerName, type Fa3Context, type Fa3Invoice, type Fa3Line, type Fa3Reference, token, vatContext } from './invoice.js';
 import { fa3Problems } from './problems.js';
+import { invoiceTaxCase, invoiceTaxNotes } from '../../../kernel/tax/index.js';
 
 export { fa3InvoiceOf, isKsefKind, KSEF_KINDS, vatContext, type Fa3Context, type Fa3Invoice, type Fa3Line, type Fa3Reference, type KsefKind } from './invoice.js';
 export { fa3Problems };
@@ -267,12 +268,21 @@ function contact(x: Xml, email: string | null | undefined, phone: string | null 
   x.open('DaneKontaktowe').text('Email', e, 255).text('Telefon', p, 16).close('DaneKontaktowe');
 }
 
+/**
+ * `DodatkowyOpis`: the invoice's own descriptions, then the words the law requires for its tax case
+ * (the basis of a 0% rate or of `np`, the OSS member state). Reverse charge and exemptions have their
+ * own fields (`P_18`, `P_19`), so their words are not repeated here.
+ */
 function notes(invoice: Fa3Invoice): { key: string; value: string }[] {
   const list = (invoice.descriptions ?? [])
     .map((d) => ({ key: token(d.title) || 'Uwagi', value: token(d.content) }))
     .filter((d) => d.value);
   const description = token(invoice.description);
   if (list.length === 0 && description) list.push({ key: 'Uwagi', value: description });
+  const taxCase = invoiceTaxCase(invoice);
+  if (taxCase === 'exempt') return list;
+  const words = invoiceTaxNotes(invoice, 'pl').filter((note) => note !== 'Odwrotne obciążenie');
+  for (const value of words) list.push({ key: taxCase === 'oss' ? 'Procedura OSS' : 'Podstawa prawna', value });
   return list;
 }
 
@@ -287,7 +297,8 @@ function lineXml(
   if (options.margin) {
     x.el('P_9B', precise(line.price_gross, 8)).el('P_11A', amount(line.total_price_gross));
   } else {
-    x.el('P_9A', precise(line.price_net, 8)).el('P_11', amount(line.total_price_net)).el('P_12', rateOf(line.tax, options.vat).p12);
+    const rate = rateOf(line.tax, options.vat);
+    x.el('P_9A', precise(line.price_net, 8)).el('P_11', amount(line.total_price_net)).el('P_12', rate.p12).el('P_12_XII', rate.p12xii);
   }
   if (options.rate && !options.margin) x.el('KursWaluty', precise(toPlain(options.rate), 6));
   if (options.before) x.el('StanPrzed', 1);
@@ -316,7 +327,10 @@ function order(x: Xml, source: Pick<Fa3Invoice, 'price_gross' | 'positions'>, va
     x.open('ZamowienieWiersz').el('NrWierszaZam', index + 1).text('P_7Z', line.name, 512).text('P_8AZ', line.quantity_unit)
       .el('P_8BZ', precise(line.quantity, 6)).el('P_9AZ', precise(line.price_net, 8)).el('P_11NettoZ', amount(line.total_price_net))
       .el('P_11VatZ', amount(line.total_price_tax));
-    if (!margin) x.el('P_12Z', rateOf(line.tax, vat).p12);
+    if (!margin) {
+      const rate = rateOf(line.tax, vat);
+      x.el('P_12Z', rate.p12).el('P_12Z_XII', rate.p12xii);
+    }
     x.close('ZamowienieWiersz');
   });
   x.close('Zamowienie');
