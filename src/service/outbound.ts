@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import { createOutboundClient, type OutboundClient, OutboundError, type OutboundErrorKind, type OutboundOptions } from '../server-kit/outbound.js';
 
 /**
  * The service's one outbound HTTP client: webhooks, payment providers and KSeF all go through it.
@@ -9,19 +10,20 @@ import type { LookupFunction, Socket } from 'node:net';
  * can fail. Each call opens its own connection (no keep-alive pool), and the socket keeps an error
  * handler for its whole life: a peer that answers early, resets, or closes mid-body can end the
  * call, never the process. It sits on `node:http` so that a webhook's connection can be pinned to
- * the address that was checked (`address`), which `fetch` cannot do.
+ * the address that was checked (`address`), which `fetch` cannot do. Its failures are the
+ * server-kit client's `OutboundError`s, and `outboundFetch` hands it to that client (or to an SDK)
+ * as its `fetch`, so the same retry rule applies over this transport.
  */
 
-export type OutboundFailure = 'timeout' | 'too-large' | 'network' | 'protocol' | 'aborted';
+export { OutboundError };
 
-export class OutboundError extends Error {
-  readonly kind: OutboundFailure;
-
-  constructor(kind: OutboundFailure, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'OutboundError';
-    this.kind = kind;
-  }
+/** The kind of a socket's failure, by its code, as the server-kit client names them. */
+function kindOf(error: unknown): OutboundErrorKind {
+  const code = (error as { code?: string } | undefined)?.code ?? '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'reset';
+  return 'network';
 }
 
 export interface OutboundLimits {
@@ -49,16 +51,18 @@ export interface OutboundResponse {
   body: Uint8Array<ArrayBuffer>;
 }
 
-const networkError = (error: unknown) =>
-  error instanceof OutboundError ? error : new OutboundError('network', error instanceof Error ? error.message : String(error), { cause: error });
 
 /** Sends one request; resolves with the whole (capped) answer or rejects with an `OutboundError`. */
 export function sendOutbound(request: OutboundRequest): Promise<OutboundResponse> {
   const url = typeof request.url === 'string' ? new URL(request.url) : request.url;
   const timeoutMs = request.timeoutMs ?? DEFAULT_OUTBOUND_LIMITS.timeoutMs;
   const maxBytes = request.maxResponseBytes ?? DEFAULT_OUTBOUND_LIMITS.maxResponseBytes;
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new OutboundError('protocol', `${url.protocol} is not http(s)`));
-  if (request.signal?.aborted) return Promise.reject(new OutboundError('aborted', 'the call was cancelled'));
+  const method = request.method ?? 'GET';
+  // The query is left out: it may carry secrets.
+  const target = `${method} ${url.origin}${url.pathname}`;
+  const failure = (kind: OutboundErrorKind, message: string, cause?: unknown) => new OutboundError(kind, target, message, cause === undefined ? {} : { cause });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(failure('network', `${url.protocol} is not http(s)`));
+  if (request.signal?.aborted) return Promise.reject(failure('aborted', 'the call was cancelled'));
   const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.from(request.body);
   const pinned = request.address;
   const lookup: LookupFunction | undefined = pinned
@@ -84,13 +88,14 @@ export function sendOutbound(request: OutboundRequest): Promise<OutboundResponse
       if ('response' in outcome) resolve(outcome.response);
       else reject(outcome.error);
     };
-    const fail = (error: unknown) => finish({ error: networkError(error) });
-    const onAbort = () => fail(new OutboundError('aborted', 'the call was cancelled'));
-    const deadline = setTimeout(() => fail(new OutboundError('timeout', `no complete answer within ${timeoutMs} ms`)), timeoutMs);
+    const fail = (error: unknown) =>
+      finish({ error: error instanceof OutboundError ? error : failure(kindOf(error), error instanceof Error ? error.message : String(error), error) });
+    const onAbort = () => fail(failure('aborted', 'the call was cancelled'));
+    const deadline = setTimeout(() => fail(failure('timeout', `no complete answer within ${timeoutMs} ms`)), timeoutMs);
 
     try {
       req = send(url, {
-        method: request.method ?? 'GET',
+        method,
         headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}), connection: 'close' },
         agent: false,
         ...(lookup ? { lookup } : {}),
@@ -98,7 +103,7 @@ export function sendOutbound(request: OutboundRequest): Promise<OutboundResponse
     } catch (error) {
       // A header value that cannot be sent, say: refused before anything left.
       clearTimeout(deadline);
-      reject(new OutboundError('protocol', error instanceof Error ? error.message : String(error), { cause: error }));
+      reject(failure('network', error instanceof Error ? error.message : String(error), error));
       return;
     }
     req.on('error', fail);
@@ -109,17 +114,17 @@ export function sendOutbound(request: OutboundRequest): Promise<OutboundResponse
     });
     req.on('response', (res: IncomingMessage) => {
       res.on('error', fail);
-      res.on('aborted', () => fail(new OutboundError('network', 'the answer was cut off')));
+      res.on('aborted', () => fail(failure('reset', 'the answer was cut off')));
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        fail(new OutboundError('too-large', `the answer is ${declared} bytes, more than ${maxBytes}`));
+        fail(failure('too_large', `the answer is ${declared} bytes, more than ${maxBytes}`));
         return;
       }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > maxBytes) fail(new OutboundError('too-large', `the answer is longer than ${maxBytes} bytes`));
+        if (size > maxBytes) fail(failure('too_large', `the answer is longer than ${maxBytes} bytes`));
         else chunks.push(chunk);
       });
       res.on('end', () => {
@@ -166,4 +171,13 @@ export function outboundFetch(limits: Partial<OutboundLimits> = {}): typeof fetc
     const status = answer.status >= 200 && answer.status <= 599 ? answer.status : 502;
     return new Response(NULL_BODY.has(status) ? null : answer.body, { status, headers: answer.headers });
   };
+}
+
+/**
+ * The server-kit's outbound client (its retry rule, `json`, and `status` errors for non-2xx answers)
+ * over this transport: for the service's calls that need no pinned address.
+ */
+export function serviceOutboundClient(options: Omit<OutboundOptions, 'fetch'> & { maxResponseBytes?: number } = {}): OutboundClient {
+  const { maxResponseBytes, ...rest } = options;
+  return createOutboundClient({ ...rest, fetch: outboundFetch({ timeoutMs: rest.timeoutMs, maxResponseBytes: maxResponseBytes ?? rest.maxBytes }) });
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundError, outboundFetch, outboundText, sendOutbound } from '../../src/service/outbound.js';
+import { OutboundError, outboundFetch, outboundText, sendOutbound, serviceOutboundClient } from '../../src/service/outbound.js';
 import { HostileSubscriber } from './support/hostile-subscriber.js';
 
 /** The service's outbound client against real sockets that misbehave. */
@@ -42,7 +42,7 @@ describe('the outbound client', () => {
   });
 
   it('refuses an answer longer than its cap', async () => {
-    expect(await failure(sendOutbound({ url: `${plainUrl}/big`, maxResponseBytes: 1000 }))).toBe('too-large');
+    expect(await failure(sendOutbound({ url: `${plainUrl}/big`, maxResponseBytes: 1000 }))).toBe('too_large');
   });
 
   it('connects to a pinned address whatever the host is called', async () => {
@@ -98,9 +98,25 @@ describe('the outbound client', () => {
     const fetchOut = outboundFetch({ timeoutMs: 2000, maxResponseBytes: 1000 });
     const answer = await fetchOut(`${plainUrl}/echo`, { method: 'POST', body: 'hello' });
     expect([answer.status, answer.headers.get('x-seen'), await answer.json()]).toEqual([201, '5', { ok: true }]);
-    expect(await failure(fetchOut(`${plainUrl}/big`))).toBe('too-large');
+    expect(await failure(fetchOut(`${plainUrl}/big`))).toBe('too_large');
     const controller = new AbortController();
     controller.abort();
     expect(await failure(fetchOut(`${plainUrl}/echo`, { signal: controller.signal }))).toBe('aborted');
+  });
+
+  it('carries the server-kit client and its retry rule: a reset GET is tried again, a reset POST is not', async () => {
+    const peer = new HostileSubscriber('reset');
+    await peer.start();
+    try {
+      const client = serviceOutboundClient({ maxAttempts: 3, sleep: () => Promise.resolve() });
+      expect(await failure(client.request({ url: peer.url('/read') }))).toBe('reset');
+      expect(peer.connections).toBe(3);
+      expect(await failure(client.request({ url: peer.url('/write'), method: 'POST', body: 'x' }))).toBe('reset');
+      expect(peer.connections).toBe(4);
+      const answer = await client.json({ url: `${plainUrl}/echo`, method: 'POST', json: { a: 1 }, idempotent: true });
+      expect([answer.status, answer.body]).toEqual([201, { ok: true }]);
+    } finally {
+      await peer.stop();
+    }
   });
 });
