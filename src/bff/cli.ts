@@ -18,7 +18,7 @@ Environment:
   INVOICEKIT_BFF_PUBLIC_URL  the BFF's address as browsers reach it, for absolute links (or --public-url)
   INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)
   INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)
-  INVOICEKIT_MAX_CONNECTIONS_PER_ADDRESS  connections at once from one client address (default 32; behind a proxy, its address)
+  INVOICEKIT_MAX_CONNECTIONS_PER_ADDRESS  connections at once from one client address (default 128; behind a proxy, its address)
   INVOICEKIT_HEADERS_TIMEOUT_MS  how long a connection may take to send a request's headers (default 10000)
   INVOICEKIT_MAX_CONNECTIONS, INVOICEKIT_REQUEST_TIMEOUT_MS, INVOICEKIT_KEEP_ALIVE_TIMEOUT_MS  (see docs/security.md)
   INVOICEKIT_NBP_API_URL    NBP's Web API (default https://api.nbp.pl)

@@ -27,7 +27,7 @@ export const DEFAULT_CONNECTION_LIMITS: Readonly<ConnectionLimits> = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1024,
-  maxConnectionsPerAddress: 32,
+  maxConnectionsPerAddress: 128,
 };
 
 /** The environment variables that set the limits, for both command lines. */

@@ -131,7 +131,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   // Every group reads its requests' bodies (1 MiB unless it says otherwise) and adds its own guards.
   // A route that takes files puts its own reader, with its larger limit, ahead of its group's.
   /** Operations of an account: its api_token (spec §5), checked before the body is read, then `Idempotency-Key` on POSTs. */
-  const ofAccount = [authenticatesFirst, readsBody(), requireAccount, idempotentPost];
+  const ofAccount = [readsBody(MiB, authenticatesFirst), requireAccount, idempotentPost];
   /** Public routes: each checks its own capability (a token in the path, a signature, the integration token). */
   const open = [readsBody(PUBLIC_BODY)];
 
@@ -155,7 +155,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const accountKsef = group(ofAccount);
   const invoices = new Hono<ServiceEnv>();
   // An invoice's attachment may be up to 10 MiB; its route checks the file itself.
-  invoices.post('/:id/add_attachment', authenticatesFirst, readsBody(ATTACHMENT_BODY));
+  invoices.post('/:id/add_attachment', readsBody(ATTACHMENT_BODY, authenticatesFirst));
   invoices.use(...ofAccount);
   const outbox = group(open);
   mountIntegrations({ users, login, account });
@@ -176,7 +176,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountAttachmentUploads(uploads);
   const departments = new Hono<ServiceEnv>();
   // A department logo may be up to 2 MiB; its route checks the file itself.
-  departments.on(['PUT', 'PATCH'], '/:id', authenticatesFirst, readsBody(LOGO_BODY));
+  departments.on(['PUT', 'PATCH'], '/:id', readsBody(LOGO_BODY, authenticatesFirst));
   departments.use(...ofAccount);
   mountDepartmentLogo(departments);
   mountDepartments(departments);
@@ -185,7 +185,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/login', login);
   app.route('/account/ksef', accountKsef);
   // Payment keys: the account's token, and no idempotency (a PUT alone).
-  app.route('/account/payments', group([authenticatesFirst, readsBody(PUBLIC_BODY), requireAccount], mountPaymentSettings));
+  app.route('/account/payments', group([readsBody(PUBLIC_BODY, authenticatesFirst), requireAccount], mountPaymentSettings));
   app.route('/account', account);
   app.route('/invoices', invoices);
   app.route('/outbox', outbox);

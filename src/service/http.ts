@@ -252,10 +252,10 @@ export const MiB = 1024 * 1024;
 
 /**
  * A group's (or a route's) body reader: the body, up to `limit` bytes (a larger one is the
- * reference's 413), parsed by `parseRequest`. A request's body is read once, by the first reader on
- * its way: a route that takes files puts its own reader ahead of its group's.
+ * reference's 413), parsed by `parseRequest` once `allowed` lets it through. A request's body is read
+ * once, by the first reader on its way: a route that takes files puts its own reader ahead of its group's.
  */
-export function readsBody(limit = MiB): MiddlewareHandler<ServiceEnv> {
+export function readsBody(limit = MiB, allowed?: MiddlewareHandler<ServiceEnv>): MiddlewareHandler<ServiceEnv> {
   const limited = bodyLimit({
     maxSize: limit,
     onError: (c) => errorResponse(c, new ApiError(413, `The request body is larger than ${limit >= MiB ? `${limit / MiB} MiB` : `${limit / 1024} KiB`}`)),
@@ -263,7 +263,13 @@ export function readsBody(limit = MiB): MiddlewareHandler<ServiceEnv> {
   return async (c, next) => {
     if (c.get('format') !== undefined) return next();
     return limited(c, async () => {
-      await parseRequest(c, next);
+      // A body declared larger than the limit is a 413 before anything else; then `allowed` (the
+      // account's credentials) decides whether the body is read at all.
+      if (allowed) {
+        await allowed(c, async () => {
+          await parseRequest(c, next);
+        });
+      } else await parseRequest(c, next);
     });
   };
 }

@@ -102,8 +102,8 @@ describe.each([
 });
 
 describe('the documented defaults', () => {
-  it('close a trickling body within 65 s, headers within 10 s, and hold 1024 connections, 32 per address', () => {
-    expect(DEFAULT_CONNECTION_LIMITS).toEqual({ requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 32 });
+  it('close a trickling body within 65 s, headers within 10 s, and hold 1024 connections, 128 per address', () => {
+    expect(DEFAULT_CONNECTION_LIMITS).toEqual({ requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 128 });
     const options = connectionServerOptions(DEFAULT_CONNECTION_LIMITS);
     expect(options.requestTimeout + options.connectionsCheckingInterval).toBeLessThanOrEqual(65_000);
     expect(options).toEqual({ requestTimeout: 60_000, headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1000 });
