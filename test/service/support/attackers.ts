@@ -56,15 +56,21 @@ function post(from: string, path: string, headers: Record<string, string>, body:
 
 const loris = slowLoris('127.0.0.2', 48);
 process.stdout.write('started\n');
-// 1 MiB of XML, anonymous and with a tenant's own token, one lane each.
+// 1 MiB of XML: anonymous to an account's route and to a public one as fast as they are answered,
+// and with a tenant's own token ten times a second.
 const xml = `<invoice>${'<position><name>abc</name><tax>23</tax></position>'.repeat(20_000)}</invoice>`;
 const answers: Record<string, number> = {};
-const lanes: Record<string, string>[] = [{}, { authorization: `Bearer ${token}` }];
+const lanes: { path: string; headers: Record<string, string>; pauseMs: number }[] = [
+  { path: '/invoices.xml', headers: {}, pauseMs: 0 },
+  { path: '/invoice/payment/no-such-token.xml', headers: {}, pauseMs: 0 },
+  { path: '/invoices.xml', headers: { authorization: `Bearer ${token}` }, pauseMs: 100 },
+];
 await Promise.all(
-  lanes.map(async (auth) => {
+  lanes.map(async (lane) => {
     while (running()) {
-      const status = await post('127.0.0.3', '/invoices.xml', { 'content-type': 'application/xml', ...auth }, xml);
+      const status = await post('127.0.0.3', lane.path, { 'content-type': 'application/xml', ...lane.headers }, xml);
       answers[status] = (answers[status] ?? 0) + 1;
+      if (lane.pauseMs) await new Promise((resolve) => setTimeout(resolve, lane.pauseMs));
     }
   }),
 );
