@@ -157,7 +157,7 @@ export const authenticatesFirst: MiddlewareHandler<ServiceEnv> = async (c, next)
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (/xml/.test(type)) throw refused();
   const head = await readHead(c.req.raw.body, BODY_TOKEN_HEAD_BYTES, BODY_TOKEN_HEAD_MS);
-  const token = bodyTokenOf(type, head.text);
+  const token = bodyTokenOf(type, head.text, head.done);
   if (token !== undefined ? !(token && (await cachedAccountByToken(db, token))) : !head.done) {
     await head.reader.cancel().catch(() => undefined);
     throw refused();
@@ -220,15 +220,16 @@ async function readHead(body: ReadableStream<Uint8Array>, bytes: number, timeMs:
   };
 }
 
-/** The `api_token` at the top of a body's first bytes (as latin1 text): a JSON body's first key, or a form's field. */
-export function bodyTokenOf(type: string, head: string): string | undefined {
+/** The `api_token` at the top of a body's first bytes (as latin1 text; `whole` when they are all of it): a JSON body's first key, or a form's field. */
+export function bodyTokenOf(type: string, head: string, whole = true): string | undefined {
   const utf8 = (text: string) => Buffer.from(text, 'latin1').toString('utf8');
   if (type.startsWith('multipart/form-data')) {
     const part = /content-disposition:\s*form-data;\s*name="api_token"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n([^\r]*)\r\n--/i.exec(head);
     return part ? utf8(part[1]!) : undefined;
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    const field = /(?:^|&)api_token=([^&]*)(?:&|$)/.exec(head);
+    // The value ends at the next field, or at the body's end when the whole body is here.
+    const field = (whole ? /(?:^|&)api_token=([^&]*)(?:&|$)/ : /(?:^|&)api_token=([^&]*)&/).exec(head);
     if (!field) return undefined;
     try {
       return decodeURIComponent(field[1]!.replace(/\+/g, ' '));

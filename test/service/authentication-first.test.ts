@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyTokenOf } from '../../src/service/auth.js';
 import { api, type Api, createPlainInvoice, UNAUTHORIZED } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -86,6 +87,18 @@ describe('an account request is authenticated before its body is read', () => {
     const large = JSON.stringify({ invoice: { kind: 'vat', buyer_name: 'Token Last SA', positions: positions(300) }, api_token: service.apiToken });
     const refused = await http.raw('POST', '/invoices.json', { headers: { 'content-type': 'application/json' }, body: large });
     expect([refused.status, refused.body]).toEqual([401, UNAUTHORIZED]);
+  });
+});
+
+describe('the token at the top of a body', () => {
+  it('is a JSON body\'s first key, a form field, or a multipart field, and only a whole value', () => {
+    expect(bodyTokenOf('application/json', ' {\n "api_token" : "tok\\"en", "invoice": {')).toBe('tok"en');
+    expect(bodyTokenOf('application/json', '{"invoice": {}, "api_token": "later"}')).toBeUndefined();
+    expect(bodyTokenOf('application/x-www-form-urlencoded', 'a=1&api_token=t%2Bk+n&b=2', false)).toBe('t+k n');
+    expect(bodyTokenOf('application/x-www-form-urlencoded', 'a=1&api_token=cut-of', false)).toBeUndefined();
+    expect(bodyTokenOf('application/x-www-form-urlencoded', 'a=1&api_token=whole', true)).toBe('whole');
+    const part = '--b\r\nContent-Disposition: form-data; name="api_token"\r\n\r\nsecret-token\r\n--b\r\n';
+    expect(bodyTokenOf('multipart/form-data; boundary=b', part)).toBe('secret-token');
   });
 });
 
