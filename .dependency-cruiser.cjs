@@ -76,7 +76,7 @@ const layers = [
     name: 'data',
     what: 'the connection, the tables’ modules, and the plain pieces every layer shares',
     path: [
-      '^src/service/(db|sql|store|accounts|account-cache|migrations|kept-reads|data-lock|pglite-buffers|pglite-cluster|account|domain-errors|passwords|xml|module-worker)[.]ts$',
+      '^src/service/(db|sql|store|accounts|account-cache|migrations|kept-reads|data-lock|pglite-buffers|pglite-cluster|account|domain-errors|passwords|xml|module-worker|outbound)[.]ts$',
       '^src/service/data/',
       '^src/service/secrets/',
     ],

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { connectionLimitsFromEnv } from './server-kit/connection-limits.js';
 
 /**
  * The `invoicekit` command:
@@ -59,6 +60,7 @@ async function runService(argv: string[]): Promise<void> {
     seed: values.seed,
     migrate: !values['skip-migrations'],
     webhooks: webhookSettingsFromEnv(values['webhooks-allow-private']),
+    connectionLimits: connectionLimitsFromEnv(process.env),
     log: (entry) => console.error(JSON.stringify(entry)),
     logRequests: !values.quiet,
     ...(values['ksef-local'] ? { ksef: { localOrigin: () => localKsef?.origin } } : {}),
@@ -96,6 +98,10 @@ function webhookSettingsFromEnv(allowPrivate: boolean) {
   const retryBaseMs = number('INVOICEKIT_WEBHOOK_RETRY_BASE_MS');
   const retryCapMs = number('INVOICEKIT_WEBHOOK_RETRY_CAP_MS');
   const pollMs = number('INVOICEKIT_WEBHOOK_POLL_MS');
+  const maxAttempts = number('INVOICEKIT_WEBHOOK_MAX_ATTEMPTS');
+  const timeoutMs = number('INVOICEKIT_WEBHOOK_TIMEOUT_MS');
+  if (maxAttempts) settings.maxAttempts = Math.floor(maxAttempts);
+  if (timeoutMs) settings.timeoutMs = timeoutMs;
   if (retryBaseMs) settings.retryBaseMs = retryBaseMs;
   if (retryCapMs) settings.retryCapMs = retryCapMs;
   if (pollMs) settings.pollMs = pollMs;

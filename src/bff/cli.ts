@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { connectionLimitsFromEnv } from '../server-kit/connection-limits.js';
 import { withPortFlag } from './listen-errors.js';
 import { startBff, type RunningBff } from './node.js';
 import { jsonLineLogger } from './logger.js';
@@ -17,6 +18,9 @@ Environment:
   INVOICEKIT_BFF_PUBLIC_URL  the BFF's address as browsers reach it, for absolute links (or --public-url)
   INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)
   INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)
+  INVOICEKIT_MAX_CONNECTIONS_PER_ADDRESS  connections at once from one client address (default 128; behind a proxy, its address)
+  INVOICEKIT_HEADERS_TIMEOUT_MS  how long a connection may take to send a request's headers (default 10000)
+  INVOICEKIT_MAX_CONNECTIONS, INVOICEKIT_REQUEST_TIMEOUT_MS, INVOICEKIT_KEEP_ALIVE_TIMEOUT_MS  (see docs/security.md)
   INVOICEKIT_NBP_API_URL    NBP's Web API (default https://api.nbp.pl)
   INVOICEKIT_VIES_API_URL   the VIES REST API (default https://ec.europa.eu/taxation_customs/vies/rest-api)
   INVOICEKIT_MF_WHITELIST_URL  the VAT white list API (default https://wl-api.mf.gov.pl)`;
@@ -70,6 +74,7 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
   const bff = await withPortFlag(startBff({
     stores,
     trustProxy,
+    connectionLimits: connectionLimitsFromEnv(process.env),
     publicUrl,
     port,
     host: values.host,

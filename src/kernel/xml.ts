@@ -31,6 +31,69 @@ type XmlNode = Record<string, unknown>;
 export interface ReadXmlOptions {
   /** Elements that are lists even without `type="array"` (a request may send one `<position>`). */
   listFields?: ReadonlySet<string>;
+  /** Bounds on the document's shape, checked in one pass before it is parsed (untrusted input). */
+  limits?: XmlLimits;
+}
+
+/**
+ * How large an untrusted document may be, by what parsing it costs: parsing time grows with the
+ * elements and attributes, not the bytes. Checked by a single scan before the parser runs.
+ */
+export interface XmlLimits {
+  /** Elements in all. */
+  maxElements: number;
+  /** Elements nested inside each other. */
+  maxDepth: number;
+  /** Attributes of one element. */
+  maxAttributes: number;
+  /** Characters of one text node (or CDATA section). */
+  maxTextLength: number;
+}
+
+/** A request's limits: an invoice of 400 positions of ten fields is about 4,400 elements. */
+export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = { maxElements: 5_000, maxDepth: 32, maxAttributes: 8, maxTextLength: 64 * 1024 };
+
+export class XmlLimitError extends SyntaxError {}
+
+/** Scans `text` once and throws an `XmlLimitError` when it passes a limit; what is malformed is left to the parser. */
+export function checkXmlShape(text: string, limits: XmlLimits): void {
+  let elements = 0;
+  let depth = 0;
+  let at = 0;
+  const textRun = (length: number) => {
+    if (length > limits.maxTextLength) throw new XmlLimitError(`The XML has a text longer than ${limits.maxTextLength} characters`);
+  };
+  while (at < text.length) {
+    const open = text.indexOf('<', at);
+    textRun((open < 0 ? text.length : open) - at);
+    if (open < 0) return;
+    const next = text.charCodeAt(open + 1);
+    if (next === 0x3f /* ? */ || next === 0x21 /* ! */) {
+      const cdata = text.startsWith('<![CDATA[', open);
+      const close = cdata ? ']]>' : text.startsWith('<!--', open) ? '-->' : '>';
+      const end = text.indexOf(close, open + 2);
+      if (end < 0) return;
+      if (cdata) textRun(end - open - 9);
+      at = end + close.length;
+      continue;
+    }
+    const end = text.indexOf('>', open + 1);
+    if (end < 0) return;
+    if (next === 0x2f /* / */) depth -= 1;
+    else {
+      elements += 1;
+      if (elements > limits.maxElements) throw new XmlLimitError(`The XML has more than ${limits.maxElements} elements`);
+      const tag = text.slice(open + 1, end);
+      // Each attribute is one `=` outside quotes; a `>` inside a quoted value is left to the parser.
+      const attributes = tag.replace(/"[^"]*"|'[^']*'/g, '').split('=').length - 1;
+      if (attributes > limits.maxAttributes) throw new XmlLimitError(`An XML element has more than ${limits.maxAttributes} attributes`);
+      if (text.charCodeAt(end - 1) !== 0x2f) {
+        depth += 1;
+        if (depth > limits.maxDepth) throw new XmlLimitError(`The XML is nested deeper than ${limits.maxDepth} levels`);
+      }
+    }
+    at = end + 1;
+  }
 }
 
 /**
@@ -39,6 +102,7 @@ export interface ReadXmlOptions {
  */
 export function readXml(text: string, options: ReadXmlOptions = {}): { root: string; value: unknown } {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new SyntaxError('XML with a DTD or entity declarations is not accepted');
+  if (options.limits) checkXmlShape(text, options.limits);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new SyntaxError(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
   const document = parser.parse(text) as Record<string, XmlNode[]>;

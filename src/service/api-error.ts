@@ -4,7 +4,7 @@
  */
 export class ApiError extends Error {
   readonly code: 'error' | 'idempotency_key_reused' = 'error';
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 429 | 503;
   readonly fields: Record<string, string[]> | undefined;
   /** Headers the answer carries, such as `Retry-After`. */
   readonly headers: Record<string, string> | undefined;

@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomBytes } from 'node:crypto';
-import { queryTokenBeforeBody, requireAccount } from './auth.js';
+import { authenticatesFirst, requireAccount } from './auth.js';
 import { createOutboxAccess } from './documents/outbox-access.js';
 import { createLoginGuard, type LoginFailureStore, MemoryLoginFailureStore, SqlLoginFailureStore } from './login-guard.js';
 import { idempotentPost } from './idempotency.js';
@@ -89,6 +89,8 @@ export interface ServiceAppOptions {
 const ATTACHMENT_BODY = 11 * MiB;
 /** The body a department's update reads: a logo of up to 2 MiB, sent as a form. */
 const LOGO_BODY = 4 * MiB;
+/** The body of a public route (pages, checkouts, sign-ups, provider notifications) and of payment keys. */
+const PUBLIC_BODY = MiB / 4;
 
 /**
  * The invoicing service as a Hono app: every operation of the interface, in JSON and XML. Routes are
@@ -145,10 +147,10 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
 
   // Every group reads its requests' bodies (1 MiB unless it says otherwise) and adds its own guards.
   // A route that takes files puts its own reader, with its larger limit, ahead of its group's.
-  /** Operations of an account: its api_token (spec §5), then `Idempotency-Key` on POSTs. */
-  const ofAccount = [readsBody(), requireAccount, writesOfAccount, idempotentPost];
+  /** Operations of an account: its api_token (spec §5), checked before the body is read, then `Idempotency-Key` on POSTs. */
+  const ofAccount = [readsBody(MiB, authenticatesFirst), requireAccount, writesOfAccount, idempotentPost];
   /** Public routes: each checks its own capability (a token in the path, a signature, the integration token). */
-  const open = [readsBody()];
+  const open = [readsBody(PUBLIC_BODY)];
 
   mountHealth(app, { db: options.db, draining: options.draining });
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
@@ -170,7 +172,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const accountKsef = group(ofAccount);
   const invoices = new Hono<ServiceEnv>();
   // An invoice's attachment may be up to 10 MiB; its route checks the file itself.
-  invoices.post('/:id/add_attachment', queryTokenBeforeBody, readsBody(ATTACHMENT_BODY));
+  invoices.post('/:id/add_attachment', readsBody(ATTACHMENT_BODY, authenticatesFirst));
   invoices.use(...ofAccount);
   const outbox = group(open);
   mountIntegrations({ users, login, account });
@@ -191,7 +193,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountAttachmentUploads(uploads);
   const departments = new Hono<ServiceEnv>();
   // A department logo may be up to 2 MiB; its route checks the file itself.
-  departments.on(['PUT', 'PATCH'], '/:id', queryTokenBeforeBody, readsBody(LOGO_BODY));
+  departments.on(['PUT', 'PATCH'], '/:id', readsBody(LOGO_BODY, authenticatesFirst));
   departments.use(...ofAccount);
   mountDepartmentLogo(departments);
   mountDepartments(departments);
@@ -200,7 +202,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/login', login);
   app.route('/account/ksef', accountKsef);
   // Payment keys: the account's token, and no idempotency (a PUT alone).
-  app.route('/account/payments', group([readsBody(), requireAccount, writesOfAccount], mountPaymentSettings));
+  app.route('/account/payments', group([readsBody(PUBLIC_BODY, authenticatesFirst), requireAccount, writesOfAccount], mountPaymentSettings));
   app.route('/account', account);
   app.route('/invoices', invoices);
   app.route('/outbox', outbox);

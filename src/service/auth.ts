@@ -109,21 +109,137 @@ export function credentialsOf(c: ServiceContext): Credentials {
 export async function accountOf(c: ServiceContext): Promise<Account | undefined> {
   const credentials = credentialsOf(c);
   if (credentials.kind === 'token') return credentials.token ? cachedAccountByToken(c.get('db'), credentials.token) : undefined;
-  if (credentials.kind === 'login') return accountByLogin(c, credentials.login, credentials.password);
+  if (credentials.kind === 'login') return loggedInFirst.get(c) ?? accountByLogin(c, credentials.login, credentials.password);
   return undefined;
 }
 
+/** How much of a body is read, at most, to find an `api_token` at its top when no other place has one. */
+export const BODY_TOKEN_HEAD_BYTES = 64 * 1024;
+/** How long those first bytes may take to arrive. */
+export const BODY_TOKEN_HEAD_MS = 5_000;
+
+/** Accounts whose Basic credentials were checked before the body, so the password is checked once. */
+const loggedInFirst = new WeakMap<ServiceContext, Account>();
+
+const refused = () => new ApiError(401, unauthorized().message, undefined, { connection: 'close' });
+
 /**
- * On routes that take large bodies (attachments, logos): a token in the query, which wins over
- * every other place, is checked before the body is read, and a wrong one ends the connection.
+ * Authenticates an account's request before its body is read: nothing of a stranger's body is
+ * parsed. A token in the query (which wins over every other place) or in `Authorization` is checked
+ * first, and a wrong query token ends the connection. Without either, only a token at the top of the
+ * body can allow it: the body's first 64 KiB are read (within 5 s) to find `api_token` as a JSON
+ * body's first key or a form's field, and it is checked before the rest is read. A body with no token
+ * there is refused unless it is whole within those bytes (`requireAccount` then answers it). An XML
+ * body never carries the token (it goes in `Authorization`), so it is refused unread.
  */
-export const queryTokenBeforeBody: MiddlewareHandler<ServiceEnv> = async (c, next) => {
-  const token = c.req.query('api_token');
-  if (token !== undefined && !(token && (await cachedAccountByToken(c.get('db'), token)))) {
-    throw new ApiError(401, unauthorized().message, undefined, { connection: 'close' });
+export const authenticatesFirst: MiddlewareHandler<ServiceEnv> = async (c, next) => {
+  if (c.get('format') !== undefined || c.get('account') || !c.req.raw.body) return next();
+  const db = c.get('db');
+  const query = c.req.query('api_token');
+  if (query !== undefined) {
+    if (!query || !(await cachedAccountByToken(db, query))) throw refused();
+    return next();
   }
+  const header = fromAuthorization(c.req.header('authorization'));
+  if (header.kind === 'token' && header.token && (await cachedAccountByToken(db, header.token))) return next();
+  if (header.kind === 'login') {
+    const account = await accountByLogin(c, header.login, header.password);
+    if (account) {
+      loggedInFirst.set(c, account);
+      return next();
+    }
+  }
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (/xml/.test(type)) throw refused();
+  const head = await readHead(c.req.raw.body, BODY_TOKEN_HEAD_BYTES, BODY_TOKEN_HEAD_MS);
+  const token = bodyTokenOf(type, head.text, head.done);
+  if (token !== undefined ? !(token && (await cachedAccountByToken(db, token))) : !head.done) {
+    await head.reader.cancel().catch(() => undefined);
+    throw refused();
+  }
+  c.req.raw = new Request(c.req.raw, { body: head.rest(), duplex: 'half' } as RequestInit);
   await next();
 };
+
+interface Head {
+  text: string;
+  done: boolean;
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** The whole body again: the bytes already read, then the rest as it comes. */
+  rest(): ReadableStream<Uint8Array>;
+}
+
+/** Reads a body's first `bytes` (or all of it, when shorter) within `timeMs`; a slower sender gets a 408. */
+async function readHead(body: ReadableStream<Uint8Array>, bytes: number, timeMs: number): Promise<Head> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeMs);
+  });
+  try {
+    while (!done && size < bytes) {
+      const chunk = await Promise.race([reader.read(), late]);
+      if (chunk === 'late') {
+        await reader.cancel().catch(() => undefined);
+        throw new ApiError(408, `The request body did not arrive within ${timeMs / 1000} s`, undefined, { connection: 'close' });
+      }
+      done = chunk.done;
+      if (chunk.value) {
+        chunks.push(chunk.value);
+        size += chunk.value.length;
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    text: Buffer.concat(chunks).toString('latin1'),
+    done,
+    reader,
+    rest: () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          if (done) controller.close();
+        },
+        async pull(controller) {
+          const chunk = await reader.read();
+          if (chunk.done) controller.close();
+          else controller.enqueue(chunk.value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      }),
+  };
+}
+
+/** The `api_token` at the top of a body's first bytes (as latin1 text; `whole` when they are all of it): a JSON body's first key, or a form's field. */
+export function bodyTokenOf(type: string, head: string, whole = true): string | undefined {
+  const utf8 = (text: string) => Buffer.from(text, 'latin1').toString('utf8');
+  if (type.startsWith('multipart/form-data')) {
+    const part = /content-disposition:\s*form-data;\s*name="api_token"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n([^\r]*)\r\n--/i.exec(head);
+    return part ? utf8(part[1]!) : undefined;
+  }
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    // The value ends at the next field, or at the body's end when the whole body is here.
+    const field = (whole ? /(?:^|&)api_token=([^&]*)(?:&|$)/ : /(?:^|&)api_token=([^&]*)&/).exec(head);
+    if (!field) return undefined;
+    try {
+      return decodeURIComponent(field[1]!.replace(/\+/g, ' '));
+    } catch {
+      return '';
+    }
+  }
+  const first = /^\s*\{\s*"api_token"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(head);
+  if (!first) return undefined;
+  try {
+    return utf8(JSON.parse(first[1]!) as string);
+  } catch {
+    return '';
+  }
+}
 
 /** Resolves the account of an account-level request (spec §5); any failure is the reference's 401. */
 export const requireAccount: MiddlewareHandler<ServiceEnv> = async (c, next) => {

@@ -1,4 +1,4 @@
-import { encodeXml, readXml } from '../kernel/xml.js';
+import { DEFAULT_XML_LIMITS, encodeXml, readXml, type XmlLimits } from '../kernel/xml.js';
 
 /**
  * XML both ways, as the hosted (Rails) service speaks it, on the codec the typed client uses.
@@ -10,10 +10,13 @@ export class XmlInputError extends Error {}
 /** Fields that are lists even when a request carries a single child or none. */
 const LIST_FIELDS: ReadonlySet<string> = new Set(['positions', 'warehouse_actions', 'descriptions', 'settlement_positions', 'recipients', 'issuers', 'invoice_ids']);
 
-/** Parses an XML request body into `{ rootName: value }`. Refuses DTDs and entity declarations. */
-export function parseXml(text: string): Record<string, unknown> {
+/**
+ * Parses an XML request body into `{ rootName: value }`. Refuses DTDs and entity declarations, and a
+ * document past `limits` (elements, depth, attributes, text) before it is parsed.
+ */
+export function parseXml(text: string, limits: XmlLimits = DEFAULT_XML_LIMITS): Record<string, unknown> {
   try {
-    const { root, value } = readXml(text, { listFields: LIST_FIELDS });
+    const { root, value } = readXml(text, { listFields: LIST_FIELDS, limits });
     return { [root]: value };
   } catch (error) {
     throw new XmlInputError(error instanceof Error ? error.message : 'malformed XML');

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionServerOptions, DEFAULT_CONNECTION_LIMITS } from '../../src/server-kit/connection-limits.js';
+import { connectionLimitsFromEnv, connectionServerOptions, DEFAULT_CONNECTION_LIMITS } from '../../src/server-kit/connection-limits.js';
 import { startBff, type RunningBff } from '../../src/bff/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
  * cut off, on the service and on the BFF. The servers run with small limits so the test waits for
  * the server's own close, never for a long timer; the defaults are asserted on their own.
  */
-const SMALL = { requestTimeoutMs: 400, headersTimeoutMs: 300, keepAliveTimeoutMs: 200, maxConnections: 3 };
+const SMALL = { requestTimeoutMs: 400, headersTimeoutMs: 300, keepAliveTimeoutMs: 200, maxConnections: 3, maxConnectionsPerAddress: 3 };
 let service: TestService;
 let bff: RunningBff;
 
@@ -102,10 +102,17 @@ describe.each([
 });
 
 describe('the documented defaults', () => {
-  it('close a trickling body within 65 s, and hold 1024 connections', () => {
-    expect(DEFAULT_CONNECTION_LIMITS).toEqual({ requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024 });
+  it('close a trickling body within 65 s, headers within 10 s, and hold 1024 connections, 128 per address', () => {
+    expect(DEFAULT_CONNECTION_LIMITS).toEqual({ requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 128 });
     const options = connectionServerOptions(DEFAULT_CONNECTION_LIMITS);
     expect(options.requestTimeout + options.connectionsCheckingInterval).toBeLessThanOrEqual(65_000);
-    expect(options).toEqual({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1000 });
+    expect(options).toEqual({ requestTimeout: 60_000, headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1000 });
+  });
+
+  it('are set from the environment by both command lines', () => {
+    expect(connectionLimitsFromEnv({ INVOICEKIT_MAX_CONNECTIONS_PER_ADDRESS: '8', INVOICEKIT_HEADERS_TIMEOUT_MS: '2500', INVOICEKIT_MAX_CONNECTIONS: 'many', INVOICEKIT_REQUEST_TIMEOUT_MS: '-1' })).toEqual({
+      maxConnectionsPerAddress: 8,
+      headersTimeoutMs: 2500,
+    });
   });
 });

@@ -238,7 +238,7 @@ describe('finding 6: logos by decoded size, PDFs off the request thread, a limit
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
       code: 'error',
-      message: { 'department.logo': ['is 10000 × 10000 pixels: at most 4096 × 4096 are accepted'] },
+      message: { 'department.logo': ['is 10000 × 10000 pixels: at most 4194304 pixels and 4096 per side are accepted'] },
     });
   });
 

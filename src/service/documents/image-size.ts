@@ -7,9 +7,12 @@ export interface ImageSize {
   height: number;
 }
 
-/** Largest logo, per side and in all: a 4096 × 4096 RGBA image decodes to 64 MiB. */
+/**
+ * Largest logo, per side and in all: 4 million pixels (2048 × 2048, or 4096 × 1024), which decode
+ * to 16 MiB of RGBA. A logo is printed 170 × 64 points wide; far fewer pixels already look sharp.
+ */
 export const MAX_LOGO_SIDE = 4096;
-export const MAX_LOGO_PIXELS = MAX_LOGO_SIDE * MAX_LOGO_SIDE;
+export const MAX_LOGO_PIXELS = 2048 * 2048;
 
 export function imageSize(bytes: Uint8Array): ImageSize | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

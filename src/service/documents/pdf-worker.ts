@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { InvoiceData } from '../invoicing/invoices.js';
+import { drawableLogo } from './logo-image.js';
 import { type PrintOption, renderInvoicePdf } from './pdf.js';
 
 /** One PDF rendering thread of the pool in `pdf-pool.ts`: a job in, the document's bytes out. */
@@ -13,7 +14,8 @@ export interface PdfJob {
 export type PdfResult = { id: number; pdf: Uint8Array } | { id: number; error: string };
 
 parentPort?.on('message', (job: PdfJob) => {
-  renderInvoicePdf(job.invoice, { printOption: job.printOption, logo: job.logo }).then(
+  // A logo stored before uploads were decoded is drawn only once it decodes under the limits, normalized.
+  renderInvoicePdf(job.invoice, { printOption: job.printOption, logo: drawableLogo(job.logo) }).then(
     (pdf) => {
       const bytes = new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
       parentPort!.postMessage({ id: job.id, pdf: bytes } satisfies PdfResult);

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { outboundFetch } from '../outbound.js';
 import { aesEncrypt, encryptKsefToken, newSessionKey, publicKeyOfCertificate, rsaOaepEncrypt } from './crypto.js';
 import {
   KsefError,
@@ -65,7 +66,8 @@ interface Keys {
 }
 
 export function createKsefClient(options: KsefClientOptions = {}): KsefClient {
-  const fetchImpl = options.fetch ?? fetch;
+  // Through the service's outbound client by default: its deadline, answer cap and errors (a UPO is small; 8 MiB is ample).
+  const fetchImpl = options.fetch ?? outboundFetch({ timeoutMs: 60_000, maxResponseBytes: 8 * 1024 * 1024 });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const clock = options.clock ?? (() => new Date());
   const random = options.random ?? Math.random;

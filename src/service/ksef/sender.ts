@@ -50,6 +50,9 @@ export function sendRetryDelayMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
 }
 
+/** Readings of an outcome while KSeF is processing, before the job is parked (about two hours). */
+const MAX_POLLS = 128;
+
 /** While KSeF is processing: read again after 1 s, 2 s, 4 s… up to a minute. */
 const pollDelayMs = (attempts: number) => Math.min(1_000 * 2 ** Math.max(0, attempts), 60_000);
 
@@ -126,7 +129,7 @@ export class KsefSender {
     for (;;) {
       const job = await this.claim();
       if (!job) return done;
-      await this.work(job);
+      await this.work(job).catch((error: unknown) => this.afterFault(job, error));
       done += 1;
     }
   }
@@ -196,7 +199,10 @@ export class KsefSender {
         await this.db.query(`update ksef_jobs set state = 'submitted', receipt = $2, updated_at = now() where id = $1`, [job.id, JSON.stringify(receipt)]);
       }
       const outcome = await this.options.gateway.outcome(receipt, settings.token);
-      if (outcome.state === 'processing') return this.later(job, pollDelayMs(job.attempts), null);
+      if (outcome.state === 'processing') {
+        if (job.attempts + 1 >= MAX_POLLS) return this.fail(job, 'server_error', [`KSeF had not decided after ${MAX_POLLS} readings; send the invoice again`]);
+        return this.later(job, pollDelayMs(job.attempts), null);
+      }
       if (outcome.state === 'accepted') return this.accept(job, outcome.ksefNumber, outcome.upoXml);
       if (outcome.duplicateOf) return this.accept(job, outcome.duplicateOf, outcome.originalUpoXml ?? null, false);
       // KSeF dropped the document itself (a processing failure on its side): the same document is sent again.
@@ -211,6 +217,17 @@ export class KsefSender {
       }
       return this.fail(job, 'send_error', [error.message, ...error.details]);
     }
+  }
+
+  /**
+   * A job that failed in the service itself (not an answer of KSeF): tried again later, and parked
+   * as `server_error` on its invoice once its attempts are spent, never retried without end.
+   */
+  private async afterFault(job: Job, error: unknown): Promise<void> {
+    const message = `The invoice could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+    this.options.log?.({ level: 'error', message: 'KSeF job failed', job: job.id, error: String(error) });
+    if (job.attempts + 1 >= (this.options.attempts ?? 8)) return this.fail(job, 'server_error', [message]);
+    return this.later(job, sendRetryDelayMs(job.attempts + 1), message);
   }
 
   private resend(job: Job, error: string): Promise<void> {

@@ -5,6 +5,7 @@ import { decimal, minorUnits, roundMoney } from '../../kernel/money.js';
 import { ApiError, type ServiceEnv } from '../http.js';
 import { accountByPrefix } from '../accounts.js';
 import { byToken } from '../data/public-records.js';
+import { outboundFetch } from '../outbound.js';
 import type { PaymentData } from '../resources/payments.js';
 import type { PaymentOutcome, PaymentProvider } from './provider.js';
 import { type Przelewy24Keys, przelewy24KeysOf, readPaymentSettings } from '../data/payment-settings.js';
@@ -38,8 +39,11 @@ function baseUrl(keys: Przelewy24Keys): string {
   return keys.sandbox ? HOSTS.sandbox : HOSTS.live;
 }
 
+/** Through the service's outbound client: its deadline, answer cap and errors; redirects are not followed. */
+const przelewy24Fetch = outboundFetch({ timeoutMs: REQUEST_TIMEOUT_MS, maxResponseBytes: 1024 * 1024 });
+
 async function callApi(keys: Przelewy24Keys, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${baseUrl(keys)}/api/v1${path}`, {
+  const response = await przelewy24Fetch(`${baseUrl(keys)}/api/v1${path}`, {
     method,
     headers: {
       authorization: `Basic ${Buffer.from(`${keys.pos_id}:${keys.api_key}`).toString('base64')}`,

@@ -4,6 +4,7 @@ import { decimal, minorUnits, roundMoney } from '../../kernel/money.js';
 import { ApiError, type ServiceEnv } from '../http.js';
 import { accountByPrefix } from '../accounts.js';
 import { isStripeTestKey, readPaymentSettings, type StripeKeys, stripeKeysOf } from '../data/payment-settings.js';
+import { outboundFetch } from '../outbound.js';
 import type { PaymentOutcome, PaymentProvider, ProviderPayment } from './provider.js';
 import { settlePayment } from '../application/payments.js';
 import { byToken } from '../data/public-records.js';
@@ -40,10 +41,14 @@ export function stripeMinorAmount(amount: string, currency: string): number {
   return Number(kept.units * 10n ** BigInt(exponent - kept.scale));
 }
 
+const stripeFetch = outboundFetch({ timeoutMs: 20_000, maxResponseBytes: 2 * 1024 * 1024 });
+
 function stripeClient(secretKey: string): Stripe {
   const address = process.env.INVOICEKIT_STRIPE_API_URL;
   const target = address ? new URL(address) : undefined;
   return new Stripe(secretKey, {
+    // Through the service's outbound client: its deadline, answer cap and errors.
+    httpClient: Stripe.createFetchHttpClient(stripeFetch),
     maxNetworkRetries: 1,
     timeout: 20_000,
     telemetry: false,

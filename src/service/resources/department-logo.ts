@@ -4,23 +4,17 @@ import type { DepartmentData } from '../accounts.js';
 import { departmentLogo } from '../data/department-logos.js';
 import { ApiError, idParam, invalidField, respond, type ServiceEnv, validate } from '../http.js';
 import { requireRow, updateRow } from '../store.js';
-import { imageSize, MAX_LOGO_PIXELS, MAX_LOGO_SIDE } from '../documents/image-size.js';
+import { LogoImageError, type NormalizedLogo } from '../documents/logo-image.js';
+import { normalizeLogoOffThread } from '../documents/logo-thread.js';
 import { merge } from './crud.js';
 import { presentDepartment } from './departments.js';
 
 const MAX_LOGO_BYTES = 2 * 1024 * 1024;
 
-/** The image type by its first bytes, never by the file name or the declared type. */
-export function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | undefined {
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  return undefined;
-}
-
 /**
  * `PUT /departments/<id>.json` as multipart with `api_token` and `department[logo]` (spec §4.9):
- * a PNG or JPEG of at most 2 MiB. Other `department[...]` fields in the same form are applied too.
+ * a PNG or JPEG of at most 2 MiB, decoded under limits and stored normalized (a PNG as plain 8-bit
+ * RGB or RGBA; a JPEG as sent, once checked). Other `department[...]` fields in the same form are applied too.
  * `GET /departments/<id>/logo` serves the stored image to the account.
  */
 export function mountDepartmentLogo(app: Hono<ServiceEnv>): void {
@@ -32,15 +26,15 @@ export function mountDepartmentLogo(app: Hono<ServiceEnv>): void {
     const { logo, ...fields } = form;
     if (!(logo instanceof Blob)) throw invalidField('department.logo', "can't be blank");
     if (logo.size > MAX_LOGO_BYTES) throw new ApiError(413, 'The logo is larger than 2 MiB');
-    const content = new Uint8Array(await logo.arrayBuffer());
-    const contentType = imageType(content);
-    if (!contentType) throw invalidField('department.logo', 'must be a PNG or JPEG image');
-    // Checked by what it decodes to, not by its file size: a small PNG can unpack to gigabytes.
-    const size = imageSize(content);
-    if (!size || size.width === 0 || size.height === 0) throw invalidField('department.logo', 'is not a readable PNG or JPEG image');
-    if (size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE || size.width * size.height > MAX_LOGO_PIXELS) {
-      throw invalidField('department.logo', `is ${size.width} × ${size.height} pixels: at most ${MAX_LOGO_SIDE} × ${MAX_LOGO_SIDE} are accepted`);
+    // Decoded under limits, off the request thread, and stored normalized: the renderer can always draw it.
+    let normalized: NormalizedLogo;
+    try {
+      normalized = await normalizeLogoOffThread(new Uint8Array(await logo.arrayBuffer()));
+    } catch (error) {
+      if (error instanceof LogoImageError) throw invalidField('department.logo', error.message);
+      throw error;
     }
+    const { contentType, content } = normalized;
     const changes = validate(departmentInput, fields, 'department');
     const row = await c.get('db').transaction(async (tx) => {
       const current = await requireRow<DepartmentData>(tx, 'departments', account.id, id, { forUpdate: true });

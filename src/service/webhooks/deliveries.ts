@@ -1,7 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { type Database, keptRead, type Sql } from '../db.js';
 import type { ResourceTable, RowHooks, StoredRow } from '../store.js';
 import { balances } from '../data/clients.js';
@@ -11,6 +8,7 @@ import { presentInvoice } from '../invoicing/invoice-answer.js';
 import { presentProduct } from '../invoicing/products.js';
 import { presentPayment } from '../resources/payments.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
+import { OutboundError, sendOutbound } from '../outbound.js';
 import { ForbiddenAddressError, type ResolvedTarget, resolveTarget } from './addresses.js';
 import { openSecret, sealSecret } from '../secrets/keyring.js';
 
@@ -185,33 +183,30 @@ interface Attempt {
   error: string | null;
 }
 
-function post(target: ResolvedTarget, body: string, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Attempt> {
-  // The connection goes to the address that was checked, whatever the name resolves to a moment later.
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve) => {
-    const req = send(
-      target.url,
-      {
-        method: 'POST',
-        lookup: pinned,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        timeout: timeoutMs,
-        signal,
-      },
-      (res: IncomingMessage) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? null, error: null }));
-        res.on('error', () => resolve({ status: res.statusCode ?? null, error: null }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (error) => resolve({ status: null, error: error.message }));
-    req.end(body);
-  });
+/** Whatever a subscriber answers is read only this far: its status is all that counts. */
+const MAX_SUBSCRIBER_ANSWER = 64 * 1024;
+
+/**
+ * One attempt, through the outbound client: the connection goes to the address that was checked,
+ * whatever the name resolves to a moment later, and no answer (or its absence) can end the process.
+ */
+async function post(target: ResolvedTarget, body: string, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Attempt> {
+  try {
+    const answer = await sendOutbound({
+      url: target.url,
+      method: 'POST',
+      headers,
+      body,
+      address: { address: target.address, family: target.family },
+      timeoutMs,
+      maxResponseBytes: MAX_SUBSCRIBER_ANSWER,
+      signal,
+    });
+    return { status: answer.status, error: null };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    return { status: null, error: error.message };
+  }
 }
 
 /** Sends due deliveries of one service process; `stop()` waits for the attempts under way. */
@@ -346,6 +341,7 @@ export class WebhookWorker {
     count(this.#perAccount, delivery.account_id, 1);
     count(this.#perWebhook, delivery.webhook_id, 1);
     const attempt: Promise<void> = this.#deliver(delivery)
+      .catch((error: unknown) => this.#afterFault(delivery, error))
       .catch(() => undefined)
       .finally(() => {
         this.#inFlight.delete(attempt);
@@ -410,6 +406,16 @@ export class WebhookWorker {
       `update webhook_deliveries set next_attempt_at = now() + make_interval(secs => $2), last_status = $3, last_error = $4 where id = $1`,
       [delivery.id, retryDelayMs(delivery.attempts, this.#settings) / 1000, attempt.status, error.slice(0, 500)],
     );
+  }
+
+  /**
+   * An attempt that failed in the service itself (its record could not be presented, the database
+   * refused a write): its lease runs out and it is tried again, but only until its attempts are
+   * spent, then it is parked as failed like any other, never retried without end.
+   */
+  async #afterFault(delivery: ClaimedDelivery, error: unknown): Promise<void> {
+    if (delivery.attempts < this.#settings.maxAttempts) return;
+    await this.#finish(delivery, 'failed', null, `the delivery could not be prepared: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   async #finish(delivery: ClaimedDelivery, status: 'delivered' | 'failed', httpStatus: number | null, error: string | null): Promise<void> {
