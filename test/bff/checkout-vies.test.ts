@@ -88,7 +88,7 @@ describe('POST /bff/checkout asks VIES before a sale without Polish VAT', () => 
     expect(sentPayments.filter((payment) => payment['email'] === email)).toEqual([]);
     // The product's quote now says so too: Polish VAT for that number.
     const product = await json(await fetch(`${bff.base}/products/vies-lamp?country=DE&tax_no=DE129273398&company=1&quantity=2`, { headers: { origin: SHOP_ORIGIN } }));
-    expect(product.quote).toEqual({ vat_treatment: 'standard', quantity: 2, amount: '492', unit_price: '246', tax: '23' });
+    expect(product.quote).toEqual({ vat_treatment: 'standard', quantity: 2, amount: '492', unit_price: '246', tax: '23', case: 'domestic', rate: '23', notes: [], oss_country: null, fallback: 'vies_invalid' });
   });
 
   it('sells at Polish VAT when VIES cannot answer, and says why', async () => {

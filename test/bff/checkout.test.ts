@@ -63,8 +63,12 @@ describe('GET /bff/products/:token', () => {
       currency: 'PLN',
       quantity_unit: product.quantity_unit,
       service: false,
+      supply_kind: 'goods',
       seller_country: 'PL',
-      quote: { vat_treatment: 'standard', quantity: 1, amount: toPlain(decimal(product.price_gross)), unit_price: toPlain(decimal(product.price_gross)), tax: product.tax },
+      quote: {
+        vat_treatment: 'standard', quantity: 1, amount: toPlain(decimal(product.price_gross)), unit_price: toPlain(decimal(product.price_gross)), tax: product.tax,
+        case: 'domestic', rate: product.tax, notes: [], oss_country: null, fallback: null,
+      },
       // The account takes payments through the test provider: no real money moves.
       test_mode: true,
     });
