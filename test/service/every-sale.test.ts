@@ -191,9 +191,10 @@ for (const [path, sell] of Object.entries(PATHS)) {
           expect(money(invoice.price_gross)).toBe(expected.amount);
           expect(invoice.positions.map((p: { tax: string }) => p.tax)).toEqual([expected.tax]);
 
+          let rate: { mid: string; tableNo: string; effectiveDate: string } | undefined;
           if (currency !== 'PLN') {
             // The NBP table A mid rate of the last working day before the sale, and the VAT in PLN at it.
-            const rate = (await createNbpClient({ baseUrl: service.registryDoubles!.nbpApiUrl }).rateBefore(currency, invoice.sell_date))!;
+            rate = (await createNbpClient({ baseUrl: service.registryDoubles!.nbpApiUrl }).rateBefore(currency, invoice.sell_date))!;
             expect(invoice).toMatchObject({ exchange_currency: 'PLN', exchange_currency_rate: rate.mid, exchange_kind: 'nbp', exchange_date: rate.effectiveDate });
             expect(invoice.exchange_note).toContain(rate.tableNo);
             expect(invoice.price_tax_pln).toBe(toPlain(round(mul(decimal(invoice.price_tax), decimal(rate.mid)), 2)));
@@ -205,6 +206,9 @@ for (const [path, sell] of Object.entries(PATHS)) {
           for (const note of taxNotes(expected.case, lang, { ossCountry: expected.use_oss ? 'FR' : null })) {
             expect(text.replace(/\s+/g, ' ')).toContain(note.replace(/\s+/g, ' '));
           }
+          // A foreign-currency invoice prints its NBP table, its day and the VAT in PLN.
+          if (rate) expect(text).toContain(lang === 'pl' ? `tabeli nr ${rate.tableNo} z dnia ${rate.effectiveDate}` : `table no. ${rate.tableNo} of ${rate.effectiveDate}`);
+          if (rate) expect(text).toContain(lang === 'pl' ? 'VAT w PLN:' : 'VAT in PLN:');
 
           // Every one of these kinds goes to KSeF: its FA(3) is valid against the Ministry's schema.
           const xml = buildFa3(fa3InvoiceOf(invoice), { createdAt: new Date() });

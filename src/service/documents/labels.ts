@@ -403,5 +403,30 @@ type InvoiceTaxData = InvoiceData & {
  */
 export function invoiceTaxWords(invoice: InvoiceData, lang: string | null | undefined = invoice.lang): string[] {
   const langs = [...new Set((lang || 'pl').toLowerCase().split('/').map((l): 'pl' | 'en' => (l.trim().startsWith('pl') ? 'pl' : 'en')))];
-  return langs.flatMap((l) => invoiceTaxNotes(invoice as InvoiceTaxData, l));
+  return langs.flatMap((l) => [...invoiceTaxNotes(invoice as InvoiceTaxData, l), ...exchangeWords(invoice, l)]);
+}
+
+/**
+ * A foreign-currency invoice's rate and its VAT in PLN (art. 106e ust. 11 and art. 31a of the VAT
+ * act): the NBP table's number and day when the rate is NBP's, and a note while it waits for one.
+ */
+function exchangeWords(invoice: InvoiceData, lang: 'pl' | 'en'): string[] {
+  const d = invoice as InvoiceData & Record<string, unknown>;
+  const currency = String(invoice.currency ?? 'PLN').toUpperCase();
+  if (currency === 'PLN') return [];
+  if (d.exchange_rate_pending === true) {
+    return [lang === 'pl' ? 'Kurs NBP i VAT w PLN zostaną podane po publikacji tabeli kursów NBP.' : 'The NBP rate and the VAT in PLN follow once NBP publishes its table.'];
+  }
+  const rate = typeof d.exchange_currency_rate === 'string' ? d.exchange_currency_rate : null;
+  if (!rate) return [];
+  const labels = labelsFor(lang);
+  const shownRate = new Intl.NumberFormat(labels.locale, { minimumFractionDigits: 4, maximumFractionDigits: 6, useGrouping: false }).format(rate as `${number}`);
+  const vat = typeof d.price_tax_pln === 'string' ? formatMoney(d.price_tax_pln, 'PLN', labels) : null;
+  const table = typeof d.exchange_table === 'string' ? d.exchange_table : null;
+  const day = typeof d.exchange_date === 'string' ? d.exchange_date : null;
+  const source =
+    d.exchange_kind === 'nbp' && table && day
+      ? lang === 'pl' ? `Kurs średni NBP z tabeli nr ${table} z dnia ${day}` : `NBP average rate, table no. ${table} of ${day}`
+      : lang === 'pl' ? 'Kurs waluty' : 'Exchange rate';
+  return [`${source}: 1 ${currency} = ${shownRate} PLN.${vat ? (lang === 'pl' ? ` VAT w PLN: ${vat}.` : ` VAT in PLN: ${vat}.`) : ''}`];
 }
