@@ -26,6 +26,11 @@ if scratch_in_memory; then
   export TMPDIR=$scratch
 fi
 
+# The vitest files run in a shuffled order (vite.config.ts). Both vitest runs below take this one seed,
+# printed first, so that `INVOICEKIT_TEST_SEED=<seed> npm test` replays a failing order.
+export INVOICEKIT_TEST_SEED=${INVOICEKIT_TEST_SEED:-$(date +%s%3N)}
+echo "vitest files in a shuffled order, seed $INVOICEKIT_TEST_SEED (INVOICEKIT_TEST_SEED=$INVOICEKIT_TEST_SEED npm test replays it)"
+
 logs=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"; [ -z "$scratch" ] || rm -rf "$scratch"' EXIT
 
