@@ -176,7 +176,7 @@ export default defineConfig(({ mode }) => ({
     // (docs/decisions/test-suite-time.md). `VITEST_MAX_WORKERS` or `--maxWorkers` still override it.
     maxWorkers: availableParallelism(),
     // Each worker loads our modules once for all the files it runs, not once per file: a fifth of the
-    // run's time was importing them again (docs/decisions/test-suite-time.md). Files therefore leave
+    // run's time was importing them again (docs/measurements/test-suite-time.md). Files therefore leave
     // nothing behind: environment stubs and spies are undone after each test, and a service, server
     // or browser a file starts is stopped in its afterAll.
     isolate: false,

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 # The tests' scratch files (PGlite data folders, the PostgreSQL cluster, the packages' installs,
 # browser profiles) go to memory when the machine has room for them: every test service copies a
 # 40 MB data folder and deletes it, and on a disk file system the kernel's share of that work is
-# twice what it is on a tmpfs (docs/decisions/test-suite-time.md). INVOICEKIT_TEST_SCRATCH=disk, or
+# twice what it is on a tmpfs (docs/measurements/test-suite-time.md). INVOICEKIT_TEST_SCRATCH=disk, or
 # a machine without the room, keeps them in the usual temporary folder.
 scratch_in_memory() {
   [ "${INVOICEKIT_TEST_SCRATCH:-}" != disk ] || return 1
