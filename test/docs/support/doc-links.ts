@@ -65,7 +65,10 @@ async function filesUnder(root: string, folder: string, keep: (name: string) => 
 }
 
 const isMarkdown = (name: string) => name.endsWith('.md');
-const isSourceText = (name: string) => /\.(ts|mts|mjs|js|sh|json|php)$/.test(name);
+/** Where code comments cite the docs: the product, the tests and scripts, and the rest of the code. */
+const SOURCE_FOLDERS = ['src', 'test', 'scripts', 'bench', 'demo', 'stories', 'wordpress', 'packages', '.storybook', '.ci'];
+const SOURCE_FILES = ['vite.config.ts', 'eslint.config.js', 'web-test-runner.config.mjs', 'package.json', 'Dockerfile', 'compose.yaml'];
+const isSourceText = (name: string) => /\.(ts|mts|mjs|js|sh|json|php|html|css)$|^run$/.test(name);
 
 /** The records of `docs/decisions/`, and the records its index links to. */
 export async function decisionRecords(root: string): Promise<{ records: string[]; indexed: string[] }> {
@@ -81,8 +84,8 @@ export async function decisionRecords(root: string): Promise<{ records: string[]
 /**
  * What is wrong with the docs' references, one sentence each: a record missing from
  * `docs/decisions/README.md`, an index line naming no file, a relative link in `README.md` or
- * `docs/**` that points at nothing, and a `docs/…` path cited in those or in `src/`, `test/` or
- * `scripts/` that does not exist.
+ * `docs/**` that points at nothing, and a `docs/…` path cited in those or in the code (`src/`,
+ * `test/`, `scripts/`, the other code folders and the root's configs) that does not exist.
  */
 export async function docsProblems(root: string): Promise<string[]> {
   const problems: string[] = [];
@@ -99,7 +102,10 @@ export async function docsProblems(root: string): Promise<string[]> {
       if (!existsSync(path)) problems.push(`${page}:${link.line} links to ${link.target}, which does not exist`);
     }
   }
-  const sources = (await Promise.all(['src', 'test', 'scripts'].map((folder) => filesUnder(root, folder, isSourceText)))).flat();
+  const sources = [
+    ...(await Promise.all(SOURCE_FOLDERS.map((folder) => filesUnder(root, folder, isSourceText)))).flat(),
+    ...SOURCE_FILES.filter((file) => existsSync(join(root, file))),
+  ];
   for (const file of [...pages, ...sources]) {
     const text = await readFile(join(root, file), 'utf8');
     // A Markdown link's own target was checked above, from its page.
