@@ -108,14 +108,6 @@ function wrapperImportsElementModules(): Plugin {
 }
 
 /**
- * `vite build` writes the per-element modules for bundler users: Lit stays bare
- * imports, so a page that already uses Lit loads it once. `vite build --mode development` writes the
- * same modules with the development warnings to `dist/dev/`, which the package's `development` export
- * condition selects (as Lit's own development build is chosen). `vite build --mode standalone` writes
- * `dist/invoicekit.js`, one self-contained, minified module that registers every element, for a
- * `<script type="module">` tag. `--mode classic` and `--mode widget` write the classic scripts above.
- */
-/**
  * The seed of the test files' shuffled order: `INVOICEKIT_TEST_SEED` replays an order, and without it
  * vitest picks one (the time) and prints it at the start of the run.
  */
@@ -126,6 +118,14 @@ function testSeed(): number | undefined {
   return Number(given);
 }
 
+/**
+ * `vite build` writes the per-element modules for bundler users: Lit stays bare
+ * imports, so a page that already uses Lit loads it once. `vite build --mode development` writes the
+ * same modules with the development warnings to `dist/dev/`, which the package's `development` export
+ * condition selects (as Lit's own development build is chosen). `vite build --mode standalone` writes
+ * `dist/invoicekit.js`, one self-contained, minified module that registers every element, for a
+ * `<script type="module">` tag. `--mode classic` and `--mode widget` write the classic scripts above.
+ */
 export default defineConfig(({ mode }) => ({
   plugins: [minifyLitTemplates(), productionMode(), wrapperImportsElementModules()],
   build:

@@ -28,7 +28,7 @@ fi
 
 # The vitest files run in a shuffled order (vite.config.ts). Both vitest runs below take this one seed,
 # printed first, so that `INVOICEKIT_TEST_SEED=<seed> npm test` replays a failing order.
-export INVOICEKIT_TEST_SEED=${INVOICEKIT_TEST_SEED:-$(date +%s%3N)}
+export INVOICEKIT_TEST_SEED=${INVOICEKIT_TEST_SEED:-$(node -p 'Date.now()')}
 echo "vitest files in a shuffled order, seed $INVOICEKIT_TEST_SEED (INVOICEKIT_TEST_SEED=$INVOICEKIT_TEST_SEED npm test replays it)"
 
 logs=$(mktemp -d)
