@@ -108,6 +108,17 @@ function wrapperImportsElementModules(): Plugin {
 }
 
 /**
+ * The seed of the test files' shuffled order: `INVOICEKIT_TEST_SEED` replays an order, and without it
+ * vitest picks one (the time) and prints it at the start of the run.
+ */
+function testSeed(): number | undefined {
+  const given = process.env.INVOICEKIT_TEST_SEED;
+  if (given === undefined || given === '') return undefined;
+  if (!/^\d{1,15}$/.test(given)) throw new Error(`INVOICEKIT_TEST_SEED must be a whole number, not ${JSON.stringify(given)}`);
+  return Number(given);
+}
+
+/**
  * `vite build` writes the per-element modules for bundler users: Lit stays bare
  * imports, so a page that already uses Lit loads it once. `vite build --mode development` writes the
  * same modules with the development warnings to `dist/dev/`, which the package's `development` export
@@ -165,10 +176,14 @@ export default defineConfig(({ mode }) => ({
     // (docs/decisions/test-suite-time.md). `VITEST_MAX_WORKERS` or `--maxWorkers` still override it.
     maxWorkers: availableParallelism(),
     // Each worker loads our modules once for all the files it runs, not once per file: a fifth of the
-    // run's time was importing them again (docs/decisions/test-suite-time.md). Files therefore leave
+    // run's time was importing them again (docs/measurements/test-suite-time.md). Files therefore leave
     // nothing behind: environment stubs and spies are undone after each test, and a service, server
     // or browser a file starts is stopped in its afterAll.
     isolate: false,
+    // Files run in a shuffled order, a new one each run, so that a file depending on what another
+    // left behind fails instead of passing by luck (docs/decisions/shuffled-test-files.md). The seed
+    // is printed at the start; `INVOICEKIT_TEST_SEED=<seed>` (or `--sequence.seed`) replays it.
+    sequence: { shuffle: { files: true, tests: false }, seed: testSeed() },
     unstubEnvs: true,
     unstubGlobals: true,
     restoreMocks: true,

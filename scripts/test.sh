@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 # The tests' scratch files (PGlite data folders, the PostgreSQL cluster, the packages' installs,
 # browser profiles) go to memory when the machine has room for them: every test service copies a
 # 40 MB data folder and deletes it, and on a disk file system the kernel's share of that work is
-# twice what it is on a tmpfs (docs/decisions/test-suite-time.md). INVOICEKIT_TEST_SCRATCH=disk, or
+# twice what it is on a tmpfs (docs/measurements/test-suite-time.md). INVOICEKIT_TEST_SCRATCH=disk, or
 # a machine without the room, keeps them in the usual temporary folder.
 scratch_in_memory() {
   [ "${INVOICEKIT_TEST_SCRATCH:-}" != disk ] || return 1
@@ -25,6 +25,11 @@ if scratch_in_memory; then
   chmod 1777 "$scratch"
   export TMPDIR=$scratch
 fi
+
+# The vitest files run in a shuffled order (vite.config.ts). Both vitest runs below take this one seed,
+# printed first, so that `INVOICEKIT_TEST_SEED=<seed> npm test` replays a failing order.
+export INVOICEKIT_TEST_SEED=${INVOICEKIT_TEST_SEED:-$(node -p 'Date.now()')}
+echo "vitest files in a shuffled order, seed $INVOICEKIT_TEST_SEED (INVOICEKIT_TEST_SEED=$INVOICEKIT_TEST_SEED npm test replays it)"
 
 logs=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"; [ -z "$scratch" ] || rm -rf "$scratch"' EXIT

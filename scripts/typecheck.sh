@@ -6,7 +6,7 @@
 # beside the rooms.
 #
 # The checks run on TypeScript 7, the native compiler (the `typescript7` dev dependency): the same
-# diagnostics as TypeScript 5.9 in a quarter of the CPU time (docs/decisions/test-suite-time.md).
+# diagnostics as TypeScript 5.9 in a quarter of the CPU time (docs/measurements/test-suite-time.md).
 # TypeScript 5.9 stays for the tools built on its API (typescript-eslint) and for the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."

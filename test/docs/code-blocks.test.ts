@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,7 +142,9 @@ describe('the code blocks in README.md and docs/', () => {
       // `file(line,col): error TS1234: message`, the message's chain on the indented lines after it.
       for (const diagnostic of stdout.split(/\n(?! )/).filter(Boolean)) {
         const found = /^(.+?)\((\d+),\d+\): error TS(\d+): ([\s\S]*)$/.exec(diagnostic);
-        const block = found && files.get(found[1]!);
+        // By the file's name: tsc prints paths from the project's real folder, which differs from
+        // `project` when node_modules is a link (a second checkout sharing the first one's).
+        const block = found && files.get(basename(found[1]!));
         if (!found || !block) {
           problems.push(diagnostic);
           continue;

@@ -9,7 +9,7 @@ import { type Browser, chromium } from 'playwright-core';
  *
  * The shell is what playwright itself runs for headless pages. The full browser's headless mode
  * carries the whole desktop browser, and the same demo journeys cost about 70 CPU-s in it
- * against about 43 in the shell (docs/decisions/test-suite-time.md). `scripts/ensure-tools.sh`
+ * against about 43 in the shell (docs/measurements/test-suite-time.md). `scripts/ensure-tools.sh`
  * installs the shell.
  */
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];

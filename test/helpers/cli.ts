@@ -11,7 +11,7 @@ const SOURCES = join(ROOT, 'src');
  * compiled `dist/lib/cli.js` when the build is newer than every file under `src/` (as in `npm test`,
  * which builds first), otherwise the sources through tsx, so a test never runs a build older than
  * the code it is meant to test. The compiled command is the one users run, and a child started
- * through tsx costs 1.5 to 3 CPU-s more (docs/decisions/test-suite-time.md).
+ * through tsx costs 1.5 to 3 CPU-s more (docs/measurements/test-suite-time.md).
  * `INVOICEKIT_TEST_CLI=sources` or `=build` chooses.
  */
 export function cliArgs(): string[] {
