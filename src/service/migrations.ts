@@ -319,6 +319,14 @@ export const migrations: Migration[] = [
           create index exchange_rate_waits_due_idx on exchange_rate_waits (next_attempt_at);`,
   },
   {
+    version: 91,
+    name: 'the seller alerts sent, one per invoice and state',
+    sql: `create table seller_alerts (
+            invoice_id integer not null references invoices(id) on delete cascade, account_id integer not null,
+            attention text not null, told_at timestamptz not null default now(),
+            primary key (invoice_id, attention));`,
+  },
+  {
     version: 100,
     name: 'api_tokens found by a keyed hash, kept sealed',
     // The token itself is sealed (secrets/stored.ts) by the step that runs after the migrations.

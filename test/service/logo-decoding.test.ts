@@ -26,7 +26,7 @@ beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'invoicekit-logo-'));
   const departments = (await (await fetch(`${service.url}/departments.json?api_token=${service.apiToken}`)).json()) as { id: number }[];
   departmentId = departments[0]!.id;
-  accountId = (await service.db.query<{ id: number }>(`select id from accounts where api_token = $1`, [service.apiToken]))[0]!.id;
+  accountId = (await service.db.query<{ id: number }>(`select id from accounts where prefix = $1`, [service.prefix]))[0]!.id;
 });
 afterAll(async () => {
   await service.stop();

@@ -103,6 +103,6 @@ export async function afterIssue(issuing: Issuing, accountId: number, row: Store
   const data = row.data as Stored;
   if (data.exchange_rate_pending === true) issuing.rateWaiting();
   const attention = data.attention as Attention | null | undefined;
-  if (attention && data.attention_told !== attention) await issuing.alerts.tell(accountId, row.id).catch(() => undefined);
+  if (attention) await issuing.alerts.tell(accountId, row.id).catch(() => undefined);
   if (Array.isArray(data.ksef_held_emails) && data.ksef_held_emails.length > 0) await issuing.mail.release({ accountId, invoiceId: row.id });
 }

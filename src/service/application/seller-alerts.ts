@@ -2,6 +2,7 @@ import { defaultDepartment, firstUserEmail } from '../accounts.js';
 import type { Database } from '../db.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { findRow, updateRow } from '../store.js';
+import { claimSellerAlert } from '../data/seller-alerts.js';
 import { EMAIL_ADDRESS, operatorSender } from '../documents/mailer.js';
 import type { InvoiceMail } from './invoice-mail.js';
 
@@ -9,7 +10,7 @@ import type { InvoiceMail } from './invoice-mail.js';
  * Telling the seller of an invoice that needs them: one KSeF refused or would refuse, one that waits
  * for its NBP rate, a sale VIES could not confirm. The invoice carries the state (`attention`, read
  * through the API, and so in its `invoice:update` webhook), and the account's address gets one e-mail
- * per state. The buyer only ever sees that the seller was told.
+ * per state, recorded apart from the invoice. The buyer only ever sees that the seller was told.
  */
 
 export const ATTENTIONS = ['awaiting_exchange_rate', 'ksef_invalid', 'ksef_rejected', 'vies_unavailable'] as const;
@@ -78,7 +79,7 @@ export function createSellerAlerts(db: Database, mail: InvoiceMail, publicUrl: (
     async tell(accountId, invoiceId) {
       const row = await findRow<Stored>(db, 'invoices', accountId, invoiceId);
       const attention = row?.data.attention as Attention | null | undefined;
-      if (!row || !attention || row.data.attention_told === attention) return;
+      if (!row || !attention) return;
       const to = await addressOf(accountId);
       const number = row.data.number || String(row.id);
       const messages = Array.isArray(row.data.gov_error_messages) ? (row.data.gov_error_messages as string[]) : [];
@@ -101,13 +102,14 @@ export function createSellerAlerts(db: Database, mail: InvoiceMail, publicUrl: (
         html: null,
         attachments: [],
       };
-      // Real mail goes before the state is written, so no transaction waits on a mail server; the
-      // outbox's copy commits with it.
-      if (to && mail.mailer.transport === 'smtp') await mail.mailer.send(db, message);
+      // Once per invoice and state: claimed with the message (the outbox's copy commits with the
+      // claim; real mail goes once claimed, so no transaction waits on a mail server).
+      if (mail.mailer.transport === 'smtp') {
+        if (to && (await claimSellerAlert(db, accountId, invoiceId, attention))) await mail.mailer.send(db, message);
+        return;
+      }
       await db.transaction(async (tx) => {
-        if (to && mail.mailer.transport === 'outbox') await mail.mailer.send(tx, message);
-        const current = await findRow<Stored>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
-        if (current) await updateRow(tx, 'invoices', accountId, invoiceId, { ...current.data, attention_told: attention });
+        if ((await claimSellerAlert(tx, accountId, invoiceId, attention)) && to) await mail.mailer.send(tx, message);
       });
     },
   };
