@@ -11,8 +11,8 @@ import {
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { FormControl } from '../shared/form-control.js';
 import { clientField, countryCode, countryOptions } from './fields.js';
-import { LoadController } from '../shared/load-controller.js';
-import { BffClient, BffError, type PortalClient } from '../shared/bff-client.js';
+import { Task } from '../shared/task.js';
+import { BffError, ClientRecordClient, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';
 import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, type ClientFormValue } from './events.js';
 import { catalogs, type ClientFormMessages } from './messages.js';
@@ -37,6 +37,7 @@ const adopted = new WeakSet<Document | ShadowRoot>();
  * `<form>` it is a form control: its inputs submit with that form (named `client[name]`, … after the
  * `name` attribute), it reports its validity and takes part in reset and `disabled`.
  *
+ * @tagname client-form
  * @summary The customer's own billing details, validated for invoicing, saved through the BFF.
  *
  * @fires {ClientChangeEvent} client-change - The customer changed a field. `detail.field`, `detail.value`, `detail.dirty`.
@@ -120,9 +121,24 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     invalid: () => this.#revealProblems(),
   });
   #id = `cf${++instances}`;
-  #loaded = '';
-  /** The client's loads: a newer one aborts an older one; the render reads its status. */
-  #loads = new LoadController<PortalClient>(this);
+  /** The record a sign-up answered with: the first answer under the token it came with. */
+  #signedUp?: PortalClient | undefined;
+  /**
+   * The client's loads, again whenever the endpoint, token or mode changes: a newer one aborts an
+   * older one; the render reads its status. A new customer starts from a blank client.
+   */
+  #loads = new Task(this, {
+    args: () => [this.endpoint, this.portalToken, this.mode] as const,
+    task: ([, token, mode], { signal }): Partial<PortalClient> | Promise<PortalClient> => {
+      const known = mode === 'create' ? { company: true, country: this.#defaultCountry() } : this.#signedUp;
+      this.#signedUp = undefined;
+      if (known) return known;
+      if (!token) throw new BffError(401, 'no_token', 'no portal token');
+      return this.#api().client(signal);
+    },
+    onComplete: (client) => this.#adopt(client),
+    onError: (error) => this.#reportError(error, 'load'),
+  });
   #warnBeforeUnload = (event: BeforeUnloadEvent) => {
     event.preventDefault();
     event.returnValue = '';
@@ -161,18 +177,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   /** Loads the client again, dropping unsaved changes. */
-  async reload(): Promise<void> {
-    if (this.mode === 'create') {
-      this.#loads.abort();
-      this.#adopt({ company: true, country: this.#defaultCountry() });
-      return;
-    }
-    const client = await this.#loads.run((signal) => {
-      if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      return this.#api().client(signal);
-    });
-    if (client) this.#adopt(client);
-    else if (this.#loads.status === 'error') this.#reportError(this.#loads.error, 'load');
+  reload(): Promise<void> {
+    return this.#loads.run();
   }
 
   /**
@@ -201,15 +207,15 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     try {
       const api = this.#api();
       const result = create ? await api.createClient(changes) : { client: await api.updateClient(changes) };
-      this.#adopt(result.client);
-      this.saving = false;
-      this.notice = [create ? m.created : m.saved, 'ok'];
       if (create && result.portalToken) {
-        // The new customer goes on editing their own record, as in edit mode.
-        this.#loaded = [this.endpoint, result.portalToken, 'edit'].join('\n');
+        // The new customer goes on editing their own record, as in edit mode, which starts from the record just made.
+        this.#signedUp = result.client;
         this.portalToken = result.portalToken;
         this.mode = 'edit';
-      }
+        void this.#loads.run();
+      } else this.#adopt(result.client);
+      this.saving = false;
+      this.notice = [create ? m.created : m.saved, 'ok'];
       this.dispatchEvent(new ClientSavedEvent({ client: result.client, portalToken: result.portalToken }));
       return true;
     } catch (error) {
@@ -240,9 +246,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    // Taken out of the page mid-load, it loads again when put back.
     this.#loads.abort();
-    // Put back into a page, it loads again.
-    this.#loaded = '';
     window.removeEventListener('beforeunload', this.#warnBeforeUnload);
   }
 
@@ -271,11 +276,6 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     this.mode = oneOf(this, 'mode', this.mode, CLIENT_FORM_MODES, 'edit');
-    const load = [this.endpoint, this.portalToken, this.mode].join('\n');
-    if (load !== this.#loaded) {
-      this.#loaded = load;
-      void this.reload();
-    }
   }
 
   protected override updated(): void {
@@ -289,8 +289,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return this.disabled || this.#control.formDisabled;
   }
 
-  #api(): BffClient {
-    return new BffClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
+  #api(): ClientRecordClient {
+    return new ClientRecordClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
   }
 
   /** The person field is a company's contact person; a private person's name is the name. */

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
-import { LoadController } from '../shared/load-controller.js';
+import { Task } from '../shared/task.js';
 import { VirtualScroll } from '../shared/virtual-scroll.js';
 import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PaymentOutcomeStatus, type PortalInvoice } from '../shared/bff-client.js';
 import type { KsefView } from '../../contract/ksef.js';
@@ -32,6 +32,7 @@ const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as 
  * sorting, pagination or endless scrolling, PDF download and payment, in a table that turns into cards
  * on narrow screens.
  *
+ * @tagname invoice-list
  * @summary The session customer's invoices with filters, sorting, PDF download and pay actions.
  *
  * @fires {InvoiceSelectEvent} invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
@@ -167,30 +168,39 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** What the rows of the render under way share. */
   #rowView!: RowView;
 
-  /** The arguments of the last load; a change starts the next one. */
-  #loaded = '';
-  /** The page loads: a newer one aborts an older one, so a stale answer never lands; the render reads its status. */
-  #pages = new LoadController<InvoicePage>(this);
+  /**
+   * The page loads, again whenever the query, token or endpoint changes: a newer one aborts an older
+   * one, so a stale answer never lands; the render reads its status.
+   */
+  #pages = new Task(this, {
+    // Scrolling shows every page: `page` and `per-page` do not count there.
+    args: () => [this.endpoint, this.portalToken, ...(this.paging === 'scroll' ? [0, 0] : [this.page, this.perPage]), this.status, this.period, this.search.trim(), this.order] as const,
+    task: (_, { signal }): InvoicePage | Promise<InvoicePage> => {
+      this.#scroll.stop();
+      this.#setQuery();
+      const rendered = this.#server.take();
+      // The server's page stands for the first load only when it answers the same question.
+      if (rendered && this.paging !== 'scroll' && this.page === 1 && rendered.per_page === this.perPage && this.portalToken) return rendered;
+      if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
+      return this.#client().listInvoices(this.#query!, signal);
+    },
+    onComplete: (result) => {
+      // Past the last page (a page number from an old link): the last page instead of an empty one.
+      if (!result.data.length && result.total && this.page > 1 && this.paging !== 'scroll') this.page = Math.ceil(result.total / result.per_page);
+      else this.#show(result);
+    },
+    onError: () => {
+      this.announcement = this.msg.errorTitle;
+      this.result = undefined;
+    },
+  });
 
   /**
    * Fetches the invoices again with the current filters, e.g. after the customer has paid one. The
    * list stays on screen, dimmed, until the answer arrives; a newer load aborts an older one.
    */
-  async reload(): Promise<void> {
-    this.#scroll.stop();
-    const result = await this.#pages.run((signal) => {
-      if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      this.#setQuery();
-      return this.#client().listInvoices(this.#query!, signal);
-    });
-    if (this.#pages.status === 'error') {
-      this.announcement = this.msg.errorTitle;
-      this.result = undefined;
-    }
-    if (!result) return;
-    // Past the last page (a page number from an old link): the last page instead of an empty one.
-    if (!result.data.length && result.total && this.page > 1 && this.paging !== 'scroll') this.page = Math.ceil(result.total / result.per_page);
-    else this.#show(result);
+  reload(): Promise<void> {
+    return this.#pages.run();
   }
 
   /**
@@ -262,21 +272,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       this.page = 1;
       this.#scroll.toTop();
     }
-    const scroll = this.paging === 'scroll';
-    const load = [this.endpoint, this.portalToken, scroll || this.page, scroll || this.perPage, this.status, this.period, this.search.trim(), this.order].join('\n');
     if (this.portalToken && !this.#returnChecked) {
       this.#returnChecked = true;
       void this.#checkReturn();
     }
-    if (load !== this.#loaded) {
-      this.#loaded = load;
-      const rendered = this.#server.take();
-      // The server's page stands for the first load only when it answers the same question.
-      if (rendered && !scroll && this.page === 1 && rendered.per_page === this.perPage && this.portalToken) {
-        this.#setQuery();
-        this.#show(rendered);
-      } else void this.reload();
-    }
+    // The first load starts here, not at the task's own turn after `willUpdate`: a server renderer
+    // (renderInvoiceList) calls `willUpdate` and no controller, and renders the page it was given.
+    if (!this.hasUpdated) void this.#pages.run();
   }
 
   /** A server-rendered list keeps the shadow root the server printed. */

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
-import { LoadController } from '../shared/load-controller.js';
+import { Task } from '../shared/task.js';
 import { DEV } from '../shared/dev-mode.js';
 import { warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatMoney } from '../shared/format.js';
@@ -49,6 +49,7 @@ function pendingAttempt(value?: PendingAttempt | null): PendingAttempt | undefin
  * (`endpoint` + `product`) or, with no backend at all, to the invoicing service's public widget routes
  * (`app-url` + `account` + `product`).
  *
+ * @tagname product-pay-button
  * @summary A buy button with checkout dialog, payment redirect and invoice, for one product.
  *
  * @slot - Fallback content shown until the element is defined, or if its script is blocked: put a plain `<a href>` to the product's order page here.
@@ -160,9 +161,28 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
 
   #client?: SaleClient;
   #source = '';
-  #loaded = '';
-  /** The product's loads: a newer one aborts an older one; the render reads its status. */
-  #products = new LoadController<SaleProduct>(this);
+  /**
+   * The product's loads, again whenever the product, the server or the language changes (the unit
+   * comes in the buyer's language): a newer one aborts an older one; the render reads its status.
+   */
+  #products = new Task(this, {
+    args: () => [this.#where, this.product, this.locale] as const,
+    task: ([source, product], { signal }) => {
+      this.#checks.abort();
+      this.#checks = new AbortController();
+      this.#source = source;
+      this.#client = new SaleClient(this.appUrl && this.account ? { appUrl: this.appUrl, account: this.account } : { endpoint: this.endpoint });
+      return this.#client.product(product, this.resolvedLocale, signal);
+    },
+    onComplete: () => {
+      const pending = pendingAttempt();
+      if (pending?.source === this.#source && pending.product === this.product) {
+        // This button sent the buyer to pay: it reports how that ended, and no other button does.
+        pendingAttempt(null);
+        void this.checkOutcome(pending);
+      }
+    },
+  });
   /** The outcome checks under way: a reload or removal from the page stops them. */
   #checks = new AbortController();
   /** The request of the attempt in flight; aborted when the product or quantity changes under it. */
@@ -171,17 +191,14 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   #attempt?: { key: string; body: string };
   #pending?: PendingAttempt;
 
+  /** The server the button talks to, as the attempt waiting for the buyer's return names it. */
+  get #where(): string {
+    return this.appUrl && this.account ? `${this.appUrl}|${this.account}` : this.endpoint;
+  }
+
   /** Loads the product again, e.g. after its price changed. */
-  async reload(): Promise<void> {
-    this.#checks.abort();
-    this.#checks = new AbortController();
-    if (!(await this.#products.run((signal) => this.#client!.product(this.product, this.resolvedLocale, signal)))) return;
-    const pending = pendingAttempt();
-    if (pending?.source === this.#source && pending.product === this.product) {
-      // This button sent the buyer to pay: it reports how that ended, and no other button does.
-      pendingAttempt(null);
-      void this.checkOutcome(pending);
-    }
+  reload(): Promise<void> {
+    return this.#products.run();
   }
 
   /**
@@ -211,7 +228,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     this.#products.abort();
     this.#checks.abort();
     this.#discardAttempt();
-    this.#loaded = '';
+    this.result = undefined;
     this.open = false;
   }
 
@@ -222,21 +239,10 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
       if (DEV) warnInvalidAttribute(this.tagName, 'quantity', n, `a whole number from 1 to ${MAX_QUANTITY}`, 1);
       this.quantity = 1;
     }
-    const direct = !!(this.appUrl && this.account);
-    const source = direct ? `${this.appUrl}|${this.account}` : this.endpoint;
-    if (changed.has('product') || changed.has('quantity')) this.#discardAttempt();
-    const load = `${source}\n${this.product}`;
-    if (load !== this.#loaded) {
-      this.#discardAttempt();
-      this.#loaded = load;
-      this.#source = source;
-      this.#client = new SaleClient(direct ? { appUrl: this.appUrl, account: this.account } : { endpoint: this.endpoint });
-      this.result = undefined;
-      void this.reload();
-    } else if (changed.has('locale')) {
-      // The product's unit comes in the buyer's language: a new language asks for it again.
-      void this.reload();
-    }
+    // The attempt in flight was for another product, quantity or server; the outcome shown, for another product or server.
+    const moved = changed.has('product') || this.#where !== this.#source;
+    if (moved || changed.has('quantity')) this.#discardAttempt();
+    if (moved) this.result = undefined;
   }
 
   protected override updated(): void {

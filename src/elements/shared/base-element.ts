@@ -1,6 +1,7 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
 import { DEV } from './dev-mode.js';
 import { oneOf, warnInvalidAttribute } from './dev-warnings.js';
+import { VERSION } from './version.js';
 import { canonicalLocale, catalogLanguage, loadCatalog, pageLocale, readyCatalog, type Catalogs, type Language } from './i18n.js';
 
 export const THEMES = ['light', 'dark', 'auto'] as const;
@@ -11,6 +12,8 @@ export type Theme = (typeof THEMES)[number];
  * and its message catalog, and dev-time warnings for attribute values that are not understood.
  */
 export abstract class InvoiceKitElement<M> extends LitElement {
+  /** The invoicekit version of this class, which `define` names when two versions meet on one page. */
+  static readonly version: string = VERSION;
   static override properties: PropertyDeclarations = {
     locale: {},
     theme: { reflect: true },

@@ -37,9 +37,10 @@ export type PaymentOutcomeStatus = CheckoutStatus;
 /**
  * The browser side of the BFF's portal routes. It sends only the short-lived portal token the host's
  * backend minted for this customer; the account's api_token never reaches a page. Requests go through
- * `fetchJson` and its one retry rule.
+ * `fetchJson` and its one retry rule. The list's routes and the client record's are two classes, so
+ * each element's bundle carries only the routes it calls.
  */
-export class BffClient {
+abstract class BffRoutes {
   readonly #base: string;
   readonly #headers: Record<string, string>;
 
@@ -48,11 +49,19 @@ export class BffClient {
     this.#headers = portalToken ? { authorization: `Bearer ${portalToken}` } : {};
   }
 
+  /** A JSON request whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
+  protected request<T>(path: string, signal?: AbortSignal, method?: string, body?: unknown): Promise<T> {
+    return fetchJson<T>(this.#base + path, { method, headers: this.#headers, body, signal });
+  }
+}
+
+/** The customer portal's invoices: the list, PDF links and payments. */
+export class BffClient extends BffRoutes {
   /** Unset filters are left out of the query string. */
   listInvoices(query: InvoiceListQuery, signal?: AbortSignal): Promise<InvoicePage> {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(key, String(value));
-    return this.#get(`invoices?${search}`, signal);
+    return this.request(`invoices?${search}`, signal);
   }
 
   /**
@@ -60,36 +69,34 @@ export class BffClient {
    * open or save it natively (its own viewer, download bar and file name).
    */
   pdfLink(id: number, signal?: AbortSignal): Promise<PdfLink> {
-    return this.#get(`invoices/${id}/pdf-link`, signal);
+    return this.request(`invoices/${id}/pdf-link`, signal);
   }
 
   /** Where the customer pays what is left on an invoice and returns from (`returnUrl`, an allowed page). */
   payment(id: number, returnUrl: string): Promise<{ redirectUrl: string | null; attempt?: string }> {
-    return this.#get(`invoices/${id}/payment`, undefined, 'POST', { returnUrl });
+    return this.request(`invoices/${id}/payment`, undefined, 'POST', { returnUrl });
   }
 
   /** How the payment an `attempt` names ended, as the service records it: never what the return address says. */
   paymentOutcome(attempt: string, signal?: AbortSignal): Promise<{ status: PaymentOutcomeStatus }> {
-    return this.#get(`checkout/${encodeURIComponent(attempt)}`, signal);
+    return this.request(`checkout/${encodeURIComponent(attempt)}`, signal);
   }
+}
 
+/** The session customer's own client record, and signing a new customer up. */
+export class ClientRecordClient extends BffRoutes {
   /** The session customer's client record. */
   client(signal?: AbortSignal): Promise<PortalClient> {
-    return this.#get('client', signal);
+    return this.request('client', signal);
   }
 
   /** Changes the session customer's client record; answers it as saved. */
   updateClient(changes: Partial<PortalClient>, signal?: AbortSignal): Promise<PortalClient> {
-    return this.#get('client', signal, 'PUT', changes);
+    return this.request('client', signal, 'PUT', changes);
   }
 
   /** Signs a new customer up, where the BFF allows it. Never retried (a POST without a key): a second try could create a second client. */
   createClient(client: Partial<PortalClient>, signal?: AbortSignal): Promise<SignupResult> {
-    return this.#get('clients', signal, 'POST', client);
-  }
-
-  /** A JSON request whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
-  #get<T>(path: string, signal?: AbortSignal, method?: string, body?: unknown): Promise<T> {
-    return fetchJson<T>(this.#base + path, { method, headers: this.#headers, body, signal });
+    return this.request('clients', signal, 'POST', client);
   }
 }

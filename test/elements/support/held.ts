@@ -9,6 +9,11 @@ export interface Held<T> {
   signal?: AbortSignal;
   release(value: T): void;
   fail(error: unknown): void;
+  /**
+   * Resolves once the answer or failure, released, has reached everything that took it before this
+   * call: a test awaits it to assert that a stale answer was dropped, not merely late.
+   */
+  delivered(): Promise<void>;
 }
 
 export function held<T>(): Held<T> {
@@ -25,6 +30,10 @@ export function held<T>(): Held<T> {
     },
     release: (value) => resolve(value),
     fail: (error) => reject(error),
+    delivered: () => answer.then(
+      () => undefined,
+      () => undefined,
+    ),
   };
   return result;
 }
