@@ -3,6 +3,7 @@ import { resolveBff, type BffApp, type BffContext, type Env } from './context.js
 import { answerErrors, cors, limitBody, requestLog } from './middleware.js';
 import type { BffOptions } from './options.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { companyRoutes, resolveRegistries } from './routes/company.js';
 import { eventRoutes } from './routes/events.js';
 import { checkoutOutcomeRoutes } from './routes/checkout-outcome.js';
 import { healthRoutes } from './routes/health.js';
@@ -13,9 +14,10 @@ import { productLookup, productRoutes } from './routes/products.js';
 import { renderRoutes } from './routes/render.js';
 import { noteBasePath } from './render-invoice-list.js';
 import { signupRoutes } from './routes/signup.js';
+import { viesCheck } from './vies-check.js';
 
 export type { BffApp } from './context.js';
-export type { BffOptions, BffServiceClient, CheckoutOptions, SignupOptions } from './options.js';
+export type { BffOptions, BffRegistryOptions, BffServiceClient, CheckoutOptions, SignupOptions } from './options.js';
 
 /**
  * The backend-for-frontend: a Hono app, that is a standard `fetch(Request)` handler, holding the
@@ -28,6 +30,8 @@ export type { BffOptions, BffServiceClient, CheckoutOptions, SignupOptions } fro
 export function createBff(options: BffOptions): BffApp {
   const bff = resolveBff(options);
   const findProduct = productLookup(bff);
+  const { registries, lookupRateLimit } = resolveRegistries(options.registries);
+  const vies = viesCheck(bff, registries);
 
   const app = new Hono<Env>();
   app.use('*', requestLog(bff));
@@ -37,8 +41,9 @@ export function createBff(options: BffOptions): BffApp {
   const routes = new Hono<Env>();
   const health = healthRoutes(bff);
   routes.route('/', health);
-  routes.route('/', productRoutes(bff, findProduct));
-  routes.route('/', checkoutRoutes(bff, findProduct));
+  routes.route('/', productRoutes(bff, findProduct, vies));
+  routes.route('/', checkoutRoutes(bff, findProduct, vies));
+  routes.route('/', companyRoutes(bff, registries, lookupRateLimit));
   routes.route('/', checkoutOutcomeRoutes({ client: bff.client, key: bff.secretKey, call: (c, what, run) => bff.service(c as BffContext, what, run) }));
   routes.route('/', portalInvoiceRoutes(bff));
   routes.route('/', portalPaymentRoutes(bff));

@@ -16,7 +16,10 @@ Environment:
   INVOICEKIT_TRUST_PROXY    how many proxies in front set X-Forwarded-For/-Proto/-Host (default 0)
   INVOICEKIT_BFF_PUBLIC_URL  the BFF's address as browsers reach it, for absolute links (or --public-url)
   INVOICEKIT_SHUTDOWN_GRACE_MS  how long requests in progress may finish after SIGTERM (default 10000)
-  INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)`;
+  INVOICEKIT_FOLLOW_WRITES  false: never follow a service on this host's write feed, ask it on every list (or --no-follow-writes)
+  INVOICEKIT_NBP_API_URL    NBP's Web API (default https://api.nbp.pl)
+  INVOICEKIT_VIES_API_URL   the VIES REST API (default https://ec.europa.eu/taxation_customs/vies/rest-api)
+  INVOICEKIT_MF_WHITELIST_URL  the VAT white list API (default https://wl-api.mf.gov.pl)`;
 
 /** `invoicekit bff`: runs the BFF alone in front of a service. Resolves once it listens. */
 export async function runBff(argv: string[]): Promise<RunningBff> {
@@ -76,6 +79,11 @@ export async function runBff(argv: string[]): Promise<RunningBff> {
     allowedOrigins,
     basePath: values['base-path'],
     signup: values.signup,
+    registries: {
+      nbpApiUrl: process.env['INVOICEKIT_NBP_API_URL'] || undefined,
+      viesApiUrl: process.env['INVOICEKIT_VIES_API_URL'] || undefined,
+      mfWhitelistUrl: process.env['INVOICEKIT_MF_WHITELIST_URL'] || undefined,
+    },
     ...(values['no-follow-writes'] ? { followServiceWrites: false } : {}),
   }), '--port', port);
   console.log(`bff listening on ${bff.url}`);

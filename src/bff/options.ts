@@ -6,6 +6,8 @@ import type { RateLimitOptions } from './rate-limit.js';
 import type { CacheStore } from './cache.js';
 import type { BffStores } from './stores/types.js';
 import type { WebhookReceiverOptions } from './events.js';
+import type { RateLimitRule } from '../server-kit/rate-limit.js';
+import type { Registries, RegistryOptions } from '../server-kit/registries/index.js';
 
 export type InvoicingClient = ReturnType<typeof createInvoicingClient>;
 
@@ -53,6 +55,11 @@ export interface CheckoutOptions {
    * country of the service's department for `departmentId`, else its default department, else PL.
    */
   sellerCountry?: string;
+  /**
+   * The seller's VAT number, named as the requester of the VIES consultations a checkout makes (their
+   * `requestIdentifier` needs one). Default: the tax number of the department the country comes from.
+   */
+  sellerVatNumber?: string;
 }
 
 export interface BffOptions {
@@ -141,4 +148,15 @@ export interface BffOptions {
    * changes at `GET /events` (Server-Sent Events). Off without a secret.
    */
   webhooks?: WebhookReceiverOptions;
+  /**
+   * Where NBP, VIES and the VAT white list are (`INVOICEKIT_NBP_API_URL`, `INVOICEKIT_VIES_API_URL`,
+   * `INVOICEKIT_MF_WHITELIST_URL`), for `GET /company/:country/:tax_no` and for the VIES check before a
+   * checkout charges no Polish VAT. Default: their public addresses. Or give the clients themselves.
+   */
+  registries?: BffRegistryOptions | Registries;
+}
+
+export interface BffRegistryOptions extends RegistryOptions {
+  /** Company lookups per client IP. Default 30 a minute; `false` leaves only the per-IP limit. */
+  lookupRateLimit?: RateLimitRule | false;
 }

@@ -120,6 +120,19 @@ export interface CheckoutAnswer {
   product: { token: string; name: string };
   /** True while a test provider takes the payment (the service's widget checkout). */
   test_mode?: boolean;
+  /** Why an EU business pays Polish VAT after all: VIES could not answer (`vies_unavailable`). The dialog says so. */
+  fallback?: 'vies_invalid' | 'vies_unavailable' | 'vies_not_checked' | null;
+  /** The VIES consultation asked before a sale without Polish VAT (the BFF's checkout). */
+  vies?: CheckoutVies;
+}
+
+/** A VIES consultation as a checkout answers it: its number and date are the seller's evidence. */
+export interface CheckoutVies {
+  status: 'valid' | 'unavailable';
+  request_identifier: string | null;
+  request_date: string | null;
+  /** For `unavailable`: VIES's own code (`MS_UNAVAILABLE`, `TIMEOUT`) or how the call failed. */
+  reason: string | null;
 }
 
 /** How a payment ended: `pending` until the provider says. */

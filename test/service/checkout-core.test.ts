@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, SHOP_ORIGIN, startTestBff, type TestBff } from '../bff/support.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { type RegistryDoubles, startRegistryDoubles } from '../../src/service/registries/doubles/index.js';
 
 /**
  * One table of checkout cases, run through both checkouts: the service's public widget checkout and
@@ -9,6 +10,8 @@ import { startTestService, type TestService } from '../helpers/service.js';
  */
 let service: TestService;
 let bff: TestBff;
+/** VIES, which the BFF asks before a sale goes without Polish VAT. */
+let registries: RegistryDoubles;
 
 const api = (path: string) => `${service.url}${path}${path.includes('?') ? '&' : '?'}api_token=${service.apiToken}`;
 
@@ -20,9 +23,12 @@ async function post(path: string, body: unknown, method = 'POST') {
 
 beforeAll(async () => {
   service = await startTestService();
-  bff = await startTestBff(service);
-  // VIES knows the German company: a 0 % or np needs its register to say the number exists.
+  // VIES knows the German company, in the service's register and in the one the BFF asks: a 0 % or np
+  // needs its register to say the number exists.
   service.registryDoubles!.vies.register('DE', '136695976', { name: 'Muster GmbH', address: 'Hauptstraße 1\n10115 Berlin' });
+  registries = await startRegistryDoubles();
+  registries.vies.register('DE', '136695976', { name: 'Muster GmbH', address: 'Hauptstraße 1\n10115 Berlin' });
+  bff = await startTestBff(service, { registries: { viesApiUrl: registries.viesApiUrl } });
   await post('/products.json', { product: { name: 'Website audit', price_net: '100.00', tax: '23', service: true, token: 'core-audit' } });
   await post('/products.json', { product: { name: 'Desk lamp', price_net: '200.00', tax: '23', service: false, token: 'core-lamp' } });
   const [department] = (await (await fetch(api('/departments.json'))).json()) as { id: number }[];
@@ -31,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bff?.close();
   await service?.stop();
+  await registries?.close();
 });
 
 interface Answer {

@@ -47,6 +47,12 @@ describe('GET /a/<prefix>/widget/company/<country>/<tax_no>', () => {
     expect(await (await lookup('pl/8981234568.json')).json()).toMatchObject({ name: 'PIEKARNIA ZŁOTY KŁOS JAN NOWAK', vat_active: false });
   });
 
+  it('asks the register once for a company asked for again within the hour', async () => {
+    const searches = doubles.whitelist.searches.length;
+    expect((await lookup('PL/6771234561')).status).toBe(200);
+    expect(doubles.whitelist.searches.length).toBe(searches);
+  });
+
   it('fills an EU company from VIES', async () => {
     const response = await lookup('FR/FR19812345676');
     expect(response.status).toBe(200);
@@ -86,7 +92,7 @@ describe('GET /a/<prefix>/widget/company/<country>/<tax_no>', () => {
 
   it('answers 503 with Retry-After when the register cannot answer', async () => {
     doubles.whitelist.fail({ kind: 'answer', status: 500, body: WL_INTERNAL_ERROR });
-    const whitelistDown = await lookup('PL/6771234561');
+    const whitelistDown = await lookup('PL/5861234564');
     expect(whitelistDown.status).toBe(503);
     expect(whitelistDown.headers.get('retry-after')).toBe('60');
     expect(await whitelistDown.json()).toEqual({ code: 'error', message: 'The VAT register cannot answer now. Try again later.' });

@@ -1,8 +1,10 @@
 import { issueAttemptToken } from './checkout-outcome.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { CheckoutAnswer, CheckoutBuyer } from '../../contract/sale.js';
-import { allowedReturnUrl, checkoutLang, checkoutPayment, quote, vatTreatment } from '../../kernel/checkout.js';
+import type { CheckoutAnswer, CheckoutBuyer, CheckoutVies } from '../../contract/sale.js';
+import { allowedReturnUrl, checkoutLang, checkoutPayment, checkoutTaxSale, euVatNumberOf, quote, treatmentOf } from '../../kernel/checkout.js';
+import { decideTax, type TaxDecision, type ViesStatus } from '../../kernel/tax/index.js';
+import type { ViesConsultation } from '../../server-kit/registries/index.js';
 import { originOf, type Bff, type BffContext, type Env } from '../context.js';
 import { readSession } from '../middleware.js';
 import type { PortalSession } from '../portal-token.js';
@@ -11,7 +13,8 @@ import { fingerprintOf, serviceIdempotencyKey, type StoredAnswer } from '../idem
 import type { InvoicingClient } from '../options.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken } from '../../kernel/validation/checkout.js';
 import { readJson, validate, webUrl } from '../validation.js';
-import { type ProductLookup, sellerCountryLookup } from './products.js';
+import { type ProductLookup, sellerLookup } from './products.js';
+import { type ViesCheck, viesRequester } from '../vies-check.js';
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -22,10 +25,14 @@ const buyerInput = buyerShape.superRefine(checkBuyer);
  * `POST /checkout`: creates an unpaid payment in the service at the service's price and answers
  * where to send the buyer. With an `Idempotency-Key`, a retry gets the first answer and creates
  * nothing, even when the retries arrive at the same time.
+ *
+ * Before a sale to an EU business goes without Polish VAT (0 % or `np`), VIES is asked: a number it
+ * calls invalid is a 422 naming `buyer.tax_no`; when it cannot answer, the sale goes ahead at Polish
+ * VAT and the answer says why (`fallback`). The consultation's identifier and date go on the payment.
  */
-export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
+export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesCheck): Hono<Env> {
   const { checkout, idempotency, limits } = bff;
-  const sellerCountry = sellerCountryLookup(bff);
+  const sellerOf = sellerLookup(bff);
   const guestInput = z.strictObject({
     product: productToken,
     quantity: z
@@ -117,7 +124,8 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
     if (!product) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
     // A guest's buyer passed the full schema; only a signed-in customer's may be partial.
     const buyer: CheckoutBuyer = session ? await customerAsBuyer(c, session, input.buyer?.email) : (input.buyer as CheckoutBuyer);
-    const treatment = vatTreatment({ sellerCountry: await sellerCountry(c), service: product.service === true, buyer });
+    const { decision, consultation } = await taxOfSale(c, product, buyer);
+    const treatment = treatmentOf(decision);
     const paymentInput = {
       ...checkoutPayment({
         product,
@@ -134,6 +142,10 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
       // A signed-in customer's invoice joins their own record, and so their portal.
       ...(session ? { client_id: session.clientId } : {}),
       ...(key ? { oid: `checkout-${(await fingerprintOf(key)).slice(0, 32)}` } : {}),
+      // The evidence that VIES was asked (kept by our service; the hosted one ignores the fields).
+      ...(consultation
+        ? { vies_status: consultation.status, vies_request_identifier: consultation.requestIdentifier, vies_request_date: consultation.requestDate }
+        : {}),
     };
     const serviceKey = key ? await serviceIdempotencyKey(bff.secretKey, 'checkout', key) : undefined;
     const payment = await bff.service(
@@ -159,8 +171,31 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
         currency: product.currency,
         quantity: input.quantity,
         product: { token: product.token, name: product.name },
+        ...(decision.fallback ? { fallback: decision.fallback } : {}),
+        ...(consultation ? { vies: viesAnswer(consultation) } : {}),
       } satisfies CheckoutAnswer,
     };
+  }
+
+  /**
+   * The sale's tax by the engine, with VIES asked first where its answer decides: for the 0 % of an
+   * intra-EU supply or the `np` of a reverse charge. Invalid there refuses the checkout.
+   */
+  async function taxOfSale(
+    c: BffContext,
+    product: { tax: string; service?: boolean | null; supply_kind?: string | null },
+    buyer: CheckoutBuyer,
+  ): Promise<{ decision: TaxDecision; consultation: ViesConsultation | undefined }> {
+    const seller = await sellerOf(c);
+    const decide = (status: ViesStatus) => decideTax(checkoutTaxSale({ sellerCountry: seller.country, ossRegistered: false, product, buyer, vies: status }));
+    const decision = decide('valid');
+    const number = euVatNumberOf(buyer);
+    if ((decision.case !== 'intra_eu_supply' && decision.case !== 'eu_reverse_charge') || !number) return { decision, consultation: undefined };
+    const consultation = await vies.consult(c, number, viesRequester(seller.country, seller.taxNo));
+    if (consultation.status === 'invalid') {
+      throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is not a VAT number registered in VIES'] } });
+    }
+    return { decision: consultation.status === 'valid' ? decision : decide('unavailable'), consultation };
   }
 
   /** The buyer fields of a signed-in customer's invoice: their record as they keep it, e-mailed where they ask. */
@@ -185,4 +220,13 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> 
   }
 
   return routes;
+}
+
+function viesAnswer(consultation: ViesConsultation): CheckoutVies {
+  return {
+    status: consultation.status === 'valid' ? 'valid' : 'unavailable',
+    request_identifier: consultation.requestIdentifier,
+    request_date: consultation.requestDate,
+    reason: consultation.reason,
+  };
 }

@@ -8,7 +8,9 @@ import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
 import type { SaleProduct } from '../../contract/sale.js';
 
-import { PRODUCT_TOKEN_PATTERN, productQuote } from '../../kernel/checkout.js';
+import { euVatNumberOf, PRODUCT_TOKEN_PATTERN, productQuote, quote } from '../../kernel/checkout.js';
+import type { ProductQuote } from '../../contract/sale.js';
+import type { ViesCheck } from '../vies-check.js';
 
 export { PRODUCT_TOKEN_PATTERN };
 const SERVICE_PAGE_SIZE = 100;
@@ -52,28 +54,45 @@ export function productLookup(bff: Bff): ProductLookup {
   };
 }
 
+/** The seller as a sale's VAT needs them: their country and, as VIES's requester, their tax number. */
+export interface Seller {
+  country: string;
+  taxNo: string | null;
+}
+
 /**
- * The seller's country, which with the buyer's decides a sale's VAT: configured, else the service's
- * department the checkout pays (or its default one), remembered like products; PL when unknown.
+ * The seller: configured, else the service's department the checkout pays (or its default one),
+ * remembered like products; PL when unknown.
  */
-export function sellerCountryLookup(bff: Bff): (c: BffContext) => Promise<string> {
+export function sellerLookup(bff: Bff): (c: BffContext) => Promise<Seller> {
   const ttlMs = bff.options.productCacheMs ?? 30_000;
   return async (c) => {
-    if (bff.checkout.sellerCountry) return bff.checkout.sellerCountry;
-    const cached = (await bff.cache.get('seller-country')) as string | undefined;
+    const configured = bff.checkout.sellerCountry;
+    if (configured) return { country: configured.toUpperCase(), taxNo: bff.checkout.sellerVatNumber ?? null };
+    const cached = (await bff.cache.get('seller')) as Seller | undefined;
     if (cached) return cached;
     const client = bff.client.departments;
-    if (!client) return 'PL';
+    if (!client) return { country: 'PL', taxNo: bff.checkout.sellerVatNumber ?? null };
     const departments = await bff.service(c, 'departments.list', (signal) => client.list({ signal }));
-    const seller = departments.find((d) => (bff.checkout.departmentId ? d.id === bff.checkout.departmentId : d['main'] === true)) ?? departments[0];
-    const country = seller?.country?.trim().toUpperCase() || 'PL';
-    await bff.cache.set('seller-country', country, ttlMs);
-    return country;
+    const department = departments.find((d) => (bff.checkout.departmentId ? d.id === bff.checkout.departmentId : d['main'] === true)) ?? departments[0];
+    const seller = { country: department?.country?.trim().toUpperCase() || 'PL', taxNo: bff.checkout.sellerVatNumber ?? department?.tax_no ?? null };
+    await bff.cache.set('seller', seller, ttlMs);
+    return seller;
   };
 }
 
-/** `GET /products/:token`: what anyone may see of a product for sale. */
-export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
+/** The seller's country, which with the buyer's decides a sale's VAT. */
+export function sellerCountryLookup(bff: Bff): (c: BffContext) => Promise<string> {
+  const seller = sellerLookup(bff);
+  return async (c) => (await seller(c)).country;
+}
+
+/**
+ * `GET /products/:token`: what anyone may see of a product for sale. A quote for an EU business goes
+ * without Polish VAT when the number's check digits pass, unless VIES has lately called it invalid;
+ * the checkout asks VIES itself before it charges so.
+ */
+export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesCheck): Hono<Env> {
   const routes = new Hono<Env>();
   const sellerCountry = sellerCountryLookup(bff);
   routes.get('/products/:token', async (c) => {
@@ -86,7 +105,7 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     c.header('Vary', 'Accept-Language');
     // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/kernel/checkout.ts).
     const country = await sellerCountry(c);
-    const sale = { service: product.service === true, seller_country: country, quote: productQuote(product, country, (name) => c.req.query(name)) };
+    const sale = { service: product.service === true, seller_country: country, quote: await quoteFor(product, country, (name) => c.req.query(name), vies) };
     const answer: SaleProduct = {
       ...publicProduct(product),
       ...sale,
@@ -96,4 +115,20 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup): Hono<Env> {
     return c.json(answer);
   });
   return routes;
+}
+
+/** The checkout core's quote, at Polish VAT where VIES lately called the buyer's number invalid. */
+async function quoteFor(product: Product, country: string, query: (name: string) => string | undefined, vies: ViesCheck | undefined): Promise<ProductQuote> {
+  const quoted = productQuote(product, country, query);
+  if (quoted.vat_treatment === 'standard' || !vies) return quoted;
+  const company = query('company');
+  const number = euVatNumberOf({
+    email: '',
+    country: query('country')?.slice(0, 2) ?? null,
+    tax_no: query('tax_no')?.slice(0, 50) ?? null,
+    tax_no_kind: query('tax_no_kind')?.slice(0, 20) ?? null,
+    ...(company === undefined ? {} : { company: /^(1|true)$/i.test(company) }),
+  });
+  if (!number || (await vies.known(number))?.status !== 'invalid') return quoted;
+  return { vat_treatment: 'standard', quantity: quoted.quantity, ...quote(product, quoted.quantity, { kind: 'standard' }) };
 }

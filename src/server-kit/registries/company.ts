@@ -1,3 +1,4 @@
+import type { CompanyDetails } from '../../contract/company.js';
 import { EU_COUNTRIES } from '../../kernel/checkout.js';
 import { compactCode, isNip, POST_CODE_FORMATS, vatPrefixOf } from '../../kernel/validation/client.js';
 import { isValidVatNumber } from '../../kernel/validation/vat-numbers.js';
@@ -5,20 +6,7 @@ import { RegistryUnavailableError } from './errors.js';
 import type { ViesClient } from './vies.js';
 import type { WhitelistClient } from './whitelist.js';
 
-/** A company's details, as a form is filled from its tax number. */
-export interface CompanyDetails {
-  /** `null` where the register does not disclose it (VIES for some member states). */
-  name: string | null;
-  street: string | null;
-  post_code: string | null;
-  city: string | null;
-  /** ISO 3166-1 (GR for Greece). */
-  country: string;
-  /** In its normal form: a NIP as ten digits, an EU VAT number with its prefix (`DE129273398`). */
-  tax_no: string;
-  /** An active VAT payer (`Czynny` on the white list; registered in VIES). */
-  vat_active: boolean;
-}
+export type { CompanyDetails };
 
 /**
  * A tax number in its normal form, or `undefined` when it is not one of `country`: a Polish NIP as
