@@ -120,8 +120,6 @@ export interface CheckoutAnswer {
   product: { token: string; name: string };
   /** True while a test provider takes the payment (the service's widget checkout). */
   test_mode?: boolean;
-  /** Why an EU business pays Polish VAT after all: VIES could not answer (`vies_unavailable`). The dialog says so. */
-  fallback?: 'vies_invalid' | 'vies_unavailable' | 'vies_not_checked' | null;
   /** The VIES consultation asked before a sale without Polish VAT (the BFF's checkout). */
   vies?: CheckoutVies;
 }
