@@ -62,13 +62,16 @@ export class CompanyLookup implements ReactiveController {
     this.state = undefined;
   }
 
-  /** Asks the register for the company `current` names by country and tax number; none when overtaken or it failed. */
-  async fill(current: Readonly<Record<CompanyFillField, string>>): Promise<Partial<Record<CompanyFillField, string>> | undefined> {
+  /**
+   * Asks the register of `country` (by default the form's) for the company `current` names by tax
+   * number; answers the changes to make, none when overtaken or it failed.
+   */
+  async fill(current: Readonly<Record<CompanyFillField, string>>, country = current.country): Promise<Partial<Record<CompanyFillField, string>> | undefined> {
     this.#run.abort();
     const { signal } = (this.#run = new AbortController());
     this.#set({ status: 'pending' });
     try {
-      const company = await this.#ask(current.country.trim(), current.tax_no.trim(), signal);
+      const company = await this.#ask(country.trim(), current.tax_no.trim(), signal);
       const { changes, kept } = companyFill(current, company, this.#filled);
       this.#filled = { ...this.#filled, ...changes };
       this.#set({ status: 'filled', name: company.name ?? company.tax_no, kept });
