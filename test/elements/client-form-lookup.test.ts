@@ -43,11 +43,11 @@ async function lookUp(el: ClientForm): Promise<void> {
 
 const WORDS = {
   en: {
-    filled: 'Filled in from the register: KWADRAT SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ. Kept as you typed: street.',
+    filled: 'Filled in from the register: KWADRAT SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ. Fields you had typed were kept.',
     unknown: 'The register knows no company with this number. Check it and the country.',
   },
   pl: {
-    filled: 'Uzupełniono z rejestru: KWADRAT SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ. Pozostawiono jak wpisano: ulica.',
+    filled: 'Uzupełniono z rejestru: KWADRAT SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ. Pola wpisane przez Ciebie pozostawiono.',
     unknown: 'Rejestr nie zna firmy o tym numerze. Sprawdź numer i kraj.',
   },
 } as const;

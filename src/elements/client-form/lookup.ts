@@ -23,6 +23,6 @@ export function lookupControls(m: ClientFormMessages, state: CompanyLookupState 
       : state?.status === 'unavailable'
         ? m.lookupUnavailable
         : state?.status === 'filled'
-          ? m.lookupFilled(state.name, state.kept.map((field) => m.fieldNames[field]))
+          ? m.lookupFilled(state.name, state.kept.length > 0)
           : nothing}</p>`;
 }

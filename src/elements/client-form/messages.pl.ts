@@ -62,8 +62,7 @@ const pl: ClientFormMessages = {
   lookup: 'Uzupełnij z rejestru',
   lookupPending: 'Pytamy rejestr…',
   lookupUnavailable: 'Rejestr nie może teraz odpowiedzieć. Wpisz dane firmy samodzielnie.',
-  lookupFilled: (name: string, kept: string[]) => `Uzupełniono z rejestru: ${name}.${kept.length ? ` Pozostawiono jak wpisano: ${kept.join(', ')}.` : ''}`,
-  fieldNames: { name: 'nazwa firmy', street: 'ulica', post_code: 'kod pocztowy', city: 'miejscowość', country: 'kraj', tax_no: 'NIP' },
+  lookupFilled: (name: string, kept: boolean) => `Uzupełniono z rejestru: ${name}.${kept ? ' Pola wpisane przez Ciebie pozostawiono.' : ''}`,
 };
 
 export default pl;

@@ -63,8 +63,7 @@ export const en = {
   lookup: 'Fill in from the register',
   lookupPending: 'Asking the register…',
   lookupUnavailable: 'The register cannot answer now. Fill in the company details yourself.',
-  lookupFilled: (name: string, kept: string[]) => `Filled in from the register: ${name}.${kept.length ? ` Kept as you typed: ${kept.join(', ')}.` : ''}`,
-  fieldNames: { name: 'company name', street: 'street', post_code: 'post code', city: 'city', country: 'country', tax_no: 'tax number' },
+  lookupFilled: (name: string, kept: boolean) => `Filled in from the register: ${name}.${kept ? ' Fields you had typed were kept.' : ''}`,
 };
 
 export type ClientFormMessages = typeof en;

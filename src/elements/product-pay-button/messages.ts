@@ -17,21 +17,13 @@ export const en = {
   city: 'City',
   country: 'Country',
   vat: 'VAT',
-  /** Why the VAT is not the product's own, by the tax engine's case (or the older treatment's kind). */
+  /** Why the VAT is not the product's own, by the quote's treatment; the server's notes name every other case. */
   cases: {
-    eu_reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is invoiced without Polish VAT, so you pay the net price.',
     reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is invoiced without Polish VAT, so you pay the net price.',
     intra_eu_supply: 'Intra-community supply: goods to a company in another EU country with a valid VAT number are invoiced at 0%, so you pay the net price.',
-    export: 'Export: goods leaving the EU are invoiced at 0% Polish VAT.',
-    non_eu_service: 'A service to a company outside the EU is invoiced without Polish VAT.',
   },
-  oss: (country: string, rate: string) => `EU one-stop shop (OSS): you pay the VAT of ${country} at ${rate}%, which the seller settles there.`,
-  /** Why an EU company pays Polish VAT after all. */
-  fallback: {
-    vies_unavailable: 'The EU VAT register (VIES) could not confirm your VAT number just now, so the sale goes ahead with Polish VAT.',
-    vies_invalid: 'The EU VAT register (VIES) does not know this VAT number, so Polish VAT applies.',
-    vies_not_checked: 'Your VAT number could not be checked, so Polish VAT applies.',
-  },
+  /** Why an EU company pays Polish VAT after all (VIES could not confirm the number). */
+  fallback: 'The EU VAT register (VIES) could not confirm your VAT number just now, so the sale goes ahead with Polish VAT.',
   invoiceSays: 'The invoice will say:',
   revised: (amount: string) => `The price changed: the total is now ${amount}.`,
   continueRevised: (amount: string) => `Continue to payment: ${amount}`,
@@ -39,8 +31,7 @@ export const en = {
   lookup: 'Fill in from the register',
   lookupPending: 'Asking the register…',
   lookupUnavailable: 'The register cannot answer now. Fill in the company details yourself.',
-  lookupFilled: (name: string, kept: string[]) => `Filled in from the register: ${name}.${kept.length ? ` Kept as you typed: ${kept.join(', ')}.` : ''}`,
-  fieldNames: { name: 'company name', street: 'street', post_code: 'post code', city: 'city', country: 'country', tax_no: 'tax number' },
+  lookupFilled: (name: string, kept: boolean) => `Filled in from the register: ${name}.${kept ? ' Fields you had typed were kept.' : ''}`,
   problems: {
     required: 'Fill this in.',
     email: 'Enter an e-mail address, such as ada@example.com.',

@@ -459,7 +459,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
                         : lookup?.status === 'unavailable'
                           ? m.lookupUnavailable
                           : lookup?.status === 'filled'
-                            ? m.lookupFilled(lookup.name, lookup.kept.map((field) => m.fieldNames[field]))
+                            ? m.lookupFilled(lookup.name, lookup.kept.length > 0)
                             : nothing}</p>
                       ${field('company', m.companyName, 'text', 'organization')}
                       ${field('street', m.street, 'text', 'street-address')}${field('post_code', m.postCode, 'text', 'postal-code')}

@@ -16,14 +16,9 @@ export interface SummaryInput {
   locale: string;
 }
 
-/** Why the VAT is what it is, in the buyer's language: the fallback's reason, OSS with its member state, or the case. */
-function explanation(m: PayButtonMessages, quote: ProductQuote | CheckoutAnswer, locale: string): string | undefined {
-  if (quote.fallback) return m.fallback[quote.fallback];
-  if (quote.case === 'oss' && 'oss_country' in quote && quote.oss_country) {
-    return m.oss(new Intl.DisplayNames(locale, { type: 'region' }).of(quote.oss_country) ?? quote.oss_country, quote.rate ?? quote.tax);
-  }
-  const cases: Partial<Record<string, string>> = m.cases;
-  return cases[quote.case ?? ''] ?? cases[quote.vat_treatment];
+/** Why the VAT is what it is, in the buyer's language: VIES could not confirm the number, or a sale without Polish VAT. */
+function explanation(m: PayButtonMessages, quote: ProductQuote | CheckoutAnswer): string | undefined {
+  return quote.fallback ? m.fallback : (m.cases as Partial<Record<string, string>>)[quote.vat_treatment];
 }
 
 /**
@@ -35,7 +30,7 @@ export function saleSummary(m: PayButtonMessages, { info, quote, revised, pendin
   const money = (amount: string) => formatMoney(amount, info.currency, locale);
   const row = (text: string, amount: string, part = 'row') => html`<div part=${part}><dt>${text}</dt><dd>${amount}</dd></div>`;
   const line = quote && lineTotals(quote.amount, 1, quote.tax, info.currency);
-  const note = quote && explanation(m, quote, locale);
+  const note = quote && explanation(m, quote);
   const notes = quote?.notes ?? [];
   return html`${quote && line && !quantityWrong
       ? html`<dl part="summary" class="summary ${pending ? 'stale' : ''}" aria-busy=${pending}>
