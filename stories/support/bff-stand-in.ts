@@ -338,6 +338,9 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     if (scenario === 'redirecting') return never(request.signal);
     if (scenario === 'checkout-busy') return failure(429, 'rate_limited', 'Too many requests. Try again later.', { headers: { 'retry-after': '1' } });
     const body = (await request.json()) as { product?: string; quantity?: number };
+    if (scenario === 'checkout-vies-invalid') {
+      return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is not a VAT number registered in VIES'] } });
+    }
     if (scenario === 'checkout-invalid') {
       return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is too long (maximum is 50 characters)'] } });
     }
@@ -348,7 +351,11 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     const attempt = `storybook-attempt-${attempts.size + 1}`;
     attempts.set(attempt, { product: found, quantity, amount });
     return json(
-      { attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name } } satisfies CheckoutAnswer,
+      {
+        attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name },
+        // VIES could not answer at the checkout: Polish VAT, whatever the quote said.
+        ...(scenario === 'vies-down' ? { fallback: 'vies_unavailable' as const } : {}),
+      } satisfies CheckoutAnswer,
       201,
     );
   }
@@ -366,6 +373,13 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     );
   }
   return notFound('route');
+}
+
+/** `GET /company/:country/:tax_no`: the demo's Polish studio by its NIP, 404 for any other number, 503 while the register is down. */
+function companyAnswer(scenario: string, route: string): Response {
+  if (scenario === 'register-down') return failure(503, 'service_busy', 'The VAT register cannot answer now. Try again later.', { headers: { 'retry-after': '60' } });
+  if (route !== 'company/PL/5252248481') return notFound('company');
+  return json({ name: 'DEMO STUDIO SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ', street: 'UL. PROSTA 51', post_code: '00-838', city: 'WARSZAWA', country: 'PL', tax_no: '5252248481', vat_active: true }, 200);
 }
 
 /** Direct mode: the service's widget product route, for a shop with no payment provider. Its errors are the service's. */
@@ -394,6 +408,7 @@ export async function standInAnswer(request: Request): Promise<Response> {
   }
   if (/^clients?$/.test(route)) return clientAnswer(scenario, route, request);
   if (/^(products|checkout)(\/|$)/.test(route)) return saleAnswer(scenario, route, request);
+  if (/^company\//.test(route)) return companyAnswer(scenario, route);
   return portalAnswer(scenario, route, request);
 }
 
