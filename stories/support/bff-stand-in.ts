@@ -1,4 +1,4 @@
-import { productQuote } from '../../src/kernel/checkout.js';
+import { productQuote, saleQuote } from '../../src/kernel/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
 import { unitForReader } from '../../src/kernel/units.js';
 import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
@@ -387,7 +387,10 @@ function directAnswer(route: string, request: Request): Response {
   const productRoute = /^a\/[^/]+\/widget\/products\/([^/]+)\.json$/.exec(route);
   const found = productRoute && request.method === 'GET' ? STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)] : undefined;
   if (!found) return new Response(JSON.stringify({ code: 'error', message: 'Not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
-  return json({ ...inReadersWords(found, request), seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
+  // The service quotes by the tax engine (case, rate, the invoice's words), where the BFF quotes by the checkout core's three kinds.
+  const quote = saleQuote(found, { country: 'PL', ossRegistered: false }, (name) => new URL(request.url).searchParams.get(name) ?? undefined);
+  const supply_kind = found.service === true ? 'service' : 'goods';
+  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
 }
 
 /**
