@@ -46,7 +46,8 @@ function portalFixturePlugin() {
 }
 
 /**
- * The buy button's service and BFF; `/__shop/state?email=` tells what the service recorded for a buyer.
+ * The buy button's service and BFF; `/__shop/state?email=` tells what the service recorded for a buyer,
+ * `/__shop/vies?country=FR&up=0` makes VIES's register of a member state unavailable (`up=1` restores it).
  * `/__portal/hold…` and `/__shop/hold…` drive the holding proxies in front of the two BFFs
  * (test/elements/support/holding-proxy.ts).
  */
@@ -66,6 +67,10 @@ function shopFixturePlugin() {
       if (context.path === '/__shop/info') return { body: JSON.stringify(fixture.info), type: 'json' };
       const hold = /^\/__shop\/(hold|held\/.+)$/.exec(context.path);
       if (hold) return { body: JSON.stringify((await fixture.holds(hold[1], context.query)) ?? null), type: 'json' };
+      if (context.path === '/__shop/vies') {
+        fixture.vies(context.query.country, context.query.up === '1');
+        return { body: '{}', type: 'json' };
+      }
       if (context.path === '/__shop/state') return { body: JSON.stringify(await fixture.state(context.query.email)), type: 'json' };
       if (context.path === '/__shop/customer') {
         return { body: JSON.stringify(await fixture.customer(Object.fromEntries(new URLSearchParams(context.querystring)))), type: 'json' };

@@ -31,10 +31,10 @@ const fill = (el: ClientForm, field: string, value: string) => {
 };
 const submit = (el: ClientForm) => el.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
 const play =
-  (steps: (el: ClientForm) => void): Play =>
+  (steps: (el: ClientForm) => void | Promise<void>): Play =>
   async ({ canvasElement }) => {
     const el = await formIn(canvasElement);
-    steps(el);
+    await steps(el);
     await el.updateComplete;
   };
 
@@ -149,4 +149,41 @@ export const InsideAPageForm: Story = {
       <button>Place order</button>
     </form>
   `,
+};
+
+/** Waits until the register lookup has answered. */
+const lookedUp = async (el: ClientForm): Promise<void> => {
+  await el.updateComplete;
+  el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.click();
+  await el.updateComplete;
+  for (let i = 0; i < 50 && el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.disabled; i++) await new Promise((r) => setTimeout(r, 50));
+  await el.updateComplete;
+};
+
+/** "Fill in from the register": one press fills name, address and country by NIP, keeping the street the customer typed. */
+export const FilledFromRegister: Story = {
+  args: { endpoint: scenario('signup'), mode: 'create' },
+  play: play(async (el) => {
+    fill(el, 'tax_no', '525-224-84-81');
+    fill(el, 'street', 'ul. Długa 2');
+    await lookedUp(el);
+  }),
+};
+
+/** A number the register does not know: said at the tax number. */
+export const UnknownCompany: Story = {
+  args: { endpoint: scenario('signup'), mode: 'create' },
+  play: play(async (el) => {
+    fill(el, 'tax_no', '1234563218');
+    await lookedUp(el);
+  }),
+};
+
+/** The register cannot answer (503): said beside the button, and the form goes on as typed. */
+export const RegisterDown: Story = {
+  args: { endpoint: scenario('register-down'), mode: 'create', locale: 'pl' },
+  play: play(async (el) => {
+    fill(el, 'tax_no', '5252248481');
+    await lookedUp(el);
+  }),
 };

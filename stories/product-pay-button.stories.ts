@@ -250,3 +250,89 @@ export const SeveralOnOnePage: Story = {
     </div>
   `,
 };
+
+/** Types into a dialog field as a buyer does: the value, then `input` and `change`, so the price is asked again. */
+function type(el: ProductPayButton, name: string, value: string): void {
+  const input = part(el, 'form')!.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`)!;
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** Waits until the dialog shows a price the server quoted for the buyer as typed. */
+async function quoted(el: ProductPayButton): Promise<void> {
+  for (let i = 0; i < 60 && part(el, 'summary')?.getAttribute('aria-busy') !== 'false'; i++) await pause(50);
+  await el.updateComplete;
+}
+
+/** A German company with a VAT number, typed in full. */
+const GERMAN_COMPANY = async (el: ProductPayButton) => {
+  await openDialog(el, { ...ADA, company: 'Acme GmbH' });
+  for (const [name, value] of [['country', 'DE'], ['tax_no', 'DE811907980'], ['street', 'Hauptstraße 1'], ['post_code', '10115'], ['city', 'Berlin']] as const) type(el, name, value);
+  await pause(300);
+  await quoted(el);
+};
+
+/** A German company's VAT number: the server's quote is the net price, and the dialog says why (reverse charge). */
+export const ReverseCharge: Story = { args: { product: 'brand-workshop-eur' }, play: play(GERMAN_COMPANY) };
+
+/** A quantity outside 1 to 1000 (here 2.5): an error at the field, no price, and Continue stays off. */
+export const BadQuantity: Story = {
+  args: { product: 'coffee-beans', 'show-quantity': true },
+  play: play(async (el) => {
+    await openDialog(el, ADA);
+    type(el, 'quantity', '2.5');
+  }),
+};
+
+export const BadQuantityPolish: Story = { ...BadQuantity, args: { ...BadQuantity.args, locale: 'pl' } };
+
+/** VIES does not know the number (a 422 naming `buyer.tax_no`): said at the tax number field, which takes the focus. */
+export const ViesRefused: Story = {
+  args: { endpoint: scenario('checkout-vies-invalid'), product: 'brand-workshop-eur' },
+  play: play(async (el) => {
+    await GERMAN_COMPANY(el);
+    part<HTMLButtonElement>(el, 'continue-button')!.click();
+  }),
+};
+
+/** VIES could not answer at the checkout: Polish VAT after all. The dialog shows the new total and why before the buyer goes on. */
+export const ViesDownNewTotal: Story = {
+  args: { endpoint: scenario('vies-down'), product: 'brand-workshop-eur' },
+  play: play(async (el) => {
+    await GERMAN_COMPANY(el);
+    part<HTMLButtonElement>(el, 'continue-button')!.click();
+  }),
+};
+
+/** "Fill in from the register": one press fills the company's name and address by NIP. */
+export const CompanyFromRegister: Story = {
+  play: play(async (el) => {
+    await openDialog(el, { ...ADA, company: '' });
+    type(el, 'tax_no', '5252248481');
+    part<HTMLButtonElement>(el, 'lookup-button')!.click();
+    await pause(500);
+  }),
+};
+
+/** The register does not know the number: said at the tax number field. */
+export const CompanyUnknown: Story = {
+  args: { locale: 'pl' },
+  play: play(async (el) => {
+    await openDialog(el, { ...ADA, company: '' });
+    type(el, 'tax_no', '1234563218');
+    part<HTMLButtonElement>(el, 'lookup-button')!.click();
+    await pause(500);
+  }),
+};
+
+/** The register cannot answer (503): said beside the button; the buyer types the details. */
+export const RegisterDown: Story = {
+  args: { endpoint: scenario('register-down') },
+  play: play(async (el) => {
+    await openDialog(el, { ...ADA, company: '' });
+    type(el, 'tax_no', '5252248481');
+    part<HTMLButtonElement>(el, 'lookup-button')!.click();
+    await pause(500);
+  }),
+};

@@ -1,4 +1,4 @@
-import { productQuote } from '../../src/kernel/checkout.js';
+import { productQuote, saleQuote } from '../../src/kernel/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
 import { unitForReader } from '../../src/kernel/units.js';
 import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
@@ -338,6 +338,9 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     if (scenario === 'redirecting') return never(request.signal);
     if (scenario === 'checkout-busy') return failure(429, 'rate_limited', 'Too many requests. Try again later.', { headers: { 'retry-after': '1' } });
     const body = (await request.json()) as { product?: string; quantity?: number };
+    if (scenario === 'checkout-vies-invalid') {
+      return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is not a VAT number registered in VIES'] } });
+    }
     if (scenario === 'checkout-invalid') {
       return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is too long (maximum is 50 characters)'] } });
     }
@@ -348,7 +351,11 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     const attempt = `storybook-attempt-${attempts.size + 1}`;
     attempts.set(attempt, { product: found, quantity, amount });
     return json(
-      { attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name } } satisfies CheckoutAnswer,
+      {
+        attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name },
+        // VIES could not answer at the checkout: Polish VAT, whatever the quote said.
+        ...(scenario === 'vies-down' ? { fallback: 'vies_unavailable' as const } : {}),
+      } satisfies CheckoutAnswer,
       201,
     );
   }
@@ -368,12 +375,22 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
   return notFound('route');
 }
 
+/** `GET /company/:country/:tax_no`: the demo's Polish studio by its NIP, 404 for any other number, 503 while the register is down. */
+function companyAnswer(scenario: string, route: string): Response {
+  if (scenario === 'register-down') return failure(503, 'service_busy', 'The VAT register cannot answer now. Try again later.', { headers: { 'retry-after': '60' } });
+  if (route !== 'company/PL/5252248481') return notFound('company');
+  return json({ name: 'DEMO STUDIO SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ', street: 'UL. PROSTA 51', post_code: '00-838', city: 'WARSZAWA', country: 'PL', tax_no: '5252248481', vat_active: true }, 200);
+}
+
 /** Direct mode: the service's widget product route, for a shop with no payment provider. Its errors are the service's. */
 function directAnswer(route: string, request: Request): Response {
   const productRoute = /^a\/[^/]+\/widget\/products\/([^/]+)\.json$/.exec(route);
   const found = productRoute && request.method === 'GET' ? STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)] : undefined;
   if (!found) return new Response(JSON.stringify({ code: 'error', message: 'Not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
-  return json({ ...inReadersWords(found, request), seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
+  // The service quotes by the tax engine (case, rate, the invoice's words), where the BFF quotes by the checkout core's three kinds.
+  const quote = saleQuote(found, { country: 'PL', ossRegistered: false }, (name) => new URL(request.url).searchParams.get(name) ?? undefined);
+  const supply_kind = found.service === true ? 'service' : 'goods';
+  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
 }
 
 /**
@@ -394,6 +411,7 @@ export async function standInAnswer(request: Request): Promise<Response> {
   }
   if (/^clients?$/.test(route)) return clientAnswer(scenario, route, request);
   if (/^(products|checkout)(\/|$)/.test(route)) return saleAnswer(scenario, route, request);
+  if (/^company\//.test(route)) return companyAnswer(scenario, route);
   return portalAnswer(scenario, route, request);
 }
 

@@ -39,6 +39,16 @@ async function bffButton(product: string, extra = '', endpoint = shop.bff) {
   return el;
 }
 
+/** Waits for the server's quote for the buyer as typed: Continue is enabled once it is in. */
+async function priced(el: ProductPayButton): Promise<void> {
+  await waitUntil(() => part<HTMLButtonElement>(el, 'continue-button')?.disabled === false, 'the dialog got no price', { timeout: 10_000 });
+}
+
+/** Waits until the dialog's total row says `total`: the quote follows the buyer as typed. */
+async function totalBecomes(el: ProductPayButton, total: string): Promise<void> {
+  await waitUntil(() => rows(el, 'total') === total && part(el, 'summary')!.getAttribute('aria-busy') === 'false', `the total did not become "${total}" (it says "${rows(el, 'total')}")`, { timeout: 10_000 });
+}
+
 async function openDialog(el: ProductPayButton, email: string, name = 'Ada Lovelace'): Promise<HTMLFormElement> {
   part<HTMLButtonElement>(el, 'button')!.click();
   await el.updateComplete;
@@ -46,6 +56,7 @@ async function openDialog(el: ProductPayButton, email: string, name = 'Ada Lovel
   const form = part<HTMLFormElement>(el, 'form')!;
   form.querySelector<HTMLInputElement>('input[name=email]')!.value = email;
   form.querySelector<HTMLInputElement>('input[name=name]')!.value = name;
+  await priced(el);
   return form;
 }
 
@@ -70,6 +81,7 @@ function nextStart(el: ProductPayButton): Promise<PayStartEvent> {
 
 /** Submits the dialog and takes over the navigation to the payment page. */
 async function startPayment(el: ProductPayButton): Promise<PayStartEvent> {
+  await priced(el);
   const started = nextStart(el);
   part<HTMLButtonElement>(el, 'continue-button')!.click();
   return started;
@@ -95,7 +107,7 @@ describe('<product-pay-button>', () => {
     el.quantity = 3;
     await el.updateComplete;
     part<HTMLButtonElement>(el, 'button')!.click();
-    await el.updateComplete;
+    await totalBecomes(el, 'Total ¥45,000');
     expect(rows(el, 'summary')).to.include('¥45,000');
     expect(rows(el, 'summary')).to.include('VAT 23%');
     expect(rows(el, 'summary')).to.include('¥8,415');
@@ -248,8 +260,7 @@ describe('<product-pay-button>', () => {
     const quantity = part(el, 'form')!.querySelector<HTMLInputElement>('input[name=quantity]')!;
     quantity.value = '3';
     quantity.dispatchEvent(new Event('input'));
-    await el.updateComplete;
-    expect(rows(el, 'total')).to.equal('Total PLN 269.70');
+    await totalBecomes(el, 'Total PLN 269.70');
     expect(accessibleName(el)).to.equal('Buy now: Coffee beans, 1 kg, PLN 269.70');
     const start = await startPayment(el);
     expect(start.detail).to.include({ quantity: 3, amount: '269.7' });
@@ -303,13 +314,11 @@ describe('<product-pay-button>', () => {
     set('post_code', '10115');
     set('city', 'Berlin');
     set('country', 'DE');
-    await el.updateComplete;
     // Not yet a valid VAT number: the product's own rate.
-    expect(rows(el, 'total')).to.equal('Total €590.00');
+    await totalBecomes(el, 'Total €590.00');
     expect(part(el, 'vat-note')).to.equal(null);
     set('tax_no', 'DE811907980');
-    await el.updateComplete;
-    expect(rows(el, 'total')).to.equal('Total €479.67');
+    await totalBecomes(el, 'Total €479.67');
     expect(text(el, 'vat-note')).to.contain('Reverse charge');
     await expect(el).to.be.accessible();
     const start = await startPayment(el);

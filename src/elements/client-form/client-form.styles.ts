@@ -158,5 +158,9 @@ export const styles = css`
       background: color-mix(in srgb, var(--_danger) 10%, var(--_surface));
       color: var(--_text);
     }
+    .cf-lookup {
+      align-self: flex-start;
+      margin-top: 0.25rem;
+    }
   }
 `;

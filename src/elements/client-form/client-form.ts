@@ -16,6 +16,8 @@ import { BffError, ClientRecordClient, type PortalClient } from '../shared/bff-c
 import { oneOf } from '../shared/dev-warnings.js';
 import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, type ClientFormValue } from './events.js';
 import { catalogs, type ClientFormMessages } from './messages.js';
+import { CompanyLookup } from '../shared/company-lookup.js';
+import { bffCompanyLookup, lookupControls, lookupCountry } from './lookup.js';
 import { styles } from './client-form.styles.js';
 
 export const CLIENT_FORM_MODES = ['edit', 'create'] as const;
@@ -110,6 +112,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   #savedCompany = true;
   /** The country as stored, before it was read as a code: a name is replaced by its code on the next save. */
   #storedCountry = '';
+  #lookup = new CompanyLookup(this, (country, taxNo, signal) => bffCompanyLookup(this.endpoint)(country, taxNo, signal));
   /** Inside a page's form: its validity, reset and disabled state there. */
   #control = new FormControl(this, {
     problem: () => {
@@ -123,10 +126,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   #id = `cf${++instances}`;
   /** The record a sign-up answered with: the first answer under the token it came with. */
   #signedUp?: PortalClient | undefined;
-  /**
-   * The client's loads, again whenever the endpoint, token or mode changes: a newer one aborts an
-   * older one; the render reads its status. A new customer starts from a blank client.
-   */
+  /** The client's loads, again when the endpoint, token or mode changes (a newer one aborts an older one); a new customer starts blank. */
   #loads = new Task(this, {
     args: () => [this.endpoint, this.portalToken, this.mode] as const,
     task: ([, token, mode], { signal }): Partial<PortalClient> | Promise<PortalClient> => {
@@ -182,9 +182,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   /**
-   * Checks the values and saves them through the BFF: the changed fields with `PUT /client`, or a new
-   * client with `POST /clients` in `create` mode. Resolves to whether it saved. While a save runs, another
-   * does nothing.
+   * Checks the values and saves them through the BFF: the changed fields with `PUT /client`, or a new client with
+   * `POST /clients` in `create` mode. Resolves to whether it saved. While a save runs, another does nothing.
    */
   async save(): Promise<boolean> {
     if (this.saving || this.#loads.status === 'pending' || this.#loads.status === 'error' || this.#isDisabled) return false;
@@ -289,9 +288,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return this.disabled || this.#control.formDisabled;
   }
 
-  #api(): ClientRecordClient {
-    return new ClientRecordClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
-  }
+  #api = (): ClientRecordClient => new ClientRecordClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
 
   /** The person field is a company's contact person; a private person's name is the name. */
   #shown(field: Field): boolean {
@@ -332,9 +329,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   /**
-   * A server's message (the BFF's or the service's, in English) in the form's words: the problem the
-   * form's own checks see in the field (the BFF checks with the same rules), a length or a blank, or a
-   * general sentence.
+   * A server's message (the BFF's or the service's, in English) in the form's words: the problem the form's own
+   * checks see in the field (the BFF checks with the same rules), a length or a blank, or a general sentence.
    */
   #serverText(field: Field, message: string): string {
     const long = /too long\D*(\d+)/.exec(message);
@@ -415,10 +411,10 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     if (field && field !== ('company' as string) && this.values[field] && !this.touched.has(field)) this.touched = new Set([...this.touched, field]);
   }
 
-  #onSubmit(event: SubmitEvent): void {
+  #onSubmit = (event: SubmitEvent): void => {
     event.preventDefault();
     void this.save();
-  }
+  };
 
   #inputName(field: string): string {
     return this.name ? `${this.name}[${field}]` : field;
@@ -474,6 +470,16 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return frame(body);
   }
 
+  /** Fills the company's fields from its register by tax number (docs/decisions/company-autofill.md): one press, never blocking. */
+  async #lookupCompany(): Promise<void> {
+    const { tax_no: _, ...others } = this.serverErrors;
+    const changes = await this.#lookup.fill(this.values, lookupCountry(this.values.country, this.values.tax_no));
+    const status = this.#lookup.state?.status;
+    this.serverErrors = status === 'unknown' || status === 'refused' ? { ...others, tax_no: this.msg.problems[status === 'unknown' ? 'unknownCompany' : 'server'] } : others;
+    if (changes) this.values = { ...this.values, ...changes };
+    for (const field of Object.keys(changes ?? {}) as Field[]) this.dispatchEvent(new ClientChangeEvent({ field, value: this.value, dirty: this.dirty }));
+  }
+
   #field(field: Field, disabled: boolean) {
     const m = this.msg;
     const required = field === 'name' || (field === 'tax_no' && this.company) || (field === 'email' && this.mode === 'create');
@@ -488,6 +494,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       saved: this.#saved[field],
       disabled,
       options: field === 'country' ? countryOptions(this.resolvedLocale, this.values.country, this.#saved.country, m.chooseCountry) : nothing,
+      extra: field === 'tax_no' && this.company ? lookupControls(m, this.#lookup.state, disabled || !this.values.tax_no.trim(), () => void this.#lookupCompany()) : nothing,
     });
   }
 }

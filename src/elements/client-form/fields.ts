@@ -35,10 +35,12 @@ export interface FieldView {
   disabled: boolean;
   /** The country list's options. */
   options: unknown;
+  /** What follows the control: the tax number's register lookup. */
+  extra?: unknown;
 }
 
 /** One field: its label, its input (the country list for `country`) and its error. */
-export function clientField(field: Field, { id, name, label, optional, required, error, value, saved, disabled, options }: FieldView) {
+export function clientField(field: Field, { id, name, label, optional, required, error, value, saved, disabled, options, extra = nothing }: FieldView) {
   const autocomplete = AUTOCOMPLETE[field];
   const describedby = error ? `${id}-error` : nothing;
   const control =
@@ -74,7 +76,7 @@ export function clientField(field: Field, { id, name, label, optional, required,
         />`;
   return html`<div class="cf-field ${WIDTH[field] ?? ''}" part="field">
     <label for=${id} part="label">${label}${required ? nothing : html` <span class="cf-note">(${optional})</span>`}</label>
-    ${control}
+    ${control}${extra}
     <p class="cf-error" part="field-error" id="${id}-error" ?hidden=${!error}>${error}</p>
   </div>`;
 }

@@ -48,6 +48,7 @@ const pl: ClientFormMessages = {
     postCode: (example) => (example ? `Podaj kod pocztowy w postaci ${example}.` : 'Podaj prawidłowy kod pocztowy.'),
     tooLong: (max) => `Użyj najwyżej ${max} znaków.`,
     server: 'Ta wartość nie została przyjęta. Sprawdź ją i spróbuj ponownie.',
+    unknownCompany: 'Rejestr nie zna firmy o tym numerze. Sprawdź numer i kraj.',
   },
   loadError: 'Nie udało się wczytać Twoich danych.',
   saveError: 'Nie udało się zapisać Twoich danych.',
@@ -58,6 +59,10 @@ const pl: ClientFormMessages = {
   errorBusy: 'Zbyt wiele zapytań. Odczekaj chwilę.',
   errorSignup: 'Zakładanie konta nie jest tu dostępne.',
   retry: 'Spróbuj ponownie',
+  lookup: 'Uzupełnij z rejestru',
+  lookupPending: 'Pytamy rejestr…',
+  lookupUnavailable: 'Rejestr nie może teraz odpowiedzieć. Wpisz dane firmy samodzielnie.',
+  lookupFilled: (name: string, kept: boolean) => `Uzupełniono z rejestru: ${name}.${kept ? ' Pola wpisane przez Ciebie pozostawiono.' : ''}`,
 };
 
 export default pl;

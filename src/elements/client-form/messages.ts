@@ -49,6 +49,7 @@ export const en = {
     postCode: (example: string) => (example ? `Enter the post code as ${example}.` : 'Enter a valid post code.'),
     tooLong: (max: string) => `Use at most ${max} characters.`,
     server: 'This value was not accepted. Check it and try again.',
+    unknownCompany: 'The register knows no company with this number. Check it and the country.',
   },
   loadError: 'We couldn’t load your details.',
   saveError: 'We couldn’t save your details.',
@@ -59,6 +60,10 @@ export const en = {
   errorBusy: 'Too many requests. Please wait a moment.',
   errorSignup: 'Signing up is not available here.',
   retry: 'Try again',
+  lookup: 'Fill in from the register',
+  lookupPending: 'Asking the register…',
+  lookupUnavailable: 'The register cannot answer now. Fill in the company details yourself.',
+  lookupFilled: (name: string, kept: boolean) => `Filled in from the register: ${name}.${kept ? ' Fields you had typed were kept.' : ''}`,
 };
 
 export type ClientFormMessages = typeof en;

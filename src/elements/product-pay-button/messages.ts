@@ -16,9 +16,22 @@ export const en = {
   postCode: 'Post code',
   city: 'City',
   country: 'Country',
-  /** Why the VAT is not the product's own, shown beside the net price the buyer then pays. */
-  reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is invoiced without Polish VAT, so you pay the net price.',
-  intra_eu_supply: 'Intra-community supply: goods to a company in another EU country with a valid VAT number are invoiced at 0%, so you pay the net price.',
+  vat: 'VAT',
+  /** Why the VAT is not the product's own, by the quote's treatment; the server's notes name every other case. */
+  cases: {
+    reverse_charge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is invoiced without Polish VAT, so you pay the net price.',
+    intra_eu_supply: 'Intra-community supply: goods to a company in another EU country with a valid VAT number are invoiced at 0%, so you pay the net price.',
+  },
+  /** Why an EU company pays Polish VAT after all (VIES could not confirm the number). */
+  fallback: 'The EU VAT register (VIES) could not confirm your VAT number just now, so the sale goes ahead with Polish VAT.',
+  invoiceSays: 'The invoice will say:',
+  revised: (amount: string) => `The price changed: the total is now ${amount}.`,
+  continueRevised: (amount: string) => `Continue to payment: ${amount}`,
+  fixQuantity: 'Correct the quantity to see the price.',
+  lookup: 'Fill in from the register',
+  lookupPending: 'Asking the register…',
+  lookupUnavailable: 'The register cannot answer now. Fill in the company details yourself.',
+  lookupFilled: (name: string, kept: boolean) => `Filled in from the register: ${name}.${kept ? ' Fields you had typed were kept.' : ''}`,
   problems: {
     required: 'Fill this in.',
     email: 'Enter an e-mail address, such as ada@example.com.',
@@ -30,6 +43,9 @@ export const en = {
     iban: 'This is not a valid IBAN.',
     postCode: 'This is not a post code of the chosen country.',
     server: 'Check this field.',
+    quantity: 'Enter a whole number from 1 to 1000.',
+    viesInvalid: 'The EU VAT register (VIES) does not know this number. Check it, or buy without a company invoice.',
+    unknownCompany: 'The register knows no company with this number. Check it and the country.',
   },
   asCustomer: 'Invoiced to your account details.',
   unitPrice: 'Unit price',

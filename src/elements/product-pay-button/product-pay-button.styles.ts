@@ -97,6 +97,16 @@ export const styles = css`
   .total {
     font-weight: 700;
   }
+  .summary.stale {
+    opacity: 0.6;
+  }
+  .note ul {
+    margin: 0.25rem 0;
+    padding-inline-start: 1.25rem;
+  }
+  [part='lookup-button'] {
+    justify-self: start;
+  }
   .actions {
     display: flex;
     justify-content: end;

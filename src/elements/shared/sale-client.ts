@@ -1,4 +1,5 @@
 import type { CheckoutAnswer, CheckoutBuyer, CheckoutOutcome, CheckoutRequest, CheckoutStatus, SaleProduct } from '../../contract/sale.js';
+import type { CompanyDetails } from '../../contract/company.js';
 import { BffError, fetchJson, type JsonRequest } from './fetch-json.js';
 
 export type { CheckoutAnswer, CheckoutBuyer, CheckoutOutcome, CheckoutRequest, CheckoutStatus, SaleProduct };
@@ -21,9 +22,17 @@ export class SaleClient {
     this.#ext = direct ? '.json' : '';
   }
 
-  /** The product as a reader of `lang` sees it: the server names its unit in that language. */
-  product(token: string, lang: string, signal?: AbortSignal): Promise<SaleProduct> {
-    return this.#request(`products/${encodeURIComponent(token)}`, { headers: { 'accept-language': lang }, signal });
+  /**
+   * The product as a reader of `lang` sees it: the server names its unit in that language. With a
+   * `quote` query (`country`, `tax_no`, `company`, `quantity`, `lang`), its `quote` is the price for that buyer.
+   */
+  product(token: string, lang: string, signal?: AbortSignal, quote = ''): Promise<SaleProduct> {
+    return this.#request(`products/${encodeURIComponent(token)}`, { headers: { 'accept-language': lang }, signal }, quote && `?${quote}`);
+  }
+
+  /** A company's details from its register by tax number: 404 when it knows none, 503 when it cannot answer. */
+  company(country: string, taxNo: string, signal?: AbortSignal): Promise<CompanyDetails> {
+    return fetchJson(`${this.#base}company/${encodeURIComponent(country)}/${encodeURIComponent(taxNo)}`, { signal });
   }
 
   /**
@@ -40,7 +49,7 @@ export class SaleClient {
   }
 
   /** Through `fetchJson`: a checkout carries its Idempotency-Key, so its retries are safe. */
-  #request<T>(path: string, init: JsonRequest): Promise<T> {
-    return fetchJson<T>(this.#base + path + this.#ext, init);
+  #request<T>(path: string, init: JsonRequest, query = ''): Promise<T> {
+    return fetchJson<T>(this.#base + path + this.#ext + query, init);
   }
 }

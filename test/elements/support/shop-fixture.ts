@@ -32,6 +32,9 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
   const api = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
   const portalSecret = randomBytes(32).toString('hex');
   const bff = await startFixtureBff(service, options.pageOrigins, portalSecret, { checkout: { testMode: true } });
+  // The seller is registered for OSS: an electronic service to a consumer elsewhere in the EU carries that state's VAT.
+  const [department] = await api.departments.list();
+  await api.departments.update(department!.id, { oss_registered: true });
   const proxy = await startHoldingProxy(bff.url);
   const info: ShopFixtureInfo = { bff: `${bff.url}/bff`, heldBff: `${proxy.url}/bff`, service: service.url, account: service.prefix };
   return {
@@ -50,6 +53,13 @@ export async function startShopFixture(options: { pageOrigins: string[] }) {
         })),
         mails: outbox.filter((m) => m.to.includes(email)).length,
       };
+    },
+    /** Makes VIES's register of one member state unavailable (`up: false`) or answer again, for the service and the BFF alike. */
+    vies(country: string, up: boolean): void {
+      for (const vies of [service.registryDoubles!.vies, bff.registries.vies]) {
+        if (up) vies.restore(country);
+        else vies.makeUnavailable(country);
+      }
     },
     /** A registered customer, signed in: their client record and a portal token for it, as a host's backend mints one. */
     async customer(fields: { name: string; email: string; tax_no?: string }): Promise<{ id: number; token: string }> {
