@@ -102,13 +102,16 @@ async function setOss(registered: boolean) {
 let serial = 0;
 const emailOf = () => `sale-${(serial += 1)}@buyer.example`;
 
-/** The widget's quote, its checkout, the payment on the checkout page, and the invoice it issued. */
-async function throughWidget(sale: Sale, currency: string, lang: 'pl' | 'en') {
+/**
+ * A checkout as the pay button makes it: the quote for the buyer (`productUrl`), the checkout
+ * (`checkoutUrl`), the payment on the service's checkout page, and the invoice it issued.
+ */
+async function checkoutAndPay(urls: { product: (token: string, query: URLSearchParams) => string; checkout: string }, sale: Sale, currency: string, lang: 'pl' | 'en') {
   const token = productToken(sale.supply, currency);
   const buyer = { ...BUYERS[sale.buyer], email: emailOf() };
   const query = new URLSearchParams({ quantity: '2', lang, country: buyer.country, ...('tax_no' in buyer ? { tax_no: buyer.tax_no } : {}), ...('company' in buyer ? { company: '1' } : {}) });
-  const product = await json(await fetch(`${service.url}/a/${service.prefix}/widget/products/${token}.json?${query}`));
-  const checkout = await fetch(`${service.url}/a/${service.prefix}/widget/checkout.json`, {
+  const product = await json(await fetch(urls.product(token, query)));
+  const checkout = await fetch(urls.checkout, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN },
     body: JSON.stringify({ product: token, quantity: 2, buyer, lang, returnUrl: `${SHOP_ORIGIN}/thanks` }),
@@ -122,26 +125,18 @@ async function throughWidget(sale: Sale, currency: string, lang: 'pl' | 'en') {
   return { quoted: product.quote.amount as string, charged: started.amount as string, payment, invoiceId: payment.invoice_id! };
 }
 
-/** The BFF's quote and checkout (as the pay button calls them), the payment on the service's checkout page, and its invoice. */
-async function throughBff(sale: Sale, currency: string, lang: 'pl' | 'en') {
+/** Through the service's own widget routes. */
+const throughWidget = (sale: Sale, currency: string, lang: 'pl' | 'en') =>
+  checkoutAndPay(
+    { product: (token, query) => `${service.url}/a/${service.prefix}/widget/products/${token}.json?${query}`, checkout: `${service.url}/a/${service.prefix}/widget/checkout.json` },
+    sale, currency, lang,
+  );
+
+/** Through the BFF of a seller registered for OSS or not, as the sale needs. */
+const throughBff = (sale: Sale, currency: string, lang: 'pl' | 'en') => {
   const bff = sale.oss ? bffs.oss : bffs.plain;
-  const token = productToken(sale.supply, currency);
-  const buyer = { ...BUYERS[sale.buyer], email: emailOf() };
-  const query = new URLSearchParams({ quantity: '2', lang, country: buyer.country, ...('tax_no' in buyer ? { tax_no: buyer.tax_no } : {}), ...('company' in buyer ? { company: '1' } : {}) });
-  const product = await json(await fetch(`${bff.base}/products/${token}?${query}`));
-  const checkout = await fetch(`${bff.base}/checkout`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN },
-    body: JSON.stringify({ product: token, quantity: 2, buyer, lang, returnUrl: `${SHOP_ORIGIN}/thanks` }),
-  });
-  const started = await json(checkout);
-  expect(checkout.status, JSON.stringify(started)).toBe(201);
-  const paid = await fetch(started.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'choice=pay', redirect: 'manual' });
-  expect(paid.status).toBe(303);
-  const payments = (await call('/banking/payments.json?per_page=100')).body as { email: string; invoice_id: number | null; price: string }[];
-  const payment = payments.find((p) => p.email === buyer.email)!;
-  return { quoted: product.quote.amount as string, charged: started.amount as string, payment, invoiceId: payment.invoice_id! };
-}
+  return checkoutAndPay({ product: (token, query) => `${bff.base}/products/${token}?${query}`, checkout: `${bff.base}/checkout` }, sale, currency, lang);
+};
 
 /** A paid payment made through the API, which generates its invoice. */
 async function throughApi(sale: Sale, currency: string, lang: 'pl' | 'en') {
