@@ -3,7 +3,7 @@ import { departmentLogo } from '../data/department-logos.js';
 import type { Database } from '../db.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { type StoredRow, timestampText, todayText } from '../store.js';
-import type { PrintOption } from './pdf.js';
+import type { PrintOption } from './print-option.js';
 import { renderInvoicePdfInPool } from './pdf-pool.js';
 
 /**

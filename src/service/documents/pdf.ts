@@ -17,7 +17,9 @@ import { amountDue, vatSummary } from './summary.js';
 import { ksefQrCodesOf, OFFLINE_LABEL, qrModules } from '../ksef/qr.js';
 import { documentFonts } from './pdf-fonts.js';
 
-export type PrintOption = 'original' | 'copy';
+import type { PrintOption } from './print-option.js';
+
+export type { PrintOption };
 
 export interface InvoicePdfOptions {
   printOption?: PrintOption;

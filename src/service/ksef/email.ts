@@ -1,5 +1,5 @@
 import type { Database, Sql } from '../db.js';
-import type { PrintOption } from '../documents/pdf.js';
+import type { PrintOption } from '../documents/print-option.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { findRow, type StoredRow, updateRow } from '../store.js';
 import { isKsefKind } from './fa3/build.js';
