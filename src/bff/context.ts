@@ -79,8 +79,8 @@ export function resolveBff(options: BffOptions): Bff {
   const secrets = [options.apiToken ?? '', typeof options.portalSecret === 'string' ? options.portalSecret : ''];
   const log: BffLogger = options.logger === false ? () => {} : redactingLogger(options.logger ?? jsonLineLogger, secrets);
   // Every key the stores keep carries the account, so BFFs of several accounts can share one store.
-  const { serviceUrl, apiToken } = options;
-  const namespace = accountNamespace(options.account ?? (serviceUrl && apiToken ? () => bffAccountId(serviceUrl, apiToken) : 'default'));
+  const { apiToken } = options;
+  const namespace = accountNamespace(options.account ?? (apiToken ? () => bffAccountId(apiToken) : 'default'));
   const limits = rateLimits(options.rateLimit, options.stores?.rateLimit, namespace);
 
   const emit = (entry: Omit<BffLogEntry, 'time'>) => {

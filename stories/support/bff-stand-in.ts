@@ -1,5 +1,6 @@
-import { productQuote, saleQuote } from '../../src/kernel/checkout.js';
+import { saleQuote } from '../../src/kernel/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
+import { supplyKindOf } from '../../src/kernel/tax/index.js';
 import { unitForReader } from '../../src/kernel/units.js';
 import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
 import type { ErrorBody, ErrorCode } from '../../src/contract/errors.js';
@@ -320,10 +321,11 @@ const OUTCOMES: Record<string, 'paid' | 'declined' | 'cancelled' | 'pending'> = 
 const inReadersWords = (found: StandInProduct, request: Request) => ({
   ...found,
   quantity_unit: unitForReader(found.quantity_unit, request.headers.get('accept-language') ?? undefined),
-  // The checkout core's quote for the buyer the query describes (src/kernel/checkout.ts), a Polish seller's.
+  // The tax engine's quote for the buyer the query describes (src/kernel/checkout.ts), a Polish seller's.
   service: found.service === true,
+  supply_kind: supplyKindOf(found),
   seller_country: 'PL',
-  quote: productQuote(found, 'PL', (name) => new URL(request.url).searchParams.get(name) ?? undefined),
+  quote: saleQuote(found, { country: 'PL', ossRegistered: false }, (name) => new URL(request.url).searchParams.get(name) ?? undefined),
 });
 
 async function saleAnswer(scenario: string, route: string, request: Request): Promise<Response> {
@@ -352,7 +354,8 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     attempts.set(attempt, { product: found, quantity, amount });
     return json(
       {
-        attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', currency: found.currency, quantity, product: { token: found.token, name: found.name },
+        attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', case: 'domestic', notes: [],
+        currency: found.currency, quantity, product: { token: found.token, name: found.name },
         // VIES could not answer at the checkout: Polish VAT, whatever the quote said.
         ...(scenario === 'vies-down' ? { fallback: 'vies_unavailable' as const } : {}),
       } satisfies CheckoutAnswer,

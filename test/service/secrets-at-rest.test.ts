@@ -151,7 +151,8 @@ describe('secrets at rest', () => {
 
   it('re-seals everything under a new key with `invoicekit secrets rotate`, and the service starts with the new key alone', async () => {
     const fresh = newSecretKey();
-    const env = { ...process.env, INVOICEKIT_SECRET_KEY: `${fresh},${TEST_SECRET_KEY}` };
+    // The data folder's own database, in the PostgreSQL pass too (where DATABASE_URL names another).
+    const env = { ...process.env, INVOICEKIT_SECRET_KEY: `${fresh},${TEST_SECRET_KEY}`, DATABASE_URL: '' };
     const { stdout } = await run(process.execPath, [...cliArgs(), 'secrets', 'rotate', '--data-dir', dataDir], { env });
     expect(stdout).toMatch(/^\d+ record\(s\) sealed anew under key [0-9a-f]{8}\n$/);
     expect(Number(/^(\d+)/.exec(stdout)![1])).toBeGreaterThanOrEqual(5);

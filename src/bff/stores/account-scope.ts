@@ -9,12 +9,13 @@ import type { RateLimitHit, RateLimitStore } from '../rate-limit.js';
  */
 
 /**
- * The account a BFF works for, as its stores' keys name it: a SHA-256 of the service's address and
- * the api_token, so the same configuration in every process gives the same id and the id gives
- * away nothing of the token.
+ * The account a BFF works for, as its stores' keys name it: a SHA-256 of the api_token, which names
+ * the account whichever of the service's processes or addresses a BFF calls (replicas behind a
+ * load balancer, each BFF beside its own service), so every BFF of one account shares its keys, and
+ * the id gives away nothing of the token.
  */
-export async function bffAccountId(serviceUrl: string, apiToken: string): Promise<string> {
-  const text = `invoicekit-bff-account\n${serviceUrl.replace(/\/+$/, '')}\n${apiToken}`;
+export async function bffAccountId(apiToken: string): Promise<string> {
+  const text = `invoicekit-bff-account\n${apiToken}`;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest).slice(0, 12)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }

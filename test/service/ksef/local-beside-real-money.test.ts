@@ -80,7 +80,7 @@ describe('the local KSeF beside real money', () => {
       });
       expect(reply.status).toBe(200);
       await first.close();
-      await expect(spawnService(['--ksef-local', '--ksef-local-port', '0', '--quiet', '--data-dir', dataDir], { INVOICEKIT_API_TOKEN: apiToken })).rejects.toThrow(
+      await expect(spawnService(['--ksef-local', '--ksef-local-port', '0', '--quiet', '--data-dir', dataDir], { INVOICEKIT_API_TOKEN: apiToken, DATABASE_URL: '' })).rejects.toThrow(
         'The local KSeF (a test double that issues tokens for any NIP) does not run beside real money or a real KSeF: account "demo" takes real payments (a live Stripe key). Start the service without --ksef-local.',
       );
     } finally {
