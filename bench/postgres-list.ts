@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,7 +137,8 @@ const postmaster = Number(readFileSync(join(cluster.dataDir, 'postmaster.pid'), 
 const children: Child<ServiceReady>[] = [];
 const sql = new pg.Client({ connectionString: cluster.url });
 try {
-  const env = { DATABASE_URL: cluster.url, BENCH_API_TOKEN: API_TOKEN };
+  // On PostgreSQL every process seals secrets under one key kept outside the database (docs/security.md).
+  const env = { DATABASE_URL: cluster.url, BENCH_API_TOKEN: API_TOKEN, INVOICEKIT_SECRET_KEY: randomBytes(32).toString('base64') };
   const one = await startChild<ServiceReady>('service', env, profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   children.push(one);
   await one.call({ type: 'bulk', request: { clientName: 'Bench 1000', externalId: 'bench-1000', count: 1000, dates: 'spread' } });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { issuePortalToken } from '../src/bff/index.js';
@@ -335,9 +336,11 @@ async function postgresPhase(): Promise<void> {
   }
   try {
     log('postgres cluster started');
-    const one = await startService({ DATABASE_URL: cluster.url });
+    // On PostgreSQL every process seals secrets under one key kept outside the database (docs/security.md).
+    const secretKey = randomBytes(32).toString('base64');
+    const one = await startService({ DATABASE_URL: cluster.url, INVOICEKIT_SECRET_KEY: secretKey });
     await bulk(one, { clientName: 'Bench 1000', externalId: 'bench-1000', count: 1000, dates: 'spread' });
-    const two = await startService({ DATABASE_URL: cluster.url, BENCH_SEED: '0' });
+    const two = await startService({ DATABASE_URL: cluster.url, INVOICEKIT_SECRET_KEY: secretKey, BENCH_SEED: '0' });
     const listPath = `/invoices.json?api_token=${API_TOKEN}&period=all&per_page=25`;
     const body = invoiceBody(API_TOKEN);
     const post = { method: 'POST', body, headers: { 'content-type': 'application/json' } };
