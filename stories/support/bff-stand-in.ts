@@ -300,7 +300,7 @@ export const STAND_IN_PRODUCTS: Record<string, StandInProduct> = {
   'logo-design': product('logo-design', 'Logo design', '1500.0', '1845.0', '23', 'PLN', 'usł.', null),
   'coffee-beans': product('coffee-beans', 'Coffee beans, 1 kg', '85.62', '89.9', '5', 'PLN', 'kg'),
   'brand-workshop-eur': product('brand-workshop-eur', 'Brand workshop (remote, EU)', '479.67', '590.0', '23', 'EUR', 'usł.'),
-  'logo-licence-jpy': product('logo-licence-jpy', 'Logo licence, Japan', '13636', '15000', '10', 'JPY', 'usł.'),
+  'logo-licence-jpy': product('logo-licence-jpy', 'Logo licence, Japan', '12195', '15000', '23', 'JPY', 'usł.'),
   'long-name': product(
     'long-name',
     'Complete brand identity package with logo, typography, colour palette, stationery and a forty-page brand book for print and web',

@@ -36,6 +36,11 @@ describe('decideTax', () => {
     }
   });
 
+  it('keeps Polish VAT where the buyer’s country is not a country code, and reads Greece’s VAT prefix as Greece', () => {
+    for (const country of ['Polska', 'Poland', 'P', '', '  ', 'D1']) expect(decideTax(sale('goods', { country }))).toEqual({ ...polish, rate: '23' });
+    expect(decideTax(sale('electronic_service', { country: 'el' }, true))).toEqual({ ...polish, case: 'oss', rate: '24', oss: true, ossCountry: 'GR', legalBasis: OSS });
+  });
+
   it('makes an exempt product sold at home an exemption, whose basis the invoice names', () => {
     expect(decideTax({ ...sale('service', { country: 'PL' }), domesticRate: 'ZW' })).toEqual({
       ...polish, case: 'exempt', rate: 'zw', legalBasis: 'art. 43 ust. 1 lub art. 113 ustawy o VAT; art. 132–137 dyrektywy 2006/112/WE',

@@ -47,7 +47,8 @@ export const product = z.looseObject({
   currency: z.string(),
   quantity_unit: s,
   service: z.boolean(),
-  supply_kind: z.enum(SUPPLY_KINDS),
+  /** Ours: the hosted service answers without it (its `service` flag says goods or a service). */
+  supply_kind: z.enum(SUPPLY_KINDS).optional(),
   category_id: z.number().nullable(),
   stock_level: decimalString,
   token: z.string(),

@@ -44,11 +44,19 @@ export interface TaxDecision {
 
 const FALLBACKS = { invalid: 'vies_invalid', unavailable: 'vies_unavailable', not_checked: 'vies_not_checked' } as const;
 
+/** An ISO 3166-1 code (`de` → `DE`, Greece's VAT prefix `EL` → `GR`), or null for anything else. */
+function countryOf(text: string | null | undefined): string | null {
+  const code = (text ?? '').trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(code)) return null;
+  return code === 'EL' ? 'GR' : code;
+}
+
 /** The case of a sale, by where the buyer is, who they are and what is sold. */
 function caseOf(sale: TaxSale): { taxCase: TaxCase; fallback: TaxDecision['fallback'] } {
   const seller = (sale.sellerCountry || 'PL').trim().toUpperCase();
-  const country = (sale.buyer.country ?? '').trim().toUpperCase();
+  const country = countryOf(sale.buyer.country);
   const at = (taxCase: TaxCase, fallback: TaxDecision['fallback'] = null) => ({ taxCase, fallback });
+  // Only a country code known to be another country takes Polish VAT off: "Polska" or a typo keeps it.
   if (!country || country === seller) return at('domestic');
   const vatNumber = (sale.buyer.vatNumber ?? '').trim();
   // A company without a VAT number is not identified for VAT: taxed as a consumer (art. 28a ustawy o VAT).
@@ -75,7 +83,7 @@ export function decideTax(sale: TaxSale): TaxDecision {
   // An exempt product sold at home is exempt: its invoice names the exemption's basis (art. 106e ust. 1 pkt 19).
   const taxCase = found.taxCase === 'domestic' && normalRate(sale.domesticRate) === 'zw' ? 'exempt' : found.taxCase;
   const rule = TAX_RULES[taxCase];
-  const country = (sale.buyer.country ?? '').trim().toUpperCase();
+  const country = countryOf(sale.buyer.country) ?? '';
   const oss = taxCase === 'oss';
   const rate = rule.rate === 'domestic' ? normalRate(sale.domesticRate) : rule.rate === 'oss' ? ossStandardRate(country)! : rule.rate;
   return {
