@@ -139,6 +139,13 @@ describe('secrets at rest', () => {
     useSecretKeys([secretKeyOf(TEST_SECRET_KEY)]);
   });
 
+  it('makes the key file on a first start whose data folder has no parent yet, as `npm start` on a fresh clone', async () => {
+    const dir = join(await freshDir(), 'not-yet', 'data');
+    loadSecretKeys({ dataDir: dir }, {});
+    expect((await stat(keyFileOf(dir))).mode & 0o777).toBe(0o600);
+    useSecretKeys([secretKeyOf(TEST_SECRET_KEY)]);
+  });
+
   it('asks for INVOICEKIT_SECRET_KEY on PostgreSQL, where several processes share the database', () => {
     expect(() => keyFileFor({ databaseUrl: 'postgres://db.example/invoicekit', dataDir: '/srv/data' }, {})).toThrow(
       'Secrets are sealed with a key kept outside the database, and on PostgreSQL several processes share it: set INVOICEKIT_SECRET_KEY ' +

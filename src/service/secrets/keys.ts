@@ -1,5 +1,5 @@
-import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { newSecretKey, type SecretKey, secretKeyOf, useSecretKeys } from './keyring.js';
 
 /**
@@ -67,6 +67,8 @@ export function loadSecretKeys(source: SecretKeySource, env: Record<string, stri
   // No data folder (an in-memory database): a key for this process's life, as long as the data's.
   if (!path) return useSecretKeys([secretKeyOf(newSecretKey())]);
   try {
+    // A first start makes the data folder's parent too (`./.invoicekit/data` on a fresh clone).
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${newSecretKey()}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
