@@ -16,6 +16,19 @@ import { isValidVatNumber } from './validation/vat-numbers.js';
 export const PRODUCT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_CHECKOUT_QUANTITY = 1000;
 
+/**
+ * What is wrong with a quantity a quote's query gives (`?quantity=2.5`), in the words the checkout's
+ * own validation uses, or `undefined` when it is a whole number from 1 to the maximum. Both product
+ * routes refuse what the checkout would refuse, instead of quoting another quantity.
+ */
+export function quantityProblem(raw: string): string | undefined {
+  const n = Number(raw);
+  if (!/^\s*-?\d+(\.\d+)?\s*$/.test(raw) || !Number.isInteger(n)) return 'must be a whole number';
+  if (n < 1) return 'must be at least 1';
+  if (n > MAX_CHECKOUT_QUANTITY) return `must be at most ${MAX_CHECKOUT_QUANTITY}`;
+  return undefined;
+}
+
 /** The EU member states, by ISO 3166-1 code (Greece is GR here, EL only in VAT numbers). */
 export { EU_COUNTRIES };
 

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { accountCacheOf } from './account-cache.js';
 import { accountByToken } from './accounts.js';
 import type { Database } from './db.js';
-import { type Account, ApiError, type ServiceContext, type ServiceEnv, unauthorized } from './http.js';
+import { type Account, ApiError, type ServiceContext, type ServiceEnv, replayedBody, unauthorized } from './http.js';
 import { clientAddress } from './login-guard.js';
 import { HashingBusyError, verifyPassword } from './passwords.js';
 import { openAccountToken } from './secrets/stored.js';
@@ -199,19 +199,7 @@ async function readHead(body: ReadableStream<Uint8Array>, bytes: number, timeMs:
     text: Buffer.concat(chunks).toString('latin1'),
     done,
     reader,
-    rest: () =>
-      new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (const chunk of chunks) controller.enqueue(chunk);
-          if (done) controller.close();
-        },
-        async pull(controller) {
-          const chunk = await reader.read();
-          if (chunk.done) controller.close();
-          else controller.enqueue(chunk.value);
-        },
-        cancel: (reason) => reader.cancel(reason),
-      }),
+    rest: () => replayedBody(chunks, done, reader),
   };
 }
 

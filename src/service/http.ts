@@ -307,3 +307,22 @@ export function idParam(c: ServiceContext, name = 'id'): number {
   if (!Number.isSafeInteger(id) || id <= 0 || id > MAX_ID) throw notFound();
   return id;
 }
+
+/**
+ * A request body whose first chunks were read already (to find a token or an upload key before the
+ * rest is allowed): those chunks again, then the rest as it comes.
+ */
+export function replayedBody(head: readonly Uint8Array[], done: boolean, reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of head) controller.enqueue(chunk);
+      if (done) controller.close();
+    },
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}

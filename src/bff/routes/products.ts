@@ -8,7 +8,7 @@ import { paymentsTestMode } from '../test-mode.js';
 import { publicProduct } from '../views.js';
 import type { SaleProduct } from '../../contract/sale.js';
 
-import { euVatNumberOf, MAX_CHECKOUT_QUANTITY, PRODUCT_TOKEN_PATTERN, saleQuote } from '../../kernel/checkout.js';
+import { euVatNumberOf, PRODUCT_TOKEN_PATTERN, quantityProblem, saleQuote } from '../../kernel/checkout.js';
 import { supplyKindOf } from '../../kernel/tax/index.js';
 import type { ProductQuote } from '../../contract/sale.js';
 import type { ViesCheck } from '../vies-check.js';
@@ -135,11 +135,8 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesC
  */
 function quoteQuery(c: BffContext): (name: string) => string | undefined {
   const quantity = c.req.query('quantity');
-  if (quantity !== undefined) {
-    const n = Number(quantity);
-    const problem = !/^\s*-?\d+(\.\d+)?\s*$/.test(quantity) || !Number.isInteger(n) ? 'must be a whole number' : n < 1 ? 'must be at least 1' : n > MAX_CHECKOUT_QUANTITY ? `must be at most ${MAX_CHECKOUT_QUANTITY}` : undefined;
-    if (problem) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { quantity: [problem] } });
-  }
+  const problem = quantity === undefined ? undefined : quantityProblem(quantity);
+  if (problem) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { quantity: [problem] } });
   return (name) => c.req.query(name);
 }
 

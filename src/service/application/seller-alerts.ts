@@ -47,6 +47,13 @@ const EXPLANATIONS: Record<Attention, string> = {
 
 /** Marks an invoice KSeF refused (`send_error`, or `server_error` after its last try); true when it did. */
 export async function markKsefRefusal(db: Database, accountId: number, invoiceId: number): Promise<boolean> {
+  // A plain read first: most settled invoices were accepted and need nothing, and a transaction
+  // counts as a write on PGlite (it would retire every kept answer).
+  const seen = await findRow<Stored>(db, 'invoices', accountId, invoiceId);
+  const seenStatus = typeof seen?.data.gov_status === 'string' ? seen.data.gov_status : '';
+  const accepted = /(^|_)ok$/.test(seenStatus);
+  if (!seen || (accepted && seen.data.attention !== 'ksef_rejected' && seen.data.attention !== 'ksef_invalid')) return false;
+  if (!accepted && !/(^|_)(send_error|server_error)$/.test(seenStatus)) return false;
   return db.transaction(async (tx) => {
     const row = await findRow<Stored>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
     const status = typeof row?.data.gov_status === 'string' ? row.data.gov_status : '';

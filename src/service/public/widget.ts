@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, toPlain } from '../../kernel/money.js';
-import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, saleQuote, treatmentOf } from '../../kernel/checkout.js';
+import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quantityProblem, saleQuote, treatmentOf } from '../../kernel/checkout.js';
 import { supplyKindOf, taxNotes } from '../../kernel/tax/index.js';
 import { decideCheckoutSale, ViesRefusalError } from '../../server-kit/sale.js';
 import type { CheckoutAnswer, CheckoutOutcome, SaleProduct } from '../../contract/sale.js';
@@ -136,12 +136,8 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct): Promise<S
  */
 function quoteQuery(c: ServiceContext): (name: string) => string | undefined {
   const quantity = c.req.query('quantity');
-  if (quantity !== undefined) {
-    const n = Number(quantity);
-    if (!/^\s*-?\d+(\.\d+)?\s*$/.test(quantity) || !Number.isInteger(n)) throw invalid({ quantity: ['must be a whole number'] });
-    if (n < 1) throw invalid({ quantity: ['must be at least 1'] });
-    if (n > MAX_QUANTITY) throw invalid({ quantity: [`must be at most ${MAX_QUANTITY}`] });
-  }
+  const problem = quantity === undefined ? undefined : quantityProblem(quantity);
+  if (problem) throw invalid({ quantity: [problem] });
   return (name) => c.req.query(name);
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Sql } from '../db.js';
-import { ApiError, idParam, invalidField, respond, type ServiceContext, type ServiceEnv } from '../http.js';
+import { ApiError, idParam, invalidField, replayedBody, respond, type ServiceContext, type ServiceEnv } from '../http.js';
 import { requireRow, timestampText, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { contentDisposition } from '../documents/pdf.js';
@@ -147,18 +147,7 @@ export const uploadKeyFirst: MiddlewareHandler<ServiceEnv> = async (c, next) => 
     throw unknownUploadKey();
   }
   // The part already read, then the rest as it comes.
-  const rest = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of head) controller.enqueue(chunk);
-      if (done) controller.close();
-    },
-    async pull(controller) {
-      const chunk = await reader.read();
-      if (chunk.done) controller.close();
-      else controller.enqueue(chunk.value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
+  const rest = replayedBody(head, done, reader);
   c.req.raw = new Request(c.req.raw, { body: rest, duplex: 'half' } as RequestInit);
   await next();
 };
