@@ -5,6 +5,7 @@ import { addDays } from './invoicing/numbering.js';
 import { todayText } from './store.js';
 import { decideTax, invoiceTaxFields, type TaxDecision } from '../kernel/tax/index.js';
 import { openSecret } from './secrets/keyring.js';
+import type { Registries } from '../server-kit/registries/index.js';
 
 /**
  * Believable sample data for a new demo account: a small studio that sells design work, a few
@@ -95,11 +96,11 @@ function saleDecision(client: number, product: number): TaxDecision {
   });
 }
 
-export async function seedDemoAccount(db: Database, prefix: string): Promise<void> {
+export async function seedDemoAccount(db: Database, prefix: string, registries?: Registries): Promise<void> {
   const rows = await db.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [prefix]);
   const token = rows[0] && openSecret(rows[0].api_token);
   if (!token) return;
-  const app = createServiceApp({ db, integrationToken: '', publicUrl: 'http://127.0.0.1' });
+  const app = createServiceApp({ db, integrationToken: '', publicUrl: 'http://127.0.0.1', registries });
   const call = async (method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> => {
     const response = await app.request(path, {
       method,

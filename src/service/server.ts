@@ -179,10 +179,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await sealStoredSecrets(db);
     const integrationToken = await setting(db, 'integration_token', options.integrationToken, () => randomToken());
     const demo = await ensureDemoAccount(db, options.apiToken);
-    if (options.seed && demo.created) {
-      const { seedDemoAccount } = await import('./seed.js');
-      await seedDemoAccount(db, DEMO_PREFIX);
-    }
     const signingSecret = await setting(db, 'signing_secret', undefined, () => randomToken(32));
     const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks };
     let listening = '';
@@ -200,6 +196,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const ksefRuntime = { localOrigin, clock, kick: () => ksefSender.kick(), onSettled: (listener: SettledListener) => ksefSender.onSettled(listener) };
     const publicUrlOf = () => (options.publicUrl ?? listening).replace(/\/+$/, '');
     const registries = createRegistries({ clock, ...options.registries });
+    // The seed issues through the registers the service asks, so its foreign-currency invoices take their NBP rate.
+    if (options.seed && demo.created) {
+      const { seedDemoAccount } = await import('./seed.js');
+      await seedDemoAccount(db, DEMO_PREFIX, registries);
+    }
     const { issuing, rateWorker } = createIssuing({ db, smtpUrl: options.smtpUrl, ksef: ksefRuntime, clock, publicUrl: publicUrlOf, rates: nbpRates(registries.nbp) });
     const app = createServiceApp({
       issuing,

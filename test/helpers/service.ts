@@ -121,8 +121,11 @@ export async function templateDataDir(seed: boolean): Promise<string> {
   const ready = await stat(join(path, '.ready')).then(() => true, () => false);
   if (ready) return path;
   const building = await mkdtemp(join(tmpdir(), 'invoicekit-template-build-'));
-  const service = await startService({ port: 0, dataDir: building, seed, apiToken: randomBytes(12).toString('hex') });
+  // Seeded through the registers' stand-ins, as every test service is, so its foreign invoices carry their rate.
+  const doubles = await startRegistryDoubles();
+  const service = await startService({ port: 0, dataDir: building, seed, apiToken: randomBytes(12).toString('hex'), registries: { nbpApiUrl: doubles.nbpApiUrl, viesApiUrl: doubles.viesApiUrl, mfWhitelistUrl: doubles.mfWhitelistUrl } });
   await service.close();
+  await doubles.close();
   await writeFile(join(building, '.ready'), '');
   // Another process may have finished first: its template is as good as this one.
   await rename(building, path).catch(() => rm(building, { recursive: true, force: true }));

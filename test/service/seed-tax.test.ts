@@ -42,3 +42,17 @@ it('invoices the German company by reverse charge and the British one by art. 28
     expect(new Set(invoice.positions.map((p) => p.tax))).toEqual(new Set(['np']));
   }
 });
+
+it('issues its euro invoices with their NBP rate already set, never waiting on a register it could not reach', async () => {
+  type Listed = { currency: string; exchange_kind: string; exchange_currency_rate: string | null; exchange_table?: string; exchange_rate_pending?: boolean; attention?: string };
+  const invoices = await get<Listed[]>('/invoices.json?per_page=100&period=all');
+  const euro = invoices.filter((i) => i.currency === 'EUR');
+  expect(euro.length).toBeGreaterThan(0);
+  for (const invoice of euro) {
+    expect(invoice.exchange_kind).toBe('nbp');
+    expect(invoice.exchange_currency_rate).toMatch(/^\d+\.\d+$/);
+    expect(invoice.exchange_table).toMatch(/^\d+\/A\/NBP\/\d{4}$/);
+    expect(invoice.exchange_rate_pending ?? null).toBeNull();
+    expect(invoice.attention ?? null).toBeNull();
+  }
+});

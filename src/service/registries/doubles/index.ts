@@ -52,8 +52,8 @@ export const DEMO_PL_COMPANIES: readonly { nip: string; name: string; statusVat:
   { nip: '9512345675', name: 'ZAMKNIĘTA FIRMA SPÓŁKA JAWNA', statusVat: null, workingAddress: 'UL. DŁUGA 1, 00-238 WARSZAWA', regon: '140000005' },
 ];
 
-/** Days of NBP tables the demo publishes, back from today. */
-const DEMO_RATE_DAYS = 120;
+/** Days of NBP tables the demo publishes, back from today: beyond the seeded year of invoices. */
+const DEMO_RATE_DAYS = 400;
 
 async function listen(app: Hono, host: string): Promise<{ server: ServerType; origin: string }> {
   const server = await new Promise<ServerType>((resolve, reject) => {
