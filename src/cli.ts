@@ -134,8 +134,8 @@ async function runMigrate(argv: string[]): Promise<void> {
  * `invoicekit secrets rotate`: every secret at rest sealed anew under a new key. With
  * `INVOICEKIT_SECRET_KEY` (a server) the new key is the first one it names: give every process
  * `new,old` first, so that they read both, then rotate, then drop the old key. Without it, a new
- * key goes first in the key file beside the data folder; a running service reads with it as soon
- * as it meets a value sealed with it.
+ * key goes first in the key file beside the data folder; a running service that holds the folder
+ * notices it within a second and seals everything under it, with no restart.
  */
 async function runSecrets(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string', default: './.invoicekit/data' } }, allowPositionals: true });
@@ -165,10 +165,13 @@ async function runSecrets(argv: string[]): Promise<void> {
   try {
     db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
   } catch (error) {
-    throw new Error(
-      `The database could not be opened (${error instanceof Error ? error.message : String(error)}). ` +
-        'An embedded data folder in use by a running service reads with the new key already and seals everything under it at its next start.',
-    );
+    const { DataDirInUseError } = await import('./service/data-lock.js');
+    if (keyFile && error instanceof DataDirInUseError) {
+      // The service that holds the folder watches its key file and re-seals everything itself.
+      console.log(`the running service holding ${dataDir} seals every secret under the new key within seconds`);
+      return;
+    }
+    throw new Error(`The database could not be opened (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
   }
   try {
     await migrate(db);

@@ -19,7 +19,7 @@ import { randomToken } from './passwords.js';
 import { identifyRawAnswers } from './raw-answers.js';
 import { createRegistries, type RegistryOptions } from '../server-kit/registries/index.js';
 import { openSecret, sealSecret } from './secrets/keyring.js';
-import { loadSecretKeys } from './secrets/keys.js';
+import { loadSecretKeys, watchKeyFile } from './secrets/keys.js';
 import { sealStoredSecrets, storedToken } from './secrets/stored.js';
 
 export interface ServiceOptions {
@@ -167,7 +167,8 @@ async function ensureDemoAccount(db: Database, apiToken: string | undefined): Pr
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   // SMTP without the operator's sender refuses to start, before anything opens.
   if (options.smtpUrl) createMailer(options.smtpUrl);
-  loadSecretKeys({ secretKey: options.secretKey, keyFile: options.secretKeyFile, dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  const keySource = { secretKey: options.secretKey, keyFile: options.secretKeyFile, dataDir: options.dataDir, databaseUrl: options.databaseUrl };
+  loadSecretKeys(keySource);
   // Every write of a record queues its webhook deliveries in its own transaction and wakes the sender.
   let webhooksQueued = () => {};
   const rowHooks = [webhookRowHooks({ queued: () => webhooksQueued() })];
@@ -245,6 +246,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     scheduler.start();
     rateWorker.start();
     ksefSender.start();
+    // `invoicekit secrets rotate` beside a running embedded service: its new key seals everything at once.
+    let resealing: Promise<unknown> = Promise.resolve();
+    const stopWatchingKeys = watchKeyFile(keySource, () => {
+      resealing = resealing
+        .then(() => sealStoredSecrets(db))
+        .then((count) => options.log?.({ level: 'info', message: `${count} secret(s) sealed anew under the rotated key` }))
+        .catch((error: unknown) => options.log?.({ level: 'error', message: `re-sealing under the rotated key failed: ${error instanceof Error ? error.message : String(error)}` }));
+    });
     return {
       url,
       prefix: DEMO_PREFIX,
@@ -261,7 +270,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       ...(db.writeCount ? { writeCount: db.writeCount } : {}),
       async close({ graceMs = 0 } = {}) {
         draining = true;
-        await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop(), rateWorker.stop()]);
+        stopWatchingKeys();
+        await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop(), rateWorker.stop(), resealing]);
         const http = server as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => http.closeAllConnections?.(), graceMs);

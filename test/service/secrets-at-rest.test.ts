@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { keyFileFor, keyFileOf, loadSecretKeys, rotateKeyFile } from '../../src/
 import { startService } from '../../src/service/server.js';
 import { cliArgs } from '../helpers/cli.js';
 import { api } from '../helpers/http.js';
-import { copyDataDir, TEST_SECRET_KEY, templateDataDir } from '../helpers/service.js';
+import { copyDataDir, killServices, spawnService, TEST_SECRET_KEY, templateDataDir } from '../helpers/service.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 
@@ -26,6 +26,7 @@ const freshDir = async () => {
 };
 
 afterAll(async () => {
+  killServices();
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   useSecretKeys([secretKeyOf(TEST_SECRET_KEY)]);
 });
@@ -182,6 +183,42 @@ describe('secrets at rest', () => {
     }
     expect(await secretsFoundIn(dataDir, secrets)).toEqual([]);
   }, 120_000);
+
+  it('re-seals everything while the embedded service runs, when `invoicekit secrets rotate` meets the folder in use', async () => {
+    // The embedded default: no INVOICEKIT_SECRET_KEY, the key in its file beside the data folder.
+    const dir = await freshDir();
+    const env = { INVOICEKIT_SECRET_KEY: '', INVOICEKIT_API_TOKEN: 'rotate-while-running-token-0001', DATABASE_URL: '' };
+    const first = await spawnService(['--data-dir', dir], env);
+    const hookSecret = 'whsec_RotateWhileRunning0000000000007';
+    const shop = api({ url: first.url, apiToken: env.INVOICEKIT_API_TOKEN });
+    expect((await shop.post('/webhooks.json', { webhook: { kind: 'invoice:create', url: 'https://hooks.example.com/in', secret: hookSecret } })).status).toBe(201);
+    const oldKey = (await readFile(keyFileOf(dir), 'utf8')).trim();
+    const rotated = await run(process.execPath, [...cliArgs(), 'secrets', 'rotate', '--data-dir', dir], { env: { ...process.env, ...env } });
+    expect(rotated.stdout).toContain(`the running service holding ${dir} seals every secret under the new key within seconds`);
+    const keys = (await readFile(keyFileOf(dir), 'utf8')).trim().split('\n');
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(oldKey);
+    // The service notices the new key, seals under it, and answers throughout.
+    for (let waited = 0; !/sealed anew under the rotated key/.test(first.output()); waited += 100) {
+      expect(waited, first.output()).toBeLessThan(20_000);
+      expect((await shop.get('/webhooks.json')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(first.output()).toMatch(/"message":"[1-9]\d* secret\(s\) sealed anew under the rotated key"/);
+    expect((await shop.get('/webhooks.json')).body).toMatchObject([{ secret: hookSecret }]);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toMatchObject({ code: 0 });
+    // Proof that nothing is left under the old key: the old key is dropped, and everything still opens.
+    await writeFile(keyFileOf(dir), `${keys[0]}\n`, { mode: 0o600 });
+    const again = await spawnService(['--data-dir', dir], env);
+    try {
+      expect((await api({ url: again.url, apiToken: env.INVOICEKIT_API_TOKEN }).get('/webhooks.json')).body).toMatchObject([{ secret: hookSecret }]);
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
+    }
+    expect(await secretsFoundIn(dir, { hookSecret, apiToken: env.INVOICEKIT_API_TOKEN })).toEqual([]);
+  }, 180_000);
 
   it('seals secrets stored in clear before sealing existed, at the next start', async () => {
     const dir = await freshDir();

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, unwatchFile, watchFile, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { newSecretKey, type SecretKey, secretKeyOf, useSecretKeys } from './keyring.js';
 
@@ -85,4 +85,30 @@ export function rotateKeyFile(path: string): string {
   const fresh = newSecretKey();
   writeKeyFile(path, [fresh, ...old]);
   return secretKeyOf(fresh).id;
+}
+
+/**
+ * Watches the key file a running embedded service seals with: when `invoicekit secrets rotate`
+ * puts a new key first, the keys are loaded anew and `rotated` runs (the service re-seals every
+ * secret under the new key), without a restart. Nothing to watch when the keys are given directly.
+ * Answers the function that stops watching.
+ */
+export function watchKeyFile(source: SecretKeySource, rotated: () => void, intervalMs = 1_000): () => void {
+  const path = keyFileFor(source);
+  if (!path) return () => undefined;
+  let first = readFileSync(path, 'utf8').split(/\s+/)[0];
+  const changed = () => {
+    let now: string | undefined;
+    try {
+      now = readFileSync(path, 'utf8').split(/\s+/)[0];
+    } catch {
+      return; // Gone for a moment (being replaced): the next look finds it.
+    }
+    if (!now || now === first) return;
+    first = now;
+    loadSecretKeys(source);
+    rotated();
+  };
+  watchFile(path, { interval: intervalMs, persistent: false }, changed);
+  return () => unwatchFile(path, changed);
 }
