@@ -18,6 +18,8 @@ export const routes: AdminRoute[] = [
   { pattern: '/admin/invoices', tag: 'ik-admin-invoices', load: () => import('./invoices.js'), nav: 'invoices' },
   { pattern: '/admin/invoices/:id', tag: 'ik-admin-invoice', load: () => import('./invoice-detail.js'), nav: 'invoices' },
   { pattern: '/admin/customers', tag: 'ik-admin-customers', load: () => import('./customers.js'), nav: 'customers' },
+  { pattern: '/admin/settings', tag: 'ik-admin-settings', load: () => import('./settings.js'), nav: 'settings' },
+  { pattern: '/admin/settings/:section', tag: 'ik-admin-settings', load: () => import('./settings.js'), nav: 'settings' },
 ];
 
 /** The route a path opens and its parameters, or undefined. */

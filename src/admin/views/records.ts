@@ -236,13 +236,6 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-let fieldCount = 0;
-/** An id unique in the page, for a field's error text that `aria-describedby` points at. */
-export function uniqueId(prefix: string): string {
-  fieldCount += 1;
-  return `${prefix}-${fieldCount}`;
-}
-
 /** A labelled text input; `errors` are shown under it and tied to it. */
 export function textField(options: {
   label: string;
