@@ -5,7 +5,6 @@ import { pick, toLang, type Lang } from './i18n.js';
 import { readSession, signOut, type AdminSession } from './session.js';
 import { viewStyles } from './styles.js';
 import { matchRoute, routes, type AdminRoute } from './views/index.js';
-import './views/sign-in.js';
 import type { AdminSignedInEvent } from './views/sign-in.js';
 
 const strings = {

@@ -22,6 +22,14 @@ export class AdminView extends LitElement {
     this.dispatchEvent(new AdminNavigateEvent(path));
   }
 
+  /** A link's click handler: opens its address in the back office, except with a modifier key (a new tab). */
+  protected follow = (event: MouseEvent): void => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    const link = event.currentTarget as HTMLAnchorElement;
+    this.navigate(link.pathname + link.search);
+  };
+
   /** Typed alias of `lang` for the strings' `pick`. */
   protected get language(): Lang {
     return this.lang;

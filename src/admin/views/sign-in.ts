@@ -96,8 +96,6 @@ export class AdminSignIn extends LitElement {
   }
 }
 
-if (!customElements.get('ik-admin-sign-in')) customElements.define('ik-admin-sign-in', AdminSignIn);
-
 declare global {
   interface HTMLElementTagNameMap {
     'ik-admin-sign-in': AdminSignIn;
