@@ -101,7 +101,7 @@ export class AdminCustomers extends AdminView {
     const customers = task.value;
     if (!customers) return html`<p role="status">${t.loading}</p>`;
     if (customers.length === 0 && this.page === 1) return html`<p role="status">${t.empty}</p>`;
-    return html`<div class="scroll">
+    return html`<div class="scroll" tabindex="0" role="region" aria-label=${t.title}>
         <table aria-busy=${task.status === 'pending' ? 'true' : 'false'}>
           <thead>
             <tr>

@@ -192,21 +192,24 @@ export class AdminInvoice extends AdminView {
 
   override render() {
     const t = this.#t;
-    const task = this.#invoice;
-    const invoice = task.value;
-    if (!invoice) {
-      if (task.status === 'error') {
-        return html`<h1 tabindex="-1">${t.title(this.params.id ?? '')}</h1>
-          <p class="notice" data-tone="error" role="alert">
-            ${t.failed} ${errorText(task.error)} <button type="button" class="secondary" @click=${() => void task.run()}>${t.retry}</button>
-          </p>`;
-      }
-      return html`<h1 tabindex="-1">${t.title('')}</h1>
-        <p role="status">${t.loading}</p>`;
-    }
+    const invoice = this.#invoice.value;
+    // One template whatever the state, so the heading the shell focuses stays the same element.
     return html`<p><a href="/admin/invoices" @click=${(event: Event) => this.#go(event, '/admin/invoices')}>${t.back}</a></p>
-      <h1 tabindex="-1">${t.title(invoice.number)}</h1>
-      <div role="status" aria-live="polite">${this.#notice()}</div>
+      <h1 tabindex="-1">${t.title(invoice?.number ?? '')}</h1>
+      ${invoice ? this.#record(invoice) : this.#pending()}`;
+  }
+
+  #pending(): TemplateResult {
+    const t = this.#t;
+    const task = this.#invoice;
+    if (task.status !== 'error') return html`<p role="status">${t.loading}</p>`;
+    return html`<p class="notice" data-tone="error" role="alert">
+      ${t.failed} ${errorText(task.error)} <button type="button" class="secondary" @click=${() => void task.run()}>${t.retry}</button>
+    </p>`;
+  }
+
+  #record(invoice: InvoiceRecord): TemplateResult {
+    return html`<div role="status" aria-live="polite">${this.#notice()}</div>
       ${this.#summary(invoice)} ${this.#ksef(invoice)} ${this.#emailSection(invoice)} ${this.#payments(invoice)} ${this.#correction(invoice)}`;
   }
 
@@ -337,7 +340,7 @@ export class AdminInvoice extends AdminView {
       <h2 id="payments">${t.payments}</h2>
       ${payments.length === 0
         ? html`<p>${t.noPayments}</p>`
-        : html`<div class="scroll">
+        : html`<div class="scroll" tabindex="0" role="region" aria-labelledby="payments">
             <table>
               <thead>
                 <tr>

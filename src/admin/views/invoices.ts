@@ -179,7 +179,7 @@ export class AdminInvoices extends AdminView {
     const lang = locale(this.language);
     const today = localToday();
     const words = pick(STATUS_WORDS, this.language);
-    return html`<div class="scroll">
+    return html`<div class="scroll" tabindex="0" role="region" aria-label=${t.title}>
         <table aria-busy=${task.status === 'pending' ? 'true' : 'false'}>
           <caption class="hint" style="text-align:start">${t.page(this.page)}</caption>
           <thead>

@@ -165,7 +165,7 @@ export class AdminWebhookSettings extends SettingsSection {
       </p>
       ${deliveries.length === 0
         ? html`<p class="hint">${t.noDeliveries}</p>`
-        : html`<div class="scroll">
+        : html`<div class="scroll" tabindex="0" role="region" aria-label=${t.deliveries(hook.url)}>
             <table aria-label=${t.deliveries(hook.url)}>
               <thead>
                 <tr>
