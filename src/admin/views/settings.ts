@@ -2,12 +2,12 @@ import { css, html, type TemplateResult } from 'lit';
 import { type Lang, pick } from '../i18n.js';
 import { AdminView } from '../view.js';
 import { recordStyles } from './records.js';
-import './settings/api-token.js';
-import './settings/company.js';
-import './settings/email.js';
-import './settings/ksef.js';
-import './settings/payments.js';
-import './settings/webhooks.js';
+import { AdminApiTokenSettings } from './settings/api-token.js';
+import { AdminCompanySettings } from './settings/company.js';
+import { AdminEmailSettings } from './settings/email.js';
+import { AdminKsefSettings } from './settings/ksef.js';
+import { AdminPaymentSettings } from './settings/payments.js';
+import { AdminWebhookSettings } from './settings/webhooks.js';
 
 export const SETTINGS_SECTIONS = ['company', 'payments', 'ksef', 'webhooks', 'email', 'api-token'] as const;
 export type SettingsSectionName = (typeof SETTINGS_SECTIONS)[number];
@@ -94,10 +94,27 @@ export class AdminSettings extends AdminView {
   }
 }
 
+/** The sections, registered with the page that shows them (their modules define nothing). */
+const SECTION_ELEMENTS = {
+  'ik-admin-api-token-settings': AdminApiTokenSettings,
+  'ik-admin-company-settings': AdminCompanySettings,
+  'ik-admin-email-settings': AdminEmailSettings,
+  'ik-admin-ksef-settings': AdminKsefSettings,
+  'ik-admin-payment-settings': AdminPaymentSettings,
+  'ik-admin-webhook-settings': AdminWebhookSettings,
+} as const;
+for (const [tag, element] of Object.entries(SECTION_ELEMENTS)) if (!customElements.get(tag)) customElements.define(tag, element);
+
 if (!customElements.get('ik-admin-settings')) customElements.define('ik-admin-settings', AdminSettings);
 
 declare global {
   interface HTMLElementTagNameMap {
     'ik-admin-settings': AdminSettings;
+    'ik-admin-api-token-settings': AdminApiTokenSettings;
+    'ik-admin-company-settings': AdminCompanySettings;
+    'ik-admin-email-settings': AdminEmailSettings;
+    'ik-admin-ksef-settings': AdminKsefSettings;
+    'ik-admin-payment-settings': AdminPaymentSettings;
+    'ik-admin-webhook-settings': AdminWebhookSettings;
   }
 }

@@ -78,11 +78,3 @@ export class AdminApiTokenSettings extends SettingsSection {
         : html`<p><button type="button" class="secondary" @click=${() => (this.confirming = true)}>${t.rotate}</button></p>`}`;
   }
 }
-
-if (!customElements.get('ik-admin-api-token-settings')) customElements.define('ik-admin-api-token-settings', AdminApiTokenSettings);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'ik-admin-api-token-settings': AdminApiTokenSettings;
-  }
-}

@@ -163,11 +163,3 @@ export class AdminCompanySettings extends SettingsSection {
       </form>`;
   }
 }
-
-if (!customElements.get('ik-admin-company-settings')) customElements.define('ik-admin-company-settings', AdminCompanySettings);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'ik-admin-company-settings': AdminCompanySettings;
-  }
-}

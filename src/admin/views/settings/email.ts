@@ -71,11 +71,3 @@ export class AdminEmailSettings extends SettingsSection {
       </form>`;
   }
 }
-
-if (!customElements.get('ik-admin-email-settings')) customElements.define('ik-admin-email-settings', AdminEmailSettings);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'ik-admin-email-settings': AdminEmailSettings;
-  }
-}

@@ -167,11 +167,3 @@ export class AdminKsefSettings extends SettingsSection {
       </form>`;
   }
 }
-
-if (!customElements.get('ik-admin-ksef-settings')) customElements.define('ik-admin-ksef-settings', AdminKsefSettings);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'ik-admin-ksef-settings': AdminKsefSettings;
-  }
-}

@@ -113,7 +113,8 @@ export class AdminPaymentSettings extends SettingsSection {
 
   #save(event: SubmitEvent): void {
     event.preventDefault();
-    const values = formValues(event.target as HTMLFormElement);
+    const form = event.target as HTMLFormElement;
+    const values = formValues(form);
     const given = (value: string | undefined) => (value ? value : undefined);
     const provider = (values.provider ?? 'none') as Provider;
     const payments: Record<string, unknown> = { provider };
@@ -131,7 +132,7 @@ export class AdminPaymentSettings extends SettingsSection {
       const saved = await this.api.put<{ payments: PaymentSettings }>('/account/payments.json', { payments });
       this.#settings.value = saved.payments;
       this.chosen = undefined;
-      (event.target as HTMLFormElement).reset();
+      form.reset();
       return { tone: 'ok', text: pick(strings, this.language).saved };
     });
   }
@@ -193,13 +194,5 @@ export class AdminPaymentSettings extends SettingsSection {
             : nothing}
         </div>
       </form>`;
-  }
-}
-
-if (!customElements.get('ik-admin-payment-settings')) customElements.define('ik-admin-payment-settings', AdminPaymentSettings);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'ik-admin-payment-settings': AdminPaymentSettings;
   }
 }

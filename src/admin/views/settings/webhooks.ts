@@ -200,11 +200,3 @@ export class AdminWebhookSettings extends SettingsSection {
     </section>`;
   }
 }
-
-if (!customElements.get('ik-admin-webhook-settings')) customElements.define('ik-admin-webhook-settings', AdminWebhookSettings);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'ik-admin-webhook-settings': AdminWebhookSettings;
-  }
-}
