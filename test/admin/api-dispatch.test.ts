@@ -160,6 +160,18 @@ describe('the page', () => {
     }
   });
 
+  it('serves the script it loads, revalidated by its hash', async () => {
+    const response = await fetch(`${service.url}/admin/assets/admin.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const etag = response.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{16}"$/);
+    expect(await response.text()).toContain('customElements.define("ik-admin-app"');
+    const again = await fetch(`${service.url}/admin/assets/admin.js`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+  }, 60_000);
+
   it('answers an unknown asset 404, and the API 401 without a session', async () => {
     expect((await fetch(`${service.url}/admin/assets/admin.css`)).status).toBe(404);
     expect((await fetch(`${service.url}/admin/assets/other.js`)).status).toBe(404);
