@@ -117,7 +117,7 @@ export class AdminKsefSettings extends SettingsSection {
   }
 
   #test(): void {
-    void this.act('test', async () => connectionNotice(await this.api.post<ConnectionAnswer>('/account/ksef/test_connection.json'), this.language));
+    void this.act('test', async () => connectionNotice(await this.api.post<ConnectionAnswer>('/account/connection_tests/ksef.json'), this.language));
   }
 
   override render() {

@@ -138,7 +138,7 @@ export class AdminPaymentSettings extends SettingsSection {
   }
 
   #test(): void {
-    void this.act('test', async () => connectionNotice(await this.api.post<ConnectionAnswer>('/account/payments/test_connection.json'), this.language));
+    void this.act('test', async () => connectionNotice(await this.api.post<ConnectionAnswer>('/account/connection_tests/payments.json'), this.language));
   }
 
   override render() {
