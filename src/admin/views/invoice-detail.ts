@@ -79,6 +79,12 @@ export class AdminInvoice extends AdminView {
       api && id ? api.get<InvoiceRecord>(`/invoices/${encodeURIComponent(id)}.json`, { 'additional_fields[invoice]': 'connected_payments' }) : undefined,
   });
 
+  /** The account's KSeF environment: with KSeF off, nothing is offered to send. */
+  readonly #ksefEnvironment = new Task(this, {
+    args: () => [this.api] as const,
+    task: async ([api]) => (api ? (await api.get<{ ksef: { environment: string } }>('/account/ksef.json')).ksef.environment : undefined),
+  });
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#watch);
@@ -265,7 +271,8 @@ export class AdminInvoice extends AdminView {
     const view = ksefViewOf(invoice);
     const state = ksefState(invoice, this.language);
     const refusal = ksefRefusal(invoice.gov_error_messages, this.language);
-    const canSend = !view || view.state === 'error';
+    const ksefOff = this.#ksefEnvironment.value === 'off';
+    const canSend = (!view || view.state === 'error') && this.#ksefEnvironment.value !== undefined && !ksefOff;
     const canFix = view?.state !== 'sent' && view?.state !== 'pending' && !invoice.cancelled;
     return html`<section aria-labelledby="ksef">
       <h2 id="ksef">${t.ksef}</h2>
@@ -287,6 +294,9 @@ export class AdminInvoice extends AdminView {
             ${refusal.explained.length ? html`<ul>${refusal.explained.map((line) => html`<li>${line}</li>`)}</ul>` : nothing}
             ${refusal.said.length ? html`<p class="hint">${t.ksefSaid}:</p><ul lang="pl">${refusal.said.map((line) => html`<li>${line}</li>`)}</ul>` : nothing}
           </div>`
+        : nothing}
+      ${ksefOff
+        ? html`<p class="hint">${t.ksefOff} <a href="/admin/settings/ksef" @click=${(event: Event) => this.#go(event, '/admin/settings/ksef')}>${t.ksefSettings}</a></p>`
         : nothing}
       ${canSend
         ? html`<p><button type="button" ?disabled=${Boolean(this.busy)} @click=${() => this.#sendToKsef()}>${view ? t.sendKsef : t.sendKsefFirst}</button></p>`
