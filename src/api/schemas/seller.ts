@@ -13,6 +13,7 @@ export type ApiTokenRotation = z.infer<typeof apiTokenRotation>;
 /** What an item of the overview is about, and so where the seller fixes it. */
 export const ATTENTION_KINDS = [
   'ksef_rejected',
+  'ksef_invalid',
   'awaiting_ksef_number',
   'awaiting_exchange_rate',
   'vies_unavailable',

@@ -1,5 +1,7 @@
 import type { Hono } from 'hono';
 import type { ServiceEnv } from '../http.js';
+import { mountAttention } from './attention.js';
+import { mountConnectionTests } from './connection-tests.js';
 import { mountTokenRotation } from './token-rotation.js';
 
 /**
@@ -8,4 +10,6 @@ import { mountTokenRotation } from './token-rotation.js';
  */
 export const sellerApiRoutes: readonly (readonly [path: string, mount: (group: Hono<ServiceEnv>) => void])[] = [
   ['/account/api_token', mountTokenRotation],
+  ['/account/attention', mountAttention],
+  ['/account/connection_tests', mountConnectionTests],
 ];

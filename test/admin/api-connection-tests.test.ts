@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInvoicingClient } from '../../src/api/index.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { Przelewy24StandIn } from '../service/support/przelewy24-standin.js';
+import { StripeStandIn } from '../service/support/stripe-standin.js';
+import { accountWithUser, type AdminBrowser, signIn } from './support/session.js';
+
+/**
+ * "Test connection" of the payment provider (`POST /account/connection_tests/payments`), from the
+ * back office, against stand-ins of Stripe and Przelewy24 answering as their references do.
+ */
+const TEST_KEY = 'sk_test_51StandInKey000000000000';
+const WEBHOOK_SECRET = 'whsec_standinSigningSecret0000000000';
+const MERCHANT = { merchantId: 123456, posId: 123456, crc: 'a1b2c3d4e5f60718', apiKey: 'f0e1d2c3b4a5968778695a4b3c2d1e0f' };
+
+let stripe: StripeStandIn;
+let p24: Przelewy24StandIn;
+let service: TestService;
+let shop: { id: number; prefix: string; apiToken: string };
+let anna: AdminBrowser;
+
+beforeAll(async () => {
+  stripe = new StripeStandIn([TEST_KEY]);
+  p24 = new Przelewy24StandIn(MERCHANT);
+  await Promise.all([stripe.server.start(), p24.server.start()]);
+  process.env.INVOICEKIT_STRIPE_API_URL = stripe.url;
+  process.env.INVOICEKIT_P24_API_URL = `${p24.url}/api/v1`;
+  service = await startTestService();
+  shop = await accountWithUser(service, { prefix: 'kwiaciarnia', login: 'anna', email: 'anna@kwiaciarnia.example', password: 'róże i tulipany' });
+  anna = await signIn(service, 'anna', 'róże i tulipany');
+}, 60_000);
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all([stripe?.server.stop(), p24?.server.stop()]);
+  delete process.env.INVOICEKIT_STRIPE_API_URL;
+  delete process.env.INVOICEKIT_P24_API_URL;
+});
+
+const testConnection = () => anna.call('POST', '/admin/api/account/connection_tests/payments.json');
+const choose = (payments: Record<string, unknown>) => anna.call('PUT', '/admin/api/account/payments.json', { payments });
+
+describe('testing the payment provider\'s connection', () => {
+  it('says the test provider needs nothing while it is the default', async () => {
+    const reply = await testConnection();
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ok: true, target: 'test', test_mode: true, message: 'The test provider needs no keys: its Pay and Decline pages record payments, and no money moves.' });
+  });
+
+  it('asks Stripe for the balance with the stored key, and says what Stripe answered', async () => {
+    expect((await choose({ provider: 'stripe', stripe: { secret_key: TEST_KEY, webhook_secret: WEBHOOK_SECRET } })).status).toBe(200);
+    const before = stripe.apiRequests.length;
+    const reply = await testConnection();
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ok: true, target: 'stripe', test_mode: true, message: "Stripe accepted the key and read the account's balance (test mode)." });
+    const asked = stripe.apiRequests.slice(before);
+    expect(asked.map((request) => [request.method, request.path, request.headers.authorization])).toEqual([['GET', '/v1/balance', `Bearer ${TEST_KEY}`]]);
+    expect(reply.text).not.toContain(TEST_KEY);
+
+    expect((await choose({ stripe: { secret_key: 'sk_test_51WrongKey0000000000000' } })).status).toBe(200);
+    const refused = await testConnection();
+    expect(refused.body).toEqual({ ok: false, target: 'stripe', test_mode: true, message: 'Stripe refused the key (401): Invalid API Key provided: sk_test_****' });
+
+    await stripe.server.stop();
+    try {
+      const down = await testConnection();
+      expect(down.status).toBe(200);
+      expect(down.body).toMatchObject({ ok: false, target: 'stripe', test_mode: true });
+      expect(down.body.message).toMatch(/^Stripe could not be reached: /);
+    } finally {
+      await stripe.server.start();
+    }
+  });
+
+  it('asks Przelewy24 testAccess with the POS id and API key', async () => {
+    const keys = { merchant_id: MERCHANT.merchantId, pos_id: MERCHANT.posId, crc: MERCHANT.crc, api_key: MERCHANT.apiKey, sandbox: true };
+    expect((await choose({ provider: 'przelewy24', przelewy24: keys })).status).toBe(200);
+    const reply = await testConnection();
+    expect(reply.body).toEqual({ ok: true, target: 'przelewy24', test_mode: true, message: 'Przelewy24 accepted the POS id and API key (sandbox).' });
+    expect(p24.server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/v1/testAccess' });
+    expect(reply.text).not.toContain(MERCHANT.apiKey);
+
+    expect((await choose({ przelewy24: { api_key: '00000000000000000000000000000000' } })).status).toBe(200);
+    const refused = await testConnection();
+    expect(refused.body).toEqual({ ok: false, target: 'przelewy24', test_mode: true, message: 'Przelewy24 refused the POS id and API key (401): Incorrect authentication' });
+  });
+
+  it('names the missing choice when online payment is off, and works through the typed client too', async () => {
+    expect((await choose({ provider: 'none' })).status).toBe(200);
+    const reply = await testConnection();
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual({ code: 'error', message: { provider: ['is none: choose a payment provider first'] } });
+    expect((await choose({ provider: 'test' })).status).toBe(200);
+    const client = createInvoicingClient({ baseUrl: service.url, apiToken: shop.apiToken });
+    expect(await client.seller.testPaymentConnection()).toMatchObject({ ok: true, target: 'test' });
+    expect((await anna.call('POST', '/admin/api/account/connection_tests/payments.json', undefined, { csrf: null })).status).toBe(403);
+  });
+});
