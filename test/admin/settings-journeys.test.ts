@@ -11,8 +11,8 @@ import { accountWithUser, signIn } from './support/session.js';
 import { axeViolations, signedInContext, until, type Width } from './support/records-page.js';
 
 /**
- * The back office's settings in Chromium against the real service: Stripe keys saved write-only,
- * KSeF set to the bundled double, a webhook's
+ * The back office's settings in Chromium against the real service: a Stripe stand-in connected
+ * with write-only keys and "Test connection", KSeF set to the bundled double, a webhook's
  * failed delivery sent again, the API token rotated (the old one 401 at once, the new one working),
  * and axe on every section in both languages at desktop and phone width.
  */
@@ -66,7 +66,7 @@ async function open(path: string, options: { lang?: 'en' | 'pl'; width?: Width }
 }
 
 describe('the payment provider', () => {
-  it('takes Stripe test keys write-only and says it is in test mode', async () => {
+  it('connects a Stripe stand-in: keys write-only, test mode said plainly, and "Test connection" asks Stripe', async () => {
     const page = await open('/admin/settings/payments');
     const section = page.locator('ik-admin-payment-settings');
     await section.getByRole('radio', { name: 'Stripe' }).check();
@@ -81,6 +81,14 @@ describe('the payment provider', () => {
     expect(await section.getByLabel('Secret key (sk_test_… or sk_live_…) (set)').inputValue()).toBe('');
     expect(await section.locator('input').evaluateAll((inputs) => (inputs as HTMLInputElement[]).filter((input) => input.value.startsWith('sk_')).length)).toBe(0);
     expect((await http.get('/account/payments.json')).body.payments).toMatchObject({ provider: 'stripe', test_mode: true, stripe: { secret_key_set: true, key_mode: 'test' } });
+
+    const before = stripe.apiRequests.length;
+    await section.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => section.locator('[role="status"] .notice').getAttribute('data-tone')).toBe('ok');
+    expect((await section.locator('[role="status"] .notice').textContent())?.trim()).toBe(
+      "Connected to Stripe (test mode). Stripe accepted the key and read the account's balance (test mode).",
+    );
+    expect(stripe.apiRequests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/balance']);
 
     await page.context().close();
   });

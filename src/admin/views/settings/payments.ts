@@ -189,7 +189,7 @@ export class AdminPaymentSettings extends SettingsSection {
           : nothing}
         <div class="actions">
           <button type="submit" ?disabled=${Boolean(this.busy)}>${t.save}</button>
-          ${settings.provider === 'stripe' || settings.provider === 'przelewy24'
+          ${settings.provider !== 'none'
             ? html`<button type="button" class="secondary" ?disabled=${Boolean(this.busy)} @click=${() => this.#test()}>${t.test}</button>`
             : nothing}
         </div>
