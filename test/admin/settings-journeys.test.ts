@@ -65,6 +65,24 @@ async function open(path: string, options: { lang?: 'en' | 'pl'; width?: Width }
   return page;
 }
 
+describe('an invoice while KSeF is off', () => {
+  it('offers no sending to KSeF and says where to turn it on', async () => {
+    const created = await http.post('/invoices.json', { invoice: { buyer_name: 'Sklep Nowak', positions: [{ name: 'Konsultacja', quantity: 1, total_price_gross: 123, tax: 23 }] } });
+    expect(created.status, created.text).toBe(201);
+    const page = await open(`/admin/invoices/${created.body.id}`);
+    const view = page.locator('ik-admin-invoice');
+    await expect.poll(() => view.locator('[data-field="ksef-state"]').textContent()).toBe('Not sent');
+    await expect.poll(() => view.locator('[data-field="ksef-off"]').textContent()).toBe('KSeF is off for this account: nothing is sent to it. KSeF settings');
+    await view.locator('summary', { hasText: 'Correct the invoice' }).click();
+    expect(await view.getByRole('button', { name: /KSeF/ }).count()).toBe(0);
+    expect(await view.getByRole('button', { name: 'Save', exact: true }).count()).toBe(1);
+    await view.getByRole('link', { name: 'KSeF settings' }).click();
+    await expect.poll(() => page.locator('ik-admin-settings h1').textContent()).toBe('Settings');
+    expect(new URL(page.url()).pathname).toBe('/admin/settings/ksef');
+    await page.context().close();
+  });
+});
+
 describe('the payment provider', () => {
   it('connects a Stripe stand-in: keys write-only, test mode said plainly, and "Test connection" asks Stripe', async () => {
     const page = await open('/admin/settings/payments');

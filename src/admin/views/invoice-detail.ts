@@ -296,7 +296,7 @@ export class AdminInvoice extends AdminView {
           </div>`
         : nothing}
       ${ksefOff
-        ? html`<p class="hint">${t.ksefOff} <a href="/admin/settings/ksef" @click=${(event: Event) => this.#go(event, '/admin/settings/ksef')}>${t.ksefSettings}</a></p>`
+        ? html`<p class="hint" data-field="ksef-off">${t.ksefOff} <a href="/admin/settings/ksef" @click=${(event: Event) => this.#go(event, '/admin/settings/ksef')}>${t.ksefSettings}</a></p>`
         : nothing}
       ${canSend
         ? html`<p><button type="button" ?disabled=${Boolean(this.busy)} @click=${() => this.#sendToKsef()}>${view ? t.sendKsef : t.sendKsefFirst}</button></p>`
@@ -318,7 +318,9 @@ export class AdminInvoice extends AdminView {
         ${field(t.buyerTaxNo, 'buyer_tax_no')} ${field(t.buyerStreet, 'buyer_street')} ${field(t.buyerPostCode, 'buyer_post_code')}
         ${field(t.buyerCity, 'buyer_city')} ${field(t.buyerCountry, 'buyer_country')}
         <div class="actions">
-          <button type="submit" value="send" ?disabled=${Boolean(this.busy)}>${t.saveAndSend}</button>
+          ${this.#ksefEnvironment.value && this.#ksefEnvironment.value !== 'off'
+            ? html`<button type="submit" value="send" ?disabled=${Boolean(this.busy)}>${t.saveAndSend}</button>`
+            : nothing}
           <button type="submit" value="save" class="secondary" ?disabled=${Boolean(this.busy)}>${t.save}</button>
         </div>
       </form>
