@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoicingClient } from '../../src/api/index.js';
+import { startKsefDouble, type RunningKsefDouble } from '../../src/service/ksef/double/server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { Przelewy24StandIn } from '../service/support/przelewy24-standin.js';
 import { StripeStandIn } from '../service/support/stripe-standin.js';
 import { accountWithUser, type AdminBrowser, signIn } from './support/session.js';
 
 /**
- * "Test connection" of the payment provider (`POST /account/connection_tests/payments`), from the
- * back office, against stand-ins of Stripe and Przelewy24 answering as their references do.
+ * "Test connection" of the payment provider (`POST /account/connection_tests/payments`) and of KSeF
+ * (`…/ksef`), from the back office, against stand-ins of Stripe and Przelewy24 answering as their
+ * references do, and the bundled KSeF double.
  */
 const TEST_KEY = 'sk_test_51StandInKey000000000000';
 const WEBHOOK_SECRET = 'whsec_standinSigningSecret0000000000';
@@ -18,6 +20,7 @@ let p24: Przelewy24StandIn;
 let service: TestService;
 let shop: { id: number; prefix: string; apiToken: string };
 let anna: AdminBrowser;
+let ksef: RunningKsefDouble;
 
 beforeAll(async () => {
   stripe = new StripeStandIn([TEST_KEY]);
@@ -25,13 +28,14 @@ beforeAll(async () => {
   await Promise.all([stripe.server.start(), p24.server.start()]);
   process.env.INVOICEKIT_STRIPE_API_URL = stripe.url;
   process.env.INVOICEKIT_P24_API_URL = `${p24.url}/api/v1`;
-  service = await startTestService();
+  ksef = await startKsefDouble();
+  service = await startTestService({ ksef: { localOrigin: ksef.origin, senderIntervalMs: 3_600_000 } });
   shop = await accountWithUser(service, { prefix: 'kwiaciarnia', login: 'anna', email: 'anna@kwiaciarnia.example', password: 'róże i tulipany' });
   anna = await signIn(service, 'anna', 'róże i tulipany');
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
-  await Promise.all([stripe?.server.stop(), p24?.server.stop()]);
+  await Promise.all([stripe?.server.stop(), p24?.server.stop(), ksef?.close()]);
   delete process.env.INVOICEKIT_STRIPE_API_URL;
   delete process.env.INVOICEKIT_P24_API_URL;
 });
@@ -93,5 +97,37 @@ describe('testing the payment provider\'s connection', () => {
     const client = createInvoicingClient({ baseUrl: service.url, apiToken: shop.apiToken });
     expect(await client.seller.testPaymentConnection()).toMatchObject({ ok: true, target: 'test' });
     expect((await anna.call('POST', '/admin/api/account/connection_tests/payments.json', undefined, { csrf: null })).status).toBe(403);
+  });
+});
+
+describe('testing the KSeF connection', () => {
+  const ksefTest = () => anna.call('POST', '/admin/api/account/connection_tests/ksef.json');
+
+  it('asks for an environment first, then authenticates with the token for the seller\'s NIP', async () => {
+    const off = await ksefTest();
+    expect(off.status).toBe(422);
+    expect(off.body).toEqual({ code: 'error', message: { environment: ['is off: choose a KSeF environment first'] } });
+
+    const [department] = (await anna.call('GET', '/admin/api/departments.json')).body as { id: number }[];
+    expect((await anna.call('PUT', `/admin/api/departments/${department!.id}.json`, { department: { tax_no: '525-224-84-81' } })).status).toBe(200);
+    const token = ksef.issueToken('5252248481');
+    expect((await anna.call('PUT', '/admin/api/account/ksef.json', { ksef: { environment: 'local', token } })).status).toBe(200);
+    const reply = await ksefTest();
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ok: true, target: 'local', test_mode: true, message: 'KSeF (local) accepted the token for NIP 5252248481.' });
+    expect(reply.text).not.toContain(token);
+    expect(await createInvoicingClient({ baseUrl: service.url, apiToken: shop.apiToken }).seller.testKsefConnection()).toEqual(reply.body);
+  });
+
+  it('says what KSeF answered a token it does not know', async () => {
+    expect((await anna.call('PUT', '/admin/api/account/ksef.json', { ksef: { token: 'not-a-token-of-this-double' } })).status).toBe(200);
+    const reply = await ksefTest();
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      ok: false,
+      target: 'local',
+      test_mode: true,
+      message: 'KSeF refused the token: Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu (450): Nieprawidłowy token',
+    });
   });
 });

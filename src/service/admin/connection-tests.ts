@@ -2,15 +2,19 @@ import type { Hono } from 'hono';
 import Stripe from 'stripe';
 import type { ConnectionTest } from '../../api/schemas/seller.js';
 import { isStripeTestKey, przelewy24KeysOf, readPaymentSettings, stripeKeysOf } from '../data/payment-settings.js';
+import { defaultDepartment } from '../accounts.js';
 import { invalidField, respond, type ServiceEnv } from '../http.js';
+import { isConnected, readKsefSettings } from '../ksef/settings.js';
+import { testKsefConnection } from './ksef-connection.js';
 import { callApi as przelewy24Api } from '../payments/przelewy24.js';
 import { stripeClient } from '../payments/stripe.js';
 
 /**
  * `POST /account/connection_tests/payments`: asks the account's payment provider whether the stored
  * keys work, the way each provider documents it (Stripe: the account's balance; Przelewy24:
- * `testAccess`). A refusal or an unreachable provider is a 200 with `ok: false` and what it said:
- * the test ran, and its answer is the result.
+ * `testAccess`). `POST /account/connection_tests/ksef`: one authentication with the account's KSeF
+ * token in its environment. A refusal or an unreachable party is a 200 with `ok: false` and what it
+ * said: the test ran, and its answer is the result.
  */
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -61,6 +65,18 @@ export function mountConnectionTests(app: Hono<ServiceEnv>): void {
     } else {
       throw invalidField('provider', 'is none: choose a payment provider first');
     }
+    c.header('cache-control', 'no-store');
+    return respond(c, result, { root: 'connection_test' });
+  });
+
+  app.post('/ksef', async (c) => {
+    const account = c.get('account');
+    const settings = await readKsefSettings(c.get('db'), account.id);
+    if (settings.environment === 'off') throw invalidField('environment', 'is off: choose a KSeF environment first');
+    if (!isConnected(settings)) throw invalidField('token', "can't be blank");
+    const nip = (await defaultDepartment(c.get('db'), account.id))?.data.tax_no?.replace(/\D/g, '') ?? '';
+    if (!/^\d{10}$/.test(nip)) throw invalidField('tax_no', 'of the seller must be a NIP of 10 digits');
+    const result = await testKsefConnection({ environment: settings.environment, token: settings.token, nip, localOrigin: c.get('config').ksef.localOrigin() });
     c.header('cache-control', 'no-store');
     return respond(c, result, { root: 'connection_test' });
   });
