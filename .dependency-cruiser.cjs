@@ -42,6 +42,8 @@ const layers = [
     path: [
       '^src/service/(app|http|routing|context|api-error|conditional|answer-cache|idempotency|auth|account-operations|integrations|health|login-guard|write-feed|openapi|server|index|seed)[.]ts$',
       '^src/service/(resources|public)/',
+      // The seller's back office: its session, its dispatch to the API, its page.
+      '^src/service/admin/',
       '^src/service/[^/]+/routes[.]ts$',
       '^src/service/payments/(notifications|settings|stripe|przelewy24)[.]ts$',
       '^src/service/documents/outbox[.]ts$',

@@ -12,6 +12,7 @@ import { PdfBusyError } from './documents/pdf-pool.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountHealth } from './health.js';
 import { mountAccountOperations } from './account-operations.js';
+import { createAdminApp } from './admin/routes.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
 import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
@@ -222,6 +223,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/issuers', group(ofAccount, mountIssuers));
   // A BFF in another process follows the write count instead of asking again (PGlite only).
   app.route('/changes', group(ofAccount, (changes) => mountWriteFeed(changes, options.db)));
+  // The seller's back office: its API calls are answered by this app, in this process.
+  app.route('/admin', createAdminApp((request, env) => app.fetch(request, env)));
   // A path no group claims still has its body read, so a hostile body is refused there as anywhere.
   app.use(...open);
   routePatchAsPut(app);
