@@ -74,9 +74,7 @@ export class AdminApp extends LitElement {
       .skip {
         position: absolute;
         inset-inline-start: 0.5rem;
-        top: -3rem;
-        background: #fff;
-        padding: 0.5rem;
+        top: -4rem;
         z-index: 1;
       }
       .skip:focus {
@@ -124,9 +122,6 @@ export class AdminApp extends LitElement {
         align-items: center;
       }
       .tools label {
-        display: flex;
-        align-items: center;
-        gap: 0.375rem;
         font-weight: normal;
       }
       .tools select {
@@ -210,8 +205,8 @@ export class AdminApp extends LitElement {
     const current = this.view?.route?.nav;
     const navigation = NAV_ORDER.filter((key) => routes.some((route) => route.nav === key));
     return html`
-      <a class="skip" href="#main" @click=${this.#skip}>${t.skip}</a>
       <header>
+        <button type="button" class="skip" @click=${this.#skip}>${t.skip}</button>
         <div class="brand">${t.product} <span>${this.session?.account.name ?? t.backOffice}</span></div>
         ${this.session
           ? html`<nav aria-label=${t.menu}>
@@ -221,12 +216,11 @@ export class AdminApp extends LitElement {
             </nav>`
           : nothing}
         <div class="tools">
-          <label>${t.language}
-            <select @change=${this.#chooseLanguage}>
+          <label for="language">${t.language}</label>
+            <select id="language" @change=${this.#chooseLanguage}>
               <option value="en" lang="en" ?selected=${this.language === 'en'}>English</option>
               <option value="pl" lang="pl" ?selected=${this.language === 'pl'}>Polski</option>
             </select>
-          </label>
           ${this.session ? html`<button type="button" @click=${this.#signOut}>${t.signOut}</button>` : nothing}
         </div>
       </header>

@@ -2,15 +2,11 @@
  * The back office's session routes: `GET /admin/session` (who is signed in), `POST /admin/session`
  * (sign in) and `DELETE /admin/session` (sign out, which ends the session on the server).
  */
+import type { AdminSessionAnswer } from '../contract/admin-session.js';
 import { AdminApiError } from './api.js';
 
 /** The session as the server answers it; the account's api_token is never part of it. */
-export interface AdminSession {
-  user: { login: string; email: string };
-  account: { prefix: string; name: string | null };
-  /** Sent back as `X-CSRF-Token` on every write. */
-  csrf: string;
-}
+export type AdminSession = AdminSessionAnswer;
 
 const SESSION_PATH = '/admin/session';
 

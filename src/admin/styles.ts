@@ -64,7 +64,8 @@ export const viewStyles = css`
     gap: 0.75rem;
     max-width: 36rem;
   }
-  label {
+  label,
+  .field {
     display: grid;
     gap: 0.25rem;
     font-weight: 600;

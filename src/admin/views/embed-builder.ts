@@ -156,39 +156,48 @@ export class AdminEmbedBuilder extends AdminView {
 
   override render() {
     const t = pick(strings, this.lang);
+    // One heading for every state, so the focus the shell puts on it stays there when the data arrives.
+    return html`
+      <p><a href="/admin/products" @click=${this.follow}>${t.back}</a></p>
+      <h1 tabindex="-1">${t.title}</h1>
+      ${this.#body()}
+    `;
+  }
+
+  #body() {
+    const t = pick(strings, this.lang);
     if (this.#data.status === 'error') {
       const missing = this.#data.error instanceof AdminApiError && this.#data.error.status === 404;
-      return html`<h1 tabindex="-1">${t.title}</h1>
-        <p class="error" role="alert">${missing ? t.notFound : t.failed}</p>
-        <p><a href="/admin/products" @click=${this.follow}>${t.back}</a></p>`;
+      return html`<p class="error" role="alert">${missing ? t.notFound : t.failed}</p>`;
     }
     const data = this.#data.value;
-    if (!data) return html`<h1 tabindex="-1">${t.title}</h1><p class="muted" role="status">${t.loading}</p>`;
+    if (!data) return html`<p class="muted" role="status">${t.loading}</p>`;
     const { product, prefix } = data;
     const service = location.origin;
     const codes = embedCodes({ service, prefix, token: product.token, name: product.name, theme: this.theme, locale: this.locale, label: this.label });
     return html`
-      <p><a href="/admin/products" @click=${this.follow}>${t.back}</a></p>
-      <h1 tabindex="-1">${t.title}</h1>
       <p class="muted">${t.intro(product.name)} <a href="/admin/products/${product.id}" @click=${this.follow}>${t.editProduct}</a></p>
       <div class="builder">
         <div>
           <fieldset>
             <legend>${t.button}</legend>
-            <label>${t.theme}
-              <select @change=${(event: Event) => (this.theme = (event.currentTarget as HTMLSelectElement).value as EmbedTheme)}>
+            <div class="field">
+              <label for="theme">${t.theme}</label>
+              <select id="theme" @change=${(event: Event) => (this.theme = (event.currentTarget as HTMLSelectElement).value as EmbedTheme)}>
                 ${(['light', 'dark', 'auto'] as const).map((theme) => html`<option value=${theme} ?selected=${theme === this.theme}>${t.themes[theme]}</option>`)}
               </select>
-            </label>
-            <label>${t.language}
-              <select @change=${(event: Event) => (this.locale = (event.currentTarget as HTMLSelectElement).value as EmbedLocale)}>
+            </div>
+            <div class="field">
+              <label for="locale">${t.language}</label>
+              <select id="locale" @change=${(event: Event) => (this.locale = (event.currentTarget as HTMLSelectElement).value as EmbedLocale)}>
                 ${(['', 'en', 'pl'] as const).map((locale) => html`<option value=${locale} ?selected=${locale === this.locale}>${t.locales[locale || 'browser']}</option>`)}
               </select>
-            </label>
-            <label>${t.label}
-              <input name="label" .value=${this.label} maxlength="60" placeholder=${t.labelPlaceholder} aria-describedby="label-hint" @input=${(event: Event) => (this.label = (event.currentTarget as HTMLInputElement).value)} />
+            </div>
+            <div class="field">
+              <label for="label">${t.label}</label>
+              <input id="label" name="label" .value=${this.label} maxlength="60" placeholder=${t.labelPlaceholder} aria-describedby="label-hint" @input=${(event: Event) => (this.label = (event.currentTarget as HTMLInputElement).value)} />
               <span class="hint" id="label-hint">${t.labelHint}</span>
-            </label>
+            </div>
           </fieldset>
           <h2>${t.preview}</h2>
           <div class="preview ${this.theme === 'dark' ? 'dark' : ''}">

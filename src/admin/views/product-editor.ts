@@ -103,16 +103,26 @@ export class AdminProductEditor extends AdminView {
     const t = pick(strings, this.lang);
     const editing = this.params.id !== undefined;
     const product = this.#product.value;
-    if (editing && this.#product.status === 'error') {
-      const missing = this.#product.error instanceof AdminApiError && this.#product.error.status === 404;
-      return html`<h1 tabindex="-1">${t.notFound}</h1>
-        ${missing ? nothing : html`<p class="error" role="alert">${String((this.#product.error as Error).message)}</p>`}
-        <p><a href="/admin/products" @click=${this.follow}>${t.back}</a></p>`;
-    }
-    if (editing && !product) return html`<h1 tabindex="-1">${t.loading}</h1>`;
+    const failed = editing && this.#product.status === 'error';
+    const title = failed ? t.notFound : !editing ? t.newTitle : product ? t.editTitle(product.name) : t.loading;
+    // One heading for every state, so the focus the shell puts on it stays there when the product arrives.
     return html`
       <p><a href="/admin/products" @click=${this.follow}>${t.back}</a></p>
-      <h1 tabindex="-1">${product ? t.editTitle(product.name) : t.newTitle}</h1>
+      <h1 tabindex="-1">${title}</h1>
+      ${failed ? this.#failure() : editing && !product ? nothing : this.#form()}
+    `;
+  }
+
+  #failure() {
+    const error = this.#product.error;
+    if (error instanceof AdminApiError && error.status === 404) return nothing;
+    return html`<p class="error" role="alert">${error instanceof Error ? error.message : String(error)}</p>`;
+  }
+
+  #form() {
+    const t = pick(strings, this.lang);
+    const product = this.#product.value;
+    return html`
       <form @submit=${this.#submit} novalidate>
         ${this.#input('name', t.name, product?.name ?? '', { required: true, autocomplete: 'off' })}
         ${this.#input('price_gross', t.price, product?.price_gross ?? '', { required: true, hint: t.priceHint, inputmode: 'decimal' })}
@@ -121,10 +131,11 @@ export class AdminProductEditor extends AdminView {
         ${this.#select('supply_kind', t.supplyKind, product?.supply_kind ?? (product?.service ? 'service' : 'goods'), SUPPLY_KINDS.map((kind) => [kind, t.supplyKinds[kind]]))}
         ${this.#input('quantity_unit', t.unit, product?.quantity_unit ?? '', { hint: t.unitHint })}
         ${this.#input('code', t.code, product?.code ?? '', { hint: t.codeHint })}
-        <label>${t.description}
-          <textarea name="description" rows="3" aria-invalid=${this.fields.description ? 'true' : 'false'} aria-describedby="description-error" .value=${product?.description ?? ''}></textarea>
+        <div class="field">
+          <label for="description">${t.description}</label>
+          <textarea id="description" name="description" rows="3" aria-invalid=${this.fields.description ? 'true' : 'false'} aria-describedby="description-error" .value=${product?.description ?? ''}></textarea>
           ${this.#errors('description')}
-        </label>
+        </div>
         ${product ? this.#input('token', t.token, product.token, { hint: t.tokenHint, autocomplete: 'off' }) : nothing}
         <p class="status ${this.message?.kind === 'saved' ? '' : 'error'}" role="status">${this.#messageText()}</p>
         <div class="actions">
@@ -145,19 +156,21 @@ export class AdminProductEditor extends AdminView {
 
   #input(name: Field, label: string, value: string, options: { required?: boolean; hint?: string; autocomplete?: string; inputmode?: string } = {}) {
     const described = [options.hint ? `${name}-hint` : '', `${name}-error`].filter(Boolean).join(' ');
-    return html`<label>${label}
-      <input name=${name} .value=${value} ?required=${options.required ?? false} autocomplete=${options.autocomplete ?? 'off'} inputmode=${options.inputmode ?? nothing} aria-invalid=${this.fields[name] ? 'true' : 'false'} aria-describedby=${described} />
+    return html`<div class="field">
+      <label for=${name}>${label}</label>
+      <input id=${name} name=${name} .value=${value} ?required=${options.required ?? false} autocomplete=${options.autocomplete ?? 'off'} inputmode=${options.inputmode ?? nothing} aria-invalid=${this.fields[name] ? 'true' : 'false'} aria-describedby=${described} />
       ${options.hint ? html`<span class="hint" id="${name}-hint">${options.hint}</span>` : nothing} ${this.#errors(name)}
-    </label>`;
+    </div>`;
   }
 
   #select(name: Field, label: string, value: string, options: [string, string][]) {
-    return html`<label>${label}
-      <select name=${name} aria-invalid=${this.fields[name] ? 'true' : 'false'} aria-describedby="${name}-error">
+    return html`<div class="field">
+      <label for=${name}>${label}</label>
+      <select id=${name} name=${name} aria-invalid=${this.fields[name] ? 'true' : 'false'} aria-describedby="${name}-error">
         ${options.map(([option, text]) => html`<option value=${option} ?selected=${option === value}>${text}</option>`)}
       </select>
       ${this.#errors(name)}
-    </label>`;
+    </div>`;
   }
 
   #errors(name: Field) {
@@ -174,7 +187,10 @@ export class AdminProductEditor extends AdminView {
       const value = data.get(field);
       if (value === null) continue;
       const text = field === 'price_gross' ? decimalText(String(value)) : String(value).trim();
-      input[field] = text === '' && field !== 'name' && field !== 'price_gross' ? null : text;
+      // An empty field clears an optional value; a new product leaves it out, so the API says what it lacks.
+      if (text !== '') input[field] = text;
+      else if (product && field !== 'name' && field !== 'price_gross') input[field] = null;
+      else if (product) input[field] = text;
     }
     if (product && input.token === product.token) delete input.token;
     this.busy = true;
