@@ -12,7 +12,8 @@ import { axeViolations, signedInContext, until, type Width } from './support/rec
 
 /**
  * The back office's settings in Chromium against the real service: a Stripe stand-in connected
- * with write-only keys and "Test connection", KSeF set to the bundled double, a webhook's
+ * with write-only keys and "Test connection", the company's NIP and KSeF set and its "Test
+ * connection" authenticating against the bundled double, a webhook's
  * failed delivery sent again, the API token rotated (the old one 401 at once, the new one working),
  * and axe on every section in both languages at desktop and phone width.
  */
@@ -102,7 +103,8 @@ describe('the payment provider', () => {
 
     const before = stripe.apiRequests.length;
     await section.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => section.locator('[role="status"] .notice').getAttribute('data-tone')).toBe('ok');
+    await expect.poll(() => section.locator('[role="status"] .notice').textContent()).toMatch(/connected/i);
+    expect(await section.locator('[role="status"] .notice').getAttribute('data-tone')).toBe('ok');
     expect((await section.locator('[role="status"] .notice').textContent())?.trim()).toBe(
       "Connected to Stripe (test mode). Stripe accepted the key and read the account's balance (test mode).",
     );
@@ -113,8 +115,16 @@ describe('the payment provider', () => {
 });
 
 describe('KSeF', () => {
-  it('is set to the bundled test KSeF with a token and says so plainly', async () => {
-    const page = await open('/admin/settings/ksef');
+  it('is connected after the company\'s NIP is set: test mode said plainly, and "Test connection" authenticates with the token', async () => {
+    const page = await open('/admin/settings/company');
+    const company = page.locator('ik-admin-company-settings');
+    await company.getByLabel('Tax number (NIP)').fill(sellerNip);
+    await company.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => company.locator('[role="status"]').textContent()).toContain('The company details were saved.');
+    const [main] = (await http.get('/departments.json')).body;
+    expect([main.name, main.tax_no]).toEqual(['Atelier Sp. z o.o.', sellerNip]);
+
+    await page.locator('ik-admin-settings nav').getByRole('link', { name: 'KSeF' }).click();
     const section = page.locator('ik-admin-ksef-settings');
     await section.getByLabel('Environment').selectOption('local');
     await section.getByLabel('KSeF token (not set)').fill(ksef.issueToken(sellerNip));
@@ -123,7 +133,15 @@ describe('KSeF', () => {
     expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
       'Test mode Test mode: invoices go to a KSeF test environment and have no legal force.',
     );
+    expect(await section.getByLabel('KSeF token (set)').inputValue()).toBe('');
     expect((await http.get('/account/ksef.json')).body.ksef).toMatchObject({ environment: 'local', token_set: true });
+
+    await section.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => section.locator('[role="status"] .notice').textContent(), { timeout: 15_000 }).toMatch(/connected/i);
+    expect(await section.locator('[role="status"] .notice').getAttribute('data-tone')).toBe('ok');
+    expect((await section.locator('[role="status"] .notice').textContent())?.trim()).toBe(
+      `Connected to KSeF (test mode). KSeF (local) accepted the token for NIP ${sellerNip}.`,
+    );
     await page.context().close();
   });
 });
