@@ -5,7 +5,7 @@ import { ksefViewOf } from '../../kernel/ksef.js';
 import { compare, decimal, sub, toFixed, minorUnits, ZERO } from '../../kernel/money.js';
 import { locale, pick } from '../i18n.js';
 import { AdminView } from '../view.js';
-import { type InvoiceStrings, invoiceStrings, ksefRefusal } from './invoice-detail-strings.js';
+import { type InvoiceStrings, invoiceStrings, ksefRefusal } from './invoice-detail.strings.js';
 import { STATUS_WORDS, type ListedInvoice } from './invoices.js';
 import { badge, errorText, fieldErrors, formValues, ksefState, recordStyles, textField, type Tone } from './records.js';
 
