@@ -109,7 +109,7 @@ describe('testing the KSeF connection', () => {
     expect(off.body).toEqual({ code: 'error', message: { environment: ['is off: choose a KSeF environment first'] } });
 
     const [department] = (await anna.call('GET', '/admin/api/departments.json')).body as { id: number }[];
-    expect((await anna.call('PUT', `/admin/api/departments/${department!.id}.json`, { department: { tax_no: '525-224-84-81' } })).status).toBe(200);
+    expect((await anna.call('PUT', `/admin/api/departments/${department!.id}.json`, { department: { tax_no: '525-224-84-81', street: 'ul. Kwiatowa 1', post_code: '00-001', city: 'Warszawa', country: 'PL' } })).status).toBe(200);
     const token = ksef.issueToken('5252248481');
     expect((await anna.call('PUT', '/admin/api/account/ksef.json', { ksef: { environment: 'local', token } })).status).toBe(200);
     const reply = await ksefTest();
@@ -117,6 +117,27 @@ describe('testing the KSeF connection', () => {
     expect(reply.body).toEqual({ ok: true, target: 'local', test_mode: true, message: 'KSeF (local) accepted the token for NIP 5252248481.' });
     expect(reply.text).not.toContain(token);
     expect(await createInvoicingClient({ baseUrl: service.url, apiToken: shop.apiToken }).seller.testKsefConnection()).toEqual(reply.body);
+  });
+
+  it('sends one invoice to KSeF with a POST that carries the CSRF token', async () => {
+    const created = await anna.call('POST', '/admin/api/invoices.json', {
+      invoice: { kind: 'vat', buyer_name: 'Hotel Bristol Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'Krakowskie Przedmieście 42', buyer_post_code: '00-325', buyer_city: 'Warszawa', buyer_country: 'PL', positions: [{ name: 'Bukiet', tax: 8, total_price_gross: '108.00', quantity: 1 }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as number;
+    expect((await anna.call('POST', `/admin/api/invoices/${id}/send_to_ksef.json`, undefined, { csrf: null })).status).toBe(403);
+    const sent = await anna.call('POST', `/admin/api/invoices/${id}/send_to_ksef.json`);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ id, gov_status: 'demo_processing' });
+    const jobs = await service.db.query<{ state: string; environment: string }>('select state, environment from ksef_jobs where invoice_id = $1', [id]);
+    expect(jobs).toEqual([{ state: 'queued', environment: 'local' }]);
+    // Sent again while on its way: still the one job.
+    expect((await anna.call('POST', `/admin/api/invoices/${id}/send_to_ksef.json`)).status).toBe(200);
+    expect(await service.db.query('select 1 from ksef_jobs where invoice_id = $1', [id])).toHaveLength(1);
+    const stranger = await accountWithUser(service, { prefix: 'obcy', login: 'obcy', email: 'obcy@example.com', password: 'cudze konto' });
+    const otherClient = createInvoicingClient({ baseUrl: service.url, apiToken: stranger.apiToken, retry: 0 });
+    await expect(otherClient.seller.sendToKsef(id)).rejects.toMatchObject({ status: 404 });
+    expect(await createInvoicingClient({ baseUrl: service.url, apiToken: shop.apiToken }).seller.sendToKsef(id)).toMatchObject({ id, gov_status: 'demo_processing' });
   });
 
   it('says what KSeF answered a token it does not know', async () => {

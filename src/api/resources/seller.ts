@@ -1,5 +1,7 @@
 import { apiTokenRotation, type ApiTokenRotation, attentionOverview, type AttentionOverview, connectionTest, type ConnectionTest } from '../schemas/seller.js';
+import { invoice, type Invoice } from '../schemas/invoice.js';
 import type { CallOptions, Transport } from '../transport.js';
+import type { Id } from './shared.js';
 
 /** The seller's operations behind the back office (an extension of this service). */
 export interface SellerApi {
@@ -11,6 +13,8 @@ export interface SellerApi {
   testPaymentConnection(options?: CallOptions): Promise<ConnectionTest>;
   /** Authenticates with the account's KSeF environment and token. */
   testKsefConnection(options?: CallOptions): Promise<ConnectionTest>;
+  /** Sends one invoice to KSeF (again, after a fix) and answers it; the same as a read with `send_to_ksef=yes`. */
+  sendToKsef(id: Id, options?: CallOptions): Promise<Invoice>;
 }
 
 export function sellerApi(transport: Transport): SellerApi {
@@ -22,5 +26,7 @@ export function sellerApi(transport: Transport): SellerApi {
       transport.request({ method: 'POST', path: 'account/connection_tests/payments', format: 'json' }, connectionTest, options),
     testKsefConnection: async (options) =>
       transport.request({ method: 'POST', path: 'account/connection_tests/ksef', format: 'json' }, connectionTest, options),
+    sendToKsef: async (id, options) =>
+      transport.request({ method: 'POST', path: `invoices/${encodeURIComponent(String(id))}/send_to_ksef`, format: 'json' }, invoice, options),
   };
 }
