@@ -99,6 +99,24 @@ describe('an invoice KSeF refused', () => {
   });
 });
 
+describe('an invoice not sent yet', () => {
+  it('is sent to KSeF from its page and numbered', async () => {
+    const created = await http.post('/invoices.json', { invoice: { issue_date: day(0), ...seller, ...buyer, positions: [line] } });
+    expect([created.status, created.body.gov_status]).toEqual([201, null]);
+    const page = await open(`/admin/invoices/${created.body.id}`);
+    const view = page.locator('ik-admin-invoice');
+    await expect.poll(() => view.locator('[data-field="ksef-state"]').textContent()).toBe('Not sent');
+    await view.getByRole('button', { name: 'Send to KSeF' }).click();
+    const notice = view.locator('[role="status"] .notice');
+    await expect.poll(() => notice.textContent(), { timeout: 20_000 }).toMatch(/^\s*KSeF accepted/);
+    const sent = (await http.get(`/invoices/${created.body.id}.json`)).body;
+    expect(sent.gov_status).toBe('demo_ok');
+    expect((await notice.textContent())?.trim()).toBe(`KSeF accepted the invoice: ${sent.gov_id}.`);
+    expect(await view.getByRole('button', { name: /KSeF/ }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
 describe('an invoice\'s actions', () => {
   it('records a payment, e-mails the invoice and issues a correction', async () => {
     const page = await open(`/admin/invoices/${refused.id}`);

@@ -129,7 +129,7 @@ export class AdminInvoice extends AdminView {
 
   #sendToKsef(): void {
     void this.#act('ksef', async () => {
-      await this.api.get(`/invoices/${this.#id}.json`, { send_to_ksef: 'yes' });
+      await this.api.post(`/invoices/${this.#id}/send_to_ksef.json`);
       this.#watchKsef();
       return { tone: 'pending', text: this.#t.ksefQueued };
     });
