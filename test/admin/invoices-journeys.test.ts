@@ -168,6 +168,24 @@ describe('customers', () => {
   });
 });
 
+describe("another account's user", () => {
+  it("sees nothing of this account: its invoice is not found, and its lists hold none of this account's records", async () => {
+    await accountWithUser(service, { prefix: 'rival', login: 'rival', email: 'owner@rival.example', password: 'another horse battery' });
+    const rival = (await signIn(service, 'rival', 'another horse battery')).cookie;
+    const context = await signedInContext(browser, service.url, rival);
+    const page = await context.newPage();
+    await page.goto(`${service.url}/admin/invoices/${refused.id}`);
+    const view = page.locator('ik-admin-invoice');
+    await expect.poll(() => view.locator('[role="alert"]').textContent()).toContain('The invoice could not be loaded: Not found');
+    expect(await view.locator('h1').textContent()).toBe('Invoice ');
+    await page.goto(`${service.url}/admin/invoices`);
+    await expect.poll(() => page.locator('ik-admin-invoices [role="status"]').textContent()).toBe('No invoices match these filters.');
+    await page.goto(`${service.url}/admin/customers`);
+    await expect.poll(() => page.locator('ik-admin-customers [role="status"]').textContent()).toBe('No customers match.');
+    await context.close();
+  });
+});
+
 describe('axe', () => {
   const views = [
     { name: 'invoices', tag: 'ik-admin-invoices', path: '/admin/invoices', ready: 'ik-admin-invoices tbody tr' },
