@@ -6,6 +6,7 @@ import { startKsefDouble, type RunningKsefDouble } from '../../src/service/ksef/
 import { launchChromium } from '../helpers/chromium.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { makePng } from '../service/support/images.js';
 import { StripeStandIn } from '../service/support/stripe-standin.js';
 import { accountWithUser, signIn } from './support/session.js';
 import { axeViolations, signedInContext, until, type Width } from './support/records-page.js';
@@ -115,7 +116,7 @@ describe('the payment provider', () => {
 });
 
 describe('KSeF', () => {
-  it('is connected after the company\'s NIP is set: test mode said plainly, and "Test connection" authenticates with the token', async () => {
+  it('is connected after the company\'s NIP and logo are set: test mode said plainly, and "Test connection" authenticates with the token', async () => {
     const page = await open('/admin/settings/company');
     const company = page.locator('ik-admin-company-settings');
     await company.getByLabel('Tax number (NIP)').fill(sellerNip);
@@ -123,6 +124,13 @@ describe('KSeF', () => {
     await expect.poll(() => company.locator('[role="status"]').textContent()).toContain('The company details were saved.');
     const [main] = (await http.get('/departments.json')).body;
     expect([main.name, main.tax_no]).toEqual(['Atelier Sp. z o.o.', sellerNip]);
+
+    await company.getByLabel('Logo file (PNG or JPEG, up to 2 MB)').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makePng(120, 40) });
+    await company.getByRole('button', { name: 'Upload the logo' }).click();
+    await expect.poll(() => company.locator('[role="status"]').textContent()).toContain('The logo was saved; new invoices carry it.');
+    const logo = company.getByRole('img', { name: 'The current logo' });
+    await expect.poll(() => logo.evaluate((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth)).toBe(120);
+    expect((await http.get('/departments.json')).body[0].logo_url).toMatch(/\/departments\/\d+\/logo/);
 
     await page.locator('ik-admin-settings nav').getByRole('link', { name: 'KSeF' }).click();
     const section = page.locator('ik-admin-ksef-settings');
