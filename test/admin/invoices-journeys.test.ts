@@ -154,6 +154,33 @@ describe('an invoice\'s actions', () => {
   });
 });
 
+describe('by keyboard alone', () => {
+  /** The element that has the focus, looked for through shadow roots: its tag and text. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return `${active?.tagName.toLowerCase()} ${active?.textContent?.trim() ?? ''}`;
+    });
+
+  it('filters the list to corrections, opens one, and lands on its heading', async () => {
+    const [correction] = (await http.get('/invoices.json', { from_invoice_id: refused.id, kind: 'correction' })).body;
+    const page = await open('/admin/invoices');
+    const list = page.locator('ik-admin-invoices');
+    await list.locator('tbody tr').first().waitFor();
+    await list.getByLabel('Kind').focus();
+    await page.keyboard.press('c');
+    await expect.poll(() => new URL(page.url()).search).toBe('?kind=correction');
+    await expect.poll(() => list.locator('tbody th').allTextContents()).toEqual([correction.number]);
+    for (let step = 0; step < 10 && (await focused(page)) !== `a ${correction.number}`; step++) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe(`a ${correction.number}`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe(`h1 Invoice ${correction.number}`);
+    expect(new URL(page.url()).pathname).toBe(`/admin/invoices/${correction.id}`);
+    await page.context().close();
+  });
+});
+
 describe('customers', () => {
   it("lead to the customer's invoices", async () => {
     const page = await open('/admin/customers');
