@@ -123,6 +123,8 @@ describe('an invoice\'s actions', () => {
     const view = page.locator('ik-admin-invoice');
     const notice = view.locator('[role="status"] .notice');
 
+    await view.locator('section[aria-labelledby="lines"] tbody tr').first().waitFor();
+    expect(await view.locator('section[aria-labelledby="lines"] tbody td').allTextContents()).toEqual(['Usługa programistyczna', '10', '23%', 'PLN\u00a01,845.00']);
     await view.locator('summary', { hasText: 'Record a payment' }).click();
     expect(await view.getByLabel('Amount').inputValue()).toBe('1845.00');
     await view.getByRole('button', { name: 'Record a payment' }).click();
