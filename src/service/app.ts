@@ -13,6 +13,8 @@ import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountHealth } from './health.js';
 import { mountAccountOperations } from './account-operations.js';
 import { createAdminApp } from './admin/routes.js';
+import { sellerApiRoutes } from './admin/api-routes.js';
+import { mountKsefResend } from './admin/ksef-resend.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
 import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
@@ -186,6 +188,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     ksef,
   });
   mountKsef({ invoices, settings: accountKsef }, ksef);
+  mountKsefResend(invoices, ksef);
   mountInvoices(invoices);
   mountInvoiceAttachments(invoices);
   // The form upload of an attachment: its unguessable key, read before the body, is the permission.
@@ -204,6 +207,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/account/ksef', accountKsef);
   // Payment keys: the account's token, and no idempotency (a PUT alone).
   app.route('/account/payments', group([readsBody(PUBLIC_BODY, authenticatesFirst), requireAccount, writesOfAccount], mountPaymentSettings));
+  // What the back office needs of the API (token rotation, the overview, connection tests), ahead of `/account`'s open group.
+  for (const [path, mount] of sellerApiRoutes) app.route(path, group(ofAccount, mount));
   app.route('/account', account);
   app.route('/invoices', invoices);
   app.route('/outbox', outbox);
