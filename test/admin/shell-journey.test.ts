@@ -161,6 +161,32 @@ describe('the seller in the back office', () => {
   });
 });
 
+describe('the overview', () => {
+  it('lists what needs the seller by group, each item linked to where it is fixed', async () => {
+    const created = await fetch(`${service.url}/invoices.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        api_token: service.apiToken,
+        invoice: { kind: 'vat', buyer_name: 'Hotel Bristol', issue_date: '2026-01-05', sell_date: '2026-01-05', payment_to: '2026-01-19', positions: [{ name: 'Kubki', tax: 23, total_price_gross: '123.00', quantity: 1 }] },
+      }),
+    });
+    const overdue = (await created.json()) as { id: number; number: string };
+    expect(created.status).toBe(201);
+    const { page, errors, context } = await startJourney({ browser }, 'admin-overview');
+    await page.goto(`${service.url}/admin/`);
+    await page.locator('input[name="login"]').fill('ewa@example.com');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const group = page.getByRole('region', { name: /^Overdue invoices/ });
+    const link = group.getByRole('link', { name: `Invoice ${overdue.number}` });
+    await expect.poll(() => link.getAttribute('href')).toBe(`/admin/invoices/${overdue.id}`);
+    expect(await link.locator('xpath=..').textContent()).toMatch(new RegExp(`^\\s*Invoice ${overdue.number.replace(/\//g, '\\/')}\\s*: Overdue`));
+    expect(errors.filter((error) => !EXPECTED_ANSWER.test(error))).toEqual([]);
+    await context.close();
+  });
+});
+
 const AXE = readFile(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 
 /** axe's violations on the page as it stands (its shadow roots included), as `rule: targets`. */
