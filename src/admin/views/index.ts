@@ -15,6 +15,11 @@ export const routes: AdminRoute[] = [
   { pattern: '/admin/products/new', tag: 'ik-admin-product-editor', load: () => import('./product-editor.js'), nav: 'products' },
   { pattern: '/admin/products/:id', tag: 'ik-admin-product-editor', load: () => import('./product-editor.js'), nav: 'products' },
   { pattern: '/admin/products/:id/embed', tag: 'ik-admin-embed-builder', load: () => import('./embed-builder.js'), nav: 'products' },
+  { pattern: '/admin/invoices', tag: 'ik-admin-invoices', load: () => import('./invoices.js'), nav: 'invoices' },
+  { pattern: '/admin/invoices/:id', tag: 'ik-admin-invoice', load: () => import('./invoice-detail.js'), nav: 'invoices' },
+  { pattern: '/admin/customers', tag: 'ik-admin-customers', load: () => import('./customers.js'), nav: 'customers' },
+  { pattern: '/admin/settings', tag: 'ik-admin-settings', load: () => import('./settings.js'), nav: 'settings' },
+  { pattern: '/admin/settings/:section', tag: 'ik-admin-settings', load: () => import('./settings.js'), nav: 'settings' },
 ];
 
 /** The route a path opens and its parameters, or undefined. */

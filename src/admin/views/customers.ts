@@ -1,0 +1,144 @@
+import { html, type PropertyDeclarations } from 'lit';
+import { Task } from '../../elements/shared/task.js';
+import { type Lang, pick } from '../i18n.js';
+import { AdminView } from '../view.js';
+import { errorText, recordStyles } from './records.js';
+
+/** The fields of a listed client this view reads. */
+export interface ListedCustomer {
+  id: number;
+  name: string;
+  tax_no: string | null;
+  email: string | null;
+  city: string | null;
+  country: string | null;
+}
+
+const PER_PAGE = 25;
+
+const strings = {
+  en: {
+    title: 'Customers',
+    search: 'Find by name',
+    columns: { name: 'Name', taxNo: 'Tax number', email: 'E-mail', city: 'City', open: 'Open' },
+    invoices: (name: string) => `Invoices of ${name}`,
+    invoicesShort: 'Invoices',
+    loading: 'Loading customers…',
+    empty: 'No customers match.',
+    failed: 'The customers could not be loaded:',
+    retry: 'Try again',
+    previous: 'Previous page',
+    next: 'Next page',
+    page: (page: number) => `Page ${page}`,
+  },
+  pl: {
+    title: 'Klienci',
+    search: 'Szukaj po nazwie',
+    columns: { name: 'Nazwa', taxNo: 'NIP', email: 'E-mail', city: 'Miasto', open: 'Otwórz' },
+    invoices: (name: string) => `Faktury klienta ${name}`,
+    invoicesShort: 'Faktury',
+    loading: 'Wczytywanie klientów…',
+    empty: 'Żaden klient nie pasuje.',
+    failed: 'Nie udało się wczytać klientów:',
+    retry: 'Spróbuj ponownie',
+    previous: 'Poprzednia strona',
+    next: 'Następna strona',
+    page: (page: number) => `Strona ${page}`,
+  },
+} satisfies Record<Lang, unknown>;
+
+/**
+ * The account's customers, found by name, each leading to its invoices (the list filtered to it).
+ * @summary The back office's customer list.
+ */
+export class AdminCustomers extends AdminView {
+  static override styles = recordStyles;
+  static override properties: PropertyDeclarations = {
+    ...AdminView.properties,
+    search: { state: true },
+    page: { state: true },
+  };
+
+  search = new URLSearchParams(location.search).get('name') ?? '';
+  page = 1;
+
+  readonly #list = new Task(this, {
+    args: () => [this.api, this.search, this.page] as const,
+    task: ([api, name, page]) => (api ? api.get<ListedCustomer[]>('/clients.json', { name: name || undefined, page, per_page: PER_PAGE }) : []),
+  });
+
+  #find(value: string): void {
+    this.search = value.trim();
+    this.page = 1;
+    history.replaceState(history.state, '', `${location.pathname}${this.search ? `?${new URLSearchParams({ name: this.search }).toString()}` : ''}`);
+  }
+
+  #go(event: Event, path: string): void {
+    event.preventDefault();
+    this.navigate(path);
+  }
+
+  override render() {
+    const t = pick(strings, this.language);
+    return html`<h1 tabindex="-1">${t.title}</h1>
+      <form class="filters" role="search" aria-label=${t.search} @submit=${(event: Event) => event.preventDefault()}>
+        <label>
+          ${t.search}
+          <input name="name" type="search" .value=${this.search} @change=${(event: Event) => this.#find((event.target as HTMLInputElement).value)} />
+        </label>
+      </form>
+      ${this.#body()}`;
+  }
+
+  #body() {
+    const t = pick(strings, this.language);
+    const task = this.#list;
+    if (task.status === 'error') {
+      return html`<p class="notice" data-tone="error" role="alert">
+        ${t.failed} ${errorText(task.error)} <button type="button" class="secondary" @click=${() => void task.run()}>${t.retry}</button>
+      </p>`;
+    }
+    const customers = task.value;
+    if (!customers) return html`<p role="status">${t.loading}</p>`;
+    if (customers.length === 0 && this.page === 1) return html`<p role="status">${t.empty}</p>`;
+    return html`<div class="scroll" tabindex="0" role="region" aria-label=${t.title}>
+        <table aria-busy=${task.status === 'pending' ? 'true' : 'false'}>
+          <thead>
+            <tr>
+              <th scope="col">${t.columns.name}</th>
+              <th scope="col">${t.columns.taxNo}</th>
+              <th scope="col" class="wide">${t.columns.email}</th>
+              <th scope="col" class="wide">${t.columns.city}</th>
+              <th scope="col">${t.columns.open}</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${customers.map((customer) => {
+              const invoices = `/admin/invoices?client_id=${customer.id}`;
+              return html`<tr data-id=${customer.id}>
+                <th scope="row">${customer.name}</th>
+                <td>${customer.tax_no ?? ''}</td>
+                <td class="wide">${customer.email ?? ''}</td>
+                <td class="wide">${customer.city ?? ''}</td>
+                <td>
+                  <a href=${invoices} aria-label=${t.invoices(customer.name)} @click=${(event: Event) => this.#go(event, invoices)}>${t.invoicesShort}</a>
+                </td>
+              </tr>`;
+            })}
+          </tbody>
+        </table>
+      </div>
+      <nav class="actions" aria-label=${t.page(this.page)}>
+        <button type="button" class="secondary" ?disabled=${this.page <= 1} @click=${() => (this.page -= 1)}>${t.previous}</button>
+        <button type="button" class="secondary" ?disabled=${customers.length < PER_PAGE} @click=${() => (this.page += 1)}>${t.next}</button>
+      </nav>`;
+  }
+}
+
+if (!customElements.get('ik-admin-customers')) customElements.define('ik-admin-customers', AdminCustomers);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ik-admin-customers': AdminCustomers;
+  }
+}
