@@ -140,6 +140,12 @@ describe('the seller in the back office', () => {
     // The back office sees the sale through its session: the invoice, paid, for the product.
     const invoices = await page.evaluate(async () => (await fetch('/admin/api/invoices.json?period=all')).json());
     expect(invoices).toContainEqual(expect.objectContaining({ number, buyer_name: 'Jan Kowalski', status: 'paid', price_gross: '49.2' }));
+    // And in its invoices, opened from the list.
+    await page.getByRole('navigation').getByRole('link', { name: 'Invoices' }).click();
+    const sale = page.getByRole('row').filter({ has: page.getByRole('link', { name: number, exact: true }) });
+    await expect.poll(() => sale.textContent()).toContain('Jan Kowalski');
+    await sale.getByRole('link', { name: number, exact: true }).click();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: `Invoice ${number}`, name: null });
 
     // Listed, and edited.
     await page.getByRole('navigation').getByRole('link', { name: 'Products' }).click();
@@ -182,6 +188,9 @@ describe('the overview', () => {
     const link = group.getByRole('link', { name: `Invoice ${overdue.number}` });
     await expect.poll(() => link.getAttribute('href')).toBe(`/admin/invoices/${overdue.id}`);
     expect(await link.locator('xpath=..').textContent()).toMatch(new RegExp(`^\\s*Invoice ${overdue.number.replace(/\//g, '\\/')}\\s*: Overdue`));
+    await link.click();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: `Invoice ${overdue.number}`, name: null });
+    expect(new URL(page.url()).pathname).toBe(`/admin/invoices/${overdue.id}`);
     expect(errors.filter((error) => !EXPECTED_ANSWER.test(error))).toEqual([]);
     await context.close();
   });
