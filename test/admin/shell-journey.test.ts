@@ -112,8 +112,28 @@ describe('the seller in the back office', () => {
     await page.getByLabel('Origin').fill(`${shopOrigin}/any/page`);
     await page.getByRole('button', { name: 'Add origin' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Added' }).textContent()).toBe(`Added ${shopOrigin}.`);
-    const [department] = (await (await fetch(`${service.url}/departments.json?api_token=${service.apiToken}`)).json()) as { widget_origins: string[] }[];
-    expect(department!.widget_origins).toEqual([shopOrigin]);
+    const origins = async () => ((await (await fetch(`${service.url}/departments.json?api_token=${service.apiToken}`)).json()) as { widget_origins: string[] }[])[0]!.widget_origins;
+    expect(await origins()).toEqual([shopOrigin]);
+    // A wrong address is said beside the field; another origin is added, then removed again.
+    await page.getByLabel('Origin').fill('ftp://files.example');
+    await page.getByRole('button', { name: 'Add origin' }).click();
+    await expect.poll(() => page.locator('#origin-problem').textContent()).toBe('Enter an address such as https://shop.example.');
+    await page.getByLabel('Origin').fill('https://second.example');
+    await page.getByRole('button', { name: 'Add origin' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Added' }).textContent()).toBe('Added https://second.example.');
+    expect(await origins()).toEqual([shopOrigin, 'https://second.example']);
+    await page.getByRole('button', { name: 'Remove https://second.example' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Removed' }).textContent()).toBe('Removed https://second.example.');
+    expect(await origins()).toEqual([shopOrigin]);
+
+    // Each form's Copy copies exactly the code shown.
+    for (const [key, title] of [['element', 'Element'], ['shortcode', 'WordPress shortcode'], ['block', 'WordPress block'], ['react', 'React']]) {
+      await page.locator(`[data-copy="${key}"]`).click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Copied' }).textContent()).toBe(`Copied: ${title}.`);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.locator(`[data-code="${key}"]`).textContent());
+    }
+    const elementCode = await page.locator('[data-code="element"]').textContent();
+    expect(await page.locator('[data-code="shortcode"]').textContent()).toBe(`[invoicekit_pay_button product="${product.token}" theme="dark" locale="pl" label="Kup kubek"]`);
 
     const widgetScript = `<script src="${service.url}/a/${service.prefix}/p/${product.token}.js" data-theme="dark" data-locale="pl" data-label="Kup kubek" async></script>`;
     expect(await page.locator('[data-code="widgetScript"]').textContent()).toBe(widgetScript);
@@ -146,6 +166,12 @@ describe('the seller in the back office', () => {
     await expect.poll(() => sale.textContent()).toContain('Jan Kowalski');
     await sale.getByRole('link', { name: number, exact: true }).click();
     await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: `Invoice ${number}`, name: null });
+
+    // The element form of the code, pasted instead, shows the same button.
+    pasted = elementCode!;
+    await shopPage.goto(`${shopOrigin}/kubek-element`);
+    await expect.poll(() => shopPage.locator('product-pay-button [part~="price"]').textContent(), { timeout: 20_000 }).toMatch(/^49,20\szł$/);
+    expect(await shopPage.locator('product-pay-button [part~="button"]').textContent()).toBe('Kup kubek');
 
     // Listed, and edited.
     await page.getByRole('navigation').getByRole('link', { name: 'Products' }).click();
