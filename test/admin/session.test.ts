@@ -39,6 +39,11 @@ describe('signing in', () => {
     expect(again.body).toEqual(body);
   });
 
+  it('is not Secure on the word of a proxy the service does not trust', async () => {
+    const response = await postSignIn(service, 'anna', 'róże i tulipany', { 'x-forwarded-proto': 'https' });
+    expect(response.headers.get('set-cookie')).toMatch(COOKIE);
+  });
+
   it('takes the e-mail in any letter case instead of the login', async () => {
     const response = await postSignIn(service, 'anna@kwiaciarnia.EXAMPLE', 'róże i tulipany');
     expect(response.status).toBe(200);
