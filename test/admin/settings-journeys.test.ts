@@ -7,6 +7,7 @@ import { launchChromium } from '../helpers/chromium.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { makePng } from '../service/support/images.js';
+import { Przelewy24StandIn } from '../service/support/przelewy24-standin.js';
 import { StripeStandIn } from '../service/support/stripe-standin.js';
 import { accountWithUser, signIn } from './support/session.js';
 import { axeViolations, signedInContext, until, type Width } from './support/records-page.js';
@@ -23,6 +24,8 @@ const STRIPE_KEY = 'sk_test_51LedgerShopKey';
 const sellerNip = '5252248481';
 
 let stripe: StripeStandIn;
+let przelewy24: Przelewy24StandIn;
+const P24 = { merchantId: 731204, posId: 731204, crc: 'a1b2c3d4e5f60718', apiKey: 'b6f1e2d3c4a5968778695a4b3c2d1e0f' };
 let ksef: RunningKsefDouble;
 let service: TestService;
 let http: Api;
@@ -37,6 +40,9 @@ beforeAll(async () => {
   stripe = new StripeStandIn([STRIPE_KEY]);
   await stripe.server.start();
   process.env.INVOICEKIT_STRIPE_API_URL = stripe.url;
+  przelewy24 = new Przelewy24StandIn(P24);
+  await przelewy24.server.start();
+  process.env.INVOICEKIT_P24_API_URL = przelewy24.url;
   subscriber = createServer((request, response) => {
     request.resume();
     request.on('end', () => response.writeHead(subscriberStatus).end());
@@ -56,6 +62,8 @@ afterAll(async () => {
   await service?.stop();
   await ksef?.close();
   await stripe?.server.stop();
+  await przelewy24?.server.stop();
+  delete process.env.INVOICEKIT_P24_API_URL;
   await new Promise((resolve) => subscriber?.close(resolve));
   delete process.env.INVOICEKIT_STRIPE_API_URL;
 });
@@ -111,6 +119,39 @@ describe('the payment provider', () => {
     );
     expect(stripe.apiRequests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/balance']);
 
+    await page.context().close();
+  });
+});
+
+describe('Przelewy24', () => {
+  it('takes its keys write-only, in its sandbox said to be test mode, and "Test connection" asks testAccess', async () => {
+    const page = await open('/admin/settings/payments');
+    const section = page.locator('ik-admin-payment-settings');
+    await section.getByRole('radio', { name: 'Przelewy24' }).check();
+    await section.getByLabel('Merchant ID').fill(String(P24.merchantId));
+    await section.getByLabel('POS ID').fill(String(P24.posId));
+    await section.getByLabel('CRC key (not set)').fill(P24.crc);
+    await section.getByLabel('API key (not set)').fill(P24.apiKey);
+    await section.getByLabel("Use Przelewy24's sandbox (no money moves)").check();
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The payment settings were saved.');
+    expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      "Test mode Test mode: payments go to Przelewy24's sandbox, and no money moves.",
+    );
+    expect(await section.getByLabel('API key (set)').inputValue()).toBe('');
+    expect((await http.get('/account/payments.json')).body.payments).toMatchObject({
+      provider: 'przelewy24',
+      test_mode: true,
+      przelewy24: { merchant_id: P24.merchantId, pos_id: P24.posId, crc_set: true, api_key_set: true, sandbox: true },
+    });
+
+    const before = przelewy24.server.requests.length;
+    await section.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => section.locator('[role="status"] .notice').textContent()).toMatch(/connected/i);
+    expect((await section.locator('[role="status"] .notice').textContent())?.trim()).toBe(
+      'Connected to Przelewy24 (test mode). Przelewy24 accepted the POS id and API key (sandbox).',
+    );
+    expect(przelewy24.server.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /api/v1/testAccess']);
     await page.context().close();
   });
 });
