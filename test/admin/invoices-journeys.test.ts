@@ -193,6 +193,7 @@ describe('customers', () => {
     expect(listed).toContain(refused.number);
     await expect.poll(() => page.locator('ik-admin-invoices tbody th').allTextContents()).toEqual(listed);
     expect(new URL(page.url()).search).toBe(`?client_id=${refused.client_id}`);
+    await expect.poll(() => page.locator('ik-admin-invoices [data-field="customer"]').textContent()).toBe(buyer.buyer_name);
     await page.context().close();
   });
 });
