@@ -97,13 +97,17 @@ describe('the payment provider', () => {
   it('connects a Stripe stand-in: keys write-only, test mode said plainly, and "Test connection" asks Stripe', async () => {
     const page = await open('/admin/settings/payments');
     const section = page.locator('ik-admin-payment-settings');
+    // The service's default here is the test provider: said as test mode before anything is chosen.
+    await expect.poll(async () => (await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      'Test mode Buyers see Pay and Decline pages and no money moves. Do not sell this way.',
+    );
     await section.getByRole('radio', { name: 'Stripe' }).check();
     await section.getByLabel('Secret key (sk_test_… or sk_live_…) (not set)').fill(STRIPE_KEY);
     await section.getByLabel('Webhook signing secret (whsec_…) (not set)').fill('whsec_ledgerSigningSecret');
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The payment settings were saved.');
     expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
-      'Test mode Test mode: Stripe test keys take test cards only, and no money moves.',
+      'Test mode Stripe test keys take test cards only, and no money moves.',
     );
     // Write-only: the field is empty again, and the key is nowhere on the page.
     expect(await section.getByLabel('Secret key (sk_test_… or sk_live_…) (set)').inputValue()).toBe('');
@@ -136,7 +140,7 @@ describe('Przelewy24', () => {
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The payment settings were saved.');
     expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
-      "Test mode Test mode: payments go to Przelewy24's sandbox, and no money moves.",
+      "Test mode Payments go to Przelewy24's sandbox, and no money moves.",
     );
     expect(await section.getByLabel('API key (set)').inputValue()).toBe('');
     expect((await http.get('/account/payments.json')).body.payments).toMatchObject({
@@ -175,12 +179,15 @@ describe('KSeF', () => {
 
     await page.locator('ik-admin-settings nav').getByRole('link', { name: 'KSeF' }).click();
     const section = page.locator('ik-admin-ksef-settings');
+    await expect.poll(async () => (await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      'KSeF off Nothing is sent to KSeF. Invoices to Polish companies are not legally issued until they are in KSeF.',
+    );
     await section.getByLabel('Environment').selectOption('local');
     await section.getByLabel('KSeF token (not set)').fill(ksef.issueToken(sellerNip));
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The KSeF settings were saved.');
     expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
-      'Test mode Test mode: invoices go to a KSeF test environment and have no legal force.',
+      'Test mode Invoices go to a KSeF test environment and have no legal force.',
     );
     expect(await section.getByLabel('KSeF token (set)').inputValue()).toBe('');
     expect((await http.get('/account/ksef.json')).body.ksef).toMatchObject({ environment: 'local', token_set: true });
