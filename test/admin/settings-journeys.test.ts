@@ -230,6 +230,21 @@ describe('webhooks', () => {
   });
 });
 
+describe('the e-mail sender', () => {
+  it("sets the address buyers' replies go to, shown with the company's name", async () => {
+    const page = await open('/admin/settings/email');
+    const section = page.locator('ik-admin-email-settings');
+    await section.getByLabel('Replies go to (Atelier Sp. z o.o.)').fill('biuro@atelier.example');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The reply address was saved; the next e-mail uses it.');
+    const [main] = (await http.get('/departments.json')).body;
+    expect([main.main, main.email]).toEqual([true, 'biuro@atelier.example']);
+    await page.reload();
+    expect(await page.locator('ik-admin-email-settings').getByLabel('Replies go to (Atelier Sp. z o.o.)').inputValue()).toBe('biuro@atelier.example');
+    await page.context().close();
+  });
+});
+
 describe('the API token', () => {
   it('is rotated and shown once: the old one answers 401 at once, the new one works', async () => {
     const old = http.token;
