@@ -115,10 +115,6 @@ const sqlOutsideData = [
   
   'src/service/public/widget.ts',
   'src/service/resources/department-logo.ts',
-  'src/service/resources/invoice-actions.ts',
-  'src/service/resources/invoice-summary.ts',
-  'src/service/resources/invoices.ts',
-  'src/service/resources/payments.ts',
   'src/service/seed.ts',
   'src/service/server.ts',
   'src/service/webhooks/routes.ts',
@@ -130,8 +126,6 @@ const sqlOutsideData = [
   'src/service/ksef/sender.ts',
   'src/service/webhooks/deliveries.ts',
   // domain
-  'src/service/invoicing/copies.ts',
-  'src/service/invoicing/invoices.ts',
   'src/service/invoicing/numbering.ts',
   'src/service/ksef/invoices.ts',
   'src/service/ksef/offline-certificate.ts',
