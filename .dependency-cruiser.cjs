@@ -120,13 +120,11 @@ const sqlOutsideData = [
   'src/service/webhooks/routes.ts',
   // application
   'src/service/documents/mailer.ts',
-  'src/service/invoicing/issue.ts',
   'src/service/invoicing/recurring-scheduler.ts',
   'src/service/ksef/email.ts',
   'src/service/ksef/sender.ts',
   'src/service/webhooks/deliveries.ts',
   // domain
-  'src/service/invoicing/numbering.ts',
   'src/service/ksef/invoices.ts',
   'src/service/ksef/offline-certificate.ts',
   'src/service/ksef/settings.ts',
