@@ -104,17 +104,12 @@ const layerExceptions = [
 const sqlOutsideData = [
   // HTTP
   'src/service/documents/outbox.ts',
-  'src/service/health.ts',
-  'src/service/idempotency.ts',
   'src/service/ksef/routes.ts',
-  'src/service/login-guard.ts',
   'src/service/payments/settings.ts',
   
-  'src/service/public/widget.ts',
   'src/service/resources/attachments.ts',
   'src/service/resources/catalog.ts',
   'src/service/resources/crud.ts',
-  'src/service/resources/department-logo.ts',
   'src/service/resources/invoice-actions.ts',
   'src/service/resources/invoice-summary.ts',
   'src/service/resources/invoices.ts',
@@ -122,8 +117,6 @@ const sqlOutsideData = [
   'src/service/resources/products.ts',
   'src/service/resources/warehouse-actions.ts',
   'src/service/resources/warehouse-documents.ts',
-  'src/service/seed.ts',
-  'src/service/server.ts',
   'src/service/webhooks/routes.ts',
   // application
   'src/service/documents/mailer.ts',
