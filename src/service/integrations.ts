@@ -4,7 +4,7 @@ import { addUserInput, createAccountInput, loginInput } from '../api/schemas/acc
 import { accountByToken, createAccount, joinedAccount } from './accounts.js';
 import { checkLogin } from './auth.js';
 import { linkAccount } from './data/account-links.js';
-import { insertUser as insertUserRow, loginTaken, userByLogin, type UserRow } from './data/users.js';
+import { insertUser, loginTaken, userByLogin, type UserRow } from './data/users.js';
 import type { Sql } from './db.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';
 import { hashPassword } from './passwords.js';
@@ -33,14 +33,14 @@ async function ensureFreeLogin(tx: Sql, login: string, email: string): Promise<v
   if (await loginTaken(tx, login, email)) throw invalid({ 'user.login': ['has already been taken'] });
 }
 
-async function insertUser(
+async function addUser(
   tx: Sql,
   account: Account,
   user: { login?: string | null; email: string; password: string; first_name?: string | null; last_name?: string | null },
 ): Promise<UserRow> {
   const login = user.login?.trim() || user.email;
   await ensureFreeLogin(tx, login, user.email);
-  return insertUserRow(tx, account.id, {
+  return insertUser(tx, account.id, {
     login,
     email: user.email,
     passwordHash: await hashPassword(user.password),
@@ -85,7 +85,7 @@ export function mountIntegrations(groups: { users: Hono<ServiceEnv>; login: Hono
         await ensureFreeLogin(tx, input.user.login?.trim() || input.user.email, input.user.email);
         owner = await createAccount(tx, { prefix: prefixFromEmail(input.user.email) });
       }
-      return { user: await insertUser(tx, owner, input.user), account: owner };
+      return { user: await addUser(tx, owner, input.user), account: owner };
     });
     return respond(c, presentUser(user, account, publicUrl(c)), { status: 201, root: 'user' });
   });
@@ -126,7 +126,7 @@ export function mountIntegrations(groups: { users: Hono<ServiceEnv>; login: Hono
       // An account a partner creates with its own api_token stays linked to it until unlinked.
       const partner = input.api_token ? await accountByToken(tx, input.api_token) : undefined;
       if (partner) await linkAccount(tx, partner.id, created.id);
-      return { account: created, user: input.user ? await insertUser(tx, created, input.user) : undefined };
+      return { account: created, user: input.user ? await addUser(tx, created, input.user) : undefined };
     });
     return respond(
       c,
