@@ -103,20 +103,9 @@ const layerExceptions = [
  */
 const sqlOutsideData = [
   // HTTP
-  'src/service/account-operations.ts',
-  'src/service/auth.ts',
   'src/service/documents/outbox.ts',
-  'src/service/health.ts',
-  'src/service/idempotency.ts',
-  'src/service/integrations.ts',
   'src/service/ksef/routes.ts',
-  'src/service/login-guard.ts',
   'src/service/payments/settings.ts',
-  
-  'src/service/public/widget.ts',
-  'src/service/resources/department-logo.ts',
-  'src/service/seed.ts',
-  'src/service/server.ts',
   'src/service/webhooks/routes.ts',
   // application
   'src/service/documents/mailer.ts',
