@@ -109,9 +109,7 @@ const sqlOutsideData = [
   'src/service/health.ts',
   'src/service/idempotency.ts',
   'src/service/integrations.ts',
-  'src/service/ksef/routes.ts',
   'src/service/login-guard.ts',
-  'src/service/payments/settings.ts',
   
   'src/service/public/widget.ts',
   'src/service/resources/attachments.ts',
@@ -132,16 +130,11 @@ const sqlOutsideData = [
   'src/service/documents/mailer.ts',
   'src/service/invoicing/issue.ts',
   'src/service/invoicing/recurring-scheduler.ts',
-  'src/service/ksef/email.ts',
-  'src/service/ksef/sender.ts',
   'src/service/webhooks/deliveries.ts',
   // domain
   'src/service/invoicing/copies.ts',
   'src/service/invoicing/invoices.ts',
   'src/service/invoicing/numbering.ts',
-  'src/service/ksef/invoices.ts',
-  'src/service/ksef/offline-certificate.ts',
-  'src/service/ksef/settings.ts',
 ];
 
 const pattern = (paths) => paths.map((path) => `(${path})`).join('|');
