@@ -125,12 +125,10 @@ const sqlOutsideData = [
   'src/service/resources/warehouse-documents.ts',
   'src/service/seed.ts',
   'src/service/server.ts',
-  'src/service/webhooks/routes.ts',
   // application
   'src/service/documents/mailer.ts',
   'src/service/invoicing/issue.ts',
   'src/service/invoicing/recurring-scheduler.ts',
-  'src/service/webhooks/deliveries.ts',
   // domain
   'src/service/invoicing/copies.ts',
   'src/service/invoicing/invoices.ts',
