@@ -105,7 +105,6 @@ const sqlOutsideData = [
   // HTTP
   'src/service/account-operations.ts',
   'src/service/auth.ts',
-  'src/service/documents/outbox.ts',
   'src/service/health.ts',
   'src/service/idempotency.ts',
   'src/service/integrations.ts',
@@ -126,7 +125,6 @@ const sqlOutsideData = [
   'src/service/seed.ts',
   'src/service/server.ts',
   // application
-  'src/service/documents/mailer.ts',
   'src/service/invoicing/issue.ts',
   'src/service/invoicing/recurring-scheduler.ts',
   // domain
