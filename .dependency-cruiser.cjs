@@ -126,7 +126,6 @@ const sqlOutsideData = [
   'src/service/server.ts',
   // application
   'src/service/invoicing/issue.ts',
-  'src/service/invoicing/recurring-scheduler.ts',
   // domain
   'src/service/invoicing/copies.ts',
   'src/service/invoicing/invoices.ts',
