@@ -73,9 +73,7 @@ export type Deliver = (accountId: number, invoiceId: number, request: EmailReque
  * not go out without its number.
  */
 export async function releaseHeldEmails(db: Database, settled: { accountId: number; invoiceId: number } | undefined, deliver: Deliver): Promise<void> {
-  const invoices = settled
-    ? [settled]
-    : await invoicesHoldingEmails(db);
+  const invoices = settled ? [settled] : await invoicesHoldingEmails(db);
   const failures: unknown[] = [];
   for (const { accountId, invoiceId } of invoices) {
     const due = await db.transaction(async (tx) => {

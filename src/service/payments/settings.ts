@@ -133,9 +133,7 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
       checkComplete(next);
       // The local KSeF double never runs beside real money.
       const real = realMoneyField(next);
-      if (real) {
-        if ((await ksefEnvironmentOf(tx, account.id)) === 'local') throw invalid({ [real]: [REAL_MONEY_BESIDE_LOCAL_KSEF[real]] });
-      }
+      if (real && (await ksefEnvironmentOf(tx, account.id)) === 'local') throw invalid({ [real]: [REAL_MONEY_BESIDE_LOCAL_KSEF[real]] });
       await writePaymentSettings(tx, account.id, next);
       return next;
     });
