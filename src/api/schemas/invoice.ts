@@ -6,7 +6,7 @@ import { recipient, recipientInput } from './invoice-parties.js';
 import { MAX_POSITIONS_TEXT, nonNegativeDecimal, position, positionInput, positionsText } from './invoice-positions.js';
 import { idList } from './invoice-query.js';
 
-// The invoice's parts live in their own modules and are answered from here, so every import of this module keeps working.
+// The invoice's parts live in modules of their own; this one exports them too, so every import of it keeps working.
 export { DISCOUNT_KINDS, INVOICE_KINDS, INVOICE_STATUSES, type DiscountKind, type InvoiceKind, type InvoiceStatus } from './invoice-kinds.js';
 export { description, descriptionInput, settlementPosition, settlementPositionInput } from './invoice-notes.js';
 export { recipient, recipientInput } from './invoice-parties.js';
