@@ -147,7 +147,7 @@ describe('<invoice-list> rows, statuses and payments against the real BFF', () =
       const { detail } = await event;
       expect(detail.invoice.number).to.equal(main[0]!.number);
       expect(detail.invoice.id).to.equal(main[0]!.id);
-      await waitUntil(() => clicked.length === 1, 'no download started');
+      await waitUntil(() => clicked.length === 1, 'no download started', { timeout: 10_000 });
     } finally {
       HTMLAnchorElement.prototype.click = click;
     }
@@ -215,14 +215,14 @@ describe('<invoice-list> rows, statuses and payments against the real BFF', () =
       const press = () => row().querySelector('[part~="pay-link"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
       press();
       expect((await event).defaultPrevented, 'the host did not take over').to.equal(false);
-      await waitUntil(() => clicked.length === 1, 'the element never went to pay');
+      await waitUntil(() => clicked.length === 1, 'the element never went to pay', { timeout: 10_000 });
       expect(clicked[0]).to.match(/\/banking\/payments\/pay\/[^/]+$/);
 
       // A return address the BFF does not allow: the invoice's own payment page, and a word why.
       el.returnUrl = 'https://evil.example/after-paying';
       await el.updateComplete;
       press();
-      await waitUntil(() => clicked.length === 2, 'no fallback to payment_url');
+      await waitUntil(() => clicked.length === 2, 'no fallback to payment_url', { timeout: 10_000 });
       expect(clicked[1]).to.equal(row().querySelector<HTMLAnchorElement>('[part~="pay-link"]')!.href);
       expect(announcement(el)).to.equal(`Could not start paying invoice ${target.number}.`);
     } finally {
@@ -247,13 +247,13 @@ describe('<invoice-list> rows, statuses and payments against the real BFF', () =
       const first = await list();
       rows(first).find((r) => r.querySelector('th')!.textContent!.trim() === target.number)!
         .querySelector('[part~="pay-link"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
-      await waitUntil(() => clicked.length === 1, 'the element never went to pay');
+      await waitUntil(() => clicked.length === 1, 'the element never went to pay', { timeout: 10_000 });
       expect(outcome(first), 'no outcome before paying').to.equal(null);
       await choose(clicked[0]!, 'decline');
 
       // Back on the page: a new list, as after the payment page's redirect.
       const back = await list();
-      await waitUntil(() => outcome(back), 'no word about the declined payment');
+      await waitUntil(() => outcome(back), 'no word about the declined payment', { timeout: 10_000 });
       const declined = `Payment for ${target.number} declined: nothing was charged. Try again?`;
       expect(outcome(back)!.getAttribute('part')).to.contain('pay-outcome-declined');
       expect(outcome(back)!.querySelector('p')!.textContent).to.equal(declined);
@@ -263,20 +263,20 @@ describe('<invoice-list> rows, statuses and payments against the real BFF', () =
       expect(outcome(later)).to.equal(null);
 
       outcome(back)!.querySelector<HTMLButtonElement>('[part~="pay-again-button"]')!.click();
-      await waitUntil(() => clicked.length === 2, 'Pay again did not go to pay');
+      await waitUntil(() => clicked.length === 2, 'Pay again did not go to pay', { timeout: 10_000 });
       expect(clicked[1], 'a declined payment is not offered again').not.to.equal(clicked[0]);
       await choose(clicked[1]!, 'cancel');
       const polish = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${tokens.main} locale="pl"></invoice-list>`);
-      await waitUntil(() => outcome(polish), 'no word about the cancelled payment');
+      await waitUntil(() => outcome(polish), 'no word about the cancelled payment', { timeout: 10_000 });
       expect(said(polish)).to.equal(`Płatność za ${target.number} anulowana: nic nie pobrano. Spróbować ponownie?`);
       expect(outcome(polish)!.querySelector('[part~="pay-again-button"]')!.textContent).to.equal('Zapłać ponownie');
 
       outcome(polish)!.querySelector<HTMLButtonElement>('[part~="pay-again-button"]')!.click();
-      await waitUntil(() => clicked.length === 3, 'Pay again did not go to pay');
+      await waitUntil(() => clicked.length === 3, 'Pay again did not go to pay', { timeout: 10_000 });
       await choose(clicked[2]!, 'pay');
       // The return address carries nothing the element believes: the outcome comes from the BFF.
       const paid = await list();
-      await waitUntil(() => outcome(paid), 'no word about the payment');
+      await waitUntil(() => outcome(paid), 'no word about the payment', { timeout: 10_000 });
       expect(said(paid)).to.equal(`Payment for ${target.number} received. Thank you!`);
       expect(outcome(paid)!.querySelector('[part~="pay-again-button"]')).to.equal(null);
       await settled(paid);
@@ -300,7 +300,7 @@ describe('<invoice-list> rows, statuses and payments against the real BFF', () =
     }) as typeof window.open;
     try {
       rows(el)[0]!.querySelector<HTMLElement>('.total')!.click();
-      await waitUntil(() => opened.length === 1);
+      await waitUntil(() => opened.length === 1, undefined, { timeout: 10_000 });
     } finally {
       window.open = open;
     }

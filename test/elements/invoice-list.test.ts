@@ -113,7 +113,7 @@ describe('<invoice-list> against the real BFF', () => {
     await expect(el).to.be.accessible();
     const before = listRequests();
     shadow(el).querySelector<HTMLButtonElement>('[part~="retry-button"]')!.click();
-    await waitUntil(() => listRequests() === before + 1, 'retry made no request');
+    await waitUntil(() => listRequests() === before + 1, 'retry made no request', { timeout: 10_000 });
     await settled(el);
     expect(frame(el).dataset.state).to.equal('error');
     el.portalToken = tokens.main;
