@@ -8,9 +8,12 @@ import type { AddressInfo } from 'node:net';
  * - `reset`: resets the connection as soon as the request starts;
  * - `garbage`: answers bytes that are not HTTP;
  * - `cut-mid-body`: reads part of the body, then destroys the socket;
- * - `endless`: answers headers and then a body that never ends.
+ * - `endless`: answers headers and then a body that never ends;
+ * - `answer-before-body`: answers `200 OK` (keep-alive, no body) on the request's first bytes, reads
+ *   nothing more, and closes at once. The body left unread makes the kernel reset the connection, so
+ *   the part of a large body still being written fails after the answer has been read.
  */
-export type HostileMode = 'answer-and-close' | 'reset' | 'garbage' | 'cut-mid-body' | 'endless';
+export type HostileMode = 'answer-and-close' | 'reset' | 'garbage' | 'cut-mid-body' | 'endless' | 'answer-before-body';
 
 export class HostileSubscriber {
   mode: HostileMode;
@@ -52,6 +55,12 @@ export class HostileSubscriber {
             if (seen === chunk.length) {
               socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
               const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write('1\r\nx\r\n')), 50);
+            }
+            break;
+          case 'answer-before-body':
+            if (seen === chunk.length) {
+              socket.write('HTTP/1.1 200 OK\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n');
+              socket.destroy();
             }
             break;
         }
