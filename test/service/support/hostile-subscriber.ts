@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
  * - `garbage`: answers bytes that are not HTTP;
  * - `cut-mid-body`: reads part of the body, then destroys the socket;
  * - `endless`: answers headers and then a body that never ends;
- * - `answer-before-body`: answers `200 OK` (keep-alive, no body) on the request's first bytes, reads
+ * - `answer-before-body`: answers `answerStatus` (keep-alive, no body) on the request's first bytes, reads
  *   nothing more, and closes at once. The body left unread makes the kernel reset the connection, so
  *   the part of a large body still being written fails after the answer has been read.
  */
@@ -17,6 +17,8 @@ export type HostileMode = 'answer-and-close' | 'reset' | 'garbage' | 'cut-mid-bo
 
 export class HostileSubscriber {
   mode: HostileMode;
+  /** The status `answer-before-body` answers: a 2xx ends the delivery, anything else has it tried again. */
+  answerStatus: 200 | 503 = 200;
   /** Connections the subscriber has seen. */
   connections = 0;
   port = 0;
@@ -59,7 +61,7 @@ export class HostileSubscriber {
             break;
           case 'answer-before-body':
             if (seen === chunk.length) {
-              socket.write('HTTP/1.1 200 OK\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n');
+              socket.write(`HTTP/1.1 ${this.answerStatus === 200 ? '200 OK' : '503 Service Unavailable'}\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n`);
               socket.destroy();
             }
             break;
