@@ -9,16 +9,18 @@ import type { AddressInfo } from 'node:net';
  * - `garbage`: answers bytes that are not HTTP;
  * - `cut-mid-body`: reads part of the body, then destroys the socket;
  * - `endless`: answers headers and then a body that never ends;
- * - `answer-before-body`: answers `answerStatus` (keep-alive, no body) on the request's first bytes, reads
- *   nothing more, and closes at once. The body left unread makes the kernel reset the connection, so
- *   the part of a large body still being written fails after the answer has been read.
+ * - `answer-before-body`: reads nothing of the request; once the service has had time to fill the
+ *   socket's buffers with it, answers `503` (keep-alive, no body) and closes. The unread body makes
+ *   the kernel reset the connection, so the part of a large body still waiting to be written fails
+ *   just after the answer is read.
  */
 export type HostileMode = 'answer-and-close' | 'reset' | 'garbage' | 'cut-mid-body' | 'endless' | 'answer-before-body';
 
+/** How long `answer-before-body` waits: the service writes what the buffers take well within it. */
+const ANSWER_AFTER_MS = 200;
+
 export class HostileSubscriber {
   mode: HostileMode;
-  /** The status `answer-before-body` answers: a 2xx ends the delivery, anything else has it tried again. */
-  answerStatus: 200 | 503 = 200;
   /** Connections the subscriber has seen. */
   connections = 0;
   port = 0;
@@ -30,11 +32,20 @@ export class HostileSubscriber {
   }
 
   async start(): Promise<void> {
-    const server = createServer((socket) => {
+    // Paused on connecting, so that `answer-before-body` reads nothing; the other modes read at once.
+    const server = createServer({ pauseOnConnect: true }, (socket) => {
       this.connections += 1;
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
       socket.on('error', () => undefined);
+      if (this.mode === 'answer-before-body') {
+        const answer = setTimeout(() => {
+          socket.write('HTTP/1.1 503 Service Unavailable\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n');
+          socket.destroy();
+        }, ANSWER_AFTER_MS);
+        socket.on('close', () => clearTimeout(answer));
+        return;
+      }
       let seen = 0;
       socket.on('data', (chunk: Buffer) => {
         seen += chunk.length;
@@ -59,14 +70,9 @@ export class HostileSubscriber {
               const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write('1\r\nx\r\n')), 50);
             }
             break;
-          case 'answer-before-body':
-            if (seen === chunk.length) {
-              socket.write(`HTTP/1.1 ${this.answerStatus === 200 ? '200 OK' : '503 Service Unavailable'}\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n`);
-              socket.destroy();
-            }
-            break;
         }
       });
+      socket.resume();
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
