@@ -8,9 +8,10 @@ import { HostileSubscriber } from './support/hostile-subscriber.js';
 
 /**
  * Finding 1 of issue 42: a subscriber that answers before reading a 180 KB body and closes the
- * connection made the body's write fail after the request's error handler was gone, and the
+ * connection made the body's write fail after the socket's error handler was gone, and the
  * uncaught EPIPE ended the process. The service runs as its own process here, so a crash is seen
- * as the process exiting. The last test reproduces the finding itself (docs/measurements/webhook-epipe.md).
+ * as the process exiting. The `answer-before-body` test reproduces the finding itself on loopback
+ * (docs/measurements/webhook-epipe.md).
  */
 const API_TOKEN = 'hostile-subscribers-token-0123456789';
 let dataDir: string;
