@@ -114,6 +114,42 @@ describe('signing out', () => {
   });
 });
 
+describe('a session\'s time', () => {
+  const expiryOf = async (browser: { cookie: string }) => {
+    const id = /^ik_admin=(.*)$/.exec(browser.cookie)![1]!;
+    const hash = createHash('sha256').update(id).digest('hex');
+    const rows = await service.db.query<{ idle: number; expires_at: Date }>(
+      `select round(extract(epoch from expires_at - now()) / 60)::integer as idle, expires_at from admin_sessions where id_hash = $1`,
+      [hash],
+    );
+    return { hash, ...rows[0]! };
+  };
+
+  it('lasts 8 idle hours, started again by use but written at most every 5 minutes, and ends when they pass', async () => {
+    const browser = await signIn(service, 'anna', 'róże i tulipany');
+    const fresh = await expiryOf(browser);
+    expect(fresh.idle).toBe(480);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(200);
+    // Used again at once: nothing is written.
+    expect((await expiryOf(browser)).expires_at).toEqual(fresh.expires_at);
+
+    await service.db.query(`update admin_sessions set expires_at = now() + interval '1 hour' where id_hash = $1`, [fresh.hash]);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(200);
+    expect((await expiryOf(browser)).idle).toBe(480);
+
+    await service.db.query(`update admin_sessions set expires_at = now() - interval '1 second' where id_hash = $1`, [fresh.hash]);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(401);
+  });
+
+  it('ends 7 days after it began, however much it is used', async () => {
+    const browser = await signIn(service, 'anna', 'róże i tulipany');
+    const { hash } = await expiryOf(browser);
+    await service.db.query(`update admin_sessions set created_at = now() - interval '7 days' + interval '30 minutes', expires_at = now() + interval '1 minute' where id_hash = $1`, [hash]);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(200);
+    expect((await expiryOf(browser)).idle).toBe(30);
+  });
+});
+
 describe('failed sign-ins', () => {
   it('are limited per user as login.json limits them: the eleventh try waits, even with the right password', async () => {
     await accountWithUser(service, { prefix: 'piekarnia', login: 'piotr', email: 'piotr@piekarnia.example', password: 'chleb na zakwasie' });
