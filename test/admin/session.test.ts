@@ -72,6 +72,19 @@ describe('signing in', () => {
     expect(form.headers.get('set-cookie')).toBeNull();
   });
 
+  it('answers hostile bodies with a 4xx and the reference\'s error body, never a 500', async () => {
+    const post = async (body: string) => {
+      const reply = await readReply(await fetch(`${service.url}/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+      return [reply.status, reply.body] as const;
+    };
+    expect(await post('[]')).toEqual([400, { code: 'error', message: 'The request body must be a JSON object' }]);
+    expect(await post('{"login":')).toEqual([400, { code: 'error', message: 'The request body is not valid JSON' }]);
+    expect(await post('{"login":{"$ne":null},"password":["x"]}')).toEqual([422, { code: 'error', message: { login: ['must be text'], password: ['must be text'] } }]);
+    expect((await post('{"__proto__":{"admin":true},"login":"anna","password":"x"}'))[0]).toBe(400);
+    expect((await post(JSON.stringify({ login: 'anna', password: 'x'.repeat(20_000) })))[0]).toBe(413);
+    expect(await post(JSON.stringify({ login: 'anna', password: 'x'.repeat(1025) }))).toEqual([422, { code: 'error', message: { password: ['is too long (maximum is 1024 characters)'] } }]);
+  });
+
   it('answers 401 without a session, with a made-up one, and with the api_token in its place', async () => {
     for (const cookie of [undefined, `ik_admin=${'a'.repeat(43)}`, `ik_admin=${shop.apiToken}`]) {
       const reply = await readReply(await fetch(`${service.url}/admin/session`, { headers: cookie ? { cookie } : {} }));

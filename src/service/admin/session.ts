@@ -24,8 +24,8 @@ export function adminSessionOf(c: Context): AdminSession {
 }
 
 const signInInput = z.object({
-  login: z.string({ message: 'must be text' }).trim().min(1, "can't be blank").max(300),
-  password: z.string({ message: 'must be text' }).min(1, "can't be blank").max(1024),
+  login: z.string({ message: 'must be text' }).trim().min(1, "can't be blank").max(300, 'is too long (maximum is 300 characters)'),
+  password: z.string({ message: 'must be text' }).min(1, "can't be blank").max(1024, 'is too long (maximum is 1024 characters)'),
 });
 
 export const notSignedIn = () => new ApiError(401, 'Sign in to the back office first');
