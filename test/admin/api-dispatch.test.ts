@@ -83,6 +83,18 @@ describe('the API as the session\'s account', () => {
     expect((await api({ url: service.url, apiToken: baker.apiToken }).get('/products.json')).body).toEqual([]);
   });
 
+  it('takes JSON, forms and files, and refuses an XML body it cannot look into', async () => {
+    const xml = await readReply(
+      await fetch(`${service.url}/admin/api/products.json`, {
+        method: 'POST',
+        headers: { cookie: anna.cookie, 'x-csrf-token': anna.csrf, 'content-type': 'application/xml' },
+        body: `<product><name>Chleb</name><api_token>${baker.apiToken}</api_token></product>`,
+      }),
+    );
+    expect(xml.status).toBe(415);
+    expect(xml.body).toEqual({ code: 'error', message: 'The back office sends JSON, a form or a file' });
+  });
+
   it('has no api_token in any answer, even one the API gives out', async () => {
     // login.json answers the account's api_token to an integration partner; through the back office it is taken out.
     const login = await anna.call('POST', '/admin/api/login.json', { login: 'anna', password: 'róże i tulipany', integration_token: service.integrationToken });
