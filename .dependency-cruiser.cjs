@@ -15,6 +15,7 @@ const room = {
   bff: '^src/bff/',
   elements: '^src/(elements|frameworks)/',
   widget: '^src/widget/',
+  admin: '^src/admin/',
 };
 
 /** Each room and the rooms it may never reach, directly or through any chain of imports. */
@@ -22,6 +23,7 @@ const rooms = [
   { name: 'service', from: room.service, never: [room.bff, room.elements], why: 'The service knows no BFF and renders no elements: share through src/server-kit/.' },
   { name: 'bff', from: room.bff, never: [room.service], why: 'The BFF calls the service over HTTP through the client; it imports no service code.' },
   { name: 'elements', from: room.elements, never: [room.service, room.bff, room.serverKit, room.api], why: 'The elements run in browsers: they talk to the BFF, typed by src/contract/.' },
+  { name: 'admin', from: room.admin, never: [room.service, room.bff, room.serverKit, room.api], why: "The back office runs in browsers: it calls the service's API through its session (src/admin/api.ts)." },
   { name: 'api', from: room.api, never: [room.service, room.bff, room.serverKit, room.elements], why: 'The client knows no server and no elements: only the kernel and the contract.' },
   { name: 'server-kit', from: room.serverKit, never: [room.service, room.bff, room.elements], why: 'The shared server kit imports neither server and renders nothing.' },
   { name: 'kernel', from: room.kernel, never: [room.api, room.service, room.bff, room.serverKit, room.elements, room.widget], why: 'The kernel imports only the wire contract (and packages).' },
@@ -40,6 +42,8 @@ const layers = [
     path: [
       '^src/service/(app|http|routing|context|api-error|conditional|answer-cache|idempotency|auth|account-operations|integrations|health|login-guard|write-feed|openapi|server|index|seed)[.]ts$',
       '^src/service/(resources|public)/',
+      // The seller's back office: its session, its dispatch to the API, its page.
+      '^src/service/admin/',
       '^src/service/[^/]+/routes[.]ts$',
       '^src/service/payments/(notifications|settings|stripe|przelewy24)[.]ts$',
       '^src/service/documents/outbox[.]ts$',

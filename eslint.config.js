@@ -48,13 +48,23 @@ function roomRules() {
         api: 'The elements carry no typed client: they call the BFF through shared/bff-client.ts, typed by src/contract/.',
       },
     },
+    // The back office runs in browsers: it calls the service's API through its session, never a server module.
+    admin: {
+      files: ['src/admin/**/*.ts'],
+      never: {
+        service: `The back office ${serverOnly}.`,
+        bff: `The back office ${serverOnly}.`,
+        'server-kit': `The back office ${serverOnly}.`,
+        api: 'The back office carries no typed client: it calls /admin/api through src/admin/api.ts.',
+      },
+    },
     api: { files: ['src/api/**/*.ts'], never: { service: 'The client knows no server.', bff: 'The client knows no server.', 'server-kit': 'The client knows no server.', elements: 'The client knows no elements.', frameworks: 'The client knows no elements.' } },
     bff: { files: ['src/bff/**/*.ts'], never: { service: "The BFF knows no service code: it calls the service over HTTP through the client; share through src/server-kit/." } },
     'server-kit': { files: ['src/server-kit/**/*.ts'], never: { service: 'The shared server kit imports neither server.', bff: 'The shared server kit imports neither server.', elements: 'The shared server kit renders nothing.' } },
     // The widget script runs in the shop's page, alone: it imports no room of ours.
     widget: {
       files: ['src/widget/**/*.ts'],
-      never: Object.fromEntries(['api', 'service', 'bff', 'server-kit', 'elements', 'frameworks', 'kernel'].map((other) => [other, `The widget script ${serverOnly}, and carries nothing but itself into the shop's page.`])),
+      never: Object.fromEntries(['api', 'service', 'bff', 'server-kit', 'elements', 'frameworks', 'kernel', 'admin'].map((other) => [other, `The widget script ${serverOnly}, and carries nothing but itself into the shop's page.`])),
     },
     kernel: {
       files: ['src/kernel/**/*.ts'],

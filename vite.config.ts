@@ -49,7 +49,7 @@ function minifyLitTemplates(): Plugin {
     name: 'invoicekit:minify-lit-templates',
     apply: 'build',
     transform(code, id) {
-      if (!/\/src\/elements\/.*\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return null;
+      if (!/\/src\/(elements|admin)\/.*\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return null;
       const edits: { start: number; end: number; text: string }[] = [];
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
@@ -125,6 +125,7 @@ function testSeed(): number | undefined {
  * condition selects (as Lit's own development build is chosen). `vite build --mode standalone` writes
  * `dist/invoicekit.js`, one self-contained, minified module that registers every element, for a
  * `<script type="module">` tag. `--mode classic` and `--mode widget` write the classic scripts above.
+ * `--mode admin` writes the back office's one module, `dist/admin/admin.js`, apart from the elements'.
  */
 export default defineConfig(({ mode }) => ({
   plugins: [minifyLitTemplates(), productionMode(), wrapperImportsElementModules()],
@@ -134,6 +135,14 @@ export default defineConfig(({ mode }) => ({
           emptyOutDir: false,
           target: 'es2021',
           lib: { entry: classicBuilds[mode]!.entry, formats: ['iife' as const], name: 'invoicekit', fileName: () => classicBuilds[mode]!.file },
+          rolldownOptions: { output: { minify: true, codeSplitting: false } },
+        }
+      : mode === 'admin'
+      ? {
+          emptyOutDir: false,
+          outDir: 'dist/admin',
+          target: 'es2021',
+          lib: { entry: 'src/admin/main.ts', formats: ['es' as const], fileName: () => 'admin.js' },
           rolldownOptions: { output: { minify: true, codeSplitting: false } },
         }
       : mode === 'standalone'

@@ -9,6 +9,8 @@ import { connectionLimitsFromEnv } from './server-kit/connection-limits.js';
  *                      [--ksef-local] [--ksef-local-port 8789]
  *   invoicekit migrate [--data-dir DIR]   applies the database migrations and exits (DATABASE_URL or PGlite)
  *   invoicekit secrets rotate [--data-dir DIR]   seals every secret at rest under a new key
+ *   invoicekit users create --login L --email E [--password P] [--account PREFIX] [--data-dir DIR]
+ *                      a user who signs in to the back office (`/admin/`); the password from stdin without --password
  *   invoicekit bff [--port 8788] [--service URL]
  *   invoicekit dev     the demo: service, BFF and demo pages together
  */
@@ -78,6 +80,8 @@ async function runService(argv: string[]): Promise<void> {
   }
   if (!process.env.INVOICEKIT_API_TOKEN) console.log(`demo account api token: ${service.apiToken}`);
   if (!process.env.INVOICEKIT_INTEGRATION_TOKEN) console.log(`integration token: ${service.integrationToken}`);
+  const { backOfficeLine } = await import('./service/admin/announce.js');
+  console.log(await backOfficeLine(service, { seed: values.seed }));
   console.log(`invoicing service listening on ${service.url}`);
   onShutdown(async (signal) => {
     console.error(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'draining', signal }));
@@ -182,6 +186,57 @@ async function runSecrets(argv: string[]): Promise<void> {
   }
 }
 
+/** `invoicekit users create`: a user of an account (the demo's by default) who signs in to the back office. */
+async function runUsers(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      login: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      account: { type: 'string', default: 'demo' },
+      'data-dir': { type: 'string', default: './.invoicekit/data' },
+    },
+    allowPositionals: true,
+  });
+  if (positionals[0] !== 'create' || !values.login || !values.email) {
+    console.error('usage: invoicekit users create --login L --email E [--password P] [--account PREFIX] [--data-dir DIR]   (the password from stdin without --password)');
+    process.exit(2);
+  }
+  const password = values.password ?? (await passwordFromStdin());
+  const { openDatabase } = await import('./service/db.js');
+  const { migrate } = await import('./service/migrations.js');
+  const { createAccountUser } = await import('./service/admin/users.js');
+  const dataDir = values['data-dir'];
+  let db;
+  try {
+    db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
+  } catch (error) {
+    const { DataDirInUseError } = await import('./service/data-lock.js');
+    if (error instanceof DataDirInUseError) throw new Error(`the service holding ${dataDir} is running: stop it, make the user, and start it again`, { cause: error });
+    throw error;
+  }
+  try {
+    await migrate(db);
+    const user = await createAccountUser(db, { prefix: values.account, login: values.login, email: values.email, password });
+    console.log(`user ${user.login} <${user.email}> of account ${values.account} may sign in at /admin/`);
+  } finally {
+    await db.close();
+  }
+}
+
+/** The password typed or piped in: the first line of stdin. */
+async function passwordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('password: ');
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  return '';
+}
+
 /** How long requests in progress may take to finish after SIGTERM (`INVOICEKIT_SHUTDOWN_GRACE_MS`). */
 const SHUTDOWN_GRACE_MS = Number(process.env.INVOICEKIT_SHUTDOWN_GRACE_MS ?? 10_000);
 
@@ -209,6 +264,8 @@ async function main(): Promise<void> {
       return runMigrate(rest);
     case 'secrets':
       return runSecrets(rest);
+    case 'users':
+      return runUsers(rest);
     case 'bff': {
       const { runBff } = await import('./bff/cli.js');
       await runBff(rest);
@@ -219,7 +276,7 @@ async function main(): Promise<void> {
       return runDev(rest);
     }
     default:
-      console.error(`unknown command "${command}": use service, migrate, secrets, bff or dev`);
+      console.error(`unknown command "${command}": use service, migrate, secrets, users, bff or dev`);
       process.exit(2);
   }
 }

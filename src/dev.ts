@@ -12,6 +12,7 @@ import { withPortFlag } from './bff/listen-errors.js';
 import { connectAccountToLocalKsef, localKsefRefusal, startLocalKsef } from './service/ksef/local.js';
 import { mailTransportUrl } from './service/documents/mailer.js';
 import { startService } from './service/server.js';
+import { backOfficeLine } from './service/admin/announce.js';
 import { startRegistryDoubles } from './service/registries/doubles/index.js';
 
 /**
@@ -71,6 +72,7 @@ export async function runDev(argv: string[]): Promise<void> {
     webhooks: { allowPrivate: true },
   }), '--service-port', values['service-port']);
   console.log(`invoicing service listening on ${service.url}`);
+  console.log(await backOfficeLine(service, { seed: true }));
   if (standIns) console.log(`NBP, VIES and VAT white list stand-ins at ${standIns.nbpApiUrl}, ${standIns.viesApiUrl}, ${standIns.mfWhitelistUrl}`);
   const refusal = await localKsefRefusal(service.db);
   if (refusal) {

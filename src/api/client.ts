@@ -12,6 +12,7 @@ import { integrationsApi, type IntegrationsApi } from './resources/integrations.
 import { invoicesApi, type InvoicesApi } from './resources/invoices.js';
 import { paymentsApi, type PaymentsApi } from './resources/payments.js';
 import { productsApi, type ProductsApi } from './resources/products.js';
+import { sellerApi, type SellerApi } from './resources/seller.js';
 import { warehouseDocumentsApi, type WarehouseDocumentsApi } from './resources/warehouse-documents.js';
 import { warehousesApi, type WarehousesApi } from './resources/warehouses.js';
 import { createTransport, type Transport, type TransportOptions } from './transport.js';
@@ -36,6 +37,7 @@ export interface InvoicingClient {
   readonly issuers: IssuersApi;
   readonly attachments: AttachmentsApi;
   readonly account: AccountApi;
+  readonly seller: SellerApi;
 }
 
 /**
@@ -62,5 +64,6 @@ export function createInvoicingClient(options: InvoicingClientOptions): Invoicin
     issuers: issuersApi(transport),
     attachments: attachmentsApi(transport),
     account: accountApi(transport),
+    seller: sellerApi(transport),
   };
 }

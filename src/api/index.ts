@@ -26,6 +26,7 @@ export { warehouseActionsApi, type WarehouseActionsApi } from './resources/wareh
 export { issuersApi, type IssuersApi } from './resources/issuers.js';
 export { attachmentsApi, type AttachmentsApi } from './resources/attachments.js';
 export { accountApi, type AccountApi } from './resources/account.js';
+export { sellerApi, type SellerApi } from './resources/seller.js';
 export { collect, type Id } from './resources/shared.js';
 export * from './schemas/index.js';
 // The client's callers add and round the decimal strings it returns: the kernel's exact money comes

@@ -12,6 +12,9 @@ import { PdfBusyError } from './documents/pdf-pool.js';
 import { mountInvoiceDocuments } from './documents/routes.js';
 import { mountHealth } from './health.js';
 import { mountAccountOperations } from './account-operations.js';
+import { createAdminApp } from './admin/routes.js';
+import { sellerApiRoutes } from './admin/api-routes.js';
+import { mountKsefResend } from './admin/ksef-resend.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
 import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
@@ -185,6 +188,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
     ksef,
   });
   mountKsef({ invoices, settings: accountKsef }, ksef);
+  mountKsefResend(invoices, ksef);
   mountInvoices(invoices);
   mountInvoiceAttachments(invoices);
   // The form upload of an attachment: its unguessable key, read before the body, is the permission.
@@ -203,6 +207,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/account/ksef', accountKsef);
   // Payment keys: the account's token, and no idempotency (a PUT alone).
   app.route('/account/payments', group([readsBody(PUBLIC_BODY, authenticatesFirst), requireAccount, writesOfAccount], mountPaymentSettings));
+  // What the back office needs of the API (token rotation, the overview, connection tests), ahead of `/account`'s open group.
+  for (const [path, mount] of sellerApiRoutes) app.route(path, group(ofAccount, mount));
   app.route('/account', account);
   app.route('/invoices', invoices);
   app.route('/outbox', outbox);
@@ -222,6 +228,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/issuers', group(ofAccount, mountIssuers));
   // A BFF in another process follows the write count instead of asking again (PGlite only).
   app.route('/changes', group(ofAccount, (changes) => mountWriteFeed(changes, options.db)));
+  // The seller's back office: its API calls are answered by this app, in this process.
+  app.route('/admin', createAdminApp((request, env) => app.fetch(request, env)));
   // A path no group claims still has its body read, so a hostile body is refused there as anywhere.
   app.use(...open);
   routePatchAsPut(app);

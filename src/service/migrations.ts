@@ -333,6 +333,19 @@ export const migrations: Migration[] = [
     sql: `alter table accounts add column api_token_hash text;
       create unique index accounts_api_token_hash_idx on accounts (api_token_hash);`,
   },
+  {
+    version: 101,
+    name: 'back-office sessions',
+    // Found by a hash of the cookie's id: the table alone opens no session.
+    sql: `create table admin_sessions (
+            id_hash text primary key,
+            user_id integer not null references users(id) on delete cascade,
+            account_id integer not null references accounts(id) on delete cascade,
+            csrf text not null,
+            created_at timestamptz not null default now(),
+            expires_at timestamptz not null);
+          create index admin_sessions_expires_idx on admin_sessions (expires_at);`,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

@@ -46,6 +46,8 @@ const forbidden: [room: string, filePath: string, code: string][] = [
   ['widget → service', 'src/widget/extra.ts', "import type { ProductData } from '../service/resources/products.js';\nexport type Product = ProductData;\n"],
   ['widget → elements', 'src/widget/extra.ts', "import '../elements/product-pay-button/define.js';\n"],
   ['widget → kernel', 'src/widget/extra.ts', "import { decimal } from '../kernel/money.js';\nexport const d = decimal;\n"],
+  ['back office → service', 'src/admin/views/extra.ts', "import type { ProductData } from '../../service/resources/products.js';\nexport type Product = ProductData;\n"],
+  ['back office → client', 'src/admin/extra.ts', "import { createClient } from '../api/client.js';\nexport const client = createClient;\n"],
 ];
 
 const allowed: [arrow: string, filePath: string, code: string][] = [
@@ -71,6 +73,8 @@ const allowed: [arrow: string, filePath: string, code: string][] = [
   ['service → contract', 'src/service/public/extra.ts', "import type { SaleProduct } from '../../contract/sale.js';\nexport type Product = SaleProduct;\n"],
   ['elements → a shared element module', 'src/elements/invoice-list/extra.ts', "import { loadCatalog } from '../shared/i18n.js';\nexport const load = loadCatalog;\n"],
   ['widget → itself', 'src/widget/extra.ts', "import type { WidgetScriptOptions } from './options.js';\nexport type Options = WidgetScriptOptions;\n"],
+  ['back office → elements', 'src/admin/views/extra.ts', "import '../../elements/product-pay-button/define.js';\n"],
+  ['back office → wire contract', 'src/admin/extra.ts', "import type { ErrorBody } from '../contract/errors.js';\nexport type Body = ErrorBody;\n"],
   ['client → itself', 'src/api/resources/extra.ts', "import { createTransport } from '../transport.js';\nexport const transport = createTransport;\n"],
 ];
 
@@ -78,7 +82,7 @@ describe('room rules', () => {
   it.each(forbidden)('reports %s', async (_arrow, filePath, code) => {
     const errors = await roomErrors(filePath, code);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit|BFF|kernel|contract|widget) /);
+    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit|BFF|kernel|contract|widget|back office) /);
   });
 
   it.each(allowed)('allows %s', async (_arrow, filePath, code) => {

@@ -44,6 +44,7 @@ describe('room type configs', () => {
     ['elements', { dom: true, node: false, nodeModule: false, web: true }],
     ['service', { dom: false, node: true, nodeModule: true, web: true }],
     ['widget', { dom: true, node: false, nodeModule: false, web: true }],
+    ['admin', { dom: true, node: false, nodeModule: false, web: true }],
   ] as const)('src/%s sees only its own globals', (room, expected) => {
     expect(compiling(room)).toEqual(expected);
   });

@@ -15,3 +15,4 @@ export * from './attachment.js';
 export * from './account-operations.js';
 export * from './payment-settings.js';
 export * from './ksef.js';
+export * from './seller.js';

@@ -42,7 +42,7 @@ function baseUrl(keys: Przelewy24Keys): string {
 /** Through the service's outbound client: its deadline, answer cap and errors; redirects are not followed. */
 const przelewy24Fetch = outboundFetch({ timeoutMs: REQUEST_TIMEOUT_MS, maxResponseBytes: 1024 * 1024 });
 
-async function callApi(keys: Przelewy24Keys, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+export async function callApi(keys: Przelewy24Keys, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const response = await przelewy24Fetch(`${baseUrl(keys)}/api/v1${path}`, {
     method,
     headers: {

@@ -43,7 +43,7 @@ export function stripeMinorAmount(amount: string, currency: string): number {
 
 const stripeFetch = outboundFetch({ timeoutMs: 20_000, maxResponseBytes: 2 * 1024 * 1024 });
 
-function stripeClient(secretKey: string): Stripe {
+export function stripeClient(secretKey: string): Stripe {
   const address = process.env.INVOICEKIT_STRIPE_API_URL;
   const target = address ? new URL(address) : undefined;
   return new Stripe(secretKey, {

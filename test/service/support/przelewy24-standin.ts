@@ -67,6 +67,8 @@ export class Przelewy24StandIn {
     } catch {
       return p24Error(400, 'Invalid input data');
     }
+    // Przelewy24's REST API: `GET /api/v1/testAccess` answers whether the POS id and API key are good.
+    if (request.method === 'GET' && request.path === '/api/v1/testAccess') return { status: 200, body: { data: true, error: '' } };
     if (request.method === 'POST' && request.path === '/api/v1/transaction/register') return this.#register(body);
     if (request.method === 'PUT' && request.path === '/api/v1/transaction/verify') return this.#verify(body);
     const bySession = /^\/api\/v1\/transaction\/by\/sessionId\/([^/]+)$/.exec(request.path);

@@ -68,6 +68,10 @@ export class StripeStandIn {
       if (typeof idempotencyKey === 'string') this.#replays.set(idempotencyKey, answer);
       return answer;
     }
+    // https://docs.stripe.com/api/balance/balance_retrieve: what "Test connection" asks.
+    if (request.method === 'GET' && request.path === '/v1/balance') {
+      return { status: 200, body: { object: 'balance', available: [{ amount: 0, currency: 'pln', source_types: { card: 0 } }], livemode: !key.includes('_test_'), pending: [{ amount: 0, currency: 'pln', source_types: { card: 0 } }] } };
+    }
     const read = /^\/v1\/checkout\/sessions\/([^/?]+)$/.exec(request.path);
     if (request.method === 'GET' && read) {
       const session = this.sessions.get(decodeURIComponent(read[1]!));
