@@ -6,45 +6,9 @@ import { compare, decimal, sub, toFixed, minorUnits, ZERO } from '../../kernel/m
 import { locale, pick } from '../i18n.js';
 import { AdminView } from '../view.js';
 import { type InvoiceStrings, invoiceStrings, ksefRefusal } from './invoice-detail.strings.js';
-import { STATUS_WORDS, type ListedInvoice } from './invoices.js';
+import { type InvoiceRecord, linesTable, paymentsTable } from './invoice-tables.js';
+import { STATUS_WORDS } from './invoices.js';
 import { badge, errorText, fieldErrors, formValues, ksefState, recordStyles, textField, type Tone } from './records.js';
-
-interface Position {
-  id: number;
-  name: string;
-  quantity: string;
-  tax: string;
-  total_price_gross: string;
-}
-
-interface ConnectedPayment {
-  id: number;
-  name: string | null;
-  price: string;
-  paid: boolean;
-  paid_date: string | null;
-  provider: string | null;
-  currency: string | null;
-}
-
-/** The fields of a read invoice this view shows. */
-export interface InvoiceRecord extends ListedInvoice {
-  sell_date: string;
-  price_net: string;
-  price_tax: string;
-  buyer_tax_no: string | null;
-  buyer_street: string | null;
-  buyer_post_code: string | null;
-  buyer_city: string | null;
-  buyer_country: string | null;
-  buyer_email: string | null;
-  email_status: string | null;
-  sent_time: string | null;
-  view_url: string;
-  gov_error_messages: string[] | null;
-  positions?: Position[];
-  connected_payments?: ConnectedPayment[];
-}
 
 type Notice = { tone: Tone; text: string; link?: { path: string; text: string } };
 
@@ -216,7 +180,7 @@ export class AdminInvoice extends AdminView {
 
   #record(invoice: InvoiceRecord): TemplateResult {
     return html`<div role="status" aria-live="polite">${this.#notice()}</div>
-      ${this.#summary(invoice)} ${this.#lines(invoice)} ${this.#ksef(invoice)} ${this.#emailSection(invoice)} ${this.#payments(invoice)} ${this.#correction(invoice)}`;
+      ${this.#summary(invoice)} ${linesTable(invoice, this.#t, locale(this.language))} ${this.#ksef(invoice)} ${this.#emailSection(invoice)} ${this.#payments(invoice)} ${this.#correction(invoice)}`;
   }
 
   #notice(): TemplateResult | typeof nothing {
@@ -262,38 +226,6 @@ export class AdminInvoice extends AdminView {
           <a href=${invoice.view_url} target="_blank" rel="noopener">${t.publicPage}</a>
         </dd>
       </dl>
-    </section>`;
-  }
-
-  #lines(invoice: InvoiceRecord): TemplateResult | typeof nothing {
-    const t = this.#t;
-    const lang = locale(this.language);
-    const positions = invoice.positions ?? [];
-    if (positions.length === 0) return nothing;
-    return html`<section aria-labelledby="lines">
-      <h2 id="lines">${t.lines}</h2>
-      <div class="scroll" tabindex="0" role="region" aria-labelledby="lines">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">${t.line}</th>
-              <th scope="col" class="amount">${t.quantity}</th>
-              <th scope="col" class="amount wide">${t.tax}</th>
-              <th scope="col" class="amount">${t.gross}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${positions.map(
-              (position) => html`<tr>
-                <td>${position.name}</td>
-                <td class="amount">${quantityText(position.quantity, lang)}</td>
-                <td class="amount wide">${/^\d/.test(position.tax) ? `${position.tax}%` : position.tax}</td>
-                <td class="amount">${formatMoney(position.total_price_gross, invoice.currency, lang)}</td>
-              </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
     </section>`;
   }
 
@@ -377,37 +309,10 @@ export class AdminInvoice extends AdminView {
 
   #payments(invoice: InvoiceRecord): TemplateResult {
     const t = this.#t;
-    const lang = locale(this.language);
-    const payments = invoice.connected_payments ?? [];
     const error = this.error?.form === 'payment' ? this.error.error : undefined;
     return html`<section aria-labelledby="payments">
       <h2 id="payments">${t.payments}</h2>
-      ${payments.length === 0
-        ? html`<p>${t.noPayments}</p>`
-        : html`<div class="scroll" tabindex="0" role="region" aria-labelledby="payments">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">${t.paymentName}</th>
-                  <th scope="col">${t.paymentDate}</th>
-                  <th scope="col" class="amount">${t.paymentAmount}</th>
-                  <th scope="col" class="wide">${t.paymentProvider}</th>
-                  <th scope="col">${t.paymentState}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${payments.map(
-                  (payment) => html`<tr data-payment=${payment.id}>
-                    <td>${payment.name ?? ''}</td>
-                    <td>${formatDate(payment.paid_date, lang)}</td>
-                    <td class="amount">${formatMoney(payment.price, payment.currency ?? invoice.currency, lang)}</td>
-                    <td class="wide">${payment.provider ?? ''}</td>
-                    <td>${payment.paid ? badge(t.paymentPaid, 'ok') : badge(t.paymentWaiting, 'pending')}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`}
+      ${paymentsTable(invoice, t, locale(this.language))}
       ${invoice.status === 'paid' || invoice.cancelled
         ? nothing
         : html`<details>
@@ -450,12 +355,6 @@ export class AdminInvoice extends AdminView {
 
 function ksefStateOf(invoice: InvoiceRecord): string | undefined {
   return ksefViewOf(invoice)?.state;
-}
-
-/** A quantity as answered (`"10.0"`), in the locale, formatted from its exact decimal text. */
-function quantityText(quantity: string, lang: string): string {
-  // A numeric string is formatted as the exact decimal it spells; the lib typings only list numbers.
-  return new Intl.NumberFormat(lang, { maximumFractionDigits: 4 }).format(quantity as unknown as number);
 }
 
 /** Two amounts typed or answered (`"2"`, `"2.0"`, `"2,00"`) that are the same number. */
