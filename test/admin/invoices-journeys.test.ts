@@ -156,6 +156,22 @@ describe('an invoice\'s actions', () => {
   });
 });
 
+describe("an invoice's payments", () => {
+  it('say which the provider declined and which still wait', async () => {
+    const created = await http.post('/invoices.json', { invoice: { issue_date: day(0), ...seller, ...buyer, positions: [line] } });
+    const payment = (extra: Record<string, unknown>) =>
+      http.post('/banking/payments.json', { banking_payment: { name: 'Karta', price: '1845.00', invoice_id: created.body.id, paid: false, ...extra } });
+    const declined = (await payment({ provider_status: 'declined', provider_response: 'card_declined: insufficient funds' })).body;
+    const waiting = (await payment({})).body;
+    const page = await open(`/admin/invoices/${created.body.id}`);
+    const view = page.locator('ik-admin-invoice');
+    await view.locator('[data-payment]').first().waitFor();
+    const states = await view.locator('[data-payment]').evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-payment'), row.querySelector('.badge')?.textContent]));
+    expect(states.sort()).toEqual([[String(declined.id), 'Declined'], [String(waiting.id), 'Waiting']].sort());
+    await page.context().close();
+  });
+});
+
 describe('by keyboard alone', () => {
   /** The element that has the focus, looked for through shadow roots: its tag and text. */
   const focused = (page: Page) =>
