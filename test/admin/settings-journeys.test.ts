@@ -257,6 +257,10 @@ describe('the API token', () => {
     const token = (await shown.textContent())!.trim();
     expect(token).not.toBe(old);
     expect(token.length).toBeGreaterThan(20);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.url });
+    await section.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('Copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
     const refused = await http.get('/invoices.json', {}, { token: old });
     expect([refused.status, refused.body]).toEqual([401, { code: 'error', message: 'You must be logged in to gain access to the site' }]);

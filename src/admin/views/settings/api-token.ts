@@ -13,6 +13,7 @@ const strings = {
     shown: 'The new API token. It is shown only this once: copy it now.',
     copy: 'Copy',
     copied: 'Copied.',
+    copyBlocked: 'This page may not copy: the token is selected, copy it with Ctrl+C.',
     rotated: 'The API token was rotated; the old one no longer works.',
   },
   pl: {
@@ -25,6 +26,7 @@ const strings = {
     shown: 'Nowy token API. Jest pokazany tylko ten jeden raz: skopiuj go teraz.',
     copy: 'Kopiuj',
     copied: 'Skopiowano.',
+    copyBlocked: 'Ta strona nie może kopiować: token jest zaznaczony, skopiuj go klawiszami Ctrl+C.',
     rotated: 'Token API zmieniono; stary już nie działa.',
   },
 } satisfies Record<Lang, unknown>;
@@ -50,9 +52,17 @@ export class AdminApiTokenSettings extends SettingsSection {
     });
   }
 
+  /** Copies the token; where the page may not write the clipboard (plain http), selects it for the seller to copy. */
   async #copy(): Promise<void> {
-    await navigator.clipboard.writeText(this.token);
-    this.notice = { tone: 'ok', text: pick(strings, this.language).copied };
+    const t = pick(strings, this.language);
+    try {
+      await navigator.clipboard.writeText(this.token);
+      this.notice = { tone: 'ok', text: t.copied };
+    } catch {
+      const shown = this.renderRoot.querySelector('[data-field="new-token"]');
+      if (shown) getSelection()?.selectAllChildren(shown);
+      this.notice = { tone: 'error', text: t.copyBlocked };
+    }
   }
 
   override render() {
