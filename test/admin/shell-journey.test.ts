@@ -194,7 +194,7 @@ describe('the seller in the back office', () => {
 });
 
 describe('the overview', () => {
-  it('lists what needs the seller by group, each item linked to where it is fixed', async () => {
+  it('lists what needs the seller by group, each item linked to where it is fixed; a session ended elsewhere asks to sign in again', async () => {
     const created = await fetch(`${service.url}/invoices.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -217,6 +217,21 @@ describe('the overview', () => {
     await link.click();
     await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: `Invoice ${overdue.number}`, name: null });
     expect(new URL(page.url()).pathname).toBe(`/admin/invoices/${overdue.id}`);
+
+    // The session ended elsewhere (signed out in another tab): the next call shows the sign-in, which
+    // then comes back to the same page.
+    const ended = await page.evaluate(async () => {
+      const { csrf } = (await (await fetch('/admin/session')).json()) as { csrf: string };
+      return (await fetch('/admin/session', { method: 'DELETE', headers: { 'x-csrf-token': csrf } })).status;
+    });
+    expect(ended).toBe(204);
+    await page.getByRole('navigation').getByRole('link', { name: 'Products' }).click();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Sign in', name: null });
+    await page.locator('input[name="login"]').fill('ewa');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Products', name: null });
+    expect(new URL(page.url()).pathname).toBe('/admin/products');
     expect(errors.filter((error) => !EXPECTED_ANSWER.test(error))).toEqual([]);
     await context.close();
   });
