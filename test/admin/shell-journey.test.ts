@@ -186,6 +186,11 @@ describe('the seller in the back office', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Edit Kubek z logo, duży');
     const edited = (await (await fetch(`${service.url}/products/${productId}.json?api_token=${service.apiToken}`)).json()) as { name: string; price_gross: string; token: string };
     expect(edited).toMatchObject({ name: 'Kubek z logo, duży', price_gross: '59.0', token: product.token });
+    // The browser's Back and Forward move through the back office's pages.
+    await page.goBack();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Products', name: null });
+    await page.goForward();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Edit Kubek z logo, duży', name: null });
 
     expect(await page.content()).not.toContain(service.apiToken);
     expect(errors.filter((error) => !EXPECTED_ANSWER.test(error))).toEqual([]);
