@@ -84,6 +84,7 @@ describe('the seller in the back office', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Products', name: null });
     expect(new URL(page.url()).pathname).toBe('/admin/products');
+    expect(await page.title()).toBe('Products · Back office · invoicekit');
 
     await page.getByRole('link', { name: 'New product' }).click();
     await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'New product', name: null });
