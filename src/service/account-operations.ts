@@ -1,7 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { accountAddUserInput, accountUnlinkInput } from '../api/schemas/account-operations.js';
-import { accountByToken } from './accounts.js';
+import { accountByToken, deleteAccount } from './accounts.js';
+import { insertAccountDeletion, pendingAccountDeletion } from './data/account-deletions.js';
+import { unlinkAccounts } from './data/account-links.js';
+import { mainDepartmentEmail } from './data/departments.js';
+import { insertUser, mergeUserData, userByEmailOrLogin, userEmails } from './data/users.js';
 import type { Sql } from './db.js';
 import { createMailer, operatorSender } from './documents/mailer.js';
 import { escapeHtml } from './documents/html.js';
@@ -33,13 +37,10 @@ function sameSecret(given: unknown, expected: string): boolean {
 }
 
 async function ownerEmails(sql: Sql, accountId: number): Promise<string[]> {
-  const rows = await sql.query<{ email: string }>(`select email from users where account_id = $1 order by id`, [accountId]);
-  if (rows.length > 0) return rows.map((r) => r.email);
-  const departments = await sql.query<{ email: string | null }>(
-    `select data->>'email' as email from departments where account_id = $1 order by (data->>'main')::boolean desc nulls last, id limit 1`,
-    [accountId],
-  );
-  return departments[0]?.email ? [departments[0].email] : [];
+  const emails = await userEmails(sql, accountId);
+  if (emails.length > 0) return emails;
+  const email = await mainDepartmentEmail(sql, accountId);
+  return email ? [email] : [];
 }
 
 export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl?: string | undefined } = {}): void {
@@ -51,39 +52,26 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     if (!sameSecret(c.req.query('integration_token') ?? input.integration_token, c.get('config').integrationToken)) throw unauthorized();
     const user = input.user;
     const result = await c.get('db').transaction(async (tx) => {
-      const existing = await tx.query<{ id: number; account_id: number; login: string; email: string; created_at: Date }>(
-        `select id, account_id, login, email, created_at from users where lower(email) = lower($1) or login = $2 limit 1`,
-        [user.email, user.login?.trim() || user.email],
-      );
-      const found = existing[0];
+      const found = await userByEmailOrLogin(tx, user.email, user.login?.trim() || user.email);
       if (user.invite) {
         if (!found) throw invalid({ 'user.email': ['is not a user of the service: send invite false with a password'] });
         if (found.account_id !== account.id) throw invalid({ 'user.email': ['belongs to another account'] });
-        await tx.query(`update users set data = data || $2::jsonb where id = $1`, [
-          found.id,
-          JSON.stringify({ role: user.role ?? 'member', department_ids: user.department_ids ?? [] }),
-        ]);
+        await mergeUserData(tx, found.id, { role: user.role ?? 'member', department_ids: user.department_ids ?? [] });
         return found;
       }
       if (found) throw invalid({ 'user.login': ['has already been taken'] });
       if (!user.password) throw invalid({ 'user.password': ["can't be blank"] });
-      const rows = await tx.query<{ id: number; account_id: number; login: string; email: string; created_at: Date }>(
-        `insert into users (account_id, login, email, password_hash, data) values ($1, $2, $3, $4, $5)
-         returning id, account_id, login, email, created_at`,
-        [
-          account.id,
-          user.login?.trim() || user.email,
-          user.email,
-          await hashPassword(user.password),
-          JSON.stringify({
-            first_name: user.first_name ?? null,
-            last_name: user.last_name ?? null,
-            role: user.role ?? 'member',
-            department_ids: user.department_ids ?? [],
-          }),
-        ],
-      );
-      return rows[0]!;
+      return insertUser(tx, account.id, {
+        login: user.login?.trim() || user.email,
+        email: user.email,
+        passwordHash: await hashPassword(user.password),
+        data: {
+          first_name: user.first_name ?? null,
+          last_name: user.last_name ?? null,
+          role: user.role ?? 'member',
+          department_ids: user.department_ids ?? [],
+        },
+      });
     });
     return respond(
       c,
@@ -105,11 +93,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     const token = randomToken(24);
     const link = `${c.get('config').publicUrl}/account/delete/${token}`;
     await c.get('db').transaction(async (tx) => {
-      await tx.query(`insert into account_deletions (token, account_id, expires_at) values ($1, $2, now() + make_interval(hours => $3))`, [
-        token,
-        account.id,
-        DELETION_TTL_HOURS,
-      ]);
+      await insertAccountDeletion(tx, token, account.id, DELETION_TTL_HOURS);
       const to = await ownerEmails(tx, account.id);
       if (to.length === 0) throw invalid({ base: ['the account has no e-mail address to send the confirmation link to'] });
       const text = `Someone asked to delete the invoicing account "${account.prefix}" with all its data.\n\nTo delete it, open this link within ${DELETION_TTL_HOURS} hours and confirm:\n${link}\n\nIf you did not ask for this, ignore this message: nothing changes.`;
@@ -132,13 +116,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
   const deletionPage = (title: string, body: string) =>
     `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:36rem;margin:3rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 
-  async function pendingDeletion(c: ServiceContext): Promise<{ account_id: number; prefix: string } | undefined> {
-    const rows = await c.get('db').query<{ account_id: number; prefix: string }>(
-      `select d.account_id, a.prefix from account_deletions d join accounts a on a.id = d.account_id where d.token = $1 and d.expires_at > now()`,
-      [c.req.param('token') ?? ''],
-    );
-    return rows[0];
-  }
+  const pendingDeletion = (c: ServiceContext) => pendingAccountDeletion(c.get('db'), c.req.param('token') ?? '');
 
   app.get('/delete/:token', async (c) => {
     const pending = await pendingDeletion(c);
@@ -157,7 +135,7 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     const pending = await pendingDeletion(c);
     c.header('x-content-type-options', 'nosniff');
     if (!pending) return c.html(deletionPage('This link is not valid', '<p>It has expired or was already used.</p>'), 404);
-    await c.get('db').query(`delete from accounts where id = $1`, [pending.account_id]);
+    await deleteAccount(c.get('db'), pending.account_id);
     return c.html(deletionPage('The account was deleted', '<p>All of its data is gone.</p>'));
   });
 
@@ -165,13 +143,8 @@ export function mountAccountOperations(app: Hono<ServiceEnv>, options: { smtpUrl
     const account = await requireToken(c);
     const input = validate(accountUnlinkInput, c.get('body'));
     const prefixes = [...new Set((Array.isArray(input.prefix) ? input.prefix : [input.prefix]).map((p) => p.trim()))];
-    const removed = await c.get('db').query<{ prefix: string }>(
-      `delete from account_links l using accounts a
-        where l.partner_account_id = $1 and l.account_id = a.id and a.prefix = any($2::text[])
-       returning a.prefix`,
-      [account.id, prefixes],
-    );
-    const unlinked = prefixes.filter((p) => removed.some((r) => r.prefix === p));
+    const removed = await unlinkAccounts(c.get('db'), account.id, prefixes);
+    const unlinked = prefixes.filter((p) => removed.includes(p));
     const notUnlinked = prefixes.filter((p) => !unlinked.includes(p));
     if (unlinked.length === 0) {
       const body = { code: 'error', message: 'No accounts to unlink', result: { not_unlinked: notUnlinked } };

@@ -18,6 +18,26 @@ export async function accountByToken(sql: Sql, token: string): Promise<Account |
   return rows[0] && { ...rows[0], api_token: token };
 }
 
+/**
+ * An account's columns in a read that joins `accounts a` to a row of another table, named apart from
+ * that row's own: `joinedAccount` turns them back into an `Account`.
+ */
+export const JOINED_ACCOUNT_COLUMNS = 'a.id as account_id, a.prefix as account_prefix, a.api_token as account_api_token, a.name as account_name, a.created_at as account_created_at';
+
+/** The columns `JOINED_ACCOUNT_COLUMNS` selects, as a row carries them. */
+export interface JoinedAccountRow {
+  account_id: number;
+  account_prefix: string;
+  account_api_token: string;
+  account_name: string | null;
+  account_created_at: Date;
+}
+
+/** The account of a row read with `JOINED_ACCOUNT_COLUMNS`, its api_token opened: every read of an account beside another row ends here. */
+export function joinedAccount(row: JoinedAccountRow): Account {
+  return openAccountToken({ id: row.account_id, prefix: row.account_prefix, api_token: row.account_api_token, name: row.account_name, created_at: row.account_created_at });
+}
+
 export async function accountById(sql: Sql, id: number): Promise<Account | undefined> {
   const rows = await sql.query<Account>(`select ${ACCOUNT_COLUMNS} from accounts where id = $1`, [id]);
   return rows[0] && openAccountToken(rows[0]);
@@ -143,4 +163,28 @@ export async function firstUserEmail(sql: Sql, accountId: number): Promise<strin
 /** Every account with the KSeF environment it chose (`null` when it chose none). */
 export function accountsWithKsefEnvironment(sql: Sql): Promise<{ id: number; prefix: string; environment: string | null }[]> {
   return sql.query(`select a.id, a.prefix, k.environment from accounts a left join ksef_settings k on k.account_id = a.id order by a.id`);
+}
+
+/** The stored (sealed) api_token of the account with `prefix`, if there is one. */
+export async function sealedTokenByPrefix(sql: Sql, prefix: string): Promise<string | undefined> {
+  const rows = await sql.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [prefix]);
+  return rows[0]?.api_token;
+}
+
+/** Gives the account with `prefix` another api_token, stored as `storedToken` makes it. */
+export async function replaceTokenByPrefix(sql: Sql, prefix: string, stored: { sealed: string; hash: string }): Promise<void> {
+  await sql.query(`update accounts set api_token = $2, api_token_hash = $3 where prefix = $1`, [prefix, stored.sealed, stored.hash]);
+}
+
+/**
+ * Holds, until `tx` ends, the lock that the making of the demo account takes, so that processes
+ * starting at once on one database make it once.
+ */
+export async function lockDemoAccountSetup(tx: Sql): Promise<void> {
+  await tx.query(`select pg_advisory_xact_lock(7204312)`);
+}
+
+/** Deletes an account; its records go with it (the tables' foreign keys cascade). */
+export async function deleteAccount(sql: Sql, id: number): Promise<void> {
+  await sql.query(`delete from accounts where id = $1`, [id]);
 }

@@ -1,11 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
 import { accountCacheOf } from './account-cache.js';
-import { accountByToken } from './accounts.js';
+import { accountByToken, joinedAccount } from './accounts.js';
+import { userByLogin } from './data/users.js';
 import type { Database } from './db.js';
 import { type Account, ApiError, type ServiceContext, type ServiceEnv, replayedBody, unauthorized } from './http.js';
 import { clientAddress } from './login-guard.js';
 import { HashingBusyError, verifyPassword } from './passwords.js';
-import { openAccountToken } from './secrets/stored.js';
 
 /** The account of a token, kept between requests (see `AccountCache`). */
 async function cachedAccountByToken(db: Database, token: string): Promise<Account | undefined> {
@@ -48,19 +48,8 @@ export async function checkLogin<Row extends LoginRow>(
 }
 
 async function accountByLogin(c: ServiceContext, login: string, password: string): Promise<Account | undefined> {
-  const row = await checkLogin(c, login, password, async (name) => {
-    const rows = await c.get('db').query<Account & LoginRow>(
-      `select a.id, a.prefix, a.api_token, a.name, a.created_at, u.id as user_id, u.password_hash
-         from users u join accounts a on a.id = u.account_id
-        where u.login = $1 or lower(u.email) = lower($1)
-        order by u.id limit 1`,
-      [name],
-    );
-    return rows[0];
-  });
-  if (!row) return undefined;
-  const { password_hash: _hash, user_id: _user, ...account } = row;
-  return openAccountToken(account);
+  const row = await checkLogin(c, login, password, (name) => userByLogin(c.get('db'), name));
+  return row && joinedAccount(row);
 }
 
 export type Credentials =

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { databaseAnswers } from './data/readiness.js';
 import type { Database } from './db.js';
 import type { ServiceEnv } from './http.js';
 
@@ -23,7 +24,7 @@ export function mountHealth(app: Hono<ServiceEnv>, options: HealthOptions): void
     c.header('Cache-Control', 'no-store');
     if (options.draining?.()) return c.json({ code: 'error', message: 'The service is shutting down.' }, 503);
     try {
-      await withTimeout(options.db.query('select 1'), READY_TIMEOUT_MS);
+      await withTimeout(databaseAnswers(options.db), READY_TIMEOUT_MS);
       return c.json({ status: 'ready', database: options.db.kind });
     } catch {
       return c.json({ code: 'error', message: 'The database does not answer.' }, 503);

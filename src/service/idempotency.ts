@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { claimIdempotencyKey, forgetOldIdempotencyKeys, keepAnswer, keptAnswer, releaseIdempotencyKey } from './data/idempotency-keys.js';
 import { ApiError, type ServiceEnv } from './http.js';
 import { openSecret, sealSecret } from './secrets/keyring.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-/** How long a key is remembered. */
-const RETENTION = '24 hours';
 
 /**
  * Whose keys a route's callers share: the account's own (callers holding its api_token) or the
@@ -67,18 +66,9 @@ async function remembered(
     .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
     .update(await c.req.text())
     .digest('hex');
-  await db.query(`delete from idempotency_keys where account_id = $1 and created_at < now() - interval '${RETENTION}'`, [account.id]);
-  const claimed = await db.query(
-    `insert into idempotency_keys (account_id, key, fingerprint) values ($1, $2, $3)
-     on conflict (account_id, key) do nothing returning key`,
-    [account.id, key, fingerprint],
-  );
-  if (claimed.length === 0) {
-    const rows = await db.query<{ fingerprint: string; status: number; content_type: string | null; body: string | null }>(
-      `select fingerprint, status, content_type, body from idempotency_keys where account_id = $1 and key = $2`,
-      [account.id, key],
-    );
-    const stored = rows[0];
+  await forgetOldIdempotencyKeys(db, account.id);
+  if (!(await claimIdempotencyKey(db, account.id, key, fingerprint))) {
+    const stored = await keptAnswer(db, account.id, key);
     if (!stored) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
     if (stored.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
     if (stored.status === 0) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
@@ -90,21 +80,15 @@ async function remembered(
   try {
     await next();
   } catch (error) {
-    await db.query(`delete from idempotency_keys where account_id = $1 and key = $2`, [account.id, key]);
+    await releaseIdempotencyKey(db, account.id, key);
     throw error;
   }
   const response = c.res;
   if (response.status >= 500 || c.error) {
-    await db.query(`delete from idempotency_keys where account_id = $1 and key = $2`, [account.id, key]);
+    await releaseIdempotencyKey(db, account.id, key);
     return;
   }
   // Kept sealed: an answer may carry a secret (a webhook's, an account's api_token).
   const body = sealSecret(await response.clone().text());
-  await db.query(`update idempotency_keys set status = $3, content_type = $4, body = $5 where account_id = $1 and key = $2`, [
-    account.id,
-    key,
-    response.status,
-    response.headers.get('content-type'),
-    body,
-  ]);
+  await keepAnswer(db, account.id, key, { status: response.status, content_type: response.headers.get('content-type'), body });
 }

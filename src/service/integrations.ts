@@ -1,30 +1,20 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { addUserInput, createAccountInput, loginInput } from '../api/schemas/account.js';
-import { accountByToken } from './accounts.js';
+import { accountByToken, createAccount, joinedAccount } from './accounts.js';
 import { checkLogin } from './auth.js';
-import { createAccount } from './accounts.js';
+import { linkAccount } from './data/account-links.js';
+import { insertUser, loginTaken, userByLogin, type UserRow } from './data/users.js';
 import type { Sql } from './db.js';
 import { type Account, invalid, respond, type ServiceContext, type ServiceEnv, unauthorized, validate } from './http.js';
 import { hashPassword } from './passwords.js';
 import { timestampText } from './store.js';
-import { openSecret } from './secrets/keyring.js';
 
 /**
  * Integration operations of spec §4.8 on `{app_url}` (the same server here): add a user, log in,
  * create an account (with owner and company data), read the account. Each carries the
  * provider's `integration_token`; a wrong or missing one is the reference's 401.
  */
-interface UserRow {
-  id: number;
-  account_id: number;
-  login: string;
-  email: string;
-  password_hash: string;
-  data: { first_name?: string | null; last_name?: string | null };
-  created_at: Date;
-}
-
 function sameSecret(given: unknown, expected: string): boolean {
   if (typeof given !== 'string' || expected === '') return false;
   const a = Buffer.from(given);
@@ -40,23 +30,22 @@ function requireIntegrationToken(c: ServiceContext): void {
 }
 
 async function ensureFreeLogin(tx: Sql, login: string, email: string): Promise<void> {
-  const taken = await tx.query(`select 1 from users where login = $1 or lower(email) = lower($2) limit 1`, [login, email]);
-  if (taken.length > 0) throw invalid({ 'user.login': ['has already been taken'] });
+  if (await loginTaken(tx, login, email)) throw invalid({ 'user.login': ['has already been taken'] });
 }
 
-async function insertUser(
+async function addUser(
   tx: Sql,
   account: Account,
   user: { login?: string | null; email: string; password: string; first_name?: string | null; last_name?: string | null },
 ): Promise<UserRow> {
   const login = user.login?.trim() || user.email;
   await ensureFreeLogin(tx, login, user.email);
-  const rows = await tx.query<UserRow>(
-    `insert into users (account_id, login, email, password_hash, data) values ($1, $2, $3, $4, $5)
-     returning id, account_id, login, email, password_hash, data, created_at`,
-    [account.id, login, user.email, await hashPassword(user.password), JSON.stringify({ first_name: user.first_name ?? null, last_name: user.last_name ?? null })],
-  );
-  return rows[0]!;
+  return insertUser(tx, account.id, {
+    login,
+    email: user.email,
+    passwordHash: await hashPassword(user.password),
+    data: { first_name: user.first_name ?? null, last_name: user.last_name ?? null },
+  });
 }
 
 /** A prefix made from an e-mail's local part: `anna.nowak@…` → `anna-nowak`. */
@@ -96,7 +85,7 @@ export function mountIntegrations(groups: { users: Hono<ServiceEnv>; login: Hono
         await ensureFreeLogin(tx, input.user.login?.trim() || input.user.email, input.user.email);
         owner = await createAccount(tx, { prefix: prefixFromEmail(input.user.email) });
       }
-      return { user: await insertUser(tx, owner, input.user), account: owner };
+      return { user: await addUser(tx, owner, input.user), account: owner };
     });
     return respond(c, presentUser(user, account, publicUrl(c)), { status: 201, root: 'user' });
   });
@@ -106,26 +95,19 @@ export function mountIntegrations(groups: { users: Hono<ServiceEnv>; login: Hono
     const input = validate(loginInput, c.get('body'));
     // The same 401, after the same work, for an unknown login and a wrong password: nothing tells
     // which one exists. Failures count against the login and the address.
-    const user = await checkLogin(c, input.login, input.password, async (login) => {
-      const rows = await c.get('db').query<UserRow & { user_id: string; prefix: string; api_token: string }>(
-        `select u.id, u.id as user_id, u.account_id, u.login, u.email, u.password_hash, u.data, u.created_at, a.prefix, a.api_token
-           from users u join accounts a on a.id = u.account_id
-          where u.login = $1 or lower(u.email) = lower($1) order by u.id limit 1`,
-        [login],
-      );
-      return rows[0];
-    });
+    const user = await checkLogin(c, input.login, input.password, (login) => userByLogin(c.get('db'), login));
     if (!user) throw unauthorized();
+    const account = joinedAccount(user);
     return respond(
       c,
       {
         login: user.login,
         email: user.email,
-        prefix: user.prefix,
+        prefix: account.prefix,
         url: publicUrl(c),
         first_name: user.data.first_name ?? null,
         last_name: user.data.last_name ?? null,
-        api_token: openSecret(user.api_token),
+        api_token: account.api_token,
       },
       { root: 'user' },
     );
@@ -143,8 +125,8 @@ export function mountIntegrations(groups: { users: Hono<ServiceEnv>; login: Hono
       });
       // An account a partner creates with its own api_token stays linked to it until unlinked.
       const partner = input.api_token ? await accountByToken(tx, input.api_token) : undefined;
-      if (partner) await tx.query(`insert into account_links (partner_account_id, account_id) values ($1, $2) on conflict do nothing`, [partner.id, created.id]);
-      return { account: created, user: input.user ? await insertUser(tx, created, input.user) : undefined };
+      if (partner) await linkAccount(tx, partner.id, created.id);
+      return { account: created, user: input.user ? await addUser(tx, created, input.user) : undefined };
     });
     return respond(
       c,

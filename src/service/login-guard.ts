@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Database } from './db.js';
 import { ApiError } from './api-error.js';
+import { clearLoginFailures, loginWindowSeconds, releaseLoginAttempt, reserveLoginAttempt, sweepLoginFailures } from './data/login-failures.js';
 
 /**
  * Limits on logins (Basic authentication on every route, and `/login`): per user and per client
@@ -75,32 +76,19 @@ export class SqlLoginFailureStore implements LoginFailureStore {
   }
 
   async reserve(key: string, limit: number, windowMs: number): Promise<number> {
-    // One statement: the row lock makes the check and the count atomic across processes.
-    const reserved = await this.#db.query<{ count: number }>(
-      `insert into login_failures (key, count, reset_at) values ($1, 1, now() + make_interval(secs => $2))
-       on conflict (key) do update set
-         count = case when login_failures.reset_at > now() then login_failures.count + 1 else 1 end,
-         reset_at = case when login_failures.reset_at > now() then login_failures.reset_at else excluded.reset_at end
-       where login_failures.reset_at <= now() or login_failures.count < $3
-       returning count`,
-      [key, windowMs / 1000, limit],
-    );
+    const reserved = await reserveLoginAttempt(this.#db, key, windowMs / 1000, limit);
     // Expired rows are swept now and then, so the table stays as small as the set of active attackers.
-    if (Math.random() < 0.01) await this.#db.query(`delete from login_failures where reset_at < now()`);
-    if (reserved.length > 0) return 0;
-    const rows = await this.#db.query<{ seconds: number }>(
-      `select ceil(extract(epoch from (reset_at - now())))::integer as seconds from login_failures where key = $1`,
-      [key],
-    );
-    return Math.max(1, rows[0]?.seconds ?? 1);
+    if (Math.random() < 0.01) await sweepLoginFailures(this.#db);
+    if (reserved) return 0;
+    return Math.max(1, (await loginWindowSeconds(this.#db, key)) ?? 1);
   }
 
   async release(key: string): Promise<void> {
-    await this.#db.query(`update login_failures set count = count - 1 where key = $1 and count > 0`, [key]);
+    await releaseLoginAttempt(this.#db, key);
   }
 
   async clear(key: string): Promise<void> {
-    await this.#db.query(`delete from login_failures where key = $1`, [key]);
+    await clearLoginFailures(this.#db, key);
   }
 }
 

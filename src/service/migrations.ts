@@ -1,4 +1,4 @@
-import type { Database } from './db.js';
+import type { Database, Sql } from './db.js';
 
 /**
  * Versioned schema migrations, applied in order at start-up. A migration is never edited once it
@@ -349,6 +349,12 @@ export const migrations: Migration[] = [
 ];
 
 const MIGRATION_LOCK = 7_204_311;
+
+/** The versions of the migrations the database holds (a database never migrated has no `schema_migrations` and fails). */
+export async function appliedMigrationVersions(sql: Sql): Promise<number[]> {
+  const rows = await sql.query<{ version: number }>('select version from schema_migrations');
+  return rows.map((row) => Number(row.version));
+}
 
 /** Applies every migration newer than the database, under a lock so that many processes may start at once. */
 export async function migrate(db: Database): Promise<void> {

@@ -1,4 +1,5 @@
 import { decimal, mul, toFixed } from '../kernel/money.js';
+import { sealedTokenByPrefix } from './accounts.js';
 import { createServiceApp } from './app.js';
 import type { Database } from './db.js';
 import { addDays } from './invoicing/numbering.js';
@@ -97,8 +98,8 @@ function saleDecision(client: number, product: number): TaxDecision {
 }
 
 export async function seedDemoAccount(db: Database, prefix: string, registries?: Registries): Promise<void> {
-  const rows = await db.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [prefix]);
-  const token = rows[0] && openSecret(rows[0].api_token);
+  const sealed = await sealedTokenByPrefix(db, prefix);
+  const token = sealed !== undefined ? openSecret(sealed) : undefined;
   if (!token) return;
   const app = createServiceApp({ db, integrationToken: '', publicUrl: 'http://127.0.0.1', registries });
   const call = async (method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> => {

@@ -1,7 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { capConnections, type ConnectionLimits, connectionLimits, connectionServerOptions } from '../server-kit/connection-limits.js';
-import { createAccount } from './accounts.js';
+import { createAccount, lockDemoAccountSetup, replaceTokenByPrefix, sealedTokenByPrefix } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { createIssuing } from './application/composition.js';
 import { nbpRates } from './application/exchange-rates.js';
@@ -9,6 +9,7 @@ import type { ExchangeRateWorker } from './application/rate-worker.js';
 import type { SettledListener } from './ksef/runtime.js';
 import { createMailer } from './documents/mailer.js';
 import { type Database, openDatabase } from './db.js';
+import { putSetting, settingOr } from './data/settings.js';
 import { createKsefClient } from './ksef/client.js';
 import type { KsefGateway } from './ksef/gateway.js';
 import { KsefSender } from './ksef/sender.js';
@@ -119,26 +120,21 @@ export const DEMO_PREFIX = 'demo';
 /** A secret setting (the integration token, the signing secret), kept sealed. */
 async function setting(db: Database, key: string, wanted: string | undefined, make: () => string): Promise<string> {
   if (wanted) {
-    await db.query(`insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`, [key, sealSecret(wanted)]);
+    await putSetting(db, key, sealSecret(wanted));
     return wanted;
   }
-  const rows = await db.query<{ value: string }>(
-    `insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = settings.value returning value`,
-    [key, sealSecret(make())],
-  );
-  return openSecret(rows[0]!.value);
+  return openSecret(await settingOr(db, key, sealSecret(make())));
 }
 
 /** Makes sure the demo account exists and carries the configured token. */
 async function ensureDemoAccount(db: Database, apiToken: string | undefined): Promise<{ apiToken: string; created: boolean }> {
   return db.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(7204312)`);
-    const rows = await tx.query<{ api_token: string }>(`select api_token from accounts where prefix = $1`, [DEMO_PREFIX]);
-    if (rows[0]) {
-      const current = openSecret(rows[0].api_token);
+    await lockDemoAccountSetup(tx);
+    const sealed = await sealedTokenByPrefix(tx, DEMO_PREFIX);
+    if (sealed !== undefined) {
+      const current = openSecret(sealed);
       if (apiToken && apiToken !== current) {
-        const stored = storedToken(apiToken);
-        await tx.query(`update accounts set api_token = $2, api_token_hash = $3 where prefix = $1`, [DEMO_PREFIX, stored.sealed, stored.hash]);
+        await replaceTokenByPrefix(tx, DEMO_PREFIX, storedToken(apiToken));
         return { apiToken, created: false };
       }
       return { apiToken: current, created: false };
@@ -293,10 +289,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
 /** Fails the start when the database lacks a migration this code needs (`migrate: false`). */
 async function requireCurrentSchema(db: Database): Promise<void> {
-  const { migrations } = await import('./migrations.js');
-  const applied = await db
-    .query<{ version: number }>('select version from schema_migrations')
-    .then((rows) => new Set(rows.map((row) => Number(row.version))), () => new Set<number>());
+  const { appliedMigrationVersions, migrations } = await import('./migrations.js');
+  const applied = await appliedMigrationVersions(db).then((versions) => new Set(versions), () => new Set<number>());
   const missing = migrations.filter((migration) => !applied.has(migration.version));
   if (missing.length) {
     throw new Error(`The database lacks ${missing.length} migration(s), from ${missing[0]!.version} (${missing[0]!.name}): run \`invoicekit migrate\` first.`);

@@ -119,13 +119,16 @@ describe('testing the KSeF connection', () => {
     expect(await createInvoicingClient({ baseUrl: service.url, apiToken: shop.apiToken }).seller.testKsefConnection()).toEqual(reply.body);
   });
 
-  it('sends one invoice to KSeF with a POST that carries the CSRF token', async () => {
+  it('sends one invoice to KSeF with a POST that carries the CSRF token, and so does the GET that sends', async () => {
     const created = await anna.call('POST', '/admin/api/invoices.json', {
       invoice: { kind: 'vat', buyer_name: 'Hotel Bristol Sp. z o.o.', buyer_tax_no: '9876543210', buyer_company: true, buyer_street: 'Krakowskie Przedmieście 42', buyer_post_code: '00-325', buyer_city: 'Warszawa', buyer_country: 'PL', positions: [{ name: 'Bukiet', tax: 8, total_price_gross: '108.00', quantity: 1 }] },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id as number;
     expect((await anna.call('POST', `/admin/api/invoices/${id}/send_to_ksef.json`, undefined, { csrf: null })).status).toBe(403);
+    // The API's read that sends is a write too: not without the token.
+    expect((await anna.call('GET', `/admin/api/invoices/${id}.json?send_to_ksef=yes`)).status).toBe(403);
+    expect(await service.db.query('select 1 from ksef_jobs where invoice_id = $1', [id])).toEqual([]);
     const sent = await anna.call('POST', `/admin/api/invoices/${id}/send_to_ksef.json`);
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ id, gov_status: 'demo_processing' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuePortalToken } from '../../src/bff/portal-token.js';
 import { api, type Api, createPlainInvoice } from '../helpers/http.js';
+import { makePng } from '../service/support/images.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { accountWithUser, type AdminBrowser, readReply, signIn } from './support/session.js';
 
@@ -82,6 +83,18 @@ describe('the API as the session\'s account', () => {
     expect((await api({ url: service.url, apiToken: baker.apiToken }).get('/products.json')).body).toEqual([]);
   });
 
+  it('takes JSON, forms and files, and refuses an XML body it cannot look into', async () => {
+    const xml = await readReply(
+      await fetch(`${service.url}/admin/api/products.json`, {
+        method: 'POST',
+        headers: { cookie: anna.cookie, 'x-csrf-token': anna.csrf, 'content-type': 'application/xml' },
+        body: `<product><name>Chleb</name><api_token>${baker.apiToken}</api_token></product>`,
+      }),
+    );
+    expect(xml.status).toBe(415);
+    expect(xml.body).toEqual({ code: 'error', message: 'The back office sends JSON, a form or a file' });
+  });
+
   it('has no api_token in any answer, even one the API gives out', async () => {
     // login.json answers the account's api_token to an integration partner; through the back office it is taken out.
     const login = await anna.call('POST', '/admin/api/login.json', { login: 'anna', password: 'róże i tulipany', integration_token: service.integrationToken });
@@ -93,6 +106,22 @@ describe('the API as the session\'s account', () => {
     expect(xml.text).toContain('<login>anna</login>');
     expect(xml.text).not.toContain(florist.apiToken);
     expect(xml.text).toContain('<api_token>[hidden]</api_token>');
+  });
+
+  it('passes a file on as a form, and a picture back as its bytes', async () => {
+    const [department] = (await anna.call('GET', '/admin/api/departments.json')).body as { id: number }[];
+    const png = makePng(40, 20);
+    const form = new FormData();
+    form.set('department[logo]', new File([png], 'logo.png', { type: 'image/png' }));
+    const uploaded = await readReply(
+      await fetch(`${service.url}/admin/api/departments/${department!.id}.json`, { method: 'PUT', body: form, headers: { cookie: anna.cookie, 'x-csrf-token': anna.csrf, accept: 'application/json' } }),
+    );
+    expect(uploaded.status, uploaded.text).toBe(200);
+    expect(uploaded.body.logo_url).toMatch(new RegExp(`/departments/${department!.id}/logo\\?v=`));
+    const served = await fetch(`${service.url}/admin/api/departments/${department!.id}/logo`, { headers: { cookie: anna.cookie } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
   });
 
   it('is no way back to the back office\'s own routes', async () => {

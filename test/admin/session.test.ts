@@ -39,6 +39,11 @@ describe('signing in', () => {
     expect(again.body).toEqual(body);
   });
 
+  it('is not Secure on the word of a proxy the service does not trust', async () => {
+    const response = await postSignIn(service, 'anna', 'róże i tulipany', { 'x-forwarded-proto': 'https' });
+    expect(response.headers.get('set-cookie')).toMatch(COOKIE);
+  });
+
   it('takes the e-mail in any letter case instead of the login', async () => {
     const response = await postSignIn(service, 'anna@kwiaciarnia.EXAMPLE', 'róże i tulipany');
     expect(response.status).toBe(200);
@@ -65,6 +70,19 @@ describe('signing in', () => {
     expect(form.status).toBe(415);
     expect(form.body).toEqual({ code: 'error', message: 'Send the sign-in as application/json' });
     expect(form.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('answers hostile bodies with a 4xx and the reference\'s error body, never a 500', async () => {
+    const post = async (body: string) => {
+      const reply = await readReply(await fetch(`${service.url}/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+      return [reply.status, reply.body] as const;
+    };
+    expect(await post('[]')).toEqual([400, { code: 'error', message: 'The request body must be a JSON object' }]);
+    expect(await post('{"login":')).toEqual([400, { code: 'error', message: 'The request body is not valid JSON' }]);
+    expect(await post('{"login":{"$ne":null},"password":["x"]}')).toEqual([422, { code: 'error', message: { login: ['must be text'], password: ['must be text'] } }]);
+    expect((await post('{"__proto__":{"admin":true},"login":"anna","password":"x"}'))[0]).toBe(400);
+    expect((await post(JSON.stringify({ login: 'anna', password: 'x'.repeat(20_000) })))[0]).toBe(413);
+    expect(await post(JSON.stringify({ login: 'anna', password: 'x'.repeat(1025) }))).toEqual([422, { code: 'error', message: { password: ['is too long (maximum is 1024 characters)'] } }]);
   });
 
   it('answers 401 without a session, with a made-up one, and with the api_token in its place', async () => {
@@ -106,6 +124,42 @@ describe('signing out', () => {
     // One session's CSRF token is no good for another's writes.
     const crossed = browserOf(service, laptop.cookie, phone.csrf);
     expect((await crossed.call('POST', '/admin/api/products.json', { product: { name: 'Bukiet', price_gross: '80.00', tax: 8 } })).status).toBe(403);
+  });
+});
+
+describe('a session\'s time', () => {
+  const expiryOf = async (browser: { cookie: string }) => {
+    const id = /^ik_admin=(.*)$/.exec(browser.cookie)![1]!;
+    const hash = createHash('sha256').update(id).digest('hex');
+    const rows = await service.db.query<{ idle: number; expires_at: Date }>(
+      `select round(extract(epoch from expires_at - now()) / 60)::integer as idle, expires_at from admin_sessions where id_hash = $1`,
+      [hash],
+    );
+    return { hash, ...rows[0]! };
+  };
+
+  it('lasts 8 idle hours, started again by use but written at most every 5 minutes, and ends when they pass', async () => {
+    const browser = await signIn(service, 'anna', 'róże i tulipany');
+    const fresh = await expiryOf(browser);
+    expect(fresh.idle).toBe(480);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(200);
+    // Used again at once: nothing is written.
+    expect((await expiryOf(browser)).expires_at).toEqual(fresh.expires_at);
+
+    await service.db.query(`update admin_sessions set expires_at = now() + interval '1 hour' where id_hash = $1`, [fresh.hash]);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(200);
+    expect((await expiryOf(browser)).idle).toBe(480);
+
+    await service.db.query(`update admin_sessions set expires_at = now() - interval '1 second' where id_hash = $1`, [fresh.hash]);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(401);
+  });
+
+  it('ends 7 days after it began, however much it is used', async () => {
+    const browser = await signIn(service, 'anna', 'róże i tulipany');
+    const { hash } = await expiryOf(browser);
+    await service.db.query(`update admin_sessions set created_at = now() - interval '7 days' + interval '30 minutes', expires_at = now() + interval '1 minute' where id_hash = $1`, [hash]);
+    expect((await browser.call('GET', '/admin/session')).status).toBe(200);
+    expect((await expiryOf(browser)).idle).toBe(30);
   });
 });
 

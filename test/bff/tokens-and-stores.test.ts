@@ -33,10 +33,11 @@ describe('issuePortalToken', () => {
   });
 
   it('tells an expired token from a forged one, also once it has been verified before', async () => {
-    const token = await issuePortalToken({ clientId: 7, ttlSeconds: 1 }, PORTAL_SECRET);
+    // A minute's token: one second's would expire between issue and first use across a second's boundary.
+    const token = await issuePortalToken({ clientId: 7, ttlSeconds: 60 }, PORTAL_SECRET);
     // Verified once, the token is remembered: the expiry must still be checked on each use.
     expect((await verifyPortalToken(token, key)).clientId).toBe(7);
-    const later = { now: () => Date.now() + 2100 };
+    const later = { now: () => Date.now() + 62_000 };
     await expect(verifyPortalToken(token, key, later)).rejects.toMatchObject({ reason: 'expired' });
     await expect(verifyPortalToken(token, key, later)).rejects.toMatchObject({ reason: 'expired' });
     const other = portalSecretKey('x'.repeat(40));

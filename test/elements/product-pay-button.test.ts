@@ -358,7 +358,7 @@ describe('<product-pay-button>', () => {
     await expect(broken).to.be.accessible();
     broken.product = 'logo-design';
     await ready(broken);
-    await waitUntil(() => part(broken, 'price'));
+    await waitUntil(() => part(broken, 'price'), 'the price never showed', { timeout: 10_000 });
     const polish = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="logo-design" locale="pl"></product-pay-button>`);
     await ready(polish);
     expect(text(polish, 'price')).to.equal('1845,00 zł');

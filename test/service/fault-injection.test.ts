@@ -123,7 +123,7 @@ describe('the service under a hostile subscriber, a slow-loris client and an XML
     const running = () => performance.now() - started < RUN_MS;
 
     // The subscriber changes how it misbehaves every second, while the service keeps retrying large deliveries to it.
-    const modes: HostileMode[] = ['answer-and-close', 'reset', 'garbage', 'cut-mid-body', 'endless'];
+    const modes: HostileMode[] = ['answer-and-close', 'reset', 'garbage', 'cut-mid-body', 'endless', 'answer-before-body'];
     const misbehave = setInterval(() => (subscriber.mode = modes[(modes.indexOf(subscriber.mode) + 1) % modes.length]!), 1000);
 
     // The legitimate client: a read and a write, every 250 ms, each timed. Each is timed beside the

@@ -1,101 +1,32 @@
 import * as z from 'zod';
-import {
-  booleanInput,
-  currencyInput,
-  decimalInput,
-  decimalString,
-  idInput,
-  optionalDate,
-  optionalId,
-  optionalText,
-  pageQuery,
-} from './common.js';
+import { booleanInput, currencyInput, decimalInput, decimalString, idInput, optionalDate, optionalId, optionalText } from './common.js';
+import { DISCOUNT_KINDS, INVOICE_KINDS, INVOICE_STATUSES } from './invoice-kinds.js';
+import { description, descriptionInput, settlementPosition, settlementPositionInput } from './invoice-notes.js';
+import { recipient, recipientInput } from './invoice-parties.js';
+import { MAX_POSITIONS_TEXT, nonNegativeDecimal, position, positionInput, positionsText } from './invoice-positions.js';
+import { idList } from './invoice-query.js';
 
-export const INVOICE_KINDS = [
-  'vat', 'proforma', 'bill', 'receipt', 'advance', 'final', 'correction', 'invoice_other', 'vat_margin',
-  'kp', 'kw', 'estimate', 'vat_mp', 'vat_rr', 'correction_note', 'accounting_note', 'client_order', 'dw',
-  'wnt', 'wdt', 'import_service', 'import_service_eu', 'import_products', 'export_products',
-] as const;
-export type InvoiceKind = (typeof INVOICE_KINDS)[number];
-
-export const INVOICE_STATUSES = ['issued', 'sent', 'paid', 'partial', 'rejected'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-
-export const DISCOUNT_KINDS = ['percent_unit', 'percent_unit_gross', 'percent_total', 'amount'] as const;
-export type DiscountKind = (typeof DISCOUNT_KINDS)[number];
-
-export const TAX_CODES = ['zw', 'np', 'disabled'] as const;
-
-/** A position's tax: a rate in percent (`23`, `"8"`, `"5,5"`) or a code (`zw`, `np`, `disabled`). */
-export const taxInput = z.union([
-  z.enum(TAX_CODES),
-  decimalInput.refine((rate) => Number(rate) >= 0 && Number(rate) <= 100, {
-    message: 'must be a rate from 0 to 100 or zw, np, disabled',
-  }),
-], { message: 'must be a rate from 0 to 100 or zw, np, disabled' });
-
-const nonNegativeDecimal = decimalInput.refine((v) => !v.startsWith('-'), { message: 'must not be negative' });
+// The invoice's parts live in modules of their own; this one exports them too, so every import of it keeps working.
+export { DISCOUNT_KINDS, INVOICE_KINDS, INVOICE_STATUSES, type DiscountKind, type InvoiceKind, type InvoiceStatus } from './invoice-kinds.js';
+export { description, descriptionInput, settlementPosition, settlementPositionInput } from './invoice-notes.js';
+export { recipient, recipientInput } from './invoice-parties.js';
+export {
+  MAX_POSITIONS_TEXT, TAX_CODES, correctionLine, correctionSide, position, positionInput, taxInput, type Position, type PositionInput,
+} from './invoice-positions.js';
+export {
+  INVOICE_ORDER_FIELDS, INVOICE_PAYMENT_FILTERS, PERIODS, SEARCH_DATE_TYPES, idList, invoiceListQuery, invoiceSummary,
+  type InvoiceListQuery, type InvoicePaymentFilter, type InvoiceSummary, type Period,
+} from './invoice-query.js';
+export {
+  cancelInvoiceInput, changeStatusInput, sendByEmailInput, sendByEmailResult,
+  type CancelInvoiceInput, type SendByEmailInput, type SendByEmailResult,
+} from './invoice-actions.js';
 
 export const paymentToKindInput = z.preprocess(
   (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
   z.union([z.number().int().min(0).max(3650), z.enum(['other_date', 'off'])], {
     message: 'must be a number of days, other_date or off',
   }),
-);
-
-/** One side of a correction line: the line before or after the correction. */
-export const correctionSide = z.object({
-  name: optionalText(500),
-  product_id: optionalId,
-  tax: taxInput.nullish(),
-  quantity: decimalInput.nullish(),
-  quantity_unit: optionalText(30),
-  total_price_gross: decimalInput.nullish(),
-  total_price_net: decimalInput.nullish(),
-  price_net: decimalInput.nullish(),
-  price_gross: decimalInput.nullish(),
-  kind: optionalText(50),
-});
-
-/**
- * The names, codes and descriptions of one invoice's positions, together, at most: a real invoice
- * never comes near, and one that does would take the PDF renderer's time from everyone else.
- */
-export const MAX_POSITIONS_TEXT = 200_000;
-
-function positionsText(positions: readonly { name?: string | null | undefined; code?: string | null | undefined; description?: string | null | undefined }[]): number {
-  return positions.reduce((sum, p) => sum + (p.name?.length ?? 0) + (p.code?.length ?? 0) + (p.description?.length ?? 0), 0);
-}
-
-export const positionInput = z.object({
-  id: optionalId,
-  _destroy: booleanInput.optional(),
-  product_id: optionalId,
-  name: optionalText(500),
-  code: optionalText(100),
-  description: optionalText(5000),
-  tax: taxInput.nullish(),
-  quantity: decimalInput.refine((q) => Number(q) !== 0, { message: 'must not be zero' }).nullish(),
-  quantity_unit: optionalText(30),
-  total_price_gross: decimalInput.nullish(),
-  total_price_net: decimalInput.nullish(),
-  price_net: decimalInput.nullish(),
-  price_gross: decimalInput.nullish(),
-  discount_percent: nonNegativeDecimal.refine((v) => Number(v) <= 100, { message: 'must be at most 100' }).nullish(),
-  discount: nonNegativeDecimal.nullish(),
-  /** `correction` on a correction's line; the hosted service also sends `correction_before` / `_after`. */
-  kind: optionalText(50),
-  additional_info: optionalText(500),
-  /** A correction's line as it was and as it is now; the line's amounts are the exact difference. */
-  correction_before_attributes: correctionSide.nullish(),
-  correction_after_attributes: correctionSide.nullish(),
-});
-export type PositionInput = z.input<typeof positionInput>;
-
-/** `[1, 2]`, `["1", "2"]` or `"1,2"`. */
-export const idList = z.preprocess(
-  (value) => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value),
-  z.array(idInput).max(1000, 'has too many ids (maximum is 1000)'),
 );
 
 /**
@@ -159,46 +90,6 @@ export const invoiceExtraFields = {
   /** KSeF: the KSeF number of the invoice a correction corrects (defaults to that invoice's `gov_id`). */
   gov_corrected_invoice_number: optionalText(100),
 };
-
-/** A note of an invoice (`descriptions`): created with it, changed by `id`, removed with `_destroy: 1`. */
-export const descriptionInput = z.object({
-  id: optionalId,
-  _destroy: booleanInput.optional(),
-  title: optionalText(300),
-  content: optionalText(10000),
-});
-
-/** A settlement line shown under the positions (a charge or a deduction); it changes no total. */
-export const settlementPositionInput = z.object({
-  id: optionalId,
-  _destroy: booleanInput.optional(),
-  kind: z.enum(['charge', 'deduction'], { message: 'must be charge or deduction' }).nullish(),
-  description: optionalText(1000),
-  amount: decimalInput.nullish(),
-});
-
-/** A recipient of an invoice (a party beside the buyer). */
-export const recipientInput = z.object({
-  id: optionalId,
-  _destroy: booleanInput.optional(),
-  name: optionalText(300),
-  first_name: optionalText(200),
-  last_name: optionalText(200),
-  tax_no: optionalText(50),
-  company: booleanInput.nullish(),
-  country: optionalText(100),
-  city: optionalText(200),
-  post_code: optionalText(30),
-  street: optionalText(300),
-  phone: optionalText(100),
-  email: optionalText(300),
-  note: optionalText(2000),
-  role: optionalText(100),
-  participation: decimalInput.nullish(),
-  /** KSeF: the kind of `tax_no`, as `buyer_tax_no_kind`; and the role's own words for `Rola inna`. */
-  tax_no_kind: optionalText(50),
-  role_description: optionalText(100),
-});
 
 const invoiceFields = {
   kind: z.enum(INVOICE_KINDS, { message: `must be one of ${INVOICE_KINDS.join(', ')}` }).nullish(),
@@ -278,150 +169,11 @@ export type InvoiceCreateInput = z.input<typeof invoiceCreateInput>;
 export const invoiceUpdateInput = z.object(invoiceFields).partial();
 export type InvoiceUpdateInput = z.input<typeof invoiceUpdateInput>;
 
-export const PERIODS = [
-  'this_month', 'last_month', 'last_30_days', 'this_year', 'last_year', 'last_12_months', 'all', 'more',
-] as const;
-export type Period = (typeof PERIODS)[number];
-
-/**
- * Extensions of the list's `status` filter (our service; the hosted one knows only the stored
- * statuses): `outstanding` is every invoice with money still due (issued, sent or partly paid, not
- * rejected or cancelled), `overdue` those of them due before `today`, `unpaid` those with nothing
- * paid yet, `active` every invoice that is not rejected or cancelled.
- */
-export const INVOICE_PAYMENT_FILTERS = ['outstanding', 'overdue', 'unpaid', 'active'] as const;
-export type InvoicePaymentFilter = (typeof INVOICE_PAYMENT_FILTERS)[number];
-
-export const INVOICE_ORDER_FIELDS = [
-  'number', 'issue_date', 'payment_to', 'price_gross', 'price_net', 'price_tax', 'buyer_name', 'buyer_tax_no', 'seller_name',
-  'updated_at', 'paid_date', 'transaction_date', 'oid',
-] as const;
-
-/** The date a list's `period` applies to (`search_date_type`). */
-export const SEARCH_DATE_TYPES = ['issue_date', 'paid_date', 'transaction_date', 'sell_date', 'payment_to'] as const;
-
-const kindEnum = z.enum(INVOICE_KINDS, { message: `must be one of ${INVOICE_KINDS.join(', ')}` });
-const kindList = z.union([
-  z.array(kindEnum).max(30),
-  z
-    .string()
-    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
-    .pipe(z.array(kindEnum).max(30)),
-]);
-
-/** Query of `GET /invoices`. */
-export const invoiceListQuery = pageQuery.extend({
-  period: z.enum(PERIODS).optional(),
-  date_from: optionalDate,
-  date_to: optionalDate,
-  client_id: optionalId,
-  oid: z.string().optional(),
-  invoice_id: optionalId,
-  from_invoice_id: optionalId,
-  number: z.string().optional(),
-  /** Part of the number, any case (an extension of our service: the hosted `number` is exact). */
-  number_contains: z.string().max(100).optional(),
-  kind: z.enum(INVOICE_KINDS).optional(),
-  status: z.enum([...INVOICE_STATUSES, ...INVOICE_PAYMENT_FILTERS]).optional(),
-  /** The day `overdue` is judged by (an extension); default the service's date in UTC. */
-  today: optionalDate,
-  /** Several kinds: `kinds[]=vat&kinds[]=proforma` (or `kinds=vat,proforma`). */
-  kinds: kindList.optional(),
-  /** `invoice_ids=123,456,789`. */
-  invoice_ids: idList.optional(),
-  /** `income=no` lists cost invoices (expenses); `yes` income only. */
-  income: booleanInput.optional(),
-  search_date_type: z.enum(SEARCH_DATE_TYPES).optional(),
-  include_positions: booleanInput.optional(),
-  /** `fields=number,price_gross`: each listed invoice with only these keys, and `id` (an extension of our service). */
-  fields: z.string().max(4000).optional(),
-  /** `summary=true`: the list answers its query's summary too, in the `X-Invoicekit-Summary` header (an extension of our service). */
-  summary: booleanInput.optional().describe('Extension of this service: also answer the summary of the same query (GET /invoices/summary) in the X-Invoicekit-Summary header.'),
-  order: z
-    .string()
-    .regex(new RegExp(`^(${INVOICE_ORDER_FIELDS.join('|')})(\\.(asc|desc))?$`), 'is not a sortable field')
-    .optional(),
-});
-/** A list query as the client takes it; `fields` is asked for through `invoices.listFields`, whose answer is typed by them. */
-export type InvoiceListQuery = Omit<z.input<typeof invoiceListQuery>, 'fields'>;
-
 const s = z.string().nullable();
 const n = z.number().nullable();
 const d = decimalString.nullable();
 /** A key the hosted service answers with `null` unless it was set; kept as given. */
 const given = z.union([z.string(), z.number(), z.boolean()]).nullable();
-
-/** One side of a correction line as answered. */
-export const correctionLine = z.looseObject({
-  name: z.string(),
-  quantity: decimalString,
-  tax: z.string(),
-  price_net: decimalString,
-  price_gross: decimalString,
-  total_price_net: decimalString,
-  total_price_tax: decimalString,
-  total_price_gross: decimalString,
-});
-
-/**
- * A position as the service answers it: the reference's fields and every key of the hosted
- * service's position (28), `null` where unset.
- */
-export const position = z.looseObject({
-  id: z.number(),
-  invoice_id: z.number(),
-  product_id: n,
-  name: z.string(),
-  code: s,
-  description: s,
-  quantity: decimalString,
-  quantity_unit: s,
-  tax: z.string(),
-  price_net: decimalString,
-  price_gross: decimalString,
-  price_tax: decimalString,
-  total_price_net: decimalString,
-  total_price_gross: decimalString,
-  total_price_tax: decimalString,
-  discount: d,
-  discount_percent: d,
-  account_id: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  additional_info: s,
-  kind: s,
-  invoice_position_id: n,
-  deleted: z.boolean(),
-  tax2: decimalString,
-  exchange_rate: decimalString,
-  accounting_tax_kind: s,
-  additional_fields: z.record(z.string(), z.unknown()).nullable(),
-  correction_before_attributes: correctionLine.optional(),
-  correction_after_attributes: correctionLine.optional(),
-});
-export type Position = z.infer<typeof position>;
-
-export const description = z.looseObject({ id: z.number(), title: s, content: s });
-export const settlementPosition = z.looseObject({ id: z.number(), kind: z.string(), description: s, amount: decimalString });
-export const recipient = z.looseObject({
-  id: z.number(),
-  name: s,
-  first_name: s,
-  last_name: s,
-  tax_no: s,
-  company: z.boolean(),
-  country: s,
-  city: s,
-  post_code: s,
-  street: s,
-  phone: s,
-  email: s,
-  note: s,
-  role: s,
-  participation: d,
-  tax_no_kind: s.optional(),
-  role_description: s.optional(),
-});
 
 /** A payment connected to an invoice (`additional_fields[invoice]=connected_payments`). */
 export const connectedPayment = z.looseObject({ id: z.number(), name: z.string(), price: decimalString, paid: z.boolean(), paid_date: s });
@@ -596,54 +348,6 @@ export const invoice = z.looseObject({
 export type Invoice = z.infer<typeof invoice>;
 
 export const invoiceList = z.array(invoice);
-
-/** `GET /invoices/summary` (an extension of our service): what the list's filters select, per currency. */
-export const invoiceSummary = z.object({
-  /** Invoices matching the filters. */
-  count: z.number().int(),
-  /** The day `overdue` was judged by. */
-  today: z.string(),
-  currencies: z.array(
-    z.object({
-      currency: z.string(),
-      count: z.number().int(),
-      /** Still to pay on the matching invoices, exact, in the currency's minor unit. */
-      outstanding: decimalString,
-      outstanding_count: z.number().int(),
-      /** The part of `outstanding` due before `today`. */
-      overdue: decimalString,
-      overdue_count: z.number().int(),
-    }),
-  ),
-});
-export type InvoiceSummary = z.infer<typeof invoiceSummary>;
-
-/** Query of `POST /invoices/<id>/send_by_email`. */
-export const sendByEmailInput = z.object({
-  email_to: optionalText(1000),
-  email_cc: optionalText(1000),
-  email_pdf: booleanInput.optional(),
-  print_option: z.enum(['original', 'copy']).optional(),
-});
-export type SendByEmailInput = z.input<typeof sendByEmailInput>;
-
-/** Answer of `POST /invoices/<id>/send_by_email`. */
-/** `status: "error"` when KSeF holds the invoice back: in production, a company's invoice without its KSeF number. */
-export const sendByEmailResult = z.looseObject({ status: z.enum(['ok', 'error']), message: z.string() });
-export type SendByEmailResult = z.infer<typeof sendByEmailResult>;
-
-/** `change_status`: the status (from the query, the body or the `invoice` wrapper) and, for `paid`, the date. */
-export const changeStatusInput = z.object({
-  status: z.enum(INVOICE_STATUSES, { message: `must be one of ${INVOICE_STATUSES.join(', ')}` }),
-  paid_date: optionalDate,
-});
-
-/** `POST /invoices/cancel`: the invoice to cancel and why. */
-export const cancelInvoiceInput = z.object({
-  cancel_invoice_id: idInput,
-  cancel_reason: optionalText(2000),
-});
-export type CancelInvoiceInput = z.input<typeof cancelInvoiceInput>;
 
 /** Keys that `additional_fields[invoice]=…` adds to an invoice read. */
 export const INVOICE_ADDITIONAL_FIELDS = ['cancel_reason', 'connected_payments', 'corrected_content_before', 'corrected_content_after'] as const;

@@ -24,8 +24,8 @@ export function adminSessionOf(c: Context): AdminSession {
 }
 
 const signInInput = z.object({
-  login: z.string({ message: 'must be text' }).trim().min(1, "can't be blank").max(300),
-  password: z.string({ message: 'must be text' }).min(1, "can't be blank").max(1024),
+  login: z.string({ message: 'must be text' }).trim().min(1, "can't be blank").max(300, 'is too long (maximum is 300 characters)'),
+  password: z.string({ message: 'must be text' }).min(1, "can't be blank").max(1024, 'is too long (maximum is 1024 characters)'),
 });
 
 export const notSignedIn = () => new ApiError(401, 'Sign in to the back office first');
@@ -76,13 +76,13 @@ export const requireAdminSession: MiddlewareHandler<ServiceEnv> = async (c, next
   await next();
 };
 
-/**
- * Every method but GET and HEAD must carry the session's CSRF token. The API's one read that writes
- * (`GET /invoices/{id}?send_to_ksef=yes`) is covered by the cookie's `SameSite=Strict` alone; the back
- * office sends with `POST /invoices/{id}/send_to_ksef`, a write like any other.
- */
+/** The API's one read that writes (`GET /invoices/{id}?send_to_ksef=yes`); the back office sends with `POST /invoices/{id}/send_to_ksef`. */
+const WRITING_QUERY = 'send_to_ksef';
+
+/** Every method but GET and HEAD, and the GET that writes, must carry the session's CSRF token. */
 export const requireCsrf: MiddlewareHandler<ServiceEnv> = async (c, next) => {
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !sameText(c.req.header(ADMIN_CSRF_HEADER), adminSessionOf(c).csrf)) throw badCsrf();
+  const reads = (c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.query(WRITING_QUERY) === undefined;
+  if (!reads && !sameText(c.req.header(ADMIN_CSRF_HEADER), adminSessionOf(c).csrf)) throw badCsrf();
   await next();
 };
 

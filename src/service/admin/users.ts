@@ -31,7 +31,8 @@ export async function createAccountUser(db: Database, input: { prefix: string; l
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const accountId = await accountIdByPrefix(tx, input.prefix);
-    if (accountId === undefined) throw new UserRefusedError(`there is no account "${input.prefix}"`);
+    // The service makes its own account (`demo`) at its first start.
+    if (accountId === undefined) throw new UserRefusedError(`there is no account "${input.prefix}": start the service once first, or name another with --account`);
     if (await loginTaken(tx, login, email)) throw new UserRefusedError(`the login "${login}" or the e-mail "${email}" is taken`);
     const user = await insertAccountUser(tx, accountId, { login, email, passwordHash });
     return { login: user.login, email: user.email };

@@ -47,19 +47,33 @@ export async function insertAdminSession(sql: Sql, session: { idHash: string; us
   );
 }
 
-/** The live session of an id hash, its idle time started again; `undefined` when it ended or never was. */
+/** How stale a session's expiry may grow before it is written again: most requests write nothing. */
+const REFRESH_MINUTES = 5;
+
+/**
+ * The live session of an id hash, its idle time started again; `undefined` when it ended or never
+ * was. The read joins the user and the account; the write, when one is due, names only
+ * `admin_sessions`, so that it retires no kept read and no cached account.
+ */
 export async function touchAdminSession(sql: Sql, idHash: string): Promise<AdminSession | undefined> {
-  const rows = await sql.query<AdminSession>(
-    `with live as (
-       update admin_sessions set expires_at = least(now() + make_interval(hours => $2), created_at + make_interval(days => $3))
-        where id_hash = $1 and expires_at > now()
-        returning user_id, account_id, csrf)
-     select live.user_id, live.account_id, live.csrf, u.login, u.email, a.prefix, a.name as account_name
-       from live join users u on u.id = live.user_id join accounts a on a.id = live.account_id
-      where u.account_id = live.account_id`,
-    [idHash, IDLE_HOURS, MAX_DAYS],
+  const rows = await sql.query<AdminSession & { due: boolean }>(
+    `select s.user_id, s.account_id, s.csrf, u.login, u.email, a.prefix, a.name as account_name,
+            s.expires_at < least(now() + make_interval(hours => $2) - make_interval(mins => $4), s.created_at + make_interval(days => $3)) as due
+       from admin_sessions s join users u on u.id = s.user_id and u.account_id = s.account_id join accounts a on a.id = s.account_id
+      where s.id_hash = $1 and s.expires_at > now()`,
+    [idHash, IDLE_HOURS, MAX_DAYS, REFRESH_MINUTES],
   );
-  return rows[0];
+  const found = rows[0];
+  if (!found) return undefined;
+  if (found.due) {
+    await sql.query(`update admin_sessions set expires_at = least(now() + make_interval(hours => $2), created_at + make_interval(days => $3)) where id_hash = $1`, [
+      idHash,
+      IDLE_HOURS,
+      MAX_DAYS,
+    ]);
+  }
+  const { due: _due, ...session } = found;
+  return session;
 }
 
 export async function deleteAdminSession(sql: Sql, idHash: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { PaymentProviderName } from '../../api/schemas/payment-settings.js';
 import type { Sql } from '../db.js';
-import { openSecret } from '../secrets/keyring.js';
+import { openSecret, sealSecret } from '../secrets/keyring.js';
 import { mapPaymentSecrets } from '../secrets/stored.js';
 
 /**
@@ -22,6 +22,20 @@ export type Przelewy24Keys = { merchant_id: number; pos_id: number; crc: string;
 export async function readPaymentSettings(sql: Sql, accountId: number): Promise<StoredPaymentSettings> {
   const rows = await sql.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1`, [accountId]);
   return mapPaymentSecrets(rows[0]?.payments ?? {}, openSecret);
+}
+
+/** The account's payment settings, its record locked until the caller's transaction ends (to change them). */
+export async function lockPaymentSettings(tx: Sql, accountId: number): Promise<StoredPaymentSettings> {
+  const rows = await tx.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1 for update`, [accountId]);
+  return mapPaymentSecrets(rows[0]?.payments ?? {}, openSecret);
+}
+
+/** Replaces the account's payment settings, its secrets sealed. */
+export async function writePaymentSettings(tx: Sql, accountId: number, settings: StoredPaymentSettings): Promise<void> {
+  await tx.query(`update accounts set data = jsonb_set(coalesce(data, '{}'::jsonb), '{payments}', $2::jsonb) where id = $1`, [
+    accountId,
+    JSON.stringify(mapPaymentSecrets(settings, sealSecret)),
+  ]);
 }
 
 /** The account's Stripe keys when both are set. */

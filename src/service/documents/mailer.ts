@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import type { RateLimitStore } from '../../server-kit/rate-limit.js';
 import type { Sql } from '../db.js';
 import { randomToken } from '../passwords.js';
+import { insertOutboxAttachment, insertOutboxMessage } from '../data/outbox.js';
 import { SqlRateLimitStore } from '../data/rate-limits.js';
 
 export interface MailAttachment {
@@ -208,29 +209,17 @@ function deliveryProblem(error: unknown): string {
 
 async function storeInOutbox(sql: Sql, message: MailMessage): Promise<MailReceipt> {
   const token = randomToken(18);
-  const rows = await sql.query<{ id: number }>(
-    `insert into outbox_messages (token, account_id, invoice_id, sender, reply_to, recipients, subject, text_body, html_body)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-    [
-      token,
-      message.accountId,
-      message.invoiceId,
-      message.from,
-      message.replyTo,
-      JSON.stringify({ to: message.to, cc: message.cc }),
-      message.subject,
-      message.text,
-      message.html,
-    ],
-  );
-  const messageId = rows[0]!.id;
-  for (const attachment of message.attachments) {
-    await sql.query(`insert into outbox_attachments (message_id, filename, content_type, content) values ($1, $2, $3, $4)`, [
-      messageId,
-      attachment.filename,
-      attachment.contentType,
-      Buffer.from(attachment.content),
-    ]);
-  }
+  const messageId = await insertOutboxMessage(sql, {
+    token,
+    accountId: message.accountId,
+    invoiceId: message.invoiceId,
+    sender: message.from,
+    replyTo: message.replyTo,
+    recipients: { to: message.to, cc: message.cc },
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+  });
+  for (const attachment of message.attachments) await insertOutboxAttachment(sql, messageId, attachment);
   return { transport: 'outbox', token };
 }

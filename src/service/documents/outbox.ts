@@ -7,32 +7,7 @@ import { timestampText } from '../store.js';
 import { escapeHtml, Html, page as documentPage } from './html.js';
 import type { Mailer } from './mailer.js';
 import { contentDisposition } from './pdf.js';
-
-interface Recipients {
-  to: string[];
-  cc: string[];
-}
-
-interface MessageRow {
-  id: number;
-  token: string;
-  invoice_id: number | null;
-  sender: string;
-  reply_to: string | null;
-  recipients: Recipients;
-  subject: string;
-  text_body: string;
-  html_body: string | null;
-  created_at: Date;
-  attachments: number;
-}
-
-interface AttachmentRow {
-  id: number;
-  filename: string;
-  content_type: string;
-  size: number;
-}
+import { outboxAttachment, type OutboxAttachmentRow, outboxAttachments, outboxMessage, type OutboxMessageRow, outboxPage } from '../data/outbox.js';
 
 const PER_PAGE = 30;
 const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
@@ -120,15 +95,9 @@ function notFoundPage(c: ServiceContext): Response {
 
 const TOKEN = /^[A-Za-z0-9_-]{8,64}$/;
 
-async function findMessage(c: ServiceContext, account: Account, token: string): Promise<MessageRow | undefined> {
+async function findMessage(c: ServiceContext, account: Account, token: string): Promise<OutboxMessageRow | undefined> {
   if (!TOKEN.test(token)) return undefined;
-  const rows = await c.get('db').query<MessageRow>(
-    `select m.id, m.token, m.invoice_id, m.sender, m.reply_to, m.recipients, m.subject, m.text_body, m.html_body, m.created_at,
-            (select count(*)::integer from outbox_attachments a where a.message_id = m.id) as attachments
-       from outbox_messages m where m.token = $1 and m.account_id = $2`,
-    [token, account.id],
-  );
-  return rows[0];
+  return outboxMessage(c.get('db'), account.id, token);
 }
 
 function signInPage(c: ServiceContext, staleLink = false): Response {
@@ -152,7 +121,7 @@ or send the api_token with the request.</p>`,
   );
 }
 
-function presentMessage(row: MessageRow, attachments?: AttachmentRow[]) {
+function presentMessage(row: OutboxMessageRow, attachments?: OutboxAttachmentRow[]) {
   return {
     token: row.token,
     invoice_id: row.invoice_id,
@@ -208,12 +177,7 @@ export function mountOutbox(app: Hono<ServiceEnv>, mailer: Mailer, access: Outbo
     const account = await reader(c);
     if (account instanceof Response) return account;
     const { page: pageNumber } = validate(pageQuery, c.req.query());
-    const rows = await c.get('db').query<MessageRow>(
-      `select m.id, m.token, m.invoice_id, m.sender, m.reply_to, m.recipients, m.subject, '' as text_body, null as html_body, m.created_at,
-              (select count(*)::integer from outbox_attachments a where a.message_id = m.id) as attachments
-         from outbox_messages m where m.account_id = $3 order by m.created_at desc, m.id desc limit $1 offset $2`,
-      [PER_PAGE + 1, (pageNumber - 1) * PER_PAGE, account.id],
-    );
+    const rows = await outboxPage(c.get('db'), account.id, PER_PAGE + 1, (pageNumber - 1) * PER_PAGE);
     const more = rows.length > PER_PAGE;
     const shown = rows.slice(0, PER_PAGE);
     if (wantsJson(c)) return c.json(shown.map((row) => presentMessage(row)));
@@ -261,10 +225,7 @@ ${pager}`),
     if (account instanceof Response) return account;
     const row = await findMessage(c, account, c.req.param('token'));
     if (!row) return notFoundPage(c);
-    const attachments = await c.get('db').query<AttachmentRow>(
-      `select id, filename, content_type, octet_length(content)::integer as size from outbox_attachments where message_id = $1 order by id`,
-      [row.id],
-    );
+    const attachments = await outboxAttachments(c.get('db'), row.id);
     if (wantsJson(c)) return c.json({ ...presentMessage(row, attachments), text_body: row.text_body, html_body: row.html_body });
 
     const headers: [string, string][] = [
@@ -319,12 +280,7 @@ ${body}`),
     const token = c.req.param('token');
     const id = c.req.param('id');
     if (!TOKEN.test(token) || !/^\d{1,9}$/.test(id)) return notFoundPage(c);
-    const rows = await c.get('db').query<{ filename: string; content_type: string; content: Uint8Array }>(
-      `select a.filename, a.content_type, a.content from outbox_attachments a join outbox_messages m on m.id = a.message_id
-        where m.token = $1 and a.id = $2 and m.account_id = $3`,
-      [token, Number(id), account.id],
-    );
-    const attachment = rows[0];
+    const attachment = await outboxAttachment(c.get('db'), account.id, token, Number(id));
     if (!attachment) return notFoundPage(c);
     // A PDF opens in the browser; anything else is only ever downloaded.
     const inline = attachment.content_type === 'application/pdf';

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { Sql } from '../db.js';
 import type { Account } from '../account.js';
 import { invalid } from '../domain-errors.js';
-import { findRow, type StoredRow } from '../store.js';
+import { advancesOfOrder, orderHasFinalInvoice } from '../data/invoices.js';
+import { findRow } from '../store.js';
 import { buildNewInvoice, type InvoiceData, type StoredPosition } from './invoices.js';
 import type { InvoiceParts } from './parts.js';
 
@@ -75,16 +76,6 @@ async function existingOrNull(tx: Sql, account: Account, table: 'clients' | 'dep
   return id != null && (await findRow(tx, table, account.id, id)) ? id : undefined;
 }
 
-async function advancesOf(tx: Sql, account: Account, orderId: number): Promise<StoredRow<InvoiceData & InvoiceParts>[]> {
-  return tx.query<StoredRow<InvoiceData & InvoiceParts>>(
-    `select id, data, created_at, updated_at from invoices
-      where account_id = $1 and data->>'kind' = 'advance' and (data->>'invoice_id')::integer = $2
-        and coalesce((data->>'cancelled')::boolean, false) = false
-      order by id`,
-    [account.id, orderId],
-  );
-}
-
 const pl = (lang: string) => lang.toLowerCase().startsWith('pl');
 
 /** Advance positions: `amount` gross split over the order's tax rates, exactly. */
@@ -129,7 +120,7 @@ export async function buildFromInvoice(tx: Sql, account: Account, input: CreateI
     const digits = minorUnits(order.currency);
     const orderGross = decimal(order.price_gross);
     if (compare(orderGross, ZERO) <= 0) throw invalid({ copy_invoice_from: ['has nothing to pay in advance'] });
-    const previous = sum((await advancesOf(tx, account, source.id)).map((a) => decimal(a.data.price_gross)));
+    const previous = sum((await advancesOfOrder<InvoiceData>(tx, account.id, source.id)).map((a) => decimal(a.data.price_gross)));
     const remaining = sub(orderGross, previous);
     const value = input.advance_value != null ? decimal(input.advance_value) : undefined;
     let amount = remaining;
@@ -151,7 +142,7 @@ export async function buildFromInvoice(tx: Sql, account: Account, input: CreateI
   } else if (kind === 'final') {
     const advances = input.invoice_ids
       ? await Promise.all(input.invoice_ids.map((id) => findRow<InvoiceData & InvoiceParts>(tx, 'invoices', account.id, id)))
-      : await advancesOf(tx, account, source.id);
+      : await advancesOfOrder<InvoiceData & InvoiceParts>(tx, account.id, source.id);
     const problems: string[] = [];
     advances.forEach((advance, index) => {
       const id = input.invoice_ids?.[index] ?? advance?.id;
@@ -161,12 +152,7 @@ export async function buildFromInvoice(tx: Sql, account: Account, input: CreateI
       else if (advance.data.cancelled) problems.push(`${id} is cancelled`);
     });
     if (problems.length > 0) throw invalid({ invoice_ids: problems });
-    const existingFinal = await tx.query(
-      `select id from invoices where account_id = $1 and data->>'kind' = 'final' and (data->>'invoice_id')::integer = $2
-         and coalesce((data->>'cancelled')::boolean, false) = false limit 1`,
-      [account.id, source.id],
-    );
-    if (existingFinal.length > 0) throw invalid({ copy_invoice_from: ['already has a final invoice'] });
+    if (await orderHasFinalInvoice(tx, account.id, source.id)) throw invalid({ copy_invoice_from: ['already has a final invoice'] });
     const settled = sum(advances.map((a) => decimal(a!.data.price_gross)));
     if (compare(settled, decimal(order.price_gross)) > 0) throw invalid({ invoice_ids: ['add up to more than the order'] });
     positions = order.positions.map(positionCopy);

@@ -9,6 +9,7 @@ import { invalid, Problems } from '../domain-errors.js';
 import { randomToken } from '../passwords.js';
 import { findRow, insertRow, type StoredRow, todayText } from '../store.js';
 import { type ClientData, matchClient } from '../data/clients.js';
+import { invoiceOidTaken, lockInvoiceOid } from '../data/invoices.js';
 import { computeTotals, DEFAULT_CURRENCY } from './amounts.js';
 import { newClientData } from './clients.js';
 import { addDays, assignNumber, insertNumbered } from './numbering.js';
@@ -156,14 +157,8 @@ function buyerFields(input: Partial<Record<keyof typeof BUYER_FROM_CLIENT, strin
 }
 
 async function ensureOidFree(tx: Sql, account: Account, oid: string, exceptId = 0): Promise<void> {
-  // Serializes creations of the same oid across processes; PGlite runs one transaction at a time anyway.
-  await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`invoice-oid:${account.id}:${oid}`]);
-  const rows = await tx.query(`select id from invoices where account_id = $1 and data->>'oid' = $2 and id <> $3 limit 1`, [
-    account.id,
-    oid,
-    exceptId,
-  ]);
-  if (rows.length > 0) throw invalid({ oid: ['has already been taken'] });
+  await lockInvoiceOid(tx, account.id, oid);
+  if (await invoiceOidTaken(tx, account.id, oid, exceptId)) throw invalid({ oid: ['has already been taken'] });
 }
 
 export interface InvoiceDefaults {

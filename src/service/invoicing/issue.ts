@@ -1,6 +1,7 @@
 import type { invoiceCreateInput, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { z } from 'zod';
-import { keptRead, type Sql } from '../db.js';
+import { firstUserId } from '../data/invoice-authors.js';
+import type { Sql } from '../db.js';
 import type { Account } from '../account.js';
 import { applyInvoiceUpdate, buildNewInvoice, type BuyerMatching, type InvoiceData } from './invoices.js';
 import { buildFromInvoice } from './copies.js';
@@ -19,14 +20,6 @@ type UpdateInput = z.output<typeof invoiceUpdateInput>;
 /** Request keys that steer how a document is made; they are never stored. */
 const STEERING = ['copy_invoice_from', 'advance_creation_mode', 'advance_value', 'position_name', 'invoice_ids', 'use_oss'] as const;
 const PART_KEYS = ['descriptions', 'settlement_positions', 'recipients', 'issuers'] as const;
-
-/** The account's first user, whom an invoice made through the API names as its author. Kept where it can be. */
-function ownerUserId(tx: Sql, account: Account): Promise<number | null> {
-  return keptRead(tx, ['users'], `first user of ${account.id}`, async () => {
-    const rows = await tx.query<{ id: number }>(`select id from users where account_id = $1 order by id limit 1`, [account.id]);
-    return rows[0]?.id ?? null;
-  });
-}
 
 /**
  * Per-position fields the amounts code does not keep (`additional_info`, `kind`): on positions
@@ -62,7 +55,8 @@ export async function buildInvoice(
   Object.assign(data, extraFieldsOf(input as Record<string, unknown>));
   Object.assign(data, await applyParts(tx, {}, input));
   data.cancelled = false;
-  data.user_id = await ownerUserId(tx, account);
+  // An invoice made through the API names the account's first user as its author.
+  data.user_id = await firstUserId(tx, account.id);
   const firstRecipient = data.recipients?.[0];
   if (firstRecipient && input.recipient_name == null) {
     (data as unknown as Record<string, unknown>).recipient_name = firstRecipient.name ?? ([firstRecipient.first_name, firstRecipient.last_name].filter(Boolean).join(' ') || null);

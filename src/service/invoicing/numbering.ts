@@ -1,3 +1,4 @@
+import { insertWithNextNumber, nextSequenceValue, type NumberedTable, numberTaken } from '../data/number-sequences.js';
 import type { Sql } from '../db.js';
 import { invalid } from '../domain-errors.js';
 import { aboutToWrite, type StoredRow, written } from '../store.js';
@@ -8,18 +9,6 @@ export function addDays(issueDate: string, days: number): string {
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
-
-async function numberTaken(sql: Sql, table: string, accountId: number, kind: string, number: string, exceptId: number): Promise<boolean> {
-  const rows = await sql.query(
-    `select 1 from ${table} where account_id = $1 and data->>'kind' = $2 and data->>'number' = $3 and id <> $4 limit 1`,
-    [accountId, kind, number, exceptId],
-  );
-  return rows.length > 0;
-}
-
-const sequenceUpsert = `insert into number_sequences (account_id, scope, last_value) values ($1, $2, 1)
-  on conflict (account_id, scope) do update set last_value = number_sequences.last_value + 1
-  returning last_value`;
 
 /** The counter of one account, kind and month, and the `/MM/YYYY` that follows its value. */
 function sequenceOf(table: string, kind: string, issueDate: string): { scope: string; suffix: string } {
@@ -41,7 +30,7 @@ export async function assignNumber(
   issueDate: string,
   wanted?: string | null,
   exceptId = 0,
-  table: 'invoices' | 'warehouse_documents' = 'invoices',
+  table: NumberedTable = 'invoices',
 ): Promise<string> {
   const chosen = wanted?.trim();
   if (chosen) {
@@ -50,16 +39,8 @@ export async function assignNumber(
   }
   const { scope, suffix } = sequenceOf(table, kind, issueDate);
   for (;;) {
-    const rows = await tx.query<{ last_value: number; taken: boolean }>(
-      `with next as (${sequenceUpsert})
-       select next.last_value, exists (
-         select 1 from ${table} t
-          where t.account_id = $1 and t.data->>'kind' = $3 and t.data->>'number' = next.last_value || $4 and t.id <> $5
-       ) as taken
-       from next`,
-      [accountId, scope, kind, suffix, exceptId],
-    );
-    if (!rows[0]!.taken) return `${rows[0]!.last_value}${suffix}`;
+    const next = await nextSequenceValue(tx, table, accountId, scope, kind, suffix, exceptId);
+    if (!next.taken) return `${next.last_value}${suffix}`;
   }
 }
 
@@ -70,7 +51,7 @@ export async function assignNumber(
  */
 export async function insertNumbered<Data extends { number: string; kind: string; issue_date: string }>(
   tx: Sql,
-  table: 'invoices' | 'warehouse_documents',
+  table: NumberedTable,
   accountId: number,
   data: Data,
 ): Promise<StoredRow<Data>> {
@@ -78,23 +59,10 @@ export async function insertNumbered<Data extends { number: string; kind: string
   // What the row's listeners read (whether a webhook listens) is read now, not under the lock.
   await aboutToWrite(tx, table, accountId, 'create');
   for (;;) {
-    // The number is looked up as a scalar subquery, a value the index on (account, kind, number)
-    // finds. Compared with `next.last_value` directly, the planner chose an anti join that read
-    // every document of the kind and filtered their numbers: a cost that grew with the account.
-    const rows = await tx.query<StoredRow<Data>>(
-      `with next as (${sequenceUpsert})
-       insert into ${table} (account_id, data)
-       select $1, jsonb_set($3::jsonb, '{number}', to_jsonb(next.last_value || $4))
-         from next
-        where not exists (
-          select 1 from ${table} t where t.account_id = $1 and t.data->>'kind' = $5 and t.data->>'number' = (select last_value from next) || $4
-        )
-       returning id, data, created_at, updated_at`,
-      [accountId, scope, JSON.stringify(data), suffix, data.kind],
-    );
-    if (rows[0]) {
-      await written(tx, table, accountId, rows[0], 'create');
-      return rows[0];
+    const row = await insertWithNextNumber(tx, table, accountId, scope, suffix, data);
+    if (row) {
+      await written(tx, table, accountId, row, 'create');
+      return row;
     }
   }
 }

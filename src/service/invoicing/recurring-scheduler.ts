@@ -6,6 +6,7 @@ import { afterIssue, issueInvoice, type Issuing } from '../application/issuing.j
 import { createIssuing } from '../application/composition.js';
 import { advance, type RecurringData, workingDayFrom } from './recurring-schedule.js';
 import type { InvoiceData } from './invoices.js';
+import { anyRecurringDue, claimRecurringPeriod, dueRecurringPerAccount, lockDueRecurring, recordRecurringInvoice } from '../data/recurrings.js';
 
 /**
  * Issues the invoices of recurring definitions when they fall due. Each period is issued at most
@@ -36,11 +37,6 @@ export interface SchedulerOptions {
 export const DEFAULT_SCHEDULER_LIMITS = { maxPerRun: 500, perAccountPerRun: 100, maxCatchUp: 12 } as const;
 
 const DAYS = 24 * 60 * 60_000;
-
-/** An active definition whose next invoice falls due by `$1` (today) and within its end date. */
-const DUE = `coalesce((data->>'active')::boolean, true)
-          and data->>'next_invoice_date' <= $1
-          and (data->>'end_date' is null or data->>'next_invoice_date' <= data->>'end_date')`;
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAYS);
@@ -138,7 +134,7 @@ export class RecurringScheduler {
     const today = todayText(this.#options.clock());
     // A plain read first: most polls find nothing due, and a transaction counts as a write on
     // PGlite, which would retire every kept answer once a minute.
-    if (!(await this.#anyDue(this.#db, today))) return 0;
+    if (!(await anyRecurringDue(this.#db, today))) return 0;
     const maxPerRun = this.#options.maxPerRun ?? DEFAULT_SCHEDULER_LIMITS.maxPerRun;
     const perAccount = this.#options.perAccountPerRun ?? DEFAULT_SCHEDULER_LIMITS.perAccountPerRun;
     const byAccount = new Map<number, number>();
@@ -146,12 +142,7 @@ export class RecurringScheduler {
     while (issued < maxPerRun) {
       // One turn: the oldest due definition of each account that still has room in this run.
       const full = [...byAccount].filter(([, n]) => n >= perAccount).map(([id]) => id);
-      const turn = await this.#db.query<{ id: number; account_id: number }>(
-        `select distinct on (account_id) id, account_id from recurrings
-          where ${DUE} and account_id <> all($2::int[])
-          order by account_id, data->>'next_invoice_date', id`,
-        [today, full],
-      );
+      const turn = await dueRecurringPerAccount(this.#db, today, full);
       let moved = false;
       for (const { id, account_id: accountId } of turn) {
         if (issued >= maxPerRun) break;
@@ -177,19 +168,9 @@ export class RecurringScheduler {
     return issued;
   }
 
-  async #anyDue(sql: Sql, today: string): Promise<boolean> {
-    return (await sql.query(`select 1 from recurrings where ${DUE} limit 1`, [today])).length > 0;
-  }
-
   /** Issues the next due period of definition `id`; 'none' when it is not due or another process holds it. */
   async #issueNext(tx: Sql, today: string, id: number) {
-    const rows = await tx.query<StoredRow<RecurringData> & { account_id: number }>(
-      `select id, account_id, data, created_at, updated_at from recurrings
-        where id = $2 and ${DUE}
-        for update skip locked`,
-      [today, id],
-    );
-    const recurring = rows[0];
+    const recurring = await lockDueRecurring<RecurringData>(tx, today, id);
     if (!recurring) return 'none' as const;
     const account = { id: recurring.account_id } as Account;
     const data = { ...recurring.data };
@@ -200,12 +181,8 @@ export class RecurringScheduler {
     data.next_invoice_date = /[my]$/.test(data.every) && Number(nextDate.slice(8)) < anchorDay
       ? clampDay(nextDate, anchorDay)
       : nextDate;
-    const claimed = await tx.query(
-      `insert into recurring_runs (recurring_id, period) values ($1, $2) on conflict do nothing returning period`,
-      [recurring.id, period],
-    );
     let issued: { accountId: number; invoice: StoredRow<InvoiceData> } | null = null;
-    if (claimed.length > 0) {
+    if (await claimRecurringPeriod(tx, recurring.id, period)) {
       const template = await findRow<InvoiceData>(tx, 'invoices', account.id, data.invoice_id);
       if (!template) {
         data.active = false;
@@ -222,7 +199,7 @@ export class RecurringScheduler {
           },
           email: to.length ? { to, cc: [], pdf: true, printOption: 'original', publicUrl: this.#options.publicUrl() } : null,
         }, this.#issuing);
-        await tx.query(`update recurring_runs set invoice_id = $3 where recurring_id = $1 and period = $2`, [recurring.id, period, row.id]);
+        await recordRecurringInvoice(tx, recurring.id, period, row.id);
         data.last_invoice_id = row.id;
         data.invoices_count = (data.invoices_count ?? 0) + 1;
         issued = { accountId: account.id, invoice: row };

@@ -1,4 +1,6 @@
 import type { Database, Sql } from '../db.js';
+import { HELD_EMAILS, invoicesHoldingEmails } from '../data/ksef-invoices.js';
+import { ksefJobInFlight, lastKsefJobOffline } from '../data/ksef-jobs.js';
 import type { PrintOption } from '../documents/print-option.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { findRow, type StoredRow, updateRow } from '../store.js';
@@ -24,13 +26,10 @@ export interface EmailRequest {
   readonly publicUrl: string;
 }
 
-/** Where held e-mails wait, in the invoice's record (never answered: answers carry the schema's keys). */
-const HELD = 'ksef_held_emails';
+/** Where held e-mails wait, in the invoice's record. */
+const HELD = HELD_EMAILS;
 
 type Stored = InvoiceData & Record<string, unknown>;
-
-const inFlight = async (sql: Sql, invoiceId: number) =>
-  (await sql.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [invoiceId])).length > 0;
 
 /** An invoice waiting for its exchange rate goes to KSeF, and so to its buyer, only once it has one. */
 const waitsForRate = (data: Stored) => data.exchange_rate_pending === true;
@@ -45,10 +44,6 @@ export async function oweEmail(tx: Sql, accountId: number, row: StoredRow<Invoic
   return updateRow(tx, 'invoices', accountId, row.id, { ...data, [HELD]: [...held, ...requests] } as Stored);
 }
 
-/** Whether the invoice was last sent in offline mode: issued before KSeF had it, it may go out without the number (hosted guide). */
-const markedOffline = async (sql: Sql, invoiceId: number) =>
-  (await sql.query<{ offline: boolean }>(`select offline from ksef_jobs where invoice_id = $1 order by id desc limit 1`, [invoiceId]))[0]?.offline === true;
-
 /** Whether KSeF lets the e-mail go now (`send`), holds it for the number (`held`) or refuses it. */
 export async function holdForKsef(db: Database, accountId: number, id: number, request: EmailRequest): Promise<'send' | 'held' | 'refused'> {
   return db.transaction(async (tx) => {
@@ -57,13 +52,13 @@ export async function holdForKsef(db: Database, accountId: number, id: number, r
     const data = row.data;
     if (!isKsefKind(data.kind) || (typeof data.gov_id === 'string' && data.gov_id)) return 'send';
     // On its way, any invoice waits a moment for its number, to carry it on its PDF.
-    if (waitsForRate(data) || (await inFlight(tx, id))) {
+    if (waitsForRate(data) || (await ksefJobInFlight(tx, id))) {
       const held = Array.isArray(data[HELD]) ? (data[HELD] as EmailRequest[]) : [];
       await updateRow(tx, 'invoices', accountId, id, { ...data, [HELD]: [...held, request] });
       return 'held';
     }
     // A consumer's invoice goes as it always did, and so does one marked offline (hosted guide).
-    if (data.buyer_company === false || (await markedOffline(tx, id))) return 'send';
+    if (data.buyer_company === false || (await lastKsefJobOffline(tx, id))) return 'send';
     const settings = await readKsefSettings(tx, accountId);
     return settings.environment === 'production' && isConnected(settings) ? 'refused' : 'send';
   });
@@ -78,19 +73,17 @@ export type Deliver = (accountId: number, invoiceId: number, request: EmailReque
  * not go out without its number.
  */
 export async function releaseHeldEmails(db: Database, settled: { accountId: number; invoiceId: number } | undefined, deliver: Deliver): Promise<void> {
-  const invoices = settled
-    ? [settled]
-    : (await db.query<{ account_id: number; id: number }>(`select account_id, id from invoices where data -> '${HELD}' is not null`)).map((r) => ({ accountId: r.account_id, invoiceId: r.id }));
+  const invoices = settled ? [settled] : await invoicesHoldingEmails(db);
   const failures: unknown[] = [];
   for (const { accountId, invoiceId } of invoices) {
     const due = await db.transaction(async (tx) => {
       const row = await findRow<Stored>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
       const held = row && Array.isArray(row.data[HELD]) ? (row.data[HELD] as EmailRequest[]) : [];
-      if (!row || held.length === 0 || waitsForRate(row.data) || (await inFlight(tx, invoiceId))) return [];
+      if (!row || held.length === 0 || waitsForRate(row.data) || (await ksefJobInFlight(tx, invoiceId))) return [];
       const { [HELD]: _released, ...data } = row.data;
       await updateRow(tx, 'invoices', accountId, invoiceId, data as Stored);
       const numbered = typeof row.data.gov_id === 'string' && row.data.gov_id !== '';
-      if (numbered || row.data.buyer_company === false || (await markedOffline(tx, invoiceId))) return held;
+      if (numbered || row.data.buyer_company === false || (await lastKsefJobOffline(tx, invoiceId))) return held;
       const settings = await readKsefSettings(tx, accountId);
       return settings.environment === 'production' ? [] : held;
     });

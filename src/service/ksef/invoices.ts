@@ -1,5 +1,7 @@
 import { issuedOffline } from '../../kernel/ksef.js';
 import type { Sql } from '../db.js';
+import { advancesOf } from '../data/ksef-invoices.js';
+import { ksefJobInFlight, queueKsefJob } from '../data/ksef-jobs.js';
 import type { Account } from '../account.js';
 import { invalid, Problems } from '../domain-errors.js';
 import { findRow, type StoredRow, timestampText, updateRow } from '../store.js';
@@ -110,11 +112,7 @@ export async function fa3ContextOf(tx: Sql, accountId: number, data: Stored): Pr
     return { order: order && order.data.kind !== 'advance' ? fa3InvoiceOf(order.data) : null };
   }
   if (data.kind === 'final' && typeof data.invoice_id === 'number') {
-    const rows = await tx.query<{ id: number; data: Stored }>(
-      `select id, data from invoices where account_id = $1 and data->>'kind' = 'advance' and (data->>'invoice_id')::integer = $2
-         and coalesce((data->>'cancelled')::boolean, false) = false order by id`,
-      [accountId, data.invoice_id],
-    );
+    const rows = await advancesOf<Stored>(tx, accountId, data.invoice_id);
     return { advances: rows.map((row) => ({ number: row.data.number, issue_date: row.data.issue_date, ksefNumber: (row.data.gov_id as string | null) ?? null })) };
   }
   return {};
@@ -199,8 +197,7 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
   if (typeof data.gov_id === 'string' && data.gov_id) return row;
   // Waiting for its NBP rate: it goes once the rate worker has given it one, never without.
   if (data.exchange_rate_pending === true) return row;
-  const pending = await tx.query(`select 1 from ksef_jobs where invoice_id = $1 and state in ('queued', 'submitted') limit 1`, [row.id]);
-  if (pending.length > 0) return row;
+  if (await ksefJobInFlight(tx, row.id)) return row;
 
   const context = await fa3ContextOf(tx, account.id, data);
   const invoice = fa3InvoiceOf(data);
@@ -217,10 +214,7 @@ export async function requestSend(tx: Sql, account: Pick<Account, 'id'>, row: St
   const seller = sellerNip(data)!;
   // OFFLINE24: an invoice dated before today was issued before it reaches KSeF (hosted guide).
   const offline = issuedOffline(data.issue_date, now);
-  await tx.query(
-    `insert into ksef_jobs (account_id, invoice_id, environment, seller_nip, offline, xml, next_attempt_at) values ($1, $2, $3, $4, $5, $6, $7)`,
-    [account.id, row.id, settings.environment, seller, offline, xml, now],
-  );
+  await queueKsefJob(tx, { accountId: account.id, invoiceId: row.id, environment: settings.environment, sellerNip: seller, offline, xml, nextAttemptAt: now });
   runtime.kick();
   return save({
     gov_status: govStatus('processing', settings.environment),

@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import type { Sql } from '../db.js';
+import { lastKsefJobDocument } from '../data/ksef-jobs.js';
 import type { KsefEnvironment } from './gateway.js';
 import { certificateVerificationLink, type OfflineCertificate } from './kod-ii.js';
 import type { KsefSettings } from './settings.js';
@@ -108,10 +109,7 @@ export async function offlineCodeFields(
 ): Promise<{ ksef_offline: boolean; ksef_certificate_link: string | null }> {
   const signer = offlineSigner(settings.offline_certificate, settings.offline_private_key, now);
   if (!signer) return { ksef_offline: true, ksef_certificate_link: null };
-  const [job] = await tx.query<{ environment: KsefEnvironment; seller_nip: string; xml: string }>(
-    `select environment, seller_nip, xml from ksef_jobs where invoice_id = $1 order by id desc limit 1`,
-    [invoiceId],
-  );
+  const job = await lastKsefJobDocument<KsefEnvironment>(tx, invoiceId);
   if (!job) return { ksef_offline: true, ksef_certificate_link: null };
   const link = certificateVerificationLink({ environment: job.environment, sellerNip: job.seller_nip, xml: job.xml, certificate: signer, ...(localOrigin ? { localOrigin } : {}) });
   return { ksef_offline: true, ksef_certificate_link: link };

@@ -9,6 +9,7 @@ import type { KsefRuntime } from './runtime.js';
 import { offlineCertificateInfo, offlineCertificateProblems } from './offline-certificate.js';
 import { type KsefSettings, readKsefSettings, writeKsefSettings } from './settings.js';
 import { readPaymentSettings, realMoneyField } from '../data/payment-settings.js';
+import { sentKsefDocuments } from '../data/ksef-jobs.js';
 
 /**
  * KSeF's routes beside the invoices': the account's settings, `GET /invoices/{id}.json?send_to_ksef=yes`
@@ -33,11 +34,8 @@ export function mountKsef(groups: { invoices: Hono<ServiceEnv>; settings: Hono<S
     const kind = c.req.query('kind');
     if (kind !== 'gov' && kind !== 'gov_upo') throw notFound();
     await requireRow(c.get('db'), 'invoices', account.id, id);
-    const rows = await c.get('db').query<{ xml: string; upo: string | null }>(
-      `select xml, upo from ksef_jobs where account_id = $1 and invoice_id = $2 and state in ('submitted', 'done') order by id desc limit 1`,
-      [account.id, id],
-    );
-    const document = kind === 'gov' ? rows[0]?.xml : rows[0]?.upo;
+    const sent = await sentKsefDocuments(c.get('db'), account.id, id);
+    const document = kind === 'gov' ? sent?.xml : sent?.upo;
     if (!document) throw notFound();
     return c.body(document, 200, {
       'content-type': 'text/xml; charset=utf-8',

@@ -1,4 +1,7 @@
 import type { Database, Sql } from '../db.js';
+import { anyInvoiceAfter, lockInvoicesAfter } from '../data/ksef-invoices.js';
+import { acceptKsefJob, anyKsefJobDue, failKsefJob, leaseDueKsefJob, markKsefJobSubmitted, postponeKsefJob, requeueKsefJob } from '../data/ksef-jobs.js';
+import { autoSendingAccounts, raiseAutoSendMark } from '../data/ksef-settings.js';
 import { findRow, updateRow } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { KsefError, type KsefEnvironment, type KsefGateway, type KsefReceipt } from './gateway.js';
@@ -139,27 +142,20 @@ export class KsefSender {
    * schedules. Each account's invoices after its high-water mark are looked at once.
    */
   private async queueAutomatic(): Promise<void> {
-    const accounts = await this.db.query<{ account_id: number; after: number }>(
-      `select account_id, auto_send_after_id as after from ksef_settings
-        where environment <> 'off' and token is not null and auto_send_mode is not null`,
-    );
+    const accounts = await autoSendingAccounts(this.db);
     const runtime = { localOrigin: this.options.localOrigin ?? (() => undefined), clock: this.clock, kick: () => undefined };
     for (const { account_id: accountId, after } of accounts) {
       // Looked at first with a plain read: an idle look writes nothing, so it retires no kept answer.
-      const newer = await this.db.query(`select 1 from invoices where account_id = $1 and id > $2 limit 1`, [accountId, after]);
-      if (newer.length === 0) continue;
+      if (!(await anyInvoiceAfter(this.db, accountId, after))) continue;
       await this.db.transaction(async (tx) => {
-        const rows = await tx.query<{ id: number; data: InvoiceData; created_at: Date; updated_at: Date }>(
-          `select id, data, created_at, updated_at from invoices where account_id = $1 and id > $2 order by id limit 50 for update`,
-          [accountId, after],
-        );
+        const rows = await lockInvoicesAfter<InvoiceData>(tx, accountId, after);
         if (rows.length === 0) return;
         const settings = await readKsefSettings(tx, accountId);
         for (const row of rows) {
           const data = row.data as InvoiceData & Record<string, unknown>;
           if (data.gov_status == null && sendsAutomatically(settings, data)) await requestSend(tx, { id: accountId }, row, runtime);
         }
-        await tx.query(`update ksef_settings set auto_send_after_id = greatest(auto_send_after_id, $2) where account_id = $1`, [accountId, rows.at(-1)!.id]);
+        await raiseAutoSendMark(tx, accountId, rows.at(-1)!.id);
       });
     }
   }
@@ -168,18 +164,8 @@ export class KsefSender {
     const now = this.clock();
     // A plain read first: with nothing due, the sender's look every few seconds writes nothing, so
     // it retires none of the answers the service keeps while nothing is written (answer-cache.ts).
-    const due = await this.db.query(`select 1 from ksef_jobs where state in ('queued', 'submitted') and next_attempt_at <= $1 limit 1`, [now]);
-    if (due.length === 0) return undefined;
-    const rows = await this.db.transaction((tx) =>
-      tx.query<Job>(
-        `update ksef_jobs set next_attempt_at = $2, updated_at = now()
-          where id = (select id from ksef_jobs where state in ('queued', 'submitted') and next_attempt_at <= $1
-                       order by next_attempt_at, id limit 1 for update skip locked)
-          returning id, account_id, invoice_id, environment, seller_nip, offline, xml, state, receipt, ksef_number, attempts`,
-        [now, new Date(now.getTime() + LEASE_MS)],
-      ),
-    );
-    return rows[0];
+    if (!(await anyKsefJobDue(this.db, now))) return undefined;
+    return this.db.transaction((tx) => leaseDueKsefJob<Job>(tx, now, new Date(now.getTime() + LEASE_MS)));
   }
 
   private async work(job: Job): Promise<void> {
@@ -196,7 +182,7 @@ export class KsefSender {
           offlineMode: job.offline,
         });
         // The receipt is stored before its outcome is read: from here on a restart only reads.
-        await this.db.query(`update ksef_jobs set state = 'submitted', receipt = $2, updated_at = now() where id = $1`, [job.id, JSON.stringify(receipt)]);
+        await markKsefJobSubmitted(this.db, job.id, JSON.stringify(receipt));
       }
       const outcome = await this.options.gateway.outcome(receipt, settings.token);
       if (outcome.state === 'processing') {
@@ -231,23 +217,11 @@ export class KsefSender {
   }
 
   private resend(job: Job, error: string): Promise<void> {
-    return this.db
-      .query(`update ksef_jobs set state = 'queued', receipt = null, attempts = attempts + 1, next_attempt_at = $2, last_error = $3, updated_at = now() where id = $1`, [
-        job.id,
-        new Date(this.clock().getTime() + sendRetryDelayMs(job.attempts + 1)),
-        error,
-      ])
-      .then(() => undefined);
+    return requeueKsefJob(this.db, job.id, new Date(this.clock().getTime() + sendRetryDelayMs(job.attempts + 1)), error);
   }
 
   private later(job: Job, delayMs: number, error: string | null): Promise<void> {
-    return this.db
-      .query(`update ksef_jobs set attempts = attempts + 1, next_attempt_at = $2, last_error = $3, updated_at = now() where id = $1`, [
-        job.id,
-        new Date(this.clock().getTime() + delayMs),
-        error,
-      ])
-      .then(() => undefined);
+    return postponeKsefJob(this.db, job.id, new Date(this.clock().getTime() + delayMs), error);
   }
 
   /**
@@ -256,10 +230,7 @@ export class KsefSender {
    */
   private async accept(job: Job, ksefNumber: string, upo: string | null, awaitUpo = true): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query(
-        `update ksef_jobs set state = $2, ksef_number = $3, upo = coalesce($4, upo), next_attempt_at = $5, attempts = attempts + 1, updated_at = now() where id = $1`,
-        [job.id, upo || !awaitUpo || job.attempts >= 20 ? 'done' : 'submitted', ksefNumber, upo, new Date(this.clock().getTime() + pollDelayMs(job.attempts))],
-      );
+      await acceptKsefJob(tx, job.id, upo || !awaitUpo || job.attempts >= 20 ? 'done' : 'submitted', ksefNumber, upo, new Date(this.clock().getTime() + pollDelayMs(job.attempts)));
       if (job.ksef_number !== ksefNumber) {
         // `gov_link`: the invoice in KSeF, its KOD I page, once KSeF holds it (null before, hosted guide).
         await this.updateInvoice(tx, job, (data) => ({ gov_status: govStatus('ok', job.environment), gov_id: ksefNumber, gov_error_messages: null, gov_link: data.gov_verification_link ?? null }));
@@ -270,7 +241,7 @@ export class KsefSender {
 
   private async fail(job: Job, state: 'send_error' | 'server_error' | 'not_connected', messages: string[]): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query(`update ksef_jobs set state = 'failed', last_error = $2, updated_at = now() where id = $1`, [job.id, messages.join('\n')]);
+      await failKsefJob(tx, job.id, messages.join('\n'));
       await this.updateInvoice(tx, job, { gov_status: govStatus(state, job.environment), gov_error_messages: messages.filter(Boolean) });
     });
     await this.notifySettled(job);

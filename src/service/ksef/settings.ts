@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { KsefAutoSendMode, ksefSettingsInput } from '../../api/schemas/ksef.js';
 import type { Sql } from '../db.js';
+import { saveKsefSettings, startAutoSendAfterNewestInvoice, storedKsefSettings } from '../data/ksef-settings.js';
 import type { KsefEnvironment } from './gateway.js';
 import { openOptional, sealOptional } from '../secrets/keyring.js';
 
@@ -33,11 +34,7 @@ export const KSEF_OFF: KsefSettings = {
 };
 
 export async function readKsefSettings(sql: Sql, accountId: number): Promise<KsefSettings> {
-  const rows = await sql.query<KsefSettings>(
-    `select environment, token, auto_send_mode, validate_invoices_for_gov, offline_certificate, offline_private_key from ksef_settings where account_id = $1`,
-    [accountId],
-  );
-  const row = rows[0];
+  const row = await storedKsefSettings<KsefSettings>(sql, accountId);
   return row ? { ...row, token: openOptional(row.token), offline_private_key: openOptional(row.offline_private_key) } : KSEF_OFF;
 }
 
@@ -51,20 +48,9 @@ export async function writeKsefSettings(sql: Sql, accountId: number, change: z.o
     validate_invoices_for_gov: change.validate_invoices_for_gov ?? current.validate_invoices_for_gov,
     ...offlineCertificateChange(change, current),
   };
-  await sql.query(
-    `insert into ksef_settings (account_id, environment, token, auto_send_mode, validate_invoices_for_gov, offline_certificate, offline_private_key, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, now())
-     on conflict (account_id) do update set environment = $2, token = $3, auto_send_mode = $4, validate_invoices_for_gov = $5,
-       offline_certificate = $6, offline_private_key = $7, updated_at = now()`,
-    [accountId, next.environment, sealOptional(next.token), next.auto_send_mode, next.validate_invoices_for_gov, next.offline_certificate, sealOptional(next.offline_private_key)],
-  );
+  await saveKsefSettings(sql, accountId, { ...next, token: sealOptional(next.token), offline_private_key: sealOptional(next.offline_private_key) });
   // Turning automatic sending on sends what is issued from now on, not the invoices of the past.
-  if (next.auto_send_mode && next.auto_send_mode !== current.auto_send_mode) {
-    await sql.query(
-      `update ksef_settings set auto_send_after_id = (select coalesce(max(id), 0) from invoices where account_id = $1) where account_id = $1`,
-      [accountId],
-    );
-  }
+  if (next.auto_send_mode && next.auto_send_mode !== current.auto_send_mode) await startAutoSendAfterNewestInvoice(sql, accountId);
   return next;
 }
 

@@ -1,13 +1,22 @@
 import type { Hono } from 'hono';
 import { type PaymentProviderName, type PaymentSettings, paymentSettingsInput } from '../../api/schemas/payment-settings.js';
-import { isStripeTestKey, przelewy24KeysOf, readPaymentSettings, REAL_MONEY_BESIDE_LOCAL_KSEF, realMoneyField, type StoredPaymentSettings, stripeKeysOf } from '../data/payment-settings.js';
+import { ksefEnvironmentOf } from '../data/ksef-settings.js';
+import {
+  isStripeTestKey,
+  lockPaymentSettings,
+  przelewy24KeysOf,
+  readPaymentSettings,
+  REAL_MONEY_BESIDE_LOCAL_KSEF,
+  realMoneyField,
+  type StoredPaymentSettings,
+  stripeKeysOf,
+  writePaymentSettings,
+} from '../data/payment-settings.js';
 import { invalid, Problems } from '../domain-errors.js';
 import { type Account, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { type PaymentProvider, testPaymentProvider } from './provider.js';
 import { przelewy24Provider } from './przelewy24.js';
 import { stripeProvider } from './stripe.js';
-import { openSecret, sealSecret } from '../secrets/keyring.js';
-import { mapPaymentSecrets } from '../secrets/stored.js';
 
 /** Where each provider reports to this service about `account`'s payments. */
 export function notificationUrls(publicUrl: string, account: Pick<Account, 'prefix'>) {
@@ -115,8 +124,7 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
     const input = validate(paymentSettingsInput, wrapped(c, 'payments'));
     const account = c.get('account');
     const settings = await c.get('db').transaction(async (tx) => {
-      const rows = await tx.query<{ payments: StoredPaymentSettings | null }>(`select data->'payments' as payments from accounts where id = $1 for update`, [account.id]);
-      const stored = mapPaymentSecrets(rows[0]?.payments ?? {}, openSecret);
+      const stored = await lockPaymentSettings(tx, account.id);
       const next: StoredPaymentSettings = {
         provider: input.provider === undefined ? stored.provider : (input.provider ?? undefined),
         stripe: mergeSection(stored.stripe, input.stripe),
@@ -125,11 +133,8 @@ export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
       checkComplete(next);
       // The local KSeF double never runs beside real money.
       const real = realMoneyField(next);
-      if (real) {
-        const ksef = await tx.query<{ environment: string }>(`select environment from ksef_settings where account_id = $1`, [account.id]);
-        if (ksef[0]?.environment === 'local') throw invalid({ [real]: [REAL_MONEY_BESIDE_LOCAL_KSEF[real]] });
-      }
-      await tx.query(`update accounts set data = jsonb_set(coalesce(data, '{}'::jsonb), '{payments}', $2::jsonb) where id = $1`, [account.id, JSON.stringify(mapPaymentSecrets(next, sealSecret))]);
+      if (real && (await ksefEnvironmentOf(tx, account.id)) === 'local') throw invalid({ [real]: [REAL_MONEY_BESIDE_LOCAL_KSEF[real]] });
+      await writePaymentSettings(tx, account.id, next);
       return next;
     });
     return answer(c, settings);

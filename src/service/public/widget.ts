@@ -23,9 +23,10 @@ import { type RateLimitRule, SqlRateLimitStore } from '../data/rate-limits.js';
 import { widgetBundle } from './widget-bundle.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
-import { accountByPrefix, type DepartmentData, PREFIX_PATTERN } from '../accounts.js';
+import { accountByPrefix, PREFIX_PATTERN } from '../accounts.js';
+import { departmentsMainFirst } from '../data/departments.js';
+import { widgetProductByToken } from '../data/widget-products.js';
 import { mountCompanyLookup } from './company.js';
-import { openSecret } from '../secrets/keyring.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -71,34 +72,21 @@ type WidgetProduct = { account: Account; product: StoredRow<ProductData> };
 /** The account and its product in one query; an unknown prefix or token is a 404 either way. */
 async function productByToken(sql: Sql, prefix: string, token: string): Promise<WidgetProduct> {
   if (!PREFIX_PATTERN.test(prefix) || !TOKEN_PATTERN.test(token)) throw notFound();
-  const rows = await sql.query<Account & { product_id: number; data: ProductData; created_at: Date; updated_at: Date; account_created_at: Date }>(
-    `select a.id, a.prefix, a.api_token, a.name, a.created_at as account_created_at,
-            p.id as product_id, p.data, p.created_at, p.updated_at
-       from accounts a join products p on p.account_id = a.id
-      where a.prefix = $1 and p.data->>'token' = $2 limit 1`,
-    [prefix, token],
-  );
-  const row = rows[0];
-  if (!row) throw notFound();
-  return {
-    account: { id: row.id, prefix: row.prefix, api_token: openSecret(row.api_token), name: row.name, created_at: row.account_created_at },
-    product: { id: row.product_id, data: row.data, created_at: row.created_at, updated_at: row.updated_at },
-  };
+  const found = await widgetProductByToken<ProductData>(sql, prefix, token);
+  if (!found) throw notFound();
+  return found;
 }
 
 /** The seller as the widget needs it: the default department's name, country, VAT number and OSS registration, and every origin the account registered. */
 async function sellerOf(sql: Sql, account: Account): Promise<{ name: string; country: string; taxNo: string | null; ossRegistered: boolean; origins: Set<string> }> {
-  const rows = await sql.query<{ data: DepartmentData }>(
-    `select data from departments where account_id = $1 order by (data->>'main')::boolean desc nulls last, id`,
-    [account.id],
-  );
-  const main = rows[0]?.data;
+  const departments = await departmentsMainFirst(sql, account.id);
+  const main = departments[0];
   return {
     name: main?.name ?? account.name ?? account.prefix,
     country: main?.country || 'PL',
     taxNo: main?.tax_no ?? null,
     ossRegistered: main?.oss_registered === true,
-    origins: originsOf(rows.flatMap((row) => row.data.widget_origins ?? [])),
+    origins: originsOf(departments.flatMap((department) => department.widget_origins ?? [])),
   };
 }
 

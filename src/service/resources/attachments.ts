@@ -1,5 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
+import {
+  type AttachmentFile,
+  type AttachmentRow,
+  attachmentCount,
+  attachmentFilesOf,
+  attachmentsOf,
+  deleteUpload,
+  fillUpload,
+  insertAttachment,
+  insertUpload,
+  latestUpload,
+  uploadKeyKnown,
+  uploadKeyValid,
+} from '../data/attachments.js';
 import type { Sql } from '../db.js';
 import { ApiError, idParam, invalidField, replayedBody, respond, type ServiceContext, type ServiceEnv } from '../http.js';
 import { requireRow, timestampText, updateRow } from '../store.js';
@@ -55,7 +69,7 @@ function cleanFileName(name: string): string {
   return clean && clean !== '.' && clean !== '..' ? clean : 'attachment';
 }
 
-async function checkedFile(file: unknown, fileName?: string): Promise<{ name: string; type: string; content: Buffer }> {
+async function checkedFile(file: unknown, fileName?: string): Promise<AttachmentFile> {
   if (!(file instanceof Blob)) throw invalidField('file', "can't be blank");
   if (file.size > MAX_ATTACHMENT_BYTES) throw new ApiError(413, `The file is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`);
   if (file.size === 0) throw invalidField('file', 'is empty');
@@ -67,20 +81,10 @@ async function checkedFile(file: unknown, fileName?: string): Promise<{ name: st
 }
 
 async function refreshCount(tx: Sql, accountId: number, invoiceId: number): Promise<number> {
-  const rows = await tx.query<{ n: number }>(`select count(*)::int as n from attachments where invoice_id = $1`, [invoiceId]);
+  const count = await attachmentCount(tx, invoiceId);
   const invoice = await requireRow<InvoiceData & { attachments_count?: number }>(tx, 'invoices', accountId, invoiceId, { forUpdate: true });
-  const count = rows[0]!.n;
   if (invoice.data.attachments_count !== count) await updateRow(tx, 'invoices', accountId, invoiceId, { ...invoice.data, attachments_count: count });
   return count;
-}
-
-interface AttachmentRow {
-  id: number;
-  invoice_id: number;
-  file_name: string;
-  content_type: string;
-  size: number;
-  created_at: Date;
 }
 
 const presentAttachment = (row: AttachmentRow) => ({
@@ -92,19 +96,14 @@ const presentAttachment = (row: AttachmentRow) => ({
   created_at: timestampText(row.created_at),
 });
 
-async function attach(c: ServiceContext, invoiceId: number, file: { name: string; type: string; content: Buffer }) {
+async function attach(c: ServiceContext, invoiceId: number, file: AttachmentFile) {
   const account = c.get('account');
   return c.get('db').transaction(async (tx) => {
     await requireRow(tx, 'invoices', account.id, invoiceId, { forUpdate: true });
-    const count = await tx.query<{ n: number }>(`select count(*)::int as n from attachments where invoice_id = $1`, [invoiceId]);
-    if (count[0]!.n >= MAX_ATTACHMENTS_PER_INVOICE) throw invalidField('file', `the invoice already has ${MAX_ATTACHMENTS_PER_INVOICE} attachments`);
-    const rows = await tx.query<AttachmentRow>(
-      `insert into attachments (account_id, invoice_id, file_name, content_type, size, content) values ($1, $2, $3, $4, $5, $6)
-       returning id, invoice_id, file_name, content_type, size, created_at`,
-      [account.id, invoiceId, file.name, file.type, file.content.length, file.content],
-    );
+    if ((await attachmentCount(tx, invoiceId)) >= MAX_ATTACHMENTS_PER_INVOICE) throw invalidField('file', `the invoice already has ${MAX_ATTACHMENTS_PER_INVOICE} attachments`);
+    const row = await insertAttachment(tx, account.id, invoiceId, file);
     await refreshCount(tx, account.id, invoiceId);
-    return rows[0]!;
+    return row;
   });
 }
 
@@ -141,7 +140,7 @@ export const uploadKeyFirst: MiddlewareHandler<ServiceEnv> = async (c, next) => 
     if (part && end >= 0) key = Buffer.from(text.slice(part.index + part[0].length, end), 'latin1').toString('utf8');
     else if (/content-disposition:\s*form-data;\s*name="file"/i.test(text) || text.length > UPLOAD_HEAD_BYTES) break;
   }
-  const known = key !== undefined && (await c.get('db').query(`select 1 from attachment_uploads where key = $1 and expires_at > now()`, [key])).length > 0;
+  const known = key !== undefined && (await uploadKeyKnown(c.get('db'), key));
   if (!known && !done) {
     await reader.cancel().catch(() => undefined);
     throw unknownUploadKey();
@@ -160,12 +159,7 @@ export function mountInvoiceAttachments(app: Hono<ServiceEnv>): void {
     await requireRow(c.get('db'), 'invoices', account.id, invoiceId);
     const key = `uploads/${randomBytes(24).toString('base64url')}`;
     const expires = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
-    await c.get('db').query(`insert into attachment_uploads (key, account_id, invoice_id, expires_at) values ($1, $2, $3, $4)`, [
-      key,
-      account.id,
-      invoiceId,
-      expires,
-    ]);
+    await insertUpload(c.get('db'), key, account.id, invoiceId, expires);
     const policy = Buffer.from(
       JSON.stringify({
         expiration: expires.toISOString(),
@@ -193,17 +187,10 @@ export function mountInvoiceAttachments(app: Hono<ServiceEnv>): void {
       return respond(c, presentAttachment(row), { status: 201, root: 'attachment' });
     }
     await requireRow(c.get('db'), 'invoices', account.id, invoiceId);
-    const uploads = await c.get('db').query<{ key: string; file_name: string; content_type: string; content: Buffer }>(
-      `select key, file_name, content_type, content from attachment_uploads
-        where account_id = $1 and invoice_id = $2 and content is not null and expires_at > now()
-          and ($3::text is null or file_name = $3)
-        order by created_at desc limit 1`,
-      [account.id, invoiceId, fileName ? cleanFileName(fileName) : null],
-    );
-    const upload = uploads[0];
+    const upload = await latestUpload(c.get('db'), account.id, invoiceId, fileName ? cleanFileName(fileName) : null);
     if (!upload) throw invalidField('file_name', 'names no file uploaded for this invoice');
     const row = await attach(c, invoiceId, { name: cleanFileName(fileName ?? upload.file_name), type: upload.content_type, content: Buffer.from(upload.content) });
-    await c.get('db').query(`delete from attachment_uploads where key = $1`, [upload.key]);
+    await deleteUpload(c.get('db'), upload.key);
     return respond(c, presentAttachment(row), { status: 201, root: 'attachment' });
   });
 
@@ -211,10 +198,7 @@ export function mountInvoiceAttachments(app: Hono<ServiceEnv>): void {
     const account = c.get('account');
     const invoiceId = idParam(c);
     await requireRow(c.get('db'), 'invoices', account.id, invoiceId);
-    const rows = await c.get('db').query<AttachmentRow>(
-      `select id, invoice_id, file_name, content_type, size, created_at from attachments where account_id = $1 and invoice_id = $2 order by id`,
-      [account.id, invoiceId],
-    );
+    const rows = await attachmentsOf(c.get('db'), account.id, invoiceId);
     return respond(c, rows.map(presentAttachment), { root: 'attachments' });
   });
 
@@ -222,10 +206,7 @@ export function mountInvoiceAttachments(app: Hono<ServiceEnv>): void {
     const account = c.get('account');
     const invoiceId = idParam(c);
     const invoice = await requireRow<InvoiceData>(c.get('db'), 'invoices', account.id, invoiceId);
-    const rows = await c.get('db').query<{ file_name: string; content: Buffer; created_at: Date }>(
-      `select file_name, content, created_at from attachments where account_id = $1 and invoice_id = $2 order by id`,
-      [account.id, invoiceId],
-    );
+    const rows = await attachmentFilesOf(c.get('db'), account.id, invoiceId);
     const used = new Map<string, number>();
     const files = rows.map((row) => {
       const seen = used.get(row.file_name) ?? 0;
@@ -250,16 +231,9 @@ export function mountAttachmentUploads(app: Hono<ServiceEnv>): void {
   app.post('/uploads', async (c) => {
     const body = c.get('body');
     const key = typeof body.key === 'string' ? body.key : '';
-    const rows = await c.get('db').query<{ key: string }>(`select key from attachment_uploads where key = $1 and expires_at > now()`, [key]);
-    if (!rows[0]) throw unknownUploadKey();
+    if (!(await uploadKeyValid(c.get('db'), key))) throw unknownUploadKey();
     const file = await checkedFile(body.file);
-    await c.get('db').query(`update attachment_uploads set file_name = $2, content_type = $3, size = $4, content = $5 where key = $1`, [
-      key,
-      file.name,
-      file.type,
-      file.content.length,
-      file.content,
-    ]);
+    await fillUpload(c.get('db'), key, file);
     const location = `${c.get('config').publicUrl}/attachments/uploads`;
     return c.body(
       `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${location}</Location><Key>${key}</Key></PostResponse>`,

@@ -1,5 +1,7 @@
 import type { Hono } from 'hono';
 import { categoryCreateInput, categoryUpdateInput, warehouseCreateInput, warehouseUpdateInput } from '../../api/schemas/catalog.js';
+import { clearCategory, deleteStockLevels } from '../data/products.js';
+import { warehouseHasDocuments } from '../data/warehouse-documents.js';
 import { invalidField, type ServiceEnv } from '../http.js';
 import { type StoredRow, timestampText } from '../store.js';
 import { merge, mountCrud } from './crud.js';
@@ -45,11 +47,7 @@ export function mountCategories(app: Hono<ServiceEnv>): void {
     create: async (_tx, _account, input) => ({ name: requireName(input.name), description: input.description ?? null }),
     update: async (_tx, _account, current, input) => ({ ...merge(current, input), name: requireName(input.name ?? current.name) }),
     async beforeDelete(tx, account, row) {
-      await tx.query(
-        `update products set data = jsonb_set(data, '{category_id}', 'null'), updated_at = now()
-          where account_id = $1 and (data->>'category_id')::int = $2`,
-        [account.id, row.id],
-      );
+      await clearCategory(tx, account.id, row.id);
     },
   });
 }
@@ -69,12 +67,8 @@ export function mountWarehouses(app: Hono<ServiceEnv>): void {
     }),
     update: async (_tx, _account, current, input) => ({ ...merge(current, input), name: requireName(input.name ?? current.name) }),
     async beforeDelete(tx, account, row) {
-      const documents = await tx.query(
-        `select id from warehouse_documents where account_id = $1 and (data->>'warehouse_id')::int = $2 limit 1`,
-        [account.id, row.id],
-      );
-      if (documents.length > 0) throw invalidField('base', 'warehouse has documents and cannot be deleted');
-      await tx.query(`delete from stock_levels where account_id = $1 and warehouse_id = $2`, [account.id, row.id]);
+      if (await warehouseHasDocuments(tx, account.id, row.id)) throw invalidField('base', 'warehouse has documents and cannot be deleted');
+      await deleteStockLevels(tx, account.id, row.id);
     },
   });
 }

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { pageQuery } from '../../api/schemas/common.js';
 import { keptAnswer } from '../conditional.js';
+import { recordExists } from '../data/records.js';
 import type { Sql } from '../db.js';
 import { type Account, idParam, invalid, queryOf, respond, type ServiceContext, type ServiceEnv, validate, wrapped } from '../http.js';
 import { Problems } from '../domain-errors.js';
@@ -68,8 +69,7 @@ export async function requireReferences(
   for (const [field, table] of Object.entries(references)) {
     const id = (input as Record<string, unknown>)[field];
     if (typeof id !== 'number') continue;
-    const rows = await tx.query(`select 1 from ${table} where account_id = $1 and id = $2`, [accountId, id]);
-    if (rows.length === 0) missing.add(field, 'does not exist');
+    if (!(await recordExists(tx, table, accountId, id))) missing.add(field, 'does not exist');
   }
   missing.throwIfAny();
 }

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { departmentInput } from '../../api/schemas/account.js';
 import type { DepartmentData } from '../accounts.js';
-import { departmentLogo } from '../data/department-logos.js';
+import { departmentLogo, putDepartmentLogo } from '../data/department-logos.js';
 import { ApiError, idParam, invalidField, respond, type ServiceEnv, validate } from '../http.js';
 import { requireRow, updateRow } from '../store.js';
 import { LogoImageError, type NormalizedLogo } from '../documents/logo-image.js';
@@ -38,11 +38,7 @@ export function mountDepartmentLogo(app: Hono<ServiceEnv>): void {
     const changes = validate(departmentInput, fields, 'department');
     const row = await c.get('db').transaction(async (tx) => {
       const current = await requireRow<DepartmentData>(tx, 'departments', account.id, id, { forUpdate: true });
-      await tx.query(
-        `insert into department_logos (department_id, account_id, content_type, content, updated_at) values ($1, $2, $3, $4, now())
-         on conflict (department_id) do update set content_type = excluded.content_type, content = excluded.content, updated_at = now()`,
-        [id, account.id, contentType, Buffer.from(content)],
-      );
+      await putDepartmentLogo(tx, account.id, id, { contentType, content });
       const data = merge(current.data, { ...changes, name: changes.name || undefined });
       data.logo = { content_type: contentType, size: content.length, updated_at: new Date().toISOString() };
       return updateRow(tx, 'departments', account.id, id, data);

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { cancelInvoiceInput, changeStatusInput, INVOICE_ADDITIONAL_FIELDS } from '../../api/schemas/invoice.js';
+import { paymentsOfInvoices } from '../data/payments.js';
 import { idParam, invalid, invalidField, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { requireRow, type StoredRow, todayText, updateRow } from '../store.js';
 import { applyStatus, type InvoiceData } from '../invoicing/invoices.js';
@@ -41,11 +42,7 @@ export async function additionalInvoiceFields(
   if (names.size === 0) return answers;
   let payments = new Map<number, unknown[]>();
   if (names.has('connected_payments') && rows.length > 0) {
-    const found = await c.get('db').query<StoredRow<PaymentData>>(
-      `select id, data, created_at, updated_at from payments
-        where account_id = $1 and (data->>'invoice_id')::integer = any($2::int[]) order by id`,
-      [c.get('account').id, rows.map((row) => row.id)],
-    );
+    const found = await paymentsOfInvoices<PaymentData>(c.get('db'), c.get('account').id, rows.map((row) => row.id));
     payments = new Map();
     for (const payment of found) {
       const list = payments.get(payment.data.invoice_id!) ?? [];

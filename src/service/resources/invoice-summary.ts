@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { minorUnits, decimal, toFixed } from '../../kernel/money.js';
 import { invoiceListQuery } from '../../api/schemas/invoice.js';
 import { answerCacheOf } from '../answer-cache.js';
+import { invoiceSummary } from '../data/invoices.js';
 import { keptAnswer } from '../conditional.js';
 import { queryOf, respond, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { Filters, todayText } from '../store.js';
@@ -9,15 +10,6 @@ import { invoiceListFilters } from './invoices.js';
 
 /** Where a list asked with `summary=true` answers its summary (JSON, the shape of `GET /invoices/summary`). */
 export const SUMMARY_HEADER = 'X-Invoicekit-Summary';
-
-interface SummaryRow {
-  currency: string | null;
-  count: number;
-  outstanding: string;
-  outstanding_count: number;
-  overdue: string;
-  overdue_count: number;
-}
 
 /**
  * `GET /invoices/summary` (an extension of our service): how many invoices match the list's filters
@@ -47,25 +39,7 @@ async function summarize(c: ServiceContext) {
   const today = query.today ?? todayText();
   const filters = new Filters();
   invoiceListFilters(query, filters);
-  const todayParam = `$${filters.params.length + 2}`;
-  const where = ['account_id = $1', ...filters.where].join(' and ');
-  // Each document is unpacked once per row (`jsonb_to_record`), not once per field and aggregate.
-  const rows = await c.get('db').query<SummaryRow>(
-    `select currency, count(*)::int as count,
-            coalesce(sum(due) filter (where outstanding), 0)::text as outstanding,
-            (count(*) filter (where outstanding))::int as outstanding_count,
-            coalesce(sum(due) filter (where outstanding and payment_to < ${todayParam}), 0)::text as overdue,
-            (count(*) filter (where outstanding and payment_to < ${todayParam}))::int as overdue_count
-       from (select r.currency, r.payment_to,
-                    r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) as due,
-                    r.status in ('issued', 'sent', 'partial') and coalesce(r.cancelled, 'false') <> 'true'
-                      and r.price_gross - coalesce(nullif(r.paid, '')::numeric, 0) > 0 as outstanding
-               from invoices,
-                    jsonb_to_record(data) as r(currency text, payment_to text, price_gross numeric, paid text, status text, cancelled text)
-              where ${where}) as each_invoice
-      group by 1 order by 1`,
-    [c.get('account').id, ...filters.params, today],
-  );
+  const rows = await invoiceSummary(c.get('db'), c.get('account').id, filters, today);
   const currencies = rows.map((row) => {
     const currency = row.currency ?? '';
     const scale = currency ? minorUnits(currency) : 2;

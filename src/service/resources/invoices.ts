@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { invoiceCreateInput, invoiceListQuery, invoiceUpdateInput } from '../../api/schemas/invoice.js';
 import type { Period } from '../../api/schemas/invoice.js';
+import { detachPaymentsFromInvoice } from '../data/payments.js';
 import type { Sql } from '../db.js';
 import { type Account, idParam, type ServiceContext, type ServiceEnv } from '../http.js';
 import { type Filters, todayText } from '../store.js';
@@ -146,11 +147,7 @@ export function mountInvoices(app: Hono<ServiceEnv>): void {
       sendAfterSave(tx, account, row, askedToSend(c.req.query(), c.get('body'), ['gov_save_and_send']), c.get('config').ksef, ksefSettingsRead.get(c)),
     afterCommit: (account, row, c) => afterIssue(c.get('config').issuing, account.id, row),
     async beforeDelete(tx, account, row) {
-      await tx.query(
-        `update payments set data = jsonb_set(data, '{invoice_id}', 'null'), updated_at = now()
-          where account_id = $1 and (data->>'invoice_id')::integer = $2`,
-        [account.id, row.id],
-      );
+      await detachPaymentsFromInvoice(tx, account.id, row.id);
     },
   });
 

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { decimal, toWire } from '../../kernel/money.js';
 import { paymentCreateInput, paymentListQuery, paymentUpdateInput } from '../../api/schemas/payment.js';
+import { invoicesByIds } from '../data/invoices.js';
 import { invalid, type ServiceContext, type ServiceEnv } from '../http.js';
 import { findRow, insertRow, type StoredRow, timestampText } from '../store.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
@@ -27,10 +28,7 @@ async function presentPaymentsWithInvoices(rows: StoredRow<PaymentData>[], c: Se
   if (!String(c.req.query('include') ?? '').split(',').includes('invoices')) return payments;
   const ids = [...new Set(rows.map((row) => row.data.invoice_id).filter((id): id is number => id != null))];
   const invoices = ids.length
-    ? await c.get('db').query<StoredRow<InvoiceData>>(
-        `select id, data, created_at, updated_at from invoices where account_id = $1 and id = any($2::int[])`,
-        [c.get('account').id, ids],
-      )
+    ? await invoicesByIds<InvoiceData>(c.get('db'), c.get('account').id, ids)
     : [];
   const byId = new Map(invoices.map((row) => [row.id, presentInvoice(row, publicUrl(c), true)]));
   return payments.map((payment, index) => {

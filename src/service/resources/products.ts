@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { productCreateInput, productListQuery, productReadQuery, productUpdateInput } from '../../api/schemas/product.js';
-import { type ProductData, stockLevels } from '../data/products.js';
+import { categoryExists } from '../data/categories.js';
+import { type ProductData, productTokenTaken, stockLevels } from '../data/products.js';
 import type { Sql } from '../db.js';
 import { type Account, invalidField, queryOf, type ServiceContext, type ServiceEnv, validate } from '../http.js';
 import { randomToken } from '../passwords.js';
@@ -12,18 +13,12 @@ import { isPolishInvoiceRate, supplyKindOf } from '../../kernel/tax/index.js';
 import { readKsefSettings } from '../ksef/settings.js';
 
 async function ensureFreeToken(tx: Sql, accountId: number, token: string, exceptId?: number): Promise<void> {
-  const rows = await tx.query(`select id from products where account_id = $1 and data->>'token' = $2 and id <> $3`, [
-    accountId,
-    token,
-    exceptId ?? 0,
-  ]);
-  if (rows.length > 0) throw invalidField('token', 'has already been taken');
+  if (await productTokenTaken(tx, accountId, token, exceptId ?? 0)) throw invalidField('token', 'has already been taken');
 }
 
 async function ensureCategory(tx: Sql, accountId: number, categoryId: number | null | undefined): Promise<void> {
   if (categoryId == null) return;
-  const rows = await tx.query(`select id from categories where account_id = $1 and id = $2`, [accountId, categoryId]);
-  if (rows.length === 0) throw invalidField('category_id', 'does not exist');
+  if (!(await categoryExists(tx, accountId, categoryId))) throw invalidField('category_id', 'does not exist');
 }
 
 async function presentProducts(rows: StoredRow<ProductData>[], c: ServiceContext) {

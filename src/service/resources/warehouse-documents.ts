@@ -14,7 +14,7 @@ import { findRow, insertRow, type StoredRow, timestampText, todayText } from '..
 import { normalizeTax, taxRate } from '../invoicing/amounts.js';
 import { assignNumber } from '../invoicing/numbering.js';
 import type { ClientData } from '../data/clients.js';
-import type { ProductData } from '../data/products.js';
+import { addToStockLevel, type ProductData, productByName } from '../data/products.js';
 import { newProductData } from './products.js';
 import { mountCrud } from './crud.js';
 
@@ -72,11 +72,7 @@ async function moveStock(tx: Sql, account: Account, data: WarehouseDocumentData,
   const direction = data.kind === 'pz' ? sign : -sign;
   for (const action of data.warehouse_actions) {
     const quantity = direction > 0 ? decimal(action.quantity) : negate(decimal(action.quantity));
-    await tx.query(
-      `insert into stock_levels (account_id, warehouse_id, product_id, level) values ($1, $2, $3, $4::numeric)
-       on conflict (account_id, warehouse_id, product_id) do update set level = stock_levels.level + excluded.level`,
-      [account.id, data.warehouse_id, action.product_id, toPlain(quantity)],
-    );
+    await addToStockLevel(tx, account.id, data.warehouse_id, action.product_id, toPlain(quantity));
   }
 }
 
@@ -93,13 +89,10 @@ async function buildActions(tx: Sql, account: Account, kind: string, inputs: Act
       if (!product) problems.add(at('product_id'), 'does not exist');
     } else if (input.product_name?.trim()) {
       const name = input.product_name.trim();
-      const existing = await tx.query<StoredRow<ProductData>>(
-        `select id, data, created_at, updated_at from products where account_id = $1 and lower(data->>'name') = lower($2) order by id limit 1`,
-        [account.id, name],
-      );
-      if (existing[0]) {
-        productId = existing[0].id;
-        product = existing[0].data;
+      const existing = await productByName(tx, account.id, name);
+      if (existing) {
+        productId = existing.id;
+        product = existing.data;
       } else if (kind === 'pz') {
         // Goods received under a new name become a product of the catalogue.
         const data = await newProductData(tx, account, {

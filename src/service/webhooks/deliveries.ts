@@ -2,6 +2,19 @@ import { createHmac } from 'node:crypto';
 import { type Database, keptRead, type Sql } from '../db.js';
 import type { ResourceTable, RowHooks, StoredRow } from '../store.js';
 import { balances } from '../data/clients.js';
+import {
+  anyDeliveryDue,
+  anyWebhookListening,
+  claimDeliveries,
+  type ClaimedDelivery,
+  dueDeliveryCandidates,
+  finishDelivery,
+  keepDeliveryBody,
+  queueDeliveries,
+  releaseDelivery,
+  retryDeliveryLater,
+  webhookRecord,
+} from '../data/webhooks.js';
 import { stockLevels } from '../data/products.js';
 import { presentClient } from '../invoicing/clients.js';
 import { presentInvoice } from '../invoicing/invoice-answer.js';
@@ -34,13 +47,7 @@ const NOUNS: Partial<Record<ResourceTable, string>> = { invoices: 'invoice', cli
 
 /** Whether any active webhook of the account listens for `kind`; kept until a webhook is written, where that can be. */
 function listened(sql: Sql, accountId: number, kind: string): Promise<boolean> {
-  return keptRead(sql, ['webhooks'], `webhooks of ${accountId} for ${kind}`, async () => {
-    const rows = await sql.query(
-      `select 1 from webhooks w where w.account_id = $1 and w.data->>'kind' = $2 and coalesce((w.data->>'active')::boolean, true) limit 1`,
-      [accountId, kind],
-    );
-    return rows.length > 0;
-  });
+  return keptRead(sql, ['webhooks'], `webhooks of ${accountId} for ${kind}`, () => anyWebhookListening(sql, accountId, kind));
 }
 
 /**
@@ -73,16 +80,7 @@ export function webhookRowHooks(options: { queued?: () => void } = {}): RowHooks
       const listens = askedBefore.get(sql)?.get(`${accountId} ${kind}`) ?? (sql.keep ? await listened(sql, accountId, kind) : true);
       if (!listens) return;
       // The snapshot is taken by the database from the row just written: nothing is sent when no webhook listens.
-      const queued = await sql.query(
-        `insert into webhook_deliveries (account_id, webhook_id, delivery_id, kind, record_table, record_id, record)
-         select $1, w.id, gen_random_uuid()::text, $2, $3, r.id,
-                jsonb_build_object('data', r.data, 'created_at', r.created_at, 'updated_at', r.updated_at)
-           from webhooks w join ${table} r on r.id = $4 and r.account_id = $1
-          where w.account_id = $1 and w.data->>'kind' = $2 and coalesce((w.data->>'active')::boolean, true)
-         returning id`,
-        [accountId, kind, table, row.id],
-      );
-      if (queued.length > 0) options.queued?.();
+      if ((await queueDeliveries(sql, accountId, kind, table, row.id)) > 0) options.queued?.();
     },
   };
 }
@@ -132,21 +130,12 @@ export function retryDelayMs(attempts: number, settings: Pick<WebhookSettings, '
   return Math.round(raw * (0.9 + Math.random() * 0.1));
 }
 
-interface ClaimedDelivery {
-  id: number;
-  account_id: number;
-  webhook_id: number;
-  delivery_id: string;
-  kind: string;
-  record_table: ResourceTable;
-  record_id: number;
-  record: { data: Record<string, unknown>; created_at: string; updated_at: string };
-  body: string | null;
-  attempts: number;
-}
-
-interface WebhookRow {
-  data: { url: string; secret: string; api_token: string | null; active?: boolean };
+/** What an attempt reads of its webhook's record. */
+interface WebhookRecord {
+  url: string;
+  secret: string;
+  api_token: string | null;
+  active?: boolean;
 }
 
 /** How long a claimed delivery stays invisible to other processes while this one sends it. */
@@ -290,27 +279,12 @@ export class WebhookWorker {
     if (free <= 0) return [];
     // Looked for with a read first: a claim is a write even when it claims nothing, and on PGlite
     // every write retires the answers the service keeps, so an idle poll would empty them each second.
-    const due = await this.#db.query(`select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= now() limit 1`);
-    if (due.length === 0) return [];
+    if (!(await anyDeliveryDue(this.#db))) return [];
     const busyWebhooks = [...this.#perWebhook].filter(([, n]) => n >= this.#settings.perSubscriber).map(([id]) => id);
     const fullAccounts = [...this.#perAccount].filter(([, n]) => n >= this.#settings.perAccount).map(([id]) => id);
     // The oldest due delivery of each webhook that has a free slot, ranked within its account:
     // every account's first comes before anyone's second.
-    const candidates = await this.#db.query<{ id: number; account_id: number; webhook_id: number }>(
-      `select id, account_id, webhook_id from (
-         select id, account_id, webhook_id, next_attempt_at,
-                row_number() over (partition by account_id order by next_attempt_at, id) as rank
-           from (select distinct on (webhook_id) id, account_id, webhook_id, next_attempt_at
-                   from webhook_deliveries
-                  where status = 'pending' and next_attempt_at <= now()
-                    and webhook_id <> all($1::int[]) and account_id <> all($2::int[])
-                  order by webhook_id, next_attempt_at, id) oldest
-       ) ranked
-       where rank <= $3
-       order by rank, next_attempt_at, id
-       limit $4`,
-      [busyWebhooks, fullAccounts, this.#settings.perAccount, free * 4],
-    );
+    const candidates = await dueDeliveryCandidates(this.#db, { webhooks: busyWebhooks, accounts: fullAccounts }, this.#settings.perAccount, free * 4);
     const chosen: number[] = [];
     const accounts = new Map(this.#perAccount);
     for (const candidate of candidates) {
@@ -322,13 +296,7 @@ export class WebhookWorker {
     }
     if (chosen.length === 0) return [];
     // Claimed only if still due: a delivery another process leased meanwhile is no longer.
-    const claimed = await this.#db.query<ClaimedDelivery>(
-      `update webhook_deliveries d
-          set next_attempt_at = now() + make_interval(secs => $1), attempts = d.attempts + 1, last_attempt_at = now()
-        where d.id = any($2::bigint[]) and d.status = 'pending' and d.next_attempt_at <= now()
-       returning d.id, d.account_id, d.webhook_id, d.delivery_id, d.kind, d.record_table, d.record_id, d.record, d.body, d.attempts`,
-      [LEASE_SECONDS, chosen],
-    );
+    const claimed = await claimDeliveries(this.#db, chosen, LEASE_SECONDS);
     return claimed.map((delivery) => this.#start(delivery));
   }
 
@@ -355,9 +323,8 @@ export class WebhookWorker {
   }
 
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
-    const hooks = await this.#db.query<WebhookRow>(`select data from webhooks where id = $1 and account_id = $2`, [delivery.webhook_id, delivery.account_id]);
-    const hook = hooks[0];
-    if (!hook || hook.data.active === false) {
+    const hook = await webhookRecord<WebhookRecord>(this.#db, delivery.account_id, delivery.webhook_id);
+    if (!hook || hook.active === false) {
       await this.#finish(delivery, 'failed', null, 'the webhook is not active');
       return;
     }
@@ -365,20 +332,20 @@ export class WebhookWorker {
     if (body === null) {
       const deal = await presentRecord(this.#db, delivery, this.#publicUrl());
       const locale = typeof deal.lang === 'string' && deal.lang ? deal.lang : 'pl';
-      body = JSON.stringify({ deal, app_name: APP_NAME, api_token: hook.data.api_token ? openSecret(hook.data.api_token) : null, locale });
+      body = JSON.stringify({ deal, app_name: APP_NAME, api_token: hook.api_token ? openSecret(hook.api_token) : null, locale });
       // Every attempt sends the same bytes, so a signature checked once stays valid for retries.
-      await this.#db.query(`update webhook_deliveries set body = $2 where id = $1 and body is null`, [delivery.id, sealSecret(body)]);
+      await keepDeliveryBody(this.#db, delivery.id, sealSecret(body));
     }
     let attempt: Attempt;
     try {
-      const target = (await resolveTarget(hook.data.url, this.#settings.allowPrivate))!;
+      const target = (await resolveTarget(hook.url, this.#settings.allowPrivate))!;
       attempt = await post(
         target,
         body,
         {
           'content-type': 'application/json',
           'user-agent': `${APP_NAME}-webhooks/1`,
-          [SIGNATURE_HEADER]: signatureHeader(openSecret(hook.data.secret), body),
+          [SIGNATURE_HEADER]: signatureHeader(openSecret(hook.secret), body),
           [DELIVERY_HEADER]: delivery.delivery_id,
           [EVENT_HEADER]: delivery.kind,
         },
@@ -390,7 +357,7 @@ export class WebhookWorker {
     }
     // Cut off by shutdown: due again at once, for whichever process runs next.
     if (this.#shutdown.signal.aborted && attempt.status === null) {
-      await this.#db.query(`update webhook_deliveries set next_attempt_at = now(), attempts = attempts - 1 where id = $1`, [delivery.id]);
+      await releaseDelivery(this.#db, delivery.id);
       return;
     }
     if (attempt.status !== null && attempt.status >= 200 && attempt.status < 300) {
@@ -402,10 +369,7 @@ export class WebhookWorker {
       await this.#finish(delivery, 'failed', attempt.status, error);
       return;
     }
-    await this.#db.query(
-      `update webhook_deliveries set next_attempt_at = now() + make_interval(secs => $2), last_status = $3, last_error = $4 where id = $1`,
-      [delivery.id, retryDelayMs(delivery.attempts, this.#settings) / 1000, attempt.status, error.slice(0, 500)],
-    );
+    await retryDeliveryLater(this.#db, delivery.id, retryDelayMs(delivery.attempts, this.#settings) / 1000, attempt.status, error.slice(0, 500));
   }
 
   /**
@@ -419,12 +383,6 @@ export class WebhookWorker {
   }
 
   async #finish(delivery: ClaimedDelivery, status: 'delivered' | 'failed', httpStatus: number | null, error: string | null): Promise<void> {
-    await this.#db.query(
-      `update webhook_deliveries
-          set status = $2, last_status = $3, last_error = $4, next_attempt_at = null,
-              delivered_at = case when $2 = 'delivered' then now() else null end
-        where id = $1`,
-      [delivery.id, status, httpStatus, error?.slice(0, 500) ?? null],
-    );
+    await finishDelivery(this.#db, delivery.id, status, httpStatus, error?.slice(0, 500) ?? null);
   }
 }

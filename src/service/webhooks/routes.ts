@@ -4,6 +4,7 @@ import { idParam, invalidField, notFound, queryOf, respond, type ServiceEnv, val
 import { randomToken } from '../passwords.js';
 import { requireRow, type StoredRow, timestampText } from '../store.js';
 import { merge, mountCrud } from '../resources/crud.js';
+import { deliveryLog, redeliver, type WebhookDeliveryRow } from '../data/webhooks.js';
 import { ForbiddenAddressError, resolveTarget } from './addresses.js';
 import { openSecret, sealSecret } from '../secrets/keyring.js';
 import { mapWebhookSecrets } from '../secrets/stored.js';
@@ -30,25 +31,9 @@ function presentWebhook(stored: StoredRow<WebhookData>) {
   };
 }
 
-interface DeliveryRow {
-  id: number | string;
-  delivery_id: string;
-  webhook_id: number;
-  kind: string;
-  record_id: number;
-  status: string;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_attempt_at: Date | null;
-  last_status: number | null;
-  last_error: string | null;
-  delivered_at: Date | null;
-  created_at: Date;
-}
-
 const when = (value: Date | null) => (value ? timestampText(value) : null);
 
-function presentDelivery(row: DeliveryRow) {
+function presentDelivery(row: WebhookDeliveryRow) {
   return {
     id: Number(row.id),
     delivery_id: row.delivery_id,
@@ -65,9 +50,6 @@ function presentDelivery(row: DeliveryRow) {
     created_at: timestampText(row.created_at),
   };
 }
-
-const DELIVERY_COLUMNS = `id, delivery_id, webhook_id, kind, record_id, status, attempts, next_attempt_at, last_attempt_at,
-  last_status, last_error, delivered_at, created_at`;
 
 /** A subscriber URL that may be registered: public, or anything when private targets are allowed. */
 async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
@@ -113,12 +95,7 @@ export function mountWebhooks(app: Hono<ServiceEnv>, options: { allowPrivate: bo
     const id = idParam(c);
     await requireRow(c.get('db'), 'webhooks', account.id, id);
     const query = validate(webhookDeliveryListQuery, queryOf(c));
-    const rows = await c.get('db').query<DeliveryRow>(
-      `select ${DELIVERY_COLUMNS} from webhook_deliveries
-        where account_id = $1 and webhook_id = $2 and ($3::text is null or status = $3)
-        order by id desc limit $4 offset $5`,
-      [account.id, id, query.status ?? null, query.per_page, (query.page - 1) * query.per_page],
-    );
+    const rows = await deliveryLog(c.get('db'), account.id, id, { status: query.status ?? null, limit: query.per_page, offset: (query.page - 1) * query.per_page });
     return respond(c, rows.map(presentDelivery), { root: 'webhook_deliveries' });
   });
 
@@ -126,12 +103,8 @@ export function mountWebhooks(app: Hono<ServiceEnv>, options: { allowPrivate: bo
     const account = c.get('account');
     const id = idParam(c);
     const deliveryId = idParam(c, 'delivery');
-    const rows = await c.get('db').query<DeliveryRow>(
-      `update webhook_deliveries set status = 'pending', next_attempt_at = now(), attempts = 0, delivered_at = null
-        where account_id = $1 and webhook_id = $2 and id = $3 returning ${DELIVERY_COLUMNS}`,
-      [account.id, id, deliveryId],
-    );
-    if (!rows[0]) throw notFound();
-    return respond(c, presentDelivery(rows[0]), { root: 'webhook_delivery' });
+    const delivery = await redeliver(c.get('db'), account.id, id, deliveryId);
+    if (!delivery) throw notFound();
+    return respond(c, presentDelivery(delivery), { root: 'webhook_delivery' });
   });
 }

@@ -8,9 +8,16 @@ import type { AddressInfo } from 'node:net';
  * - `reset`: resets the connection as soon as the request starts;
  * - `garbage`: answers bytes that are not HTTP;
  * - `cut-mid-body`: reads part of the body, then destroys the socket;
- * - `endless`: answers headers and then a body that never ends.
+ * - `endless`: answers headers and then a body that never ends;
+ * - `answer-before-body`: reads nothing of the request; once the service has had time to fill the
+ *   socket's buffers with it, answers `503` (keep-alive, no body) and closes. The unread body makes
+ *   the kernel reset the connection, so the part of a large body still waiting to be written fails
+ *   just after the answer is read.
  */
-export type HostileMode = 'answer-and-close' | 'reset' | 'garbage' | 'cut-mid-body' | 'endless';
+export type HostileMode = 'answer-and-close' | 'reset' | 'garbage' | 'cut-mid-body' | 'endless' | 'answer-before-body';
+
+/** How long `answer-before-body` waits: the service writes what the buffers take well within it. */
+const ANSWER_AFTER_MS = 200;
 
 export class HostileSubscriber {
   mode: HostileMode;
@@ -25,11 +32,20 @@ export class HostileSubscriber {
   }
 
   async start(): Promise<void> {
-    const server = createServer((socket) => {
+    // Paused on connecting, so that `answer-before-body` reads nothing; the other modes read at once.
+    const server = createServer({ pauseOnConnect: true }, (socket) => {
       this.connections += 1;
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
       socket.on('error', () => undefined);
+      if (this.mode === 'answer-before-body') {
+        const answer = setTimeout(() => {
+          socket.write('HTTP/1.1 503 Service Unavailable\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n');
+          socket.destroy();
+        }, ANSWER_AFTER_MS);
+        socket.on('close', () => clearTimeout(answer));
+        return;
+      }
       let seen = 0;
       socket.on('data', (chunk: Buffer) => {
         seen += chunk.length;
@@ -56,6 +72,7 @@ export class HostileSubscriber {
             break;
         }
       });
+      socket.resume();
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
