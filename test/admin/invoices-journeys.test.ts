@@ -123,6 +123,8 @@ describe('an invoice\'s actions', () => {
     const view = page.locator('ik-admin-invoice');
     const notice = view.locator('[role="status"] .notice');
 
+    await view.locator('section[aria-labelledby="lines"] tbody tr').first().waitFor();
+    expect(await view.locator('section[aria-labelledby="lines"] tbody td').allTextContents()).toEqual(['Usługa programistyczna', '10', '23%', 'PLN\u00a01,845.00']);
     await view.locator('summary', { hasText: 'Record a payment' }).click();
     expect(await view.getByLabel('Amount').inputValue()).toBe('1845.00');
     await view.getByRole('button', { name: 'Record a payment' }).click();
@@ -154,6 +156,33 @@ describe('an invoice\'s actions', () => {
   });
 });
 
+describe('by keyboard alone', () => {
+  /** The element that has the focus, looked for through shadow roots: its tag and text. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return `${active?.tagName.toLowerCase()} ${active?.textContent?.trim() ?? ''}`;
+    });
+
+  it('filters the list to corrections, opens one, and lands on its heading', async () => {
+    const [correction] = (await http.get('/invoices.json', { from_invoice_id: refused.id, kind: 'correction' })).body;
+    const page = await open('/admin/invoices');
+    const list = page.locator('ik-admin-invoices');
+    await list.locator('tbody tr').first().waitFor();
+    await list.getByLabel('Kind').focus();
+    await page.keyboard.press('c');
+    await expect.poll(() => new URL(page.url()).search).toBe('?kind=correction');
+    await expect.poll(() => list.locator('tbody th').allTextContents()).toEqual([correction.number]);
+    for (let step = 0; step < 10 && (await focused(page)) !== `a ${correction.number}`; step++) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe(`a ${correction.number}`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe(`h1 Invoice ${correction.number}`);
+    expect(new URL(page.url()).pathname).toBe(`/admin/invoices/${correction.id}`);
+    await page.context().close();
+  });
+});
+
 describe('customers', () => {
   it("lead to the customer's invoices", async () => {
     const page = await open('/admin/customers');
@@ -164,7 +193,26 @@ describe('customers', () => {
     expect(listed).toContain(refused.number);
     await expect.poll(() => page.locator('ik-admin-invoices tbody th').allTextContents()).toEqual(listed);
     expect(new URL(page.url()).search).toBe(`?client_id=${refused.client_id}`);
+    await expect.poll(() => page.locator('ik-admin-invoices [data-field="customer"]').textContent()).toBe(buyer.buyer_name);
     await page.context().close();
+  });
+});
+
+describe("another account's user", () => {
+  it("sees nothing of this account: its invoice is not found, and its lists hold none of this account's records", async () => {
+    await accountWithUser(service, { prefix: 'rival', login: 'rival', email: 'owner@rival.example', password: 'another horse battery' });
+    const rival = (await signIn(service, 'rival', 'another horse battery')).cookie;
+    const context = await signedInContext(browser, service.url, rival);
+    const page = await context.newPage();
+    await page.goto(`${service.url}/admin/invoices/${refused.id}`);
+    const view = page.locator('ik-admin-invoice');
+    await expect.poll(() => view.locator('[role="alert"]').textContent()).toContain('The invoice could not be loaded: Not found');
+    expect(await view.locator('h1').textContent()).toBe('Invoice ');
+    await page.goto(`${service.url}/admin/invoices`);
+    await expect.poll(() => page.locator('ik-admin-invoices [role="status"]').textContent()).toBe('No invoices match these filters.');
+    await page.goto(`${service.url}/admin/customers`);
+    await expect.poll(() => page.locator('ik-admin-customers [role="status"]').textContent()).toBe('No customers match.');
+    await context.close();
   });
 });
 

@@ -6,6 +6,8 @@ import { startKsefDouble, type RunningKsefDouble } from '../../src/service/ksef/
 import { launchChromium } from '../helpers/chromium.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { makePng } from '../service/support/images.js';
+import { Przelewy24StandIn } from '../service/support/przelewy24-standin.js';
 import { StripeStandIn } from '../service/support/stripe-standin.js';
 import { accountWithUser, signIn } from './support/session.js';
 import { axeViolations, signedInContext, until, type Width } from './support/records-page.js';
@@ -22,6 +24,8 @@ const STRIPE_KEY = 'sk_test_51LedgerShopKey';
 const sellerNip = '5252248481';
 
 let stripe: StripeStandIn;
+let przelewy24: Przelewy24StandIn;
+const P24 = { merchantId: 731204, posId: 731204, crc: 'a1b2c3d4e5f60718', apiKey: 'b6f1e2d3c4a5968778695a4b3c2d1e0f' };
 let ksef: RunningKsefDouble;
 let service: TestService;
 let http: Api;
@@ -36,6 +40,9 @@ beforeAll(async () => {
   stripe = new StripeStandIn([STRIPE_KEY]);
   await stripe.server.start();
   process.env.INVOICEKIT_STRIPE_API_URL = stripe.url;
+  przelewy24 = new Przelewy24StandIn(P24);
+  await przelewy24.server.start();
+  process.env.INVOICEKIT_P24_API_URL = przelewy24.url;
   subscriber = createServer((request, response) => {
     request.resume();
     request.on('end', () => response.writeHead(subscriberStatus).end());
@@ -55,6 +62,8 @@ afterAll(async () => {
   await service?.stop();
   await ksef?.close();
   await stripe?.server.stop();
+  await przelewy24?.server.stop();
+  delete process.env.INVOICEKIT_P24_API_URL;
   await new Promise((resolve) => subscriber?.close(resolve));
   delete process.env.INVOICEKIT_STRIPE_API_URL;
 });
@@ -88,13 +97,17 @@ describe('the payment provider', () => {
   it('connects a Stripe stand-in: keys write-only, test mode said plainly, and "Test connection" asks Stripe', async () => {
     const page = await open('/admin/settings/payments');
     const section = page.locator('ik-admin-payment-settings');
+    // The service's default here is the test provider: said as test mode before anything is chosen.
+    await expect.poll(async () => (await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      'Test mode Buyers see Pay and Decline pages and no money moves. Do not sell this way.',
+    );
     await section.getByRole('radio', { name: 'Stripe' }).check();
     await section.getByLabel('Secret key (sk_test_… or sk_live_…) (not set)').fill(STRIPE_KEY);
     await section.getByLabel('Webhook signing secret (whsec_…) (not set)').fill('whsec_ledgerSigningSecret');
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The payment settings were saved.');
     expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
-      'Test mode Test mode: Stripe test keys take test cards only, and no money moves.',
+      'Test mode Stripe test keys take test cards only, and no money moves.',
     );
     // Write-only: the field is empty again, and the key is nowhere on the page.
     expect(await section.getByLabel('Secret key (sk_test_… or sk_live_…) (set)').inputValue()).toBe('');
@@ -114,8 +127,41 @@ describe('the payment provider', () => {
   });
 });
 
+describe('Przelewy24', () => {
+  it('takes its keys write-only, in its sandbox said to be test mode, and "Test connection" asks testAccess', async () => {
+    const page = await open('/admin/settings/payments');
+    const section = page.locator('ik-admin-payment-settings');
+    await section.getByRole('radio', { name: 'Przelewy24' }).check();
+    await section.getByLabel('Merchant ID').fill(String(P24.merchantId));
+    await section.getByLabel('POS ID').fill(String(P24.posId));
+    await section.getByLabel('CRC key (not set)').fill(P24.crc);
+    await section.getByLabel('API key (not set)').fill(P24.apiKey);
+    await section.getByLabel("Use Przelewy24's sandbox (no money moves)").check();
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The payment settings were saved.');
+    expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      "Test mode Payments go to Przelewy24's sandbox, and no money moves.",
+    );
+    expect(await section.getByLabel('API key (set)').inputValue()).toBe('');
+    expect((await http.get('/account/payments.json')).body.payments).toMatchObject({
+      provider: 'przelewy24',
+      test_mode: true,
+      przelewy24: { merchant_id: P24.merchantId, pos_id: P24.posId, crc_set: true, api_key_set: true, sandbox: true },
+    });
+
+    const before = przelewy24.server.requests.length;
+    await section.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => section.locator('[role="status"] .notice').textContent()).toMatch(/connected/i);
+    expect((await section.locator('[role="status"] .notice').textContent())?.trim()).toBe(
+      'Connected to Przelewy24 (test mode). Przelewy24 accepted the POS id and API key (sandbox).',
+    );
+    expect(przelewy24.server.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /api/v1/testAccess']);
+    await page.context().close();
+  });
+});
+
 describe('KSeF', () => {
-  it('is connected after the company\'s NIP is set: test mode said plainly, and "Test connection" authenticates with the token', async () => {
+  it('is connected after the company\'s NIP and logo are set: test mode said plainly, and "Test connection" authenticates with the token', async () => {
     const page = await open('/admin/settings/company');
     const company = page.locator('ik-admin-company-settings');
     await company.getByLabel('Tax number (NIP)').fill(sellerNip);
@@ -124,14 +170,24 @@ describe('KSeF', () => {
     const [main] = (await http.get('/departments.json')).body;
     expect([main.name, main.tax_no]).toEqual(['Atelier Sp. z o.o.', sellerNip]);
 
+    await company.getByLabel('Logo file (PNG or JPEG, up to 2 MB)').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makePng(120, 40) });
+    await company.getByRole('button', { name: 'Upload the logo' }).click();
+    await expect.poll(() => company.locator('[role="status"]').textContent()).toContain('The logo was saved; new invoices carry it.');
+    const logo = company.getByRole('img', { name: 'The current logo' });
+    await expect.poll(() => logo.evaluate((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth)).toBe(120);
+    expect((await http.get('/departments.json')).body[0].logo_url).toMatch(/\/departments\/\d+\/logo/);
+
     await page.locator('ik-admin-settings nav').getByRole('link', { name: 'KSeF' }).click();
     const section = page.locator('ik-admin-ksef-settings');
+    await expect.poll(async () => (await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      'KSeF off Nothing is sent to KSeF. Invoices to Polish companies are not legally issued until they are in KSeF.',
+    );
     await section.getByLabel('Environment').selectOption('local');
     await section.getByLabel('KSeF token (not set)').fill(ksef.issueToken(sellerNip));
     await section.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The KSeF settings were saved.');
     expect((await section.locator('[data-field="live-sales"]').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
-      'Test mode Test mode: invoices go to a KSeF test environment and have no legal force.',
+      'Test mode Invoices go to a KSeF test environment and have no legal force.',
     );
     expect(await section.getByLabel('KSeF token (set)').inputValue()).toBe('');
     expect((await http.get('/account/ksef.json')).body.ksef).toMatchObject({ environment: 'local', token_set: true });
@@ -170,6 +226,21 @@ describe('webhooks', () => {
     expect([delivered.id, delivered.status, delivered.last_status]).toEqual([failed.id, 'delivered', 200]);
     await page.reload();
     await expect.poll(() => page.locator(`ik-admin-webhook-settings tr[data-delivery="${failed.id}"] .badge`).textContent()).toBe('Delivered');
+    await page.context().close();
+  });
+});
+
+describe('the e-mail sender', () => {
+  it("sets the address buyers' replies go to, shown with the company's name", async () => {
+    const page = await open('/admin/settings/email');
+    const section = page.locator('ik-admin-email-settings');
+    await section.getByLabel('Replies go to (Atelier Sp. z o.o.)').fill('biuro@atelier.example');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => section.locator('[role="status"]').textContent()).toContain('The reply address was saved; the next e-mail uses it.');
+    const [main] = (await http.get('/departments.json')).body;
+    expect([main.main, main.email]).toEqual([true, 'biuro@atelier.example']);
+    await page.reload();
+    expect(await page.locator('ik-admin-email-settings').getByLabel('Replies go to (Atelier Sp. z o.o.)').inputValue()).toBe('biuro@atelier.example');
     await page.context().close();
   });
 });

@@ -216,7 +216,7 @@ export class AdminInvoice extends AdminView {
 
   #record(invoice: InvoiceRecord): TemplateResult {
     return html`<div role="status" aria-live="polite">${this.#notice()}</div>
-      ${this.#summary(invoice)} ${this.#ksef(invoice)} ${this.#emailSection(invoice)} ${this.#payments(invoice)} ${this.#correction(invoice)}`;
+      ${this.#summary(invoice)} ${this.#lines(invoice)} ${this.#ksef(invoice)} ${this.#emailSection(invoice)} ${this.#payments(invoice)} ${this.#correction(invoice)}`;
   }
 
   #notice(): TemplateResult | typeof nothing {
@@ -262,6 +262,38 @@ export class AdminInvoice extends AdminView {
           <a href=${invoice.view_url} target="_blank" rel="noopener">${t.publicPage}</a>
         </dd>
       </dl>
+    </section>`;
+  }
+
+  #lines(invoice: InvoiceRecord): TemplateResult | typeof nothing {
+    const t = this.#t;
+    const lang = locale(this.language);
+    const positions = invoice.positions ?? [];
+    if (positions.length === 0) return nothing;
+    return html`<section aria-labelledby="lines">
+      <h2 id="lines">${t.lines}</h2>
+      <div class="scroll" tabindex="0" role="region" aria-labelledby="lines">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">${t.line}</th>
+              <th scope="col" class="amount">${t.quantity}</th>
+              <th scope="col" class="amount wide">${t.tax}</th>
+              <th scope="col" class="amount">${t.gross}</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${positions.map(
+              (position) => html`<tr>
+                <td>${position.name}</td>
+                <td class="amount">${quantityText(position.quantity, lang)}</td>
+                <td class="amount wide">${/^\d/.test(position.tax) ? `${position.tax}%` : position.tax}</td>
+                <td class="amount">${formatMoney(position.total_price_gross, invoice.currency, lang)}</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
     </section>`;
   }
 
@@ -418,6 +450,12 @@ export class AdminInvoice extends AdminView {
 
 function ksefStateOf(invoice: InvoiceRecord): string | undefined {
   return ksefViewOf(invoice)?.state;
+}
+
+/** A quantity as answered (`"10.0"`), in the locale, formatted from its exact decimal text. */
+function quantityText(quantity: string, lang: string): string {
+  // A numeric string is formatted as the exact decimal it spells; the lib typings only list numbers.
+  return new Intl.NumberFormat(lang, { maximumFractionDigits: 4 }).format(quantity as unknown as number);
 }
 
 /** Two amounts typed or answered (`"2"`, `"2.0"`, `"2,00"`) that are the same number. */

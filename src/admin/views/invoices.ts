@@ -116,6 +116,12 @@ export class AdminInvoices extends AdminView {
     task: ([api, filters, page]) => (api ? api.get<ListedInvoice[]>('/invoices.json', { ...filters, page, per_page: PER_PAGE }) : []),
   });
 
+  /** The name of the customer the list is filtered to, for the filter's line. */
+  readonly #customer = new Task(this, {
+    args: () => [this.api, this.filters.client_id] as const,
+    task: async ([api, id]) => (api && id ? (await api.get<{ name: string }>(`/clients/${encodeURIComponent(id)}.json`)).name : undefined),
+  });
+
   #setFilter(name: Filter, value: string): void {
     const next = { ...this.filters };
     if (value) next[name] = value;
@@ -147,7 +153,7 @@ export class AdminInvoices extends AdminView {
         </label>
         ${this.filters.client_id
           ? html`<p class="hint">
-              ${t.customer} #${this.filters.client_id}
+              ${t.customer}: <span data-field="customer">${this.#customer.value ?? `#${this.filters.client_id}`}</span>
               <button type="button" class="secondary" @click=${() => this.#setFilter('client_id', '')}>${t.allCustomers}</button>
             </p>`
           : nothing}

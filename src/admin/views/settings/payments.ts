@@ -22,14 +22,14 @@ const strings = {
     title: 'Payment provider',
     providers: { test: 'Test payments', stripe: 'Stripe', przelewy24: 'Przelewy24', none: 'No online payment' },
     live: {
-      test: 'Test mode: buyers see Pay and Decline pages and no money moves. Do not sell this way.',
-      stripeTest: 'Test mode: Stripe test keys take test cards only, and no money moves.',
-      stripeLive: 'Live: buyers pay real money to your Stripe account.',
-      p24Sandbox: "Test mode: payments go to Przelewy24's sandbox, and no money moves.",
-      p24Live: 'Live: buyers pay real money through Przelewy24.',
-      none: 'Online payment is off: buyers get invoices to pay by bank transfer, and pay buttons take no payment.',
+      test: 'Buyers see Pay and Decline pages and no money moves. Do not sell this way.',
+      stripeTest: 'Stripe test keys take test cards only, and no money moves.',
+      stripeLive: 'Buyers pay real money to your Stripe account.',
+      p24Sandbox: "Payments go to Przelewy24's sandbox, and no money moves.",
+      p24Live: 'Buyers pay real money through Przelewy24.',
+      none: 'Buyers get invoices to pay by bank transfer, and pay buttons take no payment.',
     },
-    mode: { test: 'Test mode', live: 'Live' },
+    mode: { test: 'Test mode', live: 'Live', off: 'Online payment off' },
     set: 'set',
     notSet: 'not set',
     keepHint: 'Write-only: it is never shown again. Leave empty to keep the one set.',
@@ -52,14 +52,14 @@ const strings = {
     title: 'Operator płatności',
     providers: { test: 'Płatności testowe', stripe: 'Stripe', przelewy24: 'Przelewy24', none: 'Bez płatności online' },
     live: {
-      test: 'Tryb testowy: kupujący widzą strony Zapłać i Odrzuć, pieniądze się nie przemieszczają. Nie sprzedawaj w ten sposób.',
-      stripeTest: 'Tryb testowy: testowe klucze Stripe przyjmują tylko karty testowe, pieniądze się nie przemieszczają.',
-      stripeLive: 'Na żywo: kupujący płacą prawdziwe pieniądze na Twoje konto Stripe.',
-      p24Sandbox: 'Tryb testowy: płatności trafiają do sandboksa Przelewy24, pieniądze się nie przemieszczają.',
-      p24Live: 'Na żywo: kupujący płacą prawdziwe pieniądze przez Przelewy24.',
-      none: 'Płatności online są wyłączone: kupujący dostają faktury do zapłaty przelewem, a przyciski płatności nie przyjmują wpłat.',
+      test: 'Kupujący widzą strony Zapłać i Odrzuć, pieniądze się nie przemieszczają. Nie sprzedawaj w ten sposób.',
+      stripeTest: 'Testowe klucze Stripe przyjmują tylko karty testowe, pieniądze się nie przemieszczają.',
+      stripeLive: 'Kupujący płacą prawdziwe pieniądze na Twoje konto Stripe.',
+      p24Sandbox: 'Płatności trafiają do sandboksa Przelewy24, pieniądze się nie przemieszczają.',
+      p24Live: 'Kupujący płacą prawdziwe pieniądze przez Przelewy24.',
+      none: 'Kupujący dostają faktury do zapłaty przelewem, a przyciski płatności nie przyjmują wpłat.',
     },
-    mode: { test: 'Tryb testowy', live: 'Na żywo' },
+    mode: { test: 'Tryb testowy', live: 'Na żywo', off: 'Płatności online wyłączone' },
     set: 'ustawiony',
     notSet: 'nieustawiony',
     keepHint: 'Tylko do zapisu: nie będzie już pokazany. Zostaw puste, by zachować obecny.',
@@ -149,14 +149,15 @@ export class AdminPaymentSettings extends SettingsSection {
         ${this.#settings.status === 'error' ? html`<p class="notice" data-tone="error" role="alert">${t.failed} ${errorText(this.#settings.error)}</p>` : html`<p role="status">${t.loading}</p>`}`;
     }
     const provider = this.chosen ?? settings.provider;
+    const mode = settings.provider === 'none' ? 'off' : settings.test_mode ? 'test' : 'live';
     const error = this.errorOf('save');
     const secret = (label: string, name: string, set: boolean, field: string) =>
       html`<div>
         ${textField({ label: `${label} (${set ? t.set : t.notSet})`, name, type: 'password', value: '', autocomplete: 'off', hint: t.keepHint, errors: fieldErrors(error, field, `payments.${field}`) })}
       </div>`;
     return html`<h2 id="payments">${t.title}</h2>
-      <p class="notice" data-tone=${settings.test_mode ? 'test' : settings.provider === 'none' ? 'none' : 'ok'} data-field="live-sales">
-        ${badge(settings.test_mode ? t.mode.test : t.mode.live, settings.test_mode ? 'test' : 'ok')} ${liveSalesOf(settings, this.language)}
+      <p class="notice" data-tone=${mode === 'live' ? 'ok' : mode} data-field="live-sales">
+        ${badge(t.mode[mode], mode === 'live' ? 'ok' : mode === 'test' ? 'test' : 'none')} ${liveSalesOf(settings, this.language)}
       </p>
       ${this.renderNotice()}
       <form @submit=${(event: SubmitEvent) => this.#save(event)}>
