@@ -189,9 +189,9 @@ export class AdminApp extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('language')) {
       document.documentElement.lang = this.language;
-      document.title = `${pick(strings, this.language).backOffice} · invoicekit`;
       if (this.view?.element) this.view.element.lang = this.language;
     }
+    if (changed.has('language') || changed.has('view') || changed.has('session')) document.title = this.#title();
     if ((changed.has('path') || changed.has('session')) && this.session) void this.#open(this.path);
     if (changed.has('session') && this.session === null) this.view = undefined;
   }
@@ -248,6 +248,13 @@ export class AdminApp extends LitElement {
     } catch {
       this.failure = true;
     }
+  }
+
+  /** The page's title: the section, then the back office (`Products · Back office · invoicekit`). */
+  #title(): string {
+    const t = pick(strings, this.language);
+    const section = !this.session ? undefined : this.view && !this.view.element ? t.notFound : this.view?.route?.nav && t.nav[this.view.route.nav];
+    return [section, t.backOffice, t.product].filter(Boolean).join(' · ');
   }
 
   async #open(path: string): Promise<void> {

@@ -84,6 +84,7 @@ describe('the seller in the back office', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Products', name: null });
     expect(new URL(page.url()).pathname).toBe('/admin/products');
+    expect(await page.title()).toBe('Products · Back office · invoicekit');
 
     await page.getByRole('link', { name: 'New product' }).click();
     await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'New product', name: null });
@@ -186,6 +187,11 @@ describe('the seller in the back office', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Edit Kubek z logo, duży');
     const edited = (await (await fetch(`${service.url}/products/${productId}.json?api_token=${service.apiToken}`)).json()) as { name: string; price_gross: string; token: string };
     expect(edited).toMatchObject({ name: 'Kubek z logo, duży', price_gross: '59.0', token: product.token });
+    // The browser's Back and Forward move through the back office's pages.
+    await page.goBack();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Products', name: null });
+    await page.goForward();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Edit Kubek z logo, duży', name: null });
 
     expect(await page.content()).not.toContain(service.apiToken);
     expect(errors.filter((error) => !EXPECTED_ANSWER.test(error))).toEqual([]);
@@ -194,7 +200,7 @@ describe('the seller in the back office', () => {
 });
 
 describe('the overview', () => {
-  it('lists what needs the seller by group, each item linked to where it is fixed', async () => {
+  it('lists what needs the seller by group, each item linked to where it is fixed; a session ended elsewhere asks to sign in again', async () => {
     const created = await fetch(`${service.url}/invoices.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -213,10 +219,25 @@ describe('the overview', () => {
     const group = page.getByRole('region', { name: /^Overdue invoices/ });
     const link = group.getByRole('link', { name: `Invoice ${overdue.number}` });
     await expect.poll(() => link.getAttribute('href')).toBe(`/admin/invoices/${overdue.id}`);
-    expect(await link.locator('xpath=..').textContent()).toMatch(new RegExp(`^\\s*Invoice ${overdue.number.replace(/\//g, '\\/')}\\s*: Overdue`));
+    expect(await link.locator('xpath=..').textContent()).toMatch(new RegExp(`^\\s*Invoice ${overdue.number.replace(/\//g, '\\/')}: Overdue\\s*$`));
     await link.click();
     await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: `Invoice ${overdue.number}`, name: null });
     expect(new URL(page.url()).pathname).toBe(`/admin/invoices/${overdue.id}`);
+
+    // The session ended elsewhere (signed out in another tab): the next call shows the sign-in, which
+    // then comes back to the same page.
+    const ended = await page.evaluate(async () => {
+      const { csrf } = (await (await fetch('/admin/session')).json()) as { csrf: string };
+      return (await fetch('/admin/session', { method: 'DELETE', headers: { 'x-csrf-token': csrf } })).status;
+    });
+    expect(ended).toBe(204);
+    await page.getByRole('navigation').getByRole('link', { name: 'Products' }).click();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Sign in', name: null });
+    await page.locator('input[name="login"]').fill('ewa');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'h1', text: 'Products', name: null });
+    expect(new URL(page.url()).pathname).toBe('/admin/products');
     expect(errors.filter((error) => !EXPECTED_ANSWER.test(error))).toEqual([]);
     await context.close();
   });

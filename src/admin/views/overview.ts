@@ -80,9 +80,7 @@ export class AdminOverview extends AdminView {
         <ul>
           ${inGroup.map(
             (item) => html`<li>
-              <a href=${attentionPath(item)} @click=${this.follow}>${item.number ? t.invoice(item.number) : (t.kinds[item.kind] ?? item.kind)}</a>
-              ${item.number ? html`: ${t.kinds[item.kind] ?? item.kind}` : nothing}
-              ${item.message ? html`<span class="muted"> · ${item.message}</span>` : nothing}
+              <a href=${attentionPath(item)} @click=${this.follow}>${item.number ? t.invoice(item.number) : (t.kinds[item.kind] ?? item.kind)}</a>${item.number ? `: ${t.kinds[item.kind] ?? item.kind}` : nothing}${item.message ? html`<span class="muted"> · ${item.message}</span>` : nothing}
             </li>`,
           )}
         </ul>
