@@ -19,7 +19,8 @@ let shopOrigin: string;
 /** What the shop's page holds: the code the seller pasted. */
 let pasted = '';
 let browser: Browser;
-vi.setConfig({ testTimeout: 120_000 });
+// Polls wait as long as a busy machine needs (vitest's default is a second): they end as soon as the page is there.
+vi.setConfig({ testTimeout: 120_000, expect: { poll: { timeout: 15_000 } } });
 
 const PASSWORD = 'kubki-i-talerze-7';
 /** Chromium logs every answer of 4xx: the session's check while signed out, a wrong password, a product the API refused. */
