@@ -196,5 +196,8 @@ export default defineConfig(({ mode }) => ({
     unstubEnvs: true,
     unstubGlobals: true,
     restoreMocks: true,
+    // `expect.poll` waits on a browser or a server: ten seconds, not the one-second default that a
+    // machine running two test files and their browsers at once can miss.
+    expect: { poll: { timeout: 10_000 } },
   },
 }));
