@@ -85,6 +85,17 @@ describe('the published packages, installed from their tarballs', () => {
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
   }, 120_000);
 
+  it.concurrent('serves the built pay button for the widget and the back office script from the installed package', async ({ expect }) => {
+    const packaged = join(projects.service, 'node_modules/invoicekit/dist');
+    for (const [path, built] of [['/widget/product-pay-button.js', 'widget/product-pay-button.js'], ['/admin/assets/admin.js', 'admin/admin.js']] as const) {
+      const answer = await fetch(`${service.url}${path}`);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('content-type'), path).toMatch(/javascript/);
+      // The installed build itself, byte for byte: the package carries no sources to bundle.
+      expect(await answer.text(), path).toBe(await readFile(join(packaged, built), 'utf8'));
+    }
+  }, 60_000);
+
   it.concurrent('mounts the BFF in Express as the README shows, and answers a portal request', async ({ expect }) => {
     const { createInvoicingClient } = (await import(join(projects.service, 'node_modules/invoicekit/dist/lib/api/index.js'))) as typeof import('../../src/api/index.js');
     const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
