@@ -83,6 +83,9 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   AccountOperationResult: [schemas.accountOperationResult, 'output'],
   ErrorBody: [schemas.errorBody, 'output'],
   SuccessBody: [schemas.successBody, 'output'],
+  ApiTokenRotation: [schemas.apiTokenRotation, 'output'],
+  AttentionOverview: [schemas.attentionOverview, 'output'],
+  ConnectionTest: [schemas.connectionTest, 'output'],
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -230,6 +233,12 @@ const OPERATIONS: OperationSpec[] = [
   { id: 'login', tag: 'Integrations', summary: "A user's data, including the API token (on {app_url})", method: 'post', path: '/login', formats: JSON_ONLY, plainBody: 'LoginInput', response: 'LoginResult', security: 'integration' },
   { id: 'createAccount', tag: 'Integrations', summary: 'Create an account, optionally with owner and company data (on {app_url})', method: 'post', path: '/account', formats: JSON_ONLY, plainBody: 'CreateAccountInput', status: '201', response: 'AccountResult', security: 'integration' },
   { id: 'getAccount', tag: 'Integrations', summary: 'The account the API token belongs to', method: 'get', path: '/account', formats: JSON_ONLY, response: 'AccountInfo', security: 'account+integration' },
+  // The seller's back office's operations (extensions of this service), usable with the api_token too.
+  { id: 'rotateApiToken', tag: 'Seller', summary: 'Replace the api_token: the new one is answered this once, and the old one is refused at once (extension of this service)', method: 'post', path: '/account/api_token/rotate', formats: JSON_ONLY, response: 'ApiTokenRotation' },
+  { id: 'getAttention', tag: 'Seller', summary: 'What needs the seller now: KSeF refusals and waits, overdue invoices, failed or waiting payments, failing webhooks and e-mails (extension of this service)', method: 'get', path: '/account/attention', formats: JSON_ONLY, response: 'AttentionOverview' },
+  { id: 'testPaymentConnection', tag: 'Seller', summary: "Ask the account's payment provider with the stored keys whether they work (extension of this service)", method: 'post', path: '/account/connection_tests/payments', formats: JSON_ONLY, response: 'ConnectionTest' },
+  { id: 'testKsefConnection', tag: 'Seller', summary: "Authenticate once in the account's KSeF environment with the stored token or certificate (extension of this service)", method: 'post', path: '/account/connection_tests/ksef', formats: JSON_ONLY, response: 'ConnectionTest' },
+  { id: 'sendInvoiceToKsef', tag: 'KSeF', summary: 'Send one invoice to KSeF again, after a refusal or when it was never sent (extension of this service)', method: 'post', path: '/invoices/{id}/send_to_ksef', formats: JSON_ONLY, response: 'Invoice', notFound: true },
 ];
 
 const MEDIA: Record<Ext, string> = { json: 'application/json', xml: 'application/xml' };
@@ -441,7 +450,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     servers: [{ url: baseUrl.replace(/\/+$/, ''), description: 'The account base address; integration endpoints are on the application address' }],
     tags: [
       'Invoices', 'Products', 'Clients', 'Payments', 'Categories', 'Warehouses', 'WarehouseDocuments', 'WarehouseActions', 'Departments',
-      'Issuers', 'PriceLists', 'Recurrings', 'Attachments', 'Webhooks', 'Integrations',
+      'Issuers', 'PriceLists', 'Recurrings', 'Attachments', 'Webhooks', 'KSeF', 'Integrations', 'Seller',
     ].map((name) => ({ name })),
     paths,
     components: {
