@@ -265,6 +265,16 @@ describe('custom-elements.json', () => {
     ]);
   });
 
+  it('ships the editor data in the elements package, named where JetBrains IDEs look', async () => {
+    const elementsPackage = JSON.parse(await read('packages/elements/package.json')) as { 'web-types': string; files: string[]; exports: Record<string, unknown> };
+    expect(elementsPackage['web-types']).toBe('./web-types.json');
+    for (const file of ['vscode.html-custom-data.json', 'vscode.css-custom-data.json', 'web-types.json']) {
+      expect(elementsPackage.files).toContain(file);
+      expect(elementsPackage.exports[`./${file}`]).toBe(`./${file}`);
+    }
+    expect(await read('scripts/assemble-packages.mjs')).toContain('editorData(elementsManifest');
+  });
+
   it('makes VS Code and JetBrains data that offer every attribute, value, part and custom property', () => {
     const files = editor.editorData(manifest, { name: '@invoicekit/elements', version: '1.2.3' });
     expect(Object.keys(files).sort()).toEqual(['vscode.css-custom-data.json', 'vscode.html-custom-data.json', 'web-types.json']);

@@ -97,9 +97,7 @@ describe('two copies of the kit on one page', () => {
       return [version('client-form'), version('invoice-list'), version('product-pay-button')];
     });
     expect(versions).toEqual([VERSION, VERSION, VERSION]);
-    expect(warnings.filter((text) => text.includes('invoicekit'))).toEqual([
-      `invoicekit ${OTHER_VERSION} meets invoicekit ${VERSION} on this page, which already defines <invoice-list>: the elements of ${OTHER_VERSION} are not registered, ${VERSION} renders them. Load one copy, or register the elements in a scoped registry (defineInvoiceKit).`,
-    ]);
+    expect(warnings.filter((text) => text.includes('invoicekit'))).toEqual([`invoicekit ${OTHER_VERSION} is not registered: <invoice-list> is already defined by invoicekit ${VERSION}.`]);
     await page.close();
   });
 

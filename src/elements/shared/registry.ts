@@ -2,15 +2,10 @@
 export type VersionedElement = CustomElementConstructor & { readonly version: string };
 
 /**
- * The pairs of copies already reported on this page, shared by every copy of invoicekit through the
+ * The pairs of versions already reported on this page, shared by every copy of invoicekit through the
  * global symbol registry: a second copy (a plugin's and a theme's, say) is reported once, not once per tag.
  */
-const REPORTED = Symbol.for('invoicekit.registry.reported');
-
-function reportedPairs(): Set<string> {
-  const global = globalThis as { [REPORTED]?: Set<string> };
-  return (global[REPORTED] ??= new Set());
-}
+const REPORTED = Symbol.for('invoicekit.reported');
 
 /**
  * Registers `element` as `tag` in `registry`: the page's global one by default, or a scoped registry
@@ -19,28 +14,20 @@ function reportedPairs(): Set<string> {
  *
  * A tag already held by the same class is left as it is (a module loaded twice). A tag held by another
  * class is left to it: the registry would throw on a second definition, and one script must not break
- * another. When that class is another copy of invoicekit, the page author is told once which two
- * versions met and which one renders the elements; a tag held by another library is named on its own.
+ * another. The page author is told which version holds it and which one was not registered: once for
+ * a second copy of invoicekit, however many tags it brings; for each tag another library holds.
  */
 export function define(tag: string, element: VersionedElement, registry: CustomElementRegistry | undefined = globalThis.customElements): void {
   const held = registry?.get(tag) as Partial<VersionedElement> | undefined;
-  if (!held) {
-    registry?.define(tag, element);
-    return;
+  if (!held) registry?.define(tag, element);
+  else if (held !== element) {
+    const reported = ((globalThis as { [REPORTED]?: Set<string> })[REPORTED] ??= new Set());
+    const pair = `${held.version} ${element.version}`;
+    if (!held.version || !reported.has(pair)) {
+      reported.add(pair);
+      console.warn(`invoicekit ${element.version} is not registered: <${tag}> is already defined by ${held.version ? `invoicekit ${held.version}` : 'another script'}.`);
+    }
   }
-  if (held === element) return;
-  if (!held.version) {
-    console.warn(`<${tag}> is already defined by another script; invoicekit ${element.version} is not registered.`);
-    return;
-  }
-  const pair = `${held.version} ${element.version}`;
-  if (reportedPairs().has(pair)) return;
-  reportedPairs().add(pair);
-  console.warn(
-    held.version === element.version
-      ? `invoicekit ${element.version} is loaded twice on this page; the second copy's elements are not registered, the first copy's render them.`
-      : `invoicekit ${element.version} meets invoicekit ${held.version} on this page, which already defines <${tag}>: the elements of ${element.version} are not registered, ${held.version} renders them. Load one copy, or register the elements in a scoped registry (defineInvoiceKit).`,
-  );
 }
 
 /**
