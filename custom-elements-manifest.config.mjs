@@ -19,6 +19,40 @@ function publicApiOnly() {
   };
 }
 
+/** `@attr {type} name - description` in a class's JSDoc, as comment-parser reads it (one tag a line). */
+const ATTR_TAG = /^\s*\*\s*@attr(?:ibute)?\s+\{([^}]+)\}\s+([\w-]+)(?:\s+-\s+(.*))?$/;
+
+/**
+ * The class's `@attr` lines are the attributes' contract: their types are written out as literal unions
+ * (`'create' | 'edit'`), which editors offer as values, where the field's type is an alias
+ * (`ClientFormMode`) that means nothing outside the source. The analyzer lets the field win; this puts
+ * the JSDoc's type and description back on the attribute and its field.
+ * test/elements/manifest.test.ts checks each `@attr` type against the field's real type.
+ */
+function attributeTypesFromJsDoc() {
+  return {
+    name: 'invoicekit-attribute-types-from-jsdoc',
+    analyzePhase({ ts, node, moduleDoc }) {
+      if (node.kind !== ts.SyntaxKind.ClassDeclaration || !node.name) return;
+      const declaration = moduleDoc.declarations?.find((d) => d.name === node.name.getText());
+      if (!declaration) return;
+      for (const jsDoc of node.jsDoc ?? []) {
+        for (const line of jsDoc.getFullText().split('\n')) {
+          const tag = ATTR_TAG.exec(line);
+          if (!tag) continue;
+          const [, type, name, description] = tag;
+          const attribute = declaration.attributes?.find((a) => a.name === name);
+          if (!attribute?.fieldName) throw new Error(`${declaration.name}: @attr ${name} names no attribute of the class`);
+          attribute.type = { text: type.trim() };
+          if (description) attribute.description = description.trim();
+          const field = declaration.members?.find((m) => m.kind === 'field' && m.name === attribute.fieldName);
+          if (field) field.type = { text: type.trim() };
+        }
+      }
+    },
+  };
+}
+
 /** The Custom Elements Manifest: read by editors, Storybook's docs pages and anyone wrapping the elements. */
 export default {
   globs: ['src/elements/**/*.ts'],
@@ -26,5 +60,5 @@ export default {
   outdir: '.',
   litelement: true,
   dependencies: false,
-  plugins: [publicApiOnly()],
+  plugins: [attributeTypesFromJsDoc(), publicApiOnly()],
 };

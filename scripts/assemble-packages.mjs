@@ -6,6 +6,7 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { editorData } from './editor-data.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rootManifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
@@ -45,6 +46,11 @@ for (const [name, { copy, declarations }] of Object.entries(contents)) {
   for (const path of copy) await cp(join(root, path), join(out, path), { recursive: true });
   for (const path of declarations) await copyDeclarations(join(root, path), join(out, path));
   await copyReferencedDeclarations(out);
+  if (name === 'elements') {
+    // VS Code custom data and JetBrains web-types, from the manifest shipped beside them.
+    const elementsManifest = JSON.parse(await readFile(join(root, 'custom-elements.json'), 'utf8'));
+    for (const [file, content] of Object.entries(editorData(elementsManifest, { name: ordered.name, version: ordered.version }))) await writeFile(join(out, file), content);
+  }
 }
 
 /**

@@ -30,17 +30,21 @@ let instances = 0;
 const adopted = new WeakSet<Document | ShadowRoot>();
 
 /**
- * A buyer's details as an invoice needs them: company or private person, name, tax number, contact,
- * address with a country list, and bank account. It checks them before sending (NIP checksum, EU VAT
- * formats, IBAN, post code by country, e-mail) and shows every problem at its field, in English or Polish.
+ * A buyer's details as an invoice needs them: company or private person, name, tax number, contact, address with a country list, and bank
+ * account. It checks them before sending (NIP checksum, EU VAT formats, IBAN, post code by country, e-mail); each problem shows at its field.
  *
- * The inputs are rendered in the element's light DOM, not a shadow root, so browser autofill and
- * password managers find them. On its own it is a `<form>` that saves through the BFF; inside a page's
- * `<form>` it is a form control: its inputs submit with that form (named `client[name]`, … after the
- * `name` attribute), it reports its validity and takes part in reset and `disabled`.
+ * The inputs are rendered in the element's light DOM, not a shadow root, so browser autofill and password managers find them. On its
+ * own it is a `<form>` that saves through the BFF; inside a page's `<form>` it is a form control: its inputs submit with that form
+ * (named `client[name]`, … after the `name` attribute), it reports its validity and takes part in reset and `disabled`. `::part()`
+ * reaches the inputs where the form sits in a shadow root (`my-account::part(input)`); in the page itself, select `client-form [part~="input"]`.
  *
- * @tagname client-form
+ * @element client-form
  * @summary The customer's own billing details, validated for invoicing, saved through the BFF.
+ * @attr {string} endpoint - Base URL of the BFF's routes (default `/bff`).
+ * @attr {string} portal-token - The short-lived portal token your backend minted for this customer (`edit` mode).
+ * @attr {'create' | 'edit'} mode - `edit` loads and saves the session customer's client; `create` signs a new customer up (`POST /clients`).
+ * @attr {string} name - Prefix of the inputs' names inside a page's form: `client` gives `client[name]`, `client[tax_no]`, …; empty gives plain names.
+ * @attr {boolean} disabled - Disables every field and the buttons.
  *
  * @fires {ClientChangeEvent} client-change - The customer changed a field. `detail.field`, `detail.value`, `detail.dirty`.
  * @fires {ClientSavedEvent} client-saved - The details were saved or the client signed up. `detail.client`, `detail.portalToken` after a sign-up when the BFF mints one.
@@ -51,21 +55,21 @@ const adopted = new WeakSet<Document | ShadowRoot>();
  * @csspart input - Each input and the country list.
  * @csspart field-error - The message under a field that is not valid.
  * @csspart kind - The company / private person choice.
- * @csspart button - Every button; also `submit-button`, `discard-button`, `retry-button`.
+ * @csspart button - Every button.
+ * @csspart submit-button - The save (or sign-up) button.
+ * @csspart discard-button - The button that drops unsaved changes.
+ * @csspart retry-button - The error banner's retry button.
+ * @csspart lookup-button - The button that fills the company's details from its register by tax number.
+ * @csspart lookup-status - What the register lookup did: filled, kept what was typed, or could not answer.
  * @csspart status - The line that says saving, saved or unsaved changes.
  * @csspart error - The banner when the details cannot be loaded or saved.
- *
- * The inputs live in the light DOM, so `::part()` reaches them where the form sits in a shadow root
- * (a wrapping component's, say: `my-account::part(input)`); in the page itself, select them as
- * `client-form [part~="input"]`.
- *
- * @cssprop --client-form-background - Background of the card.
- * @cssprop --client-form-padding - Space inside the card (default 1.25rem).
- * @cssprop --client-form-gap - Space between fields.
- * @cssprop --client-form-input-background - Background of inputs and the country list.
- * @cssprop --client-form-input-border - Border color of inputs.
- * @cssprop --client-form-button-background - Background of the save button; also `--client-form-button-color`.
- * @cssprop --ik-color-accent - Accent color shared by every invoicekit element; also `--ik-color-surface`, `--ik-color-surface-sunken`, `--ik-color-text`, `--ik-color-text-muted`, `--ik-color-border`, `--ik-color-accent-text`, `--ik-color-success`, `--ik-color-danger`, `--ik-shadow`, `--ik-radius`, `--ik-radius-small`, `--ik-font-family`, `--ik-font-size`.
+ * @cssprop [--client-form-background=var(--ik-color-surface)] - Background of the card.
+ * @cssprop [--client-form-padding=1.25rem] - Space inside the card.
+ * @cssprop [--client-form-gap=0.875rem 1rem] - Space between fields: rows, then columns.
+ * @cssprop [--client-form-input-background=var(--ik-color-surface)] - Background of inputs and the country list.
+ * @cssprop [--client-form-input-border=color-mix(in srgb, var(--ik-color-text) 30%, var(--ik-color-surface))] - Border color of inputs.
+ * @cssprop [--client-form-button-background=var(--ik-color-accent)] - Background of the save button.
+ * @cssprop [--client-form-button-color=var(--ik-color-accent-text)] - Text color of the save button.
  */
 export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   static formAssociated = true;
@@ -181,10 +185,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return this.#loads.run();
   }
 
-  /**
-   * Checks the values and saves them through the BFF: the changed fields with `PUT /client`, or a new client with
-   * `POST /clients` in `create` mode. Resolves to whether it saved. While a save runs, another does nothing.
-   */
+  /** Checks the values and saves them through the BFF: the changed fields with `PUT /client`, or a new client with `POST /clients` in `create` mode. Resolves to whether it saved. While a save runs, another does nothing. */
   async save(): Promise<boolean> {
     if (this.saving || this.#loads.status === 'pending' || this.#loads.status === 'error' || this.#isDisabled) return false;
     if (!this.#revealProblems()) return false;
@@ -328,10 +329,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return p[problem as Exclude<ClientFieldProblem, 'required' | 'postCode'> | 'server'] ?? problem;
   }
 
-  /**
-   * A server's message (the BFF's or the service's, in English) in the form's words: the problem the form's own
-   * checks see in the field (the BFF checks with the same rules), a length or a blank, or a general sentence.
-   */
+  /** A server's message (the BFF's or the service's, in English) in the form's words: the problem the form's own checks see in the field (the BFF checks with the same rules), a length or a blank, or a general sentence. */
   #serverText(field: Field, message: string): string {
     const long = /too long\D*(\d+)/.exec(message);
     const problem = clientProblems(this.values, { company: this.company, emailRequired: this.mode === 'create' })[field];

@@ -28,18 +28,24 @@ const CHUNK = 100;
 const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as const;
 
 /**
- * A customer's invoices, served by the invoicekit BFF: status and period filters, search by number,
- * sorting, pagination or endless scrolling, PDF download and payment, in a table that turns into cards
- * on narrow screens.
+ * A customer's invoices, served by the invoicekit BFF: status and period filters, search by number, sorting, pagination or endless scrolling, PDF download and payment, in a table that turns into cards on narrow screens.
  *
- * @tagname invoice-list
+ * @element invoice-list
  * @summary The session customer's invoices with filters, sorting, PDF download and pay actions.
- *
+ * @attr {string} endpoint - Base URL of the BFF's routes (default `/bff`).
+ * @attr {string} portal-token - The short-lived portal token your backend minted for this customer (never an api_token).
+ * @attr {'' | 'outstanding' | 'overdue' | 'paid' | 'partial' | 'unpaid'} status - Status filter: `outstanding` (everything with money still due, overdue and partly paid included), `overdue`, `paid`, `partial`, `unpaid`, or empty for all.
+ * @attr {'all' | 'this_month' | 'last_month' | 'last_30_days' | 'this_year' | 'last_year' | 'last_12_months'} period - Period filter.
+ * @attr {string} search - Search by invoice number.
+ * @attr {'issue_date.desc' | 'issue_date.asc' | 'payment_to.asc' | 'payment_to.desc' | 'price_gross.asc' | 'price_gross.desc'} order - Sort order.
+ * @attr {number} per-page - Invoices per page, 1 to 100.
+ * @attr {'pages' | 'scroll'} paging - `pages` shows one page at a time; `scroll` loads while scrolling and renders only the visible rows.
+ * @attr {string} return-url - Where the customer comes back to after paying; default this page. The BFF accepts only its allowed origins.
+ * @attr {number} page - The page shown, from 1, when `paging="pages"`.
  * @fires {InvoiceSelectEvent} invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
  * @fires {InvoiceDownloadEvent} invoice-download - The customer asked for a PDF. `detail.invoice`. Cancelable: cancel to handle the download yourself.
  * @fires {InvoiceQueryChangeEvent} invoice-query-change - The customer changed the status filter, period, search, sort or page. `detail.status`, `detail.period`, `detail.search`, `detail.order`, `detail.page`. Fired on the customer's action only, never when code sets a property: keep it in the page's URL and set the properties back on `popstate`.
  * @fires {InvoicePayEvent} invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout; otherwise the customer pays on the service's page and comes back to `return-url`.
- *
  * @csspart frame - The card around everything.
  * @csspart toolbar - The filters above the table.
  * @csspart totals - What the customer owes, per currency, with the overdue part.
@@ -52,26 +58,43 @@ const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as 
  * @csspart row - An invoice row (a card on narrow screens).
  * @csspart cell - A cell of an invoice row.
  * @csspart number - The invoice number.
- * @csspart status-badge - The status badge; also `status-paid`, `status-partial`, `status-unpaid`, `status-overdue`.
+ * @csspart status-badge - The status badge.
+ * @csspart status-paid - The badge of a paid invoice.
+ * @csspart status-partial - The badge of a partly paid invoice.
+ * @csspart status-unpaid - The badge of an unpaid invoice, not yet due.
+ * @csspart status-overdue - The badge of an overdue invoice.
  * @csspart balance - What is due and what has been paid, under the badge.
- * @csspart ksef - The invoice's state in KSeF under its number; also `ksef-sent`, `ksef-pending`, `ksef-error`, and `ksef-number` for the KSeF number.
- * @csspart ksef-toggle - The button that opens and closes an invoice's KSeF detail; `ksef-detail` is the detail, `ksef-verify-link` its verification link.
+ * @csspart ksef - The invoice's state in KSeF under its number.
+ * @csspart ksef-sent - The KSeF state of an invoice KSeF accepted.
+ * @csspart ksef-pending - The KSeF state of an invoice on its way to KSeF.
+ * @csspart ksef-error - The KSeF state of an invoice KSeF refused.
+ * @csspart ksef-number - The KSeF number.
+ * @csspart ksef-toggle - The button that opens and closes an invoice's KSeF detail.
+ * @csspart ksef-detail - The KSeF detail.
+ * @csspart ksef-verify-link - The detail's link to KSeF's verification page.
  * @csspart actions - The cell of row actions.
- * @csspart action - Each row action; also `view-link`, `download-button`, `pay-link`.
+ * @csspart action - Each row action.
+ * @csspart view-link - The View action.
+ * @csspart download-button - The PDF download action.
+ * @csspart pay-link - The Pay action.
  * @csspart skeleton - A placeholder row shown while loading.
  * @csspart empty - The empty state.
  * @csspart error - The error state.
  * @csspart retry-button - The error state's retry button.
- * @csspart pay-outcome - How the customer's last payment ended, shown when they come back from paying; also `pay-outcome-paid`, `pay-outcome-declined`, `pay-outcome-cancelled`, `pay-outcome-pending`, and its `pay-again-button`.
+ * @csspart pay-outcome - How the customer's last payment ended, shown when they come back from paying.
+ * @csspart pay-outcome-paid - The outcome when the payment went through.
+ * @csspart pay-outcome-declined - The outcome when the payment was declined.
+ * @csspart pay-outcome-cancelled - The outcome when the customer cancelled.
+ * @csspart pay-outcome-pending - The outcome while the payment is not settled yet.
+ * @csspart pay-again-button - The outcome's button to try paying again.
  * @csspart pagination - The footer with the range and page buttons.
  * @csspart page-button - The previous and next page buttons.
- *
- * @cssprop --invoice-list-max-height - Height of the scrolling area when `paging="scroll"` (default 36rem).
- * @cssprop --invoice-list-row-height - Height of every row when `paging="scroll"` (default 4.5rem; cards 12rem): rows never change height as they load, so the scrollbar never jumps.
- * @cssprop --invoice-list-row-hover - Background of a row under the pointer.
- * @cssprop --invoice-list-header-background - Background of the column headers.
- * @cssprop --invoice-list-ksef-color - The dot of a pending KSeF state; `--invoice-list-ksef-sent-color` that of a sent one.
- * @cssprop --ik-color-accent - Accent color shared by every invoicekit element; also `--ik-color-surface`, `--ik-color-surface-sunken`, `--ik-color-text`, `--ik-color-text-muted`, `--ik-color-border`, `--ik-color-accent-text`, `--ik-color-success`, `--ik-color-warning`, `--ik-color-danger`, `--ik-color-info`, `--ik-shadow`, `--ik-radius`, `--ik-radius-small`, `--ik-font-family`, `--ik-font-size`.
+ * @cssprop [--invoice-list-max-height=36rem] - Height of the scrolling area when `paging="scroll"`.
+ * @cssprop [--invoice-list-row-height=4.5rem] - Height of every row when `paging="scroll"` (cards: 12rem): rows never change height as they load, so the scrollbar never jumps.
+ * @cssprop [--invoice-list-row-hover=color-mix(in srgb, var(--ik-color-text) 3%, transparent)] - Background of a row under the pointer.
+ * @cssprop [--invoice-list-header-background=var(--ik-color-surface-sunken)] - Background of the column headers.
+ * @cssprop [--invoice-list-ksef-color=var(--ik-color-info)] - The dot of a pending KSeF state.
+ * @cssprop [--invoice-list-ksef-sent-color=var(--ik-color-success)] - The dot of a sent KSeF state.
  */
 export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   static override styles = [themeStyles, styles];
@@ -102,10 +125,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** The short-lived portal token your backend minted for this customer (never an api_token). */
   portalToken = '';
 
-  /**
-   * Status filter: `outstanding` (everything with money still due, overdue and partly paid included),
-   * `overdue`, `paid`, `partial`, `unpaid`, or empty for all. The customer can change it.
-   */
+  /** Status filter: `outstanding` (everything with money still due, overdue and partly paid included), `overdue`, `paid`, `partial`, `unpaid`, or empty for all. The customer can change it. */
   status: ListFilter | '' = '';
 
   /** Period filter: `all`, `this_month`, `last_month`, `last_30_days`, `this_year`, `last_year`, `last_12_months`. */
@@ -123,16 +143,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** `pages` shows one page at a time; `scroll` loads while scrolling and renders only the visible rows. */
   paging: PagingMode = 'pages';
 
-  /**
-   * Where the customer comes back to after paying; default this page. The BFF accepts only its
-   * allowed origins.
-   */
+  /** Where the customer comes back to after paying; default this page. The BFF accepts only its allowed origins. */
   returnUrl = '';
 
-  /**
-   * The page shown, from 1, when `paging="pages"`. The customer changes it; a changed filter, search or
-   * sort goes back to page 1 unless `page` is set with it. Past the last page, the list shows the last one.
-   */
+  /** The page shown, from 1, when `paging="pages"`. The customer changes it; a changed filter, search or sort goes back to page 1 unless `page` is set with it. Past the last page, the list shows the last one. */
   page = 1;
 
   private draft = '';
@@ -168,10 +182,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** What the rows of the render under way share. */
   #rowView!: RowView;
 
-  /**
-   * The page loads, again whenever the query, token or endpoint changes: a newer one aborts an older
-   * one, so a stale answer never lands; the render reads its status.
-   */
+  /** The page loads, again whenever the query, token or endpoint changes: a newer one aborts an older one, so a stale answer never lands; the render reads its status. */
   #pages = new Task(this, {
     // Scrolling shows every page: `page` and `per-page` do not count there.
     args: () => [this.endpoint, this.portalToken, ...(this.paging === 'scroll' ? [0, 0] : [this.page, this.perPage]), this.status, this.period, this.search.trim(), this.order] as const,
@@ -195,18 +206,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     },
   });
 
-  /**
-   * Fetches the invoices again with the current filters, e.g. after the customer has paid one. The
-   * list stays on screen, dimmed, until the answer arrives; a newer load aborts an older one.
-   */
+  /** Fetches the invoices again with the current filters, e.g. after the customer has paid one. The list stays on screen, dimmed, until the answer arrives; a newer load aborts an older one. */
   reload(): Promise<void> {
     return this.#pages.run();
   }
 
-  /**
-   * A server-rendered first page, from the markup or from the server renderer: what `renderInvoiceList`
-   * rendered with, shown as it is until the customer moves on.
-   */
+  /** A server-rendered first page, from the markup or from the server renderer: what `renderInvoiceList` rendered with, shown as it is until the customer moves on. */
   set serverPage(page: InvoicePage | undefined) {
     this.#server.data = page;
   }
@@ -292,10 +297,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     return super.scheduleUpdate();
   }
 
-  /**
-   * The first `Intl` formatter of a locale loads its data, tens of milliseconds on a slow phone:
-   * made after the first paint, while the first page is on its way, and not when its rows arrive.
-   */
+  /** The first `Intl` formatter of a locale loads its data, tens of milliseconds on a slow phone: made after the first paint, while the first page is on its way, and not when its rows arrive. */
   protected override firstUpdated(): void {
     requestAnimationFrame(() =>
       setTimeout(() => {

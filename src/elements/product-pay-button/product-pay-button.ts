@@ -35,17 +35,24 @@ type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' |
  * (`endpoint` + `product`) or, with no backend at all, to the invoicing service's public widget routes
  * (`app-url` + `account` + `product`).
  *
- * @tagname product-pay-button
+ * @element product-pay-button
  * @summary A buy button with checkout dialog, payment redirect and invoice, for one product.
+ * @attr {string} endpoint - Base URL of the shop's BFF routes (default `/bff`). Used when `app-url` is not set.
+ * @attr {string} app-url - The invoicing service's address, for direct mode (no BFF): the widget routes under `/a/<account>/`.
+ * @attr {string} account - The account's prefix on the service, for direct mode.
+ * @attr {string} product - The product's token. Change it at any time: the button and an open dialog follow, and never pay for the old one.
+ * @attr {number} quantity - How many to buy, 1 to 1000.
+ * @attr {boolean} show-quantity - Lets the buyer change the quantity in the dialog.
+ * @attr {string} label - The button's text instead of "Buy now".
+ * @attr {string} return-url - Where the buyer comes back after paying or cancelling. Default: this page. In direct mode it must be on this page's origin.
+ * @attr {string} portal-token - A signed-in customer's portal token (BFF mode, `checkout` scope): the dialog asks nothing, and the purchase is invoiced to the customer's own details.
  *
  * @slot - Fallback content shown until the element is defined, or if its script is blocked: put a plain `<a href>` to the product's order page here.
- *
  * @fires {PayBeforeEvent} pay-before - The buyer pressed Continue; nothing was sent. `detail.buyer`, `product`, `quantity`, `amount`, `currency`. Cancelable: cancel to stop the checkout.
  * @fires {PayStartEvent} pay-start - The payment was created; the buyer is about to go to `detail.redirectUrl`. Cancelable: cancel to navigate yourself, then call `checkOutcome()`.
  * @fires {PaySuccessEvent} pay-success - The server says the payment is paid. `detail.invoice` names the issued invoice.
  * @fires {PayCancelEvent} pay-cancel - The buyer came back without paying. `detail.reason`: `declined`, `cancelled` or `pending`.
  * @fires {PayErrorEvent} pay-error - The checkout could not be started. `detail.status`, `code`, `message`.
- *
  * @csspart base - The row holding name, price, badge and button.
  * @csspart name - The product name.
  * @csspart price - The unit price.
@@ -59,6 +66,7 @@ type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' |
  * @csspart form - The form inside it.
  * @csspart input - Each text field.
  * @csspart summary - The unit price, quantity, VAT and total.
+ * @csspart row - Each row of the summary.
  * @csspart total - The total row.
  * @csspart continue-button - The button that starts the payment.
  * @csspart cancel-button - The dialog's cancel button.
@@ -67,15 +75,13 @@ type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' |
  * @csspart revised - The new total when the checkout priced the sale otherwise than the dialog showed (VIES could not answer).
  * @csspart lookup-button - The button that fills the company's details from its register by tax number.
  * @csspart lookup-status - What the register lookup did: filled, kept what was typed, or could not answer.
- *
- * @cssprop --product-pay-button-height - Height of the buy button (default 2.75rem).
- * @cssprop --product-pay-button-padding - Horizontal padding of the buy button (default 1.25rem).
- * @cssprop --product-pay-button-radius - Corner radius of the buy button (default `--ik-radius-small`).
- * @cssprop --product-pay-button-background - Background of the buy button (default `--ik-color-accent`).
- * @cssprop --product-pay-button-color - Text color of the buy button (default `--ik-color-accent-text`).
- * @cssprop --product-pay-button-font-size - Text size of the buy button.
- * @cssprop --product-pay-button-dialog-width - Width of the checkout dialog (default 28rem).
- * @cssprop --ik-color-accent - Accent color shared by every invoicekit element; also `--ik-color-surface`, `--ik-color-text`, `--ik-color-text-muted`, `--ik-color-border`, `--ik-color-accent-text`, `--ik-color-success`, `--ik-color-warning`, `--ik-color-danger`, `--ik-radius`, `--ik-radius-small`, `--ik-font-family`, `--ik-font-size`.
+ * @cssprop [--product-pay-button-height=2.75rem] - Height of the buy button.
+ * @cssprop [--product-pay-button-padding=1.25rem] - Horizontal padding of the buy button.
+ * @cssprop [--product-pay-button-radius=var(--ik-radius-small)] - Corner radius of the buy button.
+ * @cssprop [--product-pay-button-background=var(--ik-color-accent)] - Background of the buy button.
+ * @cssprop [--product-pay-button-color=var(--ik-color-accent-text)] - Text color of the buy button.
+ * @cssprop [--product-pay-button-font-size=1em] - Text size of the buy button.
+ * @cssprop [--product-pay-button-dialog-width=26rem] - Width of the checkout dialog, at most the viewport's less 2rem.
  */
 export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   static override styles = [themeStyles, styles];
@@ -124,10 +130,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   /** Where the buyer comes back after paying or cancelling. Default: this page. In direct mode it must be on this page's origin. */
   returnUrl = '';
 
-  /**
-   * A signed-in customer's portal token (BFF mode, `checkout` scope), minted by the host's backend: the
-   * dialog asks nothing, and the purchase is invoiced to the customer's own details and shows in their portal.
-   */
+  /** A signed-in customer's portal token (BFF mode, `checkout` scope), minted by the host's backend: the dialog asks nothing, and the purchase is invoiced to the customer's own details and shows in their portal. */
   portalToken = '';
 
   /** The product as the server answered it; none while it loads again. */
@@ -157,10 +160,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
 
   #client?: SaleClient;
   #source = '';
-  /**
-   * The product's loads, again whenever the product, the server or the language changes (the unit
-   * comes in the buyer's language): a newer one aborts an older one; the render reads its status.
-   */
+  /** The product's loads, again whenever the product, the server or the language changes (the unit comes in the buyer's language): a newer one aborts an older one; the render reads its status. */
   #products = new Task(this, {
     args: () => [this.#where, this.product, this.locale] as const,
     task: ([source, product], { signal }) => {
