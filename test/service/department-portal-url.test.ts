@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoicingClient } from '../../src/api/index.js';
-import { portalUrlFor } from '../../src/api/schemas/account.js';
+import { portalUrlFor } from '../../src/kernel/portal-url.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

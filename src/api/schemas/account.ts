@@ -1,8 +1,6 @@
 import * as z from 'zod';
+import { PORTAL_CLIENT_ID } from '../../kernel/portal-url.js';
 import { optionalText, textInput } from './common.js';
-
-/** The placeholder a department's `portal_url` carries where the customer's id goes. */
-export const PORTAL_CLIENT_ID = '{client_id}';
 
 /** An absolute http(s) address with `{client_id}` in it; empty text is no address. */
 const portalUrlInput = z.preprocess(
@@ -14,11 +12,6 @@ const portalUrlInput = z.preprocess(
     .refine((text) => text.includes(PORTAL_CLIENT_ID), { message: `must contain ${PORTAL_CLIENT_ID} where the customer's id goes` })
     .nullable(),
 );
-
-/** A department's portal address for one customer. */
-export function portalUrlFor(portalUrl: string, clientId: number): string {
-  return portalUrl.split(PORTAL_CLIENT_ID).join(encodeURIComponent(String(clientId)));
-}
 
 /** Departments (seller entities) and the integration resources of spec §4.8. */
 export const department = z.looseObject({
