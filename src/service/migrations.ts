@@ -362,6 +362,14 @@ export const migrations: Migration[] = [
             error text);
           create index mail_log_invoice_idx on mail_log (invoice_id, id desc);`,
   },
+  {
+    version: 103,
+    name: 'the seller alerts sent of payments, webhooks and e-mails, one per record and kind',
+    sql: `create table seller_record_alerts (
+            account_id integer not null references accounts(id) on delete cascade,
+            kind text not null, record_id integer not null, told_at timestamptz not null default now(),
+            primary key (account_id, kind, record_id));`,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;
