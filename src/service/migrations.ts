@@ -360,7 +360,8 @@ export const migrations: Migration[] = [
             transport text not null,
             status text not null,
             error text);
-          create index mail_log_invoice_idx on mail_log (invoice_id, id desc);`,
+          create index mail_log_invoice_idx on mail_log (account_id, invoice_id, id desc);
+          create index mail_log_failed_idx on mail_log (sent_at) where status = 'failed';`,
   },
   {
     version: 103,
