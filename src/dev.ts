@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { createInvoicingClient } from './api/index.js';
+import { createInvoicingClient, type InvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { withPortFlag } from './bff/listen-errors.js';
 import { connectAccountToLocalKsef, localKsefRefusal, startLocalKsef } from './service/ksef/local.js';
@@ -147,7 +147,9 @@ export async function runDev(argv: string[]): Promise<void> {
   site.get('/demo-api/customers', async (c) => {
     const customers = await client.clients.list({ per_page: 100 });
     return c.json(
-      customers.filter((customer) => customer.external_id).map((customer) => ({ id: customer.external_id, name: customer.name, email: customer.email })),
+      customers
+        .filter((customer) => customer.external_id)
+        .map((customer) => ({ id: customer.external_id, client_id: customer.id, name: customer.name, email: customer.email })),
       200,
       { 'cache-control': 'no-store' },
     );
@@ -167,6 +169,7 @@ export async function runDev(argv: string[]): Promise<void> {
   handle = site.fetch;
 
   await subscribeBffToWebhooks(client, `${siteUrl}/bff/webhooks`, webhookSecret);
+  await pointPortalAtDemo(client, `${siteUrl}${DEMO_PORTAL}`);
   const firstOutbox = await outboxLink();
   console.log(`invoicekit demo on ${siteUrl} (shop, customer portal, account page)`);
   console.log(
@@ -215,6 +218,20 @@ async function demoSite(): Promise<string> {
   const root = fileURLToPath(new URL('../demo/', import.meta.url));
   if (!existsSync(root)) throw new Error(`The demo site is missing from ${root}: run npm run build.`);
   return root;
+}
+
+/** The demo portal's address for one customer (`?customer=` takes the service's client id). */
+const DEMO_PORTAL = '/portal.html?customer={client_id}';
+
+/**
+ * Points the main department's `portal_url` at the demo portal, so the back office's "Open portal
+ * view" opens it; a portal address the seller set to another site is left as it is.
+ */
+async function pointPortalAtDemo(client: InvoicingClient, portalUrl: string): Promise<void> {
+  const main = (await client.departments.list()).find((department) => department.main);
+  const current = main?.portal_url ?? null;
+  if (!main || current === portalUrl || (current && !current.endsWith(DEMO_PORTAL))) return;
+  await client.departments.update(main.id, { portal_url: portalUrl });
 }
 
 /** The registers' addresses the environment gives (`INVOICEKIT_NBP_API_URL`, …), or none when it gives none. */

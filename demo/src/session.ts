@@ -25,7 +25,10 @@ const GUEST = '';
  */
 export async function signIn(onChange: (session: DemoSession | undefined) => void, options: { guest?: string } = {}): Promise<void> {
   const select = document.querySelector<HTMLSelectElement>('#customer');
-  const customers = await json<{ id: string; name: string }[]>(await fetch('/demo-api/customers'));
+  const customers = await json<{ id: string; client_id: number; name: string }[]>(await fetch('/demo-api/customers'));
+  // `?customer=<client id>` (the back office's "Open portal view") views as that customer, and stays chosen.
+  const asked = customers.find((c) => String(c.client_id) === new URLSearchParams(location.search).get('customer'));
+  if (asked) localStorage.setItem(STORAGE_KEY, asked.id);
   const stored = localStorage.getItem(STORAGE_KEY);
   const known = stored !== null && (customers.some((c) => c.id === stored) || (options.guest !== undefined && stored === GUEST));
   const chosen = known ? stored : (customers[0]?.id ?? GUEST);

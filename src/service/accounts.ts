@@ -83,6 +83,8 @@ export interface DepartmentData {
   widget_origins?: string[] | null;
   /** Registered for OSS (docs/decisions/tax-engine.md). */
   oss_registered?: boolean | null;
+  /** The host's customer portal with `{client_id}`, which the back office opens a customer's view at. */
+  portal_url?: string | null;
   logo: { content_type: string; size: number; updated_at: string } | null;
 }
 

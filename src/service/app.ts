@@ -14,6 +14,7 @@ import { mountHealth } from './health.js';
 import { mountAccountOperations } from './account-operations.js';
 import { createAdminApp } from './admin/routes.js';
 import { sellerApiRoutes } from './admin/api-routes.js';
+import { mountInvoiceEmails } from './admin/invoice-emails.js';
 import { mountKsefResend } from './admin/ksef-resend.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
@@ -189,6 +190,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   });
   mountKsef({ invoices, settings: accountKsef }, ksef);
   mountKsefResend(invoices, ksef);
+  mountInvoiceEmails(invoices);
   mountInvoices(invoices);
   mountInvoiceAttachments(invoices);
   // The form upload of an attachment: its unguessable key, read before the body, is the permission.

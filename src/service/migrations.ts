@@ -346,6 +346,31 @@ export const migrations: Migration[] = [
             expires_at timestamptz not null);
           create index admin_sessions_expires_idx on admin_sessions (expires_at);`,
   },
+  {
+    version: 102,
+    name: "every e-mail sent or tried for an invoice, with the mail server's answer",
+    // Apart from the outbox: SMTP mail is logged without its body, and a failure is kept too.
+    sql: `create table mail_log (
+            id serial primary key,
+            account_id integer not null,
+            invoice_id integer not null references invoices(id) on delete cascade,
+            sent_at timestamptz not null default now(),
+            recipients jsonb not null,
+            subject text not null,
+            transport text not null,
+            status text not null,
+            error text);
+          create index mail_log_invoice_idx on mail_log (account_id, invoice_id, id desc);
+          create index mail_log_failed_idx on mail_log (sent_at) where status = 'failed';`,
+  },
+  {
+    version: 103,
+    name: 'the seller alerts sent of payments, webhooks and e-mails, one per record and kind',
+    sql: `create table seller_record_alerts (
+            account_id integer not null references accounts(id) on delete cascade,
+            kind text not null, record_id integer not null, told_at timestamptz not null default now(),
+            primary key (account_id, kind, record_id));`,
+  },
 ];
 
 const MIGRATION_LOCK = 7_204_311;

@@ -86,6 +86,7 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   ApiTokenRotation: [schemas.apiTokenRotation, 'output'],
   AttentionOverview: [schemas.attentionOverview, 'output'],
   ConnectionTest: [schemas.connectionTest, 'output'],
+  InvoiceEmailList: [schemas.invoiceEmailList, 'output'],
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -239,6 +240,7 @@ const OPERATIONS: OperationSpec[] = [
   { id: 'testPaymentConnection', tag: 'Seller', summary: "Ask the account's payment provider with the stored keys whether they work (extension of this service)", method: 'post', path: '/account/connection_tests/payments', formats: JSON_ONLY, response: 'ConnectionTest' },
   { id: 'testKsefConnection', tag: 'Seller', summary: "Authenticate once in the account's KSeF environment with the stored token or certificate (extension of this service)", method: 'post', path: '/account/connection_tests/ksef', formats: JSON_ONLY, response: 'ConnectionTest' },
   { id: 'sendInvoiceToKsef', tag: 'KSeF', summary: 'Send one invoice to KSeF again, after a refusal or when it was never sent (extension of this service)', method: 'post', path: '/invoices/{id}/send_to_ksef', formats: JSON_ONLY, response: 'Invoice', notFound: true },
+  { id: 'listInvoiceEmails', tag: 'Seller', summary: "Every e-mail sent or tried for the invoice, the newest first, with the mail server's words when one failed (extension of this service)", method: 'get', path: '/invoices/{id}/emails', formats: JSON_ONLY, response: 'InvoiceEmailList', notFound: true },
 ];
 
 const MEDIA: Record<Ext, string> = { json: 'application/json', xml: 'application/xml' };

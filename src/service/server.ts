@@ -4,6 +4,7 @@ import { capConnections, type ConnectionLimits, connectionLimits, connectionServ
 import { createAccount, lockDemoAccountSetup, replaceTokenByPrefix, sealedTokenByPrefix } from './accounts.js';
 import { createServiceApp } from './app.js';
 import { createIssuing } from './application/composition.js';
+import type { SellerAlertWorker } from './application/seller-alerts.js';
 import { nbpRates } from './application/exchange-rates.js';
 import type { ExchangeRateWorker } from './application/rate-worker.js';
 import type { SettledListener } from './ksef/runtime.js';
@@ -95,6 +96,8 @@ export interface RunningService {
   ksefSender: KsefSender;
   /** Completes invoices waiting for their NBP rate; `runOnce()` works on what is due now. */
   rateWorker: ExchangeRateWorker;
+  /** Tells sellers of failed payments and failing webhooks and e-mails; `runOnce()` sweeps now. */
+  sellerAlerts: SellerAlertWorker;
   /**
    * Answers a request in this process, as the listening server would but without a socket: a `fetch`
    * for a BFF or a typed client in the same process (`createBff({ serviceFetch: service.fetch })`).
@@ -198,7 +201,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const { seedDemoAccount } = await import('./seed.js');
       await seedDemoAccount(db, DEMO_PREFIX, registries);
     }
-    const { issuing, rateWorker } = createIssuing({ db, smtpUrl: options.smtpUrl, ksef: ksefRuntime, clock, publicUrl: publicUrlOf, rates: nbpRates(registries.nbp) });
+    const { issuing, rateWorker, alertWorker } = createIssuing({ db, smtpUrl: options.smtpUrl, ksef: ksefRuntime, clock, publicUrl: publicUrlOf, rates: nbpRates(registries.nbp) });
     const app = createServiceApp({
       issuing,
       db,
@@ -241,6 +244,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
     scheduler.start();
     rateWorker.start();
+    alertWorker.start();
     ksefSender.start();
     // `invoicekit secrets rotate` beside a running embedded service: its new key seals everything at once.
     let resealing: Promise<unknown> = Promise.resolve();
@@ -261,13 +265,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       scheduler,
       ksefSender,
       rateWorker,
+      sellerAlerts: alertWorker,
       // A `fetch` takes what `Request` takes; the app takes a `Request` alone (its second argument is its env).
       fetch: async (input, init) => fetch(new Request(input, init)),
       ...(db.writeCount ? { writeCount: db.writeCount } : {}),
       async close({ graceMs = 0 } = {}) {
         draining = true;
         stopWatchingKeys();
-        await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop(), rateWorker.stop(), resealing]);
+        await Promise.all([webhooks.stop(), scheduler.stop(), ksefSender.stop(), rateWorker.stop(), alertWorker.stop(), resealing]);
         const http = server as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => http.closeAllConnections?.(), graceMs);

@@ -1,5 +1,6 @@
-import { html, type PropertyDeclarations } from 'lit';
+import { html, nothing, type PropertyDeclarations } from 'lit';
 import { Task } from '../../elements/shared/task.js';
+import { portalUrlFor } from '../../kernel/portal-url.js';
 import { type Lang, pick } from '../i18n.js';
 import { AdminView } from '../view.js';
 import { errorText, recordStyles } from './records.js';
@@ -12,6 +13,14 @@ export interface ListedCustomer {
   email: string | null;
   city: string | null;
   country: string | null;
+  department_id: number | null;
+}
+
+/** A department's portal address, as this view reads it. */
+interface PortalOf {
+  id: number;
+  main: boolean;
+  portal_url?: string | null;
 }
 
 const PER_PAGE = 25;
@@ -30,6 +39,10 @@ const strings = {
     previous: 'Previous page',
     next: 'Next page',
     page: (page: number) => `Page ${page}`,
+    portal: 'Open portal view',
+    portalOf: (name: string) => `Open the portal view of ${name} (new tab)`,
+    portalHint: 'To open a customer’s portal view from here, set your customer portal’s address in',
+    portalSettings: 'the company settings',
   },
   pl: {
     title: 'Klienci',
@@ -44,11 +57,16 @@ const strings = {
     previous: 'Poprzednia strona',
     next: 'Następna strona',
     page: (page: number) => `Strona ${page}`,
+    portal: 'Otwórz widok klienta',
+    portalOf: (name: string) => `Otwórz widok klienta ${name} (nowa karta)`,
+    portalHint: 'Aby otwierać stąd widok klienta w portalu, ustaw adres portalu klienta w',
+    portalSettings: 'ustawieniach firmy',
   },
 } satisfies Record<Lang, unknown>;
 
 /**
- * The account's customers, found by name, each leading to its invoices (the list filtered to it).
+ * The account's customers, found by name, each leading to its invoices (the list filtered to it) and,
+ * when the customer's department (or the main one) has a `portal_url`, to its portal view on the host.
  * @summary The back office's customer list.
  */
 export class AdminCustomers extends AdminView {
@@ -66,6 +84,27 @@ export class AdminCustomers extends AdminView {
     args: () => [this.api, this.search, this.page] as const,
     task: ([api, name, page]) => (api ? api.get<ListedCustomer[]>('/clients.json', { name: name || undefined, page, per_page: PER_PAGE }) : []),
   });
+
+  /** Each department's portal address by id, and the main one's under 0. */
+  readonly #portals = new Task(this, {
+    args: () => [this.api] as const,
+    task: async ([api]) => {
+      const portals = new Map<number, string>();
+      if (!api) return portals;
+      for (const department of await api.get<PortalOf[]>('/departments.json', { per_page: 100 })) {
+        if (!department.portal_url) continue;
+        portals.set(department.id, department.portal_url);
+        if (department.main) portals.set(0, department.portal_url);
+      }
+      return portals;
+    },
+  });
+
+  #portalOf(customer: ListedCustomer): string | undefined {
+    const portals = this.#portals.value;
+    const portal = portals?.get(customer.department_id ?? 0) ?? portals?.get(0);
+    return portal ? portalUrlFor(portal, customer.id) : undefined;
+  }
 
   #find(value: string): void {
     this.search = value.trim();
@@ -115,19 +154,27 @@ export class AdminCustomers extends AdminView {
           <tbody>
             ${customers.map((customer) => {
               const invoices = `/admin/invoices?client_id=${customer.id}`;
+              const portal = this.#portalOf(customer);
               return html`<tr data-id=${customer.id}>
                 <th scope="row">${customer.name}</th>
                 <td>${customer.tax_no ?? ''}</td>
                 <td class="wide">${customer.email ?? ''}</td>
                 <td class="wide">${customer.city ?? ''}</td>
-                <td>
+                <td class="actions">
                   <a href=${invoices} aria-label=${t.invoices(customer.name)} @click=${(event: Event) => this.#go(event, invoices)}>${t.invoicesShort}</a>
+                  ${portal ? html`<a href=${portal} target="_blank" rel="noopener" data-portal aria-label=${t.portalOf(customer.name)}>${t.portal}</a>` : nothing}
                 </td>
               </tr>`;
             })}
           </tbody>
         </table>
       </div>
+      ${this.#portals.value && this.#portals.value.size === 0
+        ? html`<p class="hint" data-field="portal-hint">
+            ${t.portalHint}
+            <a href="/admin/settings/company" @click=${(event: Event) => this.#go(event, '/admin/settings/company')}>${t.portalSettings}</a>.
+          </p>`
+        : nothing}
       <nav class="actions" aria-label=${t.page(this.page)}>
         <button type="button" class="secondary" ?disabled=${this.page <= 1} @click=${() => (this.page -= 1)}>${t.previous}</button>
         <button type="button" class="secondary" ?disabled=${customers.length < PER_PAGE} @click=${() => (this.page += 1)}>${t.next}</button>

@@ -12,6 +12,18 @@ import { badge, errorText, fieldErrors, formValues, ksefState, recordStyles, tex
 
 type Notice = { tone: Tone; text: string; link?: { path: string; text: string } };
 
+/** One e-mail of the invoice, as `GET /invoices/{id}/emails.json` answers it. */
+interface InvoiceEmail {
+  id: number;
+  time: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  transport: 'smtp' | 'outbox';
+  status: 'sent' | 'failed';
+  error: string | null;
+}
+
 /** How long a sent invoice is watched for KSeF's answer, and how often. */
 const KSEF_WATCH = { times: 30, everyMs: 1000 };
 
@@ -41,6 +53,12 @@ export class AdminInvoice extends AdminView {
     args: () => [this.api, this.params.id] as const,
     task: ([api, id]) =>
       api && id ? api.get<InvoiceRecord>(`/invoices/${encodeURIComponent(id)}.json`, { 'additional_fields[invoice]': 'connected_payments' }) : undefined,
+  });
+
+  /** Every e-mail sent or tried for the invoice, the newest first. */
+  readonly #emails = new Task(this, {
+    args: () => [this.api, this.params.id] as const,
+    task: ([api, id]) => (api && id ? api.get<InvoiceEmail[]>(`/invoices/${encodeURIComponent(id)}/emails.json`) : undefined),
   });
 
   /** The account's KSeF environment: with KSeF off, nothing is offered to send. */
@@ -75,6 +93,7 @@ export class AdminInvoice extends AdminView {
       this.notice = { tone: 'error', text: errorText(error) };
     } finally {
       this.busy = '';
+      if (form === 'email') void this.#emails.run();
     }
   }
 
@@ -304,7 +323,43 @@ export class AdminInvoice extends AdminView {
         ${textField({ label: t.emailTo, name: 'email_to', type: 'email', value: invoice.buyer_email, autocomplete: 'email', errors: fieldErrors(error, 'email_to', 'email') })}
         <div class="actions"><button type="submit" ?disabled=${Boolean(this.busy)}>${t.emailSend}</button></div>
       </form>
+      <h3 id="email-history">${t.emailHistory}</h3>
+      ${this.#emailHistory()}
     </section>`;
+  }
+
+  #emailHistory(): TemplateResult {
+    const t = this.#t;
+    const emails = this.#emails.value;
+    if (!emails) return html`<p>${this.#emails.status === 'error' ? t.emailHistoryFailed : t.loading}</p>`;
+    if (emails.length === 0) return html`<p data-field="email-history">${t.emailHistoryNone}</p>`;
+    const when = new Intl.DateTimeFormat(locale(this.language), { dateStyle: 'medium', timeStyle: 'short' });
+    const result = (email: InvoiceEmail) =>
+      email.status === 'failed'
+        ? html`${badge(t.emailResultFailed, 'error')} <span data-field="email-error">${email.error ?? ''}</span>`
+        : badge(email.transport === 'outbox' ? t.emailResultOutbox : t.emailResultSent, 'ok');
+    return html`<div class="scroll" tabindex="0" role="region" aria-labelledby="email-history" data-field="email-history">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">${t.emailWhen}</th>
+            <th scope="col">${t.emailRecipients}</th>
+            <th scope="col" class="wide">${t.emailSubject}</th>
+            <th scope="col">${t.emailResult}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${emails.map(
+            (email) => html`<tr data-email=${email.id} data-status=${email.status}>
+              <td><time datetime=${email.time}>${when.format(new Date(email.time))}</time></td>
+              <td>${[...email.to, ...email.cc].join(', ')}</td>
+              <td class="wide">${email.subject}</td>
+              <td>${result(email)}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
   }
 
   #payments(invoice: InvoiceRecord): TemplateResult {

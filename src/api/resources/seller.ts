@@ -1,4 +1,13 @@
-import { apiTokenRotation, type ApiTokenRotation, attentionOverview, type AttentionOverview, connectionTest, type ConnectionTest } from '../schemas/seller.js';
+import {
+  apiTokenRotation,
+  type ApiTokenRotation,
+  attentionOverview,
+  type AttentionOverview,
+  connectionTest,
+  type ConnectionTest,
+  invoiceEmailList,
+  type InvoiceEmailList,
+} from '../schemas/seller.js';
 import { invoice, type Invoice } from '../schemas/invoice.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Id } from './shared.js';
@@ -15,6 +24,8 @@ export interface SellerApi {
   testKsefConnection(options?: CallOptions): Promise<ConnectionTest>;
   /** Sends one invoice to KSeF (again, after a fix) and answers it; the same as a read with `send_to_ksef=yes`. */
   sendToKsef(id: Id, options?: CallOptions): Promise<Invoice>;
+  /** Every e-mail sent or tried for the invoice, the newest first, with the mail server's words when one failed. */
+  invoiceEmails(id: Id, options?: CallOptions): Promise<InvoiceEmailList>;
 }
 
 export function sellerApi(transport: Transport): SellerApi {
@@ -28,5 +39,7 @@ export function sellerApi(transport: Transport): SellerApi {
       transport.request({ method: 'POST', path: 'account/connection_tests/ksef', format: 'json' }, connectionTest, options),
     sendToKsef: async (id, options) =>
       transport.request({ method: 'POST', path: `invoices/${encodeURIComponent(String(id))}/send_to_ksef`, format: 'json' }, invoice, options),
+    invoiceEmails: async (id, options) =>
+      transport.request({ method: 'GET', path: `invoices/${encodeURIComponent(String(id))}/emails`, format: 'json' }, invoiceEmailList, options),
   };
 }

@@ -1,5 +1,17 @@
 import * as z from 'zod';
+import { PORTAL_CLIENT_ID } from '../../kernel/portal-url.js';
 import { optionalText, textInput } from './common.js';
+
+/** An absolute http(s) address with `{client_id}` in it; empty text is no address. */
+const portalUrlInput = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? null : typeof value === 'string' ? value.trim() : value),
+  z
+    .string({ message: 'must be text' })
+    .max(500, 'is too long (maximum is 500 characters)')
+    .refine((text) => /^https?:\/\/[^/?#\s]/i.test(text) && URL.canParse(text), { message: 'must be an absolute http(s) address', abort: true })
+    .refine((text) => text.includes(PORTAL_CLIENT_ID), { message: `must contain ${PORTAL_CLIENT_ID} where the customer's id goes` })
+    .nullable(),
+);
 
 /** Departments (seller entities) and the integration resources of spec §4.8. */
 export const department = z.looseObject({
@@ -17,6 +29,8 @@ export const department = z.looseObject({
   bank_account: z.string().nullable(),
   main: z.boolean(),
   logo_url: z.string().nullable(),
+  /** The host's customer portal with `{client_id}` (an extension of this service). */
+  portal_url: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -52,6 +66,12 @@ export const departmentInput = z.object({
    * of this service.
    */
   oss_registered: z.boolean({ message: 'must be true or false' }).nullish(),
+  /**
+   * The host's customer portal, with `{client_id}` where the customer goes
+   * (`https://shop.example/account/invoices?customer={client_id}`): the back office opens a
+   * customer's portal view there. Empty or `null` removes it. An extension of this service.
+   */
+  portal_url: portalUrlInput.nullish(),
 });
 export type DepartmentInput = z.input<typeof departmentInput>;
 

@@ -57,3 +57,23 @@ export const connectionTest = z.object({
   message: z.string(),
 });
 export type ConnectionTest = z.infer<typeof connectionTest>;
+
+/** One e-mail the service sent or tried to send for an invoice (over SMTP, or kept in the outbox). */
+export const invoiceEmail = z.object({
+  id: z.number(),
+  /** When it was sent or tried (ISO 8601). */
+  time: z.string(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  subject: z.string(),
+  /** `smtp`: handed to the mail server; `outbox`: kept in the outbox (no mail server configured). */
+  transport: z.enum(['smtp', 'outbox']),
+  status: z.enum(['sent', 'failed']),
+  /** The mail server's words when it failed; it names no host or credential. */
+  error: z.string().nullable(),
+});
+export type InvoiceEmail = z.infer<typeof invoiceEmail>;
+
+/** `GET /invoices/{id}/emails.json`: the invoice's e-mails, the newest first. */
+export const invoiceEmailList = z.array(invoiceEmail);
+export type InvoiceEmailList = z.infer<typeof invoiceEmailList>;

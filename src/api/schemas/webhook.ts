@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { booleanInput, optionalText, pageQuery, textInput } from './common.js';
 
-/** Events a webhook can subscribe to: a record of a kind was created or updated. */
+/** Events a webhook can subscribe to: a record of a kind was created or updated, or something needs the seller. */
 export const WEBHOOK_KINDS = [
   'invoice:create',
   'invoice:update',
@@ -11,6 +11,8 @@ export const WEBHOOK_KINDS = [
   'product:update',
   'payment:create',
   'payment:update',
+  // Something needs the seller (an extension of this service): the overview's item, as `GET /account/attention` lists it.
+  'account:attention',
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 

@@ -4,7 +4,7 @@ import type { RateSource } from './exchange-rates.js';
 import { createInvoiceMail } from './invoice-mail.js';
 import type { Issuing } from './issuing.js';
 import { ExchangeRateWorker } from './rate-worker.js';
-import { createSellerAlerts, markKsefRefusal } from './seller-alerts.js';
+import { createSellerAlerts, markKsefRefusal, SellerAlertWorker } from './seller-alerts.js';
 
 export interface IssuingOptions {
   db: Database;
@@ -21,8 +21,11 @@ export interface IssuingOptions {
 
 const noRates: RateSource = () => Promise.reject(new Error('no NBP address is configured'));
 
-/** The issuing step's run-time parts, and the worker that completes invoices waiting for a rate. */
-export function createIssuing(options: IssuingOptions): { issuing: Issuing; rateWorker: ExchangeRateWorker } {
+/**
+ * The issuing step's run-time parts, the worker that completes invoices waiting for a rate, and the
+ * one that tells sellers of failed payments and failing webhooks and e-mails.
+ */
+export function createIssuing(options: IssuingOptions): { issuing: Issuing; rateWorker: ExchangeRateWorker; alertWorker: SellerAlertWorker } {
   const mail = createInvoiceMail(options.db, { smtpUrl: options.smtpUrl });
   const waiting = { kick: () => undefined as void };
   const issuing: Issuing = {
@@ -41,5 +44,5 @@ export function createIssuing(options: IssuingOptions): { issuing: Issuing; rate
     if (settled && (await markKsefRefusal(options.db, settled.accountId, settled.invoiceId))) await issuing.alerts.tell(settled.accountId, settled.invoiceId);
   });
   waiting.kick = () => rateWorker.kick();
-  return { issuing, rateWorker };
+  return { issuing, rateWorker, alertWorker: new SellerAlertWorker(issuing.alerts, { clock: options.clock }) };
 }

@@ -1,9 +1,11 @@
 import { defaultDepartment, firstUserEmail } from '../accounts.js';
-import type { Database } from '../db.js';
+import type { Database, Sql } from '../db.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { findRow, updateRow } from '../store.js';
-import { claimSellerAlert } from '../data/seller-alerts.js';
-import { EMAIL_ADDRESS, operatorSender } from '../documents/mailer.js';
+import { findRow, timestampText, updateRow } from '../store.js';
+import { ATTENTION_PER_KIND, attentionOf, type AttentionRow } from '../data/attention.js';
+import { failingMailOf } from '../data/mail-log.js';
+import { accountsWithFailures, claimRecordAlert, claimSellerAlert, queueAttentionEvent } from '../data/seller-alerts.js';
+import { EMAIL_ADDRESS, type MailMessage, operatorSender } from '../documents/mailer.js';
 import type { InvoiceMail } from './invoice-mail.js';
 
 /**
@@ -11,6 +13,11 @@ import type { InvoiceMail } from './invoice-mail.js';
  * for its NBP rate, a sale VIES could not confirm. The invoice carries the state (`attention`, read
  * through the API, and so in its `invoice:update` webhook), and the account's address gets one e-mail
  * per state, recorded apart from the invoice. The buyer only ever sees that the seller was told.
+ *
+ * The overview's other items (a payment that failed, a webhook or an invoice's e-mails that keep
+ * failing) carry no state on a record: a sweep finds them as the overview does and tells the seller
+ * once per record and kind. Every alert, of either sort, is also an `account:attention` webhook
+ * event whose body's `deal` is the overview's item.
  */
 
 export const ATTENTIONS = ['awaiting_exchange_rate', 'ksef_invalid', 'ksef_rejected', 'vies_unavailable'] as const;
@@ -71,9 +78,58 @@ export async function markKsefRefusal(db: Database, accountId: number, invoiceId
   });
 }
 
+/** The overview's kinds a sweep tells the seller of, once per record. */
+export const RECORD_ALERT_KINDS = ['payment_failed', 'webhook_failing', 'email_failing'] as const;
+type RecordAlertKind = (typeof RECORD_ALERT_KINDS)[number];
+
+/**
+ * What needs the account's seller now (`GET /account/attention`'s rows): the overview's query, and
+ * the invoices whose last two e-mails failed, from the e-mail log.
+ */
+export async function attentionRowsOf(sql: Sql, accountId: number, now: Date): Promise<AttentionRow[]> {
+  const rows = await attentionOf(sql, accountId, now);
+  for (const mail of await failingMailOf(sql, accountId, ATTENTION_PER_KIND)) {
+    rows.push({ kind: 'email_failing', id: mail.invoice_id, invoice_id: mail.invoice_id, number: mail.number, message: mail.error, webhook_id: null, since: mail.since });
+  }
+  return rows;
+}
+
+/** An overview row as the API and the `account:attention` event show it. */
+export function attentionItem(row: AttentionRow): { kind: string; id: number; invoice_id: number | null; number: string | null; message: string | null; webhook_id: number | null; since: string | null } {
+  return {
+    kind: row.kind,
+    id: Number(row.id),
+    invoice_id: row.invoice_id === null ? null : Number(row.invoice_id),
+    number: row.number,
+    message: row.message,
+    webhook_id: row.webhook_id === null ? null : Number(row.webhook_id),
+    since: row.since === null ? null : timestampText(row.since),
+  };
+}
+
+const RECORD_SUBJECTS: Record<RecordAlertKind, (row: AttentionRow) => string> = {
+  payment_failed: (row) => (row.number ? `A payment for invoice ${row.number} failed` : `Payment ${row.id} failed`),
+  webhook_failing: (row) => `Webhook ${row.id} keeps failing`,
+  email_failing: (row) => `The e-mails of invoice ${row.number ?? row.id} keep failing`,
+};
+
+const RECORD_EXPLANATIONS: Record<RecordAlertKind, string> = {
+  payment_failed: 'The payment provider declined the payment. The buyer may try again; nothing was charged.',
+  webhook_failing: 'The webhook’s deliveries keep failing: its receiver did not take them. Check the receiver, then send the failed deliveries again from the back office.',
+  email_failing: 'The last two e-mails of the invoice could not be sent. Check the address, or the mail server, and send the invoice again.',
+};
+
+/** Where the back office shows the item. */
+function backOfficePath(row: AttentionRow): string {
+  if (row.kind === 'webhook_failing') return '/admin/settings/webhooks';
+  return row.invoice_id === null ? '/admin/invoices' : `/admin/invoices/${row.invoice_id}`;
+}
+
 export interface SellerAlerts {
-  /** E-mails the account about an invoice's state, once per state. */
+  /** E-mails the account about an invoice's state, once per state, with its `account:attention` event. */
   tell(accountId: number, invoiceId: number): Promise<void>;
+  /** Tells each account of its failed payments and failing webhooks and e-mails not told yet. */
+  sweep(now: Date): Promise<void>;
 }
 
 export function createSellerAlerts(db: Database, mail: InvoiceMail, publicUrl: () => string): SellerAlerts {
@@ -109,15 +165,71 @@ export function createSellerAlerts(db: Database, mail: InvoiceMail, publicUrl: (
         html: null,
         attachments: [],
       };
-      // Once per invoice and state: claimed with the message (the outbox's copy commits with the
-      // claim; real mail goes once claimed, so no transaction waits on a mail server).
-      if (mail.mailer.transport === 'smtp') {
-        if (to && (await claimSellerAlert(db, accountId, invoiceId, attention))) await mail.mailer.send(db, message);
-        return;
+      const item = { kind: attention, id: row.id, invoice_id: row.id, number: row.data.number || null, message: messages.join('; ') || null, webhook_id: null, since: timestampText(row.updated_at) };
+      await once(accountId, (tx) => claimSellerAlert(tx, accountId, invoiceId, attention), row.id, item, to ? message : null);
+    },
+
+    async sweep(now) {
+      for (const accountId of await accountsWithFailures(db, now)) {
+        const rows = (await attentionRowsOf(db, accountId, now)).filter((row) => (RECORD_ALERT_KINDS as readonly string[]).includes(row.kind));
+        if (rows.length === 0) continue;
+        const to = await addressOf(accountId);
+        for (const row of rows) {
+          const kind = row.kind as RecordAlertKind;
+          const text = [RECORD_EXPLANATIONS[kind], '', ...(row.message ? [row.message, ''] : []), `${publicUrl()}${backOfficePath(row)}`].join('\n');
+          // Not an e-mail of the invoice: it stays out of the invoice's e-mail history.
+          const message: MailMessage = { accountId, invoiceId: null, from: operatorSender(mail.mailer, publicUrl()), replyTo: null, to: to ? [to] : [], cc: [], subject: RECORD_SUBJECTS[kind](row), text, html: null, attachments: [] };
+          // One record's trouble (its mail server, its address) never keeps the others untold.
+          await once(accountId, (tx) => claimRecordAlert(tx, accountId, kind, Number(row.id)), Number(row.id), attentionItem(row), to ? message : null).catch(() => undefined);
+        }
       }
-      await db.transaction(async (tx) => {
-        if ((await claimSellerAlert(tx, accountId, invoiceId, attention)) && to) await mail.mailer.send(tx, message);
-      });
     },
   };
+
+  /**
+   * Claims an alert and, when this call claimed it, queues its webhook event and sends its e-mail.
+   * The outbox's copy commits with the claim; real mail goes once claimed, so no transaction waits
+   * on a mail server.
+   */
+  async function once(accountId: number, claim: (tx: Sql) => Promise<boolean>, recordId: number, item: Record<string, unknown>, message: MailMessage | null): Promise<void> {
+    const claimed = await db.transaction(async (tx) => {
+      if (!(await claim(tx))) return false;
+      await queueAttentionEvent(tx, accountId, recordId, item);
+      if (message && mail.mailer.transport === 'outbox') await mail.mailer.send(tx, message);
+      return true;
+    });
+    if (claimed && message && mail.mailer.transport === 'smtp') await mail.mailer.send(db, message);
+  }
+}
+
+/** Runs the sweep now and then (every minute by default), in each process; a claim makes each alert go once. */
+export class SellerAlertWorker {
+  readonly #alerts: SellerAlerts;
+  readonly #clock: () => Date;
+  readonly #intervalMs: number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(alerts: SellerAlerts, options: { clock: () => Date; intervalMs?: number | undefined }) {
+    this.#alerts = alerts;
+    this.#clock = options.clock;
+    this.#intervalMs = options.intervalMs ?? 60_000;
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.runOnce().catch(() => undefined), this.#intervalMs);
+    this.#timer.unref?.();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  /** One sweep; a sweep under way is waited for, not run twice. */
+  async runOnce(): Promise<void> {
+    this.#running ??= this.#alerts.sweep(this.#clock()).finally(() => (this.#running = undefined));
+    return this.#running;
+  }
 }

@@ -3,7 +3,8 @@ import type { Sql } from '../db.js';
 /**
  * What needs an account's seller now, in one query (docs/decisions/back-office.md): invoices KSeF
  * refused or would refuse, or that wait for a rate, VIES or a KSeF number; overdue invoices;
- * payments a provider declined or has not confirmed; webhooks and e-mails that keep failing.
+ * payments a provider declined or has not confirmed; webhooks that keep failing. E-mails that keep
+ * failing come from the e-mail log (`data/mail-log.ts`).
  */
 export interface AttentionRow {
   kind: string;
@@ -63,14 +64,6 @@ export async function attentionOf(sql: Sql, accountId: number, now: Date): Promi
           and (d.status = 'failed' or (d.status = 'pending' and d.attempts >= 3))
           and not exists (select 1 from webhook_deliveries ok where ok.webhook_id = d.webhook_id and ok.status = 'delivered' and ok.id > d.id)
         group by d.webhook_id
-       union all
-       -- E-mails owed on an invoice that waits for nothing any more: sending them failed.
-       select 'email_failing', i.id, i.id, i.data->>'number', null, null, i.updated_at
-         from invoices i
-        where i.account_id = $1 and jsonb_typeof(i.data->'ksef_held_emails') = 'array' and jsonb_array_length(i.data->'ksef_held_emails') > 0
-          and i.data->>'attention' is null and coalesce(i.data->>'exchange_rate_pending', 'false') <> 'true'
-          and i.updated_at < $5::timestamptz - interval '15 minutes'
-          and not exists (select 1 from ksef_jobs k where k.invoice_id = i.id and k.state in ('queued', 'submitted'))
      )
      select kind, id, invoice_id, number, message, webhook_id, since
        from (select items.*, row_number() over (partition by kind order by since nulls last, id) as n from items) as ranked

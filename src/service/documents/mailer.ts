@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import type { RateLimitStore } from '../../server-kit/rate-limit.js';
 import type { Sql } from '../db.js';
 import { randomToken } from '../passwords.js';
+import { logMail, type MailStatus } from '../data/mail-log.js';
 import { insertOutboxAttachment, insertOutboxMessage } from '../data/outbox.js';
 import { SqlRateLimitStore } from '../data/rate-limits.js';
 
@@ -164,7 +165,9 @@ export function createMailer(smtpUrl?: string): Mailer {
       from: null,
       async send(sql, message) {
         await countRecipients(new SqlRateLimitStore(sql), message, DEFAULT_MAIL_PER_HOUR);
-        return storeInOutbox(sql, message);
+        const receipt = await storeInOutbox(sql, message);
+        await logInvoiceMail(sql, message, 'outbox', 'sent', null);
+        return receipt;
       },
     };
   }
@@ -176,7 +179,12 @@ export function createMailer(smtpUrl?: string): Mailer {
     transport: 'smtp',
     from,
     async send(sql, message) {
-      await countRecipients(new SqlRateLimitStore(sql), message, perHour);
+      try {
+        await countRecipients(new SqlRateLimitStore(sql), message, perHour);
+      } catch (error) {
+        if (error instanceof MailLimitError) await logInvoiceMail(sql, message, 'smtp', 'failed', error.message);
+        throw error;
+      }
       try {
         await transporter.sendMail({
           // The operator's address, whatever the caller put in `from`: the relay never sends in a seller's name.
@@ -191,11 +199,20 @@ export function createMailer(smtpUrl?: string): Mailer {
           attachments: message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
         });
       } catch (error) {
-        throw new MailDeliveryError(deliveryProblem(error), (error as { code?: unknown }).code === 'EENVELOPE');
+        const problem = deliveryProblem(error);
+        await logInvoiceMail(sql, message, 'smtp', 'failed', problem);
+        throw new MailDeliveryError(problem, (error as { code?: unknown }).code === 'EENVELOPE');
       }
+      await logInvoiceMail(sql, message, 'smtp', 'sent', null);
       return { transport: 'smtp', token: null };
     },
   };
+}
+
+/** Logs a message about an invoice (its e-mail history); a message of no invoice is not logged. */
+async function logInvoiceMail(sql: Sql, message: MailMessage, transport: 'smtp' | 'outbox', status: MailStatus, error: string | null): Promise<void> {
+  if (message.accountId === null || message.invoiceId === null) return;
+  await logMail(sql, { accountId: message.accountId, invoiceId: message.invoiceId, to: message.to, cc: message.cc, subject: message.subject, transport, status, error });
 }
 
 /** What went wrong, in words that name no host, port or credential of the mail server. */

@@ -21,6 +21,8 @@ export interface Department {
   bank_account: string | null;
   main: boolean;
   logo_url: string | null;
+  /** The host's customer portal with `{client_id}`; the customers list opens each customer's view there. */
+  portal_url: string | null;
 }
 
 const FIELDS = ['name', 'tax_no', 'street', 'post_code', 'city', 'country', 'phone', 'bank', 'bank_account'] as const;
@@ -41,6 +43,8 @@ const strings = {
     uploaded: 'The logo was saved; new invoices carry it.',
     loading: 'Loading…',
     failed: 'The company details could not be loaded:',
+    portal: 'Customer portal address',
+    portalHint: 'Your site’s customer portal, with {client_id} where the customer goes, such as https://shop.example/account/invoices?customer={client_id}. The customers list opens each customer’s portal view there.',
   },
   pl: {
     title: 'Firma i oddział',
@@ -57,6 +61,8 @@ const strings = {
     uploaded: 'Logo zapisano; nowe faktury będą je miały.',
     loading: 'Wczytywanie…',
     failed: 'Nie udało się wczytać danych firmy:',
+    portal: 'Adres portalu klienta',
+    portalHint: 'Portal klienta na Twojej stronie, z {client_id} w miejscu klienta, np. https://shop.example/account/invoices?customer={client_id}. Lista klientów otwiera tam widok każdego klienta.',
   },
 } satisfies Record<Lang, unknown>;
 
@@ -147,6 +153,7 @@ export class AdminCompanySettings extends SettingsSection {
         : nothing}
       <form @submit=${(event: SubmitEvent) => this.#save(event, department)}>
         ${FIELDS.map((name) => textField({ label: t.fields[name], name, value: department[name], errors: fieldErrors(error, name, `department.${name}`) }))}
+        ${textField({ label: t.portal, name: 'portal_url', type: 'url', value: department.portal_url, hint: t.portalHint, errors: fieldErrors(error, 'portal_url', 'department.portal_url') })}
         <div class="actions"><button type="submit" ?disabled=${Boolean(this.busy)}>${t.save}</button></div>
       </form>
       <h3 style="font-size:1rem">${t.logo}</h3>

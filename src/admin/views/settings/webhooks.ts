@@ -4,7 +4,7 @@ import { type Lang, locale, pick } from '../../i18n.js';
 import { badge, errorText, fieldErrors, formValues, textField, type Tone } from '../records.js';
 import { SettingsSection } from './section.js';
 
-const KINDS = ['invoice:create', 'invoice:update', 'client:create', 'client:update', 'product:create', 'product:update', 'payment:create', 'payment:update'] as const;
+const KINDS = ['invoice:create', 'invoice:update', 'client:create', 'client:update', 'product:create', 'product:update', 'payment:create', 'payment:update', 'account:attention'] as const;
 
 export interface Webhook {
   id: number;
