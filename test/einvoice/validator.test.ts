@@ -67,3 +67,99 @@ describe('EN 16931: broken documents fail with the rule that names the fault', (
     expect(report.schema).toEqual(['the root element Invoice is not of the cii syntax']);
   });
 });
+
+describe('Peppol BIS Billing 3.0', () => {
+  it.each(examples('peppol/examples'))('Peppol’s example %s passes the CEN and Peppol rules and the schema', { timeout: COMPILE }, async (name) => {
+    const report = await validateEInvoice(read(`peppol/examples/${name}`), { syntax: 'ubl', profile: 'peppol' });
+    expect(report.fatal).toEqual([]);
+    expect(report.schema).toEqual([]);
+  });
+
+  // "negativ" is Danish for negative: an invoice whose amounts are all below zero, which EN 16931
+  // and Peppol allow (Peppol's own base-negative-inv-correction.xml is one). It is a good example.
+  it.each(['BIS3_Invoice_positive.XML', 'BIS3_Invoice_negativ.XML'])('CEN’s Peppol example %s passes the Peppol rules', { timeout: COMPILE }, async (name) => {
+    const report = await validateEInvoice(read(`cen/ubl/examples/${name}`), { syntax: 'ubl', profile: 'peppol' });
+    expect(report.fatal).toEqual([]);
+    expect(report.schema).toEqual([]);
+  });
+
+  it('a plain EN 16931 invoice is not a Peppol one: no business process, no profile, no electronic addresses', { timeout: COMPILE }, async () => {
+    const report = await validateEInvoice(read('cen/ubl/examples/ubl-tc434-example1.xml'), { syntax: 'ubl', profile: 'peppol' });
+    expect(ids(report)).toEqual([
+      'NL-R-003',
+      'PEPPOL-EN16931-R001',
+      'PEPPOL-EN16931-R003',
+      'PEPPOL-EN16931-R004',
+      'PEPPOL-EN16931-R007',
+      'PEPPOL-EN16931-R010',
+      'PEPPOL-EN16931-R020',
+      'PEPPOL-EN16931-R120',
+    ]);
+    expect(report.fatal.find((failure) => failure.id === 'PEPPOL-EN16931-R010')?.text).toBe('Buyer electronic address MUST be provided');
+    expect(report.schema).toEqual([]);
+  });
+
+  it('a Peppol invoice without the buyer’s electronic address (BT-49) breaks PEPPOL-EN16931-R010', { timeout: COMPILE }, async () => {
+    const good = read('peppol/examples/base-example.xml');
+    const broken = good.replace('<cbc:EndpointID schemeID="0002">FR23342</cbc:EndpointID>', '');
+    expect(broken).not.toBe(good);
+    const report = await validateEInvoice(broken, { syntax: 'ubl', profile: 'peppol' });
+    expect(ids(report)).toEqual(['PEPPOL-EN16931-R010']);
+    expect(report.fatal[0]?.location).toBe(
+      "/*:Invoice[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2'][1]/*:AccountingCustomerParty[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2'][1]/*:Party[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2'][1]",
+    );
+  });
+});
+
+const XRECHNUNG_3 = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
+
+describe('XRechnung 3.0', () => {
+  // Peppol's base example made an XRechnung: its CustomizationID, and the seller contact (BG-6) it asks for.
+  const ubl = read('peppol/examples/base-example.xml')
+    .replace(/<cbc:CustomizationID>[^<]*</, `<cbc:CustomizationID>${XRECHNUNG_3}<`)
+    .replace(
+      '</cac:PartyLegalEntity>\n        </cac:Party>\n    </cac:AccountingSupplierParty>',
+      '</cac:PartyLegalEntity><cac:Contact><cbc:Name>Jane Doe</cbc:Name><cbc:Telephone>+44 20 7946 0000</cbc:Telephone><cbc:ElectronicMail>jane@example.com</cbc:ElectronicMail></cac:Contact>\n        </cac:Party>\n    </cac:AccountingSupplierParty>',
+    );
+  // CEN's XRechnung example, moved from XRechnung 2.0 to 3.0, with a seller telephone and e-mail address.
+  const cii = read('cen/cii/examples/XRechnung-O.xml')
+    .replace('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>', `<ram:ID>${XRECHNUNG_3}</ram:ID>`)
+    .replace('<ram:CompleteNumber>XX</ram:CompleteNumber>', '<ram:CompleteNumber>+49 711 123456</ram:CompleteNumber>')
+    .replace('<ram:URIID>XX</ram:URIID>', '<ram:URIID>seller@example.de</ram:URIID>');
+
+  it('a UBL XRechnung passes the CEN and XRechnung rules and the schema', { timeout: COMPILE }, async () => {
+    expect(ubl).toContain('<cac:Contact>');
+    const report = await validateEInvoice(ubl, { syntax: 'ubl', profile: 'xrechnung' });
+    expect(report.fatal).toEqual([]);
+    expect(report.warnings).toEqual([]);
+    expect(report.schema).toEqual([]);
+  });
+
+  it('a UBL XRechnung without the buyer reference (BT-10, the Leitweg-ID) breaks BR-DE-15', { timeout: COMPILE }, async () => {
+    const broken = ubl.replace('<cbc:BuyerReference>0150abc</cbc:BuyerReference>', '');
+    expect(broken).not.toBe(ubl);
+    const report = await validateEInvoice(broken, { syntax: 'ubl', profile: 'xrechnung' });
+    expect(ids(report)).toEqual(['BR-DE-15']);
+    expect(report.fatal[0]?.text).toBe('[BR-DE-15] Das Element "Buyer reference" (BT-10) muss übermittelt werden.');
+  });
+
+  it('a UBL XRechnung without the seller contact breaks BR-DE-2', { timeout: COMPILE }, async () => {
+    const report = await validateEInvoice(read('peppol/examples/base-example.xml'), { syntax: 'ubl', profile: 'xrechnung' });
+    expect(ids(report)).toEqual(['BR-DE-2']);
+    expect(report.warnings.map((warning) => warning.id)).toEqual(['BR-DE-21']);
+  });
+
+  it('CEN’s CII XRechnung example passes the CEN and XRechnung rules and the schema', { timeout: COMPILE }, async () => {
+    expect(cii).toContain(XRECHNUNG_3);
+    const report = await validateEInvoice(cii, { syntax: 'cii', profile: 'xrechnung' });
+    expect(report.fatal).toEqual([]);
+    expect(report.warnings).toEqual([]);
+    expect(report.schema).toEqual([]);
+  });
+  it('a CII XRechnung without the buyer reference (BT-10) breaks BR-DE-15', { timeout: COMPILE }, async () => {
+    const broken = cii.replace(/<ram:BuyerReference>[^<]*<\/ram:BuyerReference>/, '');
+    expect(broken).not.toBe(cii);
+    const report = await validateEInvoice(broken, { syntax: 'cii', profile: 'xrechnung' });
+    expect(ids(report)).toEqual(['BR-DE-15']);
+  });
+});

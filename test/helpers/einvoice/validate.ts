@@ -60,7 +60,7 @@ export async function validateEInvoice(
   const stylesheets = [readFixture(CEN_XSLT[options.syntax])];
   if (options.profile !== 'en16931') {
     const path = SCHEMATRON[options.profile][options.syntax];
-    stylesheets.push(compileSchematron(FIXTURES + path).then((compiled) => compiled));
+    stylesheets.push(compileSchematron(FIXTURES + path));
   }
   const [reports, schema] = await Promise.all([
     Promise.all(stylesheets.map(async (xslt) => runRules(await xslt, xml))),
