@@ -52,6 +52,7 @@ async function loadOrCompile(key: string, xslt: string): Promise<unknown> {
     });
     if (handle) {
       try {
+        await handle.writeFile(String(process.pid));
         // Another process may have finished between our read and our lock.
         const late = await readJson(target);
         if (late !== undefined) return late;
@@ -62,9 +63,23 @@ async function loadOrCompile(key: string, xslt: string): Promise<unknown> {
         await rm(lock, { force: true });
       }
     }
-    const held = await stat(lock).catch(() => undefined);
-    if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) await rm(lock, { force: true });
+    if (await isStale(lock)) await rm(lock, { force: true });
     else await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** A lock whose process has ended (a test run stopped mid-compile), or that is older than any compile. */
+async function isStale(lock: string): Promise<boolean> {
+  const held = await stat(lock).catch(() => undefined);
+  if (!held) return false;
+  if (Date.now() - held.mtimeMs > STALE_LOCK_MS) return true;
+  const owner = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+  if (!Number.isInteger(owner) || owner <= 0) return false; // being written
+  try {
+    process.kill(owner, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
