@@ -99,6 +99,22 @@ describe('Peppol BIS Billing 3.0', () => {
     expect(report.schema).toEqual([]);
   });
 
+  it('a plain EN 16931 invoice in CII breaks the same Peppol rules in their CII form', { timeout: COMPILE }, async () => {
+    const report = await validateEInvoice(read('cen/cii/examples/CII_example1.xml'), { syntax: 'cii', profile: 'peppol' });
+    expect(ids(report)).toEqual([
+      'NL-R-003',
+      'PEPPOL-EN16931-R001',
+      'PEPPOL-EN16931-R002',
+      'PEPPOL-EN16931-R003',
+      'PEPPOL-EN16931-R004',
+      'PEPPOL-EN16931-R007',
+      'PEPPOL-EN16931-R010',
+      'PEPPOL-EN16931-R020',
+      'PEPPOL-EN16931-R120',
+    ]);
+    expect(report.schema).toEqual([]);
+  });
+
   it('a Peppol invoice without the buyer’s electronic address (BT-49) breaks PEPPOL-EN16931-R010', { timeout: COMPILE }, async () => {
     const good = read('peppol/examples/base-example.xml');
     const broken = good.replace('<cbc:EndpointID schemeID="0002">FR23342</cbc:EndpointID>', '');
