@@ -34,7 +34,7 @@ describe('readFacturX', () => {
   it('reads the attached factur-x.xml, the PDF/A part and the Factur-X properties', { timeout: 240_000 }, async () => {
     const file = await pdf(
       (document) => {
-        document.file(new TextEncoder().encode(CII), { name: 'factur-x.xml', type: 'text/xml', relationship: 'Alternative' });
+        document.file(Buffer.from(CII, 'utf8'), { name: 'factur-x.xml', type: 'text/xml', relationship: 'Alternative' });
         document.appendXML(FACTUR_X_XMP);
       },
       { subset: 'PDF/A-3b' },
