@@ -34,7 +34,9 @@ describe('readFacturX', () => {
   it('reads the attached factur-x.xml, the PDF/A part and the Factur-X properties', { timeout: 240_000 }, async () => {
     const file = await pdf(
       (document) => {
-        document.file(Buffer.from(CII, 'utf8'), { name: 'factur-x.xml', type: 'text/xml', relationship: 'Alternative' });
+        // pdfkit writes the file specification's AFRelationship from `relationship`, which its types lack.
+        const attachment: PDFKit.Mixins.PDFAttachmentOptions & { relationship: string } = { name: 'factur-x.xml', type: 'text/xml', relationship: 'Alternative' };
+        document.file(Buffer.from(CII, 'utf8'), attachment);
         document.appendXML(FACTUR_X_XMP);
       },
       { subset: 'PDF/A-3b' },
@@ -42,6 +44,7 @@ describe('readFacturX', () => {
     const reading = await readFacturX(file);
     expect(reading.attachments).toEqual(['factur-x.xml']);
     expect(reading.xml).toBe(CII);
+    expect(reading.afRelationship).toBe('Alternative');
     expect(reading.pdfa).toEqual({ part: '3', conformance: 'B' });
     expect(reading.facturX).toEqual({ documentType: 'INVOICE', documentFileName: 'factur-x.xml', version: '1.0', conformanceLevel: 'EN 16931' });
     const report = await validateEInvoice(reading.xml ?? '', { syntax: 'cii', profile: 'en16931' });
@@ -53,6 +56,7 @@ describe('readFacturX', () => {
     const reading = await readFacturX(await pdf((document) => document.text('An invoice')));
     expect(reading.attachments).toEqual([]);
     expect(reading.xml).toBeUndefined();
+    expect(reading.afRelationship).toBeUndefined();
     expect(reading.pdfa).toEqual({ part: undefined, conformance: undefined });
     expect(reading.facturX).toEqual({ documentType: undefined, documentFileName: undefined, version: undefined, conformanceLevel: undefined });
   });

@@ -14,6 +14,12 @@ export interface FacturXReading {
   attachments: string[];
   /** The embedded `factur-x.xml`, or undefined when there is none. */
   xml: string | undefined;
+  /**
+   * The `/AFRelationship` of `factur-x.xml`'s file specification (Factur-X asks for `Data`,
+   * `Source` or `Alternative`), read from the PDF's bytes: undefined when the dictionary is inside a
+   * compressed object stream, which poppler's tools do not show.
+   */
+  afRelationship: string | undefined;
   /** The XMP metadata, as `pdfinfo -meta` gives it. */
   metadata: string;
   /** `pdfaid:part` and `pdfaid:conformance` (PDF/A-3b: `3` and `B`). */
@@ -45,6 +51,7 @@ export async function readFacturX(pdf: Uint8Array): Promise<FacturXReading> {
     return {
       attachments,
       xml,
+      afRelationship: relationship(Buffer.from(pdf).toString('latin1'), 'factur-x.xml'),
       metadata,
       pdfa: { part: property(metadata, PDFA_ID, 'part'), conformance: property(metadata, PDFA_ID, 'conformance') },
       facturX: {
@@ -80,6 +87,16 @@ function property(xmp: string, namespace: string, name: string): string | undefi
     const attribute = new RegExp(`\\s${prefix}:${name}\\s*=\\s*["']([^"']*)["']`).exec(xmp);
     const value = element?.[1] ?? attribute?.[1];
     if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** The AFRelationship of the file specification object naming `name` (`/F (name)` or `/UF (name)`). */
+function relationship(bytes: string, name: string): string | undefined {
+  for (const match of bytes.matchAll(/\d+\s+\d+\s+obj\b([\s\S]*?)\bendobj\b/g)) {
+    const object = match[1] ?? '';
+    if (!/\/Type\s*\/Filespec\b/.test(object) || !object.includes(`(${name})`)) continue;
+    return /\/AFRelationship\s*\/(\w+)/.exec(object)?.[1];
   }
   return undefined;
 }
