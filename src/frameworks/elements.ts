@@ -1,4 +1,5 @@
 import type { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, InvoiceSelectEvent } from '../elements/invoice-list/events.js';
+import type { TokenExpiredEvent } from '../elements/shared/token-renewal.js';
 import type { InvoiceList } from '../elements/invoice-list/invoice-list.js';
 import type { ClientForm } from '../elements/client-form/client-form.js';
 import type { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent } from '../elements/client-form/events.js';
@@ -12,9 +13,18 @@ import type { ProductPayButton } from '../elements/product-pay-button/product-pa
 export interface InvoicekitElements {
   'invoice-list': {
     element: InvoiceList;
-    events: { 'invoice-select': InvoiceSelectEvent; 'invoice-download': InvoiceDownloadEvent; 'invoice-pay': InvoicePayEvent; 'invoice-query-change': InvoiceQueryChangeEvent };
+    events: {
+      'invoice-select': InvoiceSelectEvent;
+      'invoice-download': InvoiceDownloadEvent;
+      'invoice-pay': InvoicePayEvent;
+      'invoice-query-change': InvoiceQueryChangeEvent;
+      'token-expired': TokenExpiredEvent;
+    };
   };
-  'client-form': { element: ClientForm; events: { 'client-change': ClientChangeEvent; 'client-saved': ClientSavedEvent; 'client-error': ClientErrorEvent } };
+  'client-form': {
+    element: ClientForm;
+    events: { 'client-change': ClientChangeEvent; 'client-saved': ClientSavedEvent; 'client-error': ClientErrorEvent; 'token-expired': TokenExpiredEvent };
+  };
   'product-pay-button': {
     element: ProductPayButton;
     events: { 'pay-before': PayBeforeEvent; 'pay-start': PayStartEvent; 'pay-success': PaySuccessEvent; 'pay-cancel': PayCancelEvent; 'pay-error': PayErrorEvent };

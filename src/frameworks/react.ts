@@ -1,3 +1,5 @@
+'use client';
+
 /**
  * Every element as a React component. A page that uses one element imports it alone
  * (`@invoicekit/elements/react/product-pay-button.js`), so it loads no other element.

@@ -22,6 +22,7 @@ import { selectPaymentProvider, type PaymentProvider } from './payments/provider
 import { mountPaymentNotifications } from './payments/notifications.js';
 import { mountPaymentSettings } from './payments/settings.js';
 import { mountCheckoutPage } from './public/checkout.js';
+import { mountFrontPage } from './public/front-page.js';
 import { mountPublicPages } from './public/pages.js';
 import { mountWidget } from './public/widget.js';
 import { mountAttachmentUploads, mountInvoiceAttachments, uploadKeyFirst } from './resources/attachments.js';
@@ -157,6 +158,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const open = [readsBody(PUBLIC_BODY)];
 
   mountHealth(app, { db: options.db, draining: options.draining });
+  mountFrontPage(app);
   app.get('/openapi', (c) => c.json(openApiDocument(c.get('config').publicUrl)));
 
   app.route('/invoice', group(open, mountPublicPages));

@@ -14,7 +14,8 @@ import { clientField, countryCode, countryOptions } from './fields.js';
 import { Task } from '../shared/task.js';
 import { BffError, ClientRecordClient, type PortalClient } from '../shared/bff-client.js';
 import { oneOf } from '../shared/dev-warnings.js';
-import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, type ClientFormValue } from './events.js';
+import { portalTokenSource, type TokenProvider } from '../shared/token-renewal.js';
+import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, TokenExpiredEvent, type ClientFormValue } from './events.js';
 import { catalogs, type ClientFormMessages } from './messages.js';
 import { CompanyLookup } from '../shared/company-lookup.js';
 import { bffCompanyLookup, lookupControls, lookupCountry } from './lookup.js';
@@ -48,6 +49,7 @@ const adopted = new WeakSet<Document | ShadowRoot>();
  *
  * @fires {ClientChangeEvent} client-change - The customer changed a field. `detail.field`, `detail.value`, `detail.dirty`.
  * @fires {ClientSavedEvent} client-saved - The details were saved or the client signed up. `detail.client`, `detail.portalToken` after a sign-up when the BFF mints one.
+ * @fires {TokenExpiredEvent} token-expired - The BFF said the portal token has expired. Set `portalToken` in the handler, or give `tokenProvider`, and the request is sent again under the new token; otherwise the form asks to reload the page. Cancelable: cancel to keep it from calling `tokenProvider`.
  * @fires {ClientErrorEvent} client-error - Loading or saving failed. `detail.action`, `detail.status`, `detail.code`, `detail.message`, `detail.fields`.
  *
  * @csspart field - Each field: its label, control and error.
@@ -94,15 +96,15 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   /** The short-lived portal token your backend minted for this customer (`edit` mode). */
   portalToken = '';
 
+  /** Called once when the BFF says the portal token has expired (unless the `token-expired` handler set `portalToken`): answers a new token for the same customer, under which the failed request is sent again. A save goes on under it without reloading the form. */
+  tokenProvider?: TokenProvider | undefined;
+
   /** `edit` loads and saves the session customer's client; `create` signs a new customer up (`POST /clients`). */
   mode: ClientFormMode = 'edit';
-
   /** Prefix of the inputs' names inside a page's form: `client` gives `client[name]`, `client[tax_no]`, …; empty gives plain names. */
   name = 'client';
-
   /** Disables every field and the buttons. */
   disabled = false;
-
   private values: ClientFormValues = blank();
   private company = true;
   private saving = false;
@@ -289,7 +291,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return this.disabled || this.#control.formDisabled;
   }
 
-  #api = (): ClientRecordClient => new ClientRecordClient(this.endpoint, this.mode === 'create' ? '' : this.portalToken);
+  #api = (): ClientRecordClient => new ClientRecordClient(this.endpoint, this.mode === 'create' ? async () => '' : portalTokenSource(this, () => this.dispatchEvent(new TokenExpiredEvent())));
 
   /** The person field is a company's contact person; a private person's name is the name. */
   #shown(field: Field): boolean {

@@ -1,5 +1,6 @@
 import type { ClientFormField } from '../../kernel/validation/client.js';
 import type { PortalClient } from '../shared/bff-client.js';
+export { TokenExpiredEvent, type TokenProvider } from '../shared/token-renewal.js';
 
 /** The form's values: every field as text, and whether the client is a company. */
 export type ClientFormValue = Record<ClientFormField, string> & { company: boolean };

@@ -1,5 +1,6 @@
 import type { ListFilter, PortalInvoice } from '../shared/bff-client.js';
 import type { ListOrder, ListPeriod } from './invoice-list.js';
+export { TokenExpiredEvent, type TokenProvider } from '../shared/token-renewal.js';
 
 export interface InvoiceEventDetail {
   readonly invoice: PortalInvoice;

@@ -13,8 +13,9 @@ import { emptyState, errorState, pagination, totalsLine } from './summary.js';
 import { toolbar } from './toolbar.js';
 import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
 import { ServerRendered } from '../shared/server-rendered.js';
+import { portalTokenSource, type TokenProvider } from '../shared/token-renewal.js';
 import { themeStyles } from '../shared/theme.js';
-import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, InvoiceSelectEvent } from './events.js';
+import { InvoiceDownloadEvent, InvoicePayEvent, InvoiceQueryChangeEvent, InvoiceSelectEvent, TokenExpiredEvent } from './events.js';
 import { catalogs, type InvoiceListMessages } from './messages.js';
 import { styles } from './invoice-list.styles.js';
 
@@ -45,6 +46,7 @@ const FILTERS = ['status', 'period', 'search', 'order', 'perPage', 'paging'] as 
  * @fires {InvoiceSelectEvent} invoice-select - The customer opened an invoice (View, or a click on its row). `detail.invoice`. Cancelable: cancel to show it in your own page instead of opening `view_url` in a new tab.
  * @fires {InvoiceDownloadEvent} invoice-download - The customer asked for a PDF. `detail.invoice`. Cancelable: cancel to handle the download yourself.
  * @fires {InvoiceQueryChangeEvent} invoice-query-change - The customer changed the status filter, period, search, sort or page. `detail.status`, `detail.period`, `detail.search`, `detail.order`, `detail.page`. Fired on the customer's action only, never when code sets a property: keep it in the page's URL and set the properties back on `popstate`.
+ * @fires {TokenExpiredEvent} token-expired - The BFF said the portal token has expired. Set `portalToken` in the handler, or give `tokenProvider`, and the request is sent again under the new token; otherwise the list asks to reload the page. Cancelable: cancel to keep it from calling `tokenProvider`.
  * @fires {InvoicePayEvent} invoice-pay - The customer chose to pay. `detail.invoice`, `detail.paymentUrl`. Cancelable: cancel to run your own checkout; otherwise the customer pays on the service's page and comes back to `return-url`.
  * @csspart frame - The card around everything.
  * @csspart toolbar - The filters above the table.
@@ -125,6 +127,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** The short-lived portal token your backend minted for this customer (never an api_token). */
   portalToken = '';
 
+  /** Called once when the BFF says the portal token has expired (unless the `token-expired` handler set `portalToken`): answers a new token for the same customer, under which the failed request is sent again. */
+  tokenProvider?: TokenProvider | undefined;
+
   /** Status filter: `outstanding` (everything with money still due, overdue and partly paid included), `overdue`, `paid`, `partial`, `unpaid`, or empty for all. The customer can change it. */
   status: ListFilter | '' = '';
 
@@ -133,19 +138,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** Search by invoice number. */
   search = '';
-
   /** Sort order: `issue_date`, `payment_to` or `price_gross`, then `.asc` or `.desc`. */
   order: ListOrder = 'issue_date.desc';
-
   /** Invoices per page, 1 to 100. */
   perPage = 25;
-
   /** `pages` shows one page at a time; `scroll` loads while scrolling and renders only the visible rows. */
   paging: PagingMode = 'pages';
-
   /** Where the customer comes back to after paying; default this page. The BFF accepts only its allowed origins. */
   returnUrl = '';
-
   /** The page shown, from 1, when `paging="pages"`. The customer changes it; a changed filter, search or sort goes back to page 1 unless `page` is set with it. Past the last page, the list shows the last one. */
   page = 1;
 
@@ -232,7 +232,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** Made when first needed: a server renders the list without one. */
   #client(): BffClient {
-    return (this.#api ??= new BffClient(this.endpoint, this.portalToken));
+    return (this.#api ??= new BffClient(this.endpoint, portalTokenSource(this, () => this.dispatchEvent(new TokenExpiredEvent()))));
   }
 
   /** Shows a page the BFF answered (or the server rendered) and announces it. */

@@ -164,6 +164,8 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   #products = new Task(this, {
     args: () => [this.#where, this.product, this.locale] as const,
     task: ([source, product], { signal }) => {
+      // No product yet (a framework sets it after the element is created): nothing to ask for, and the button waits, as while loading.
+      if (!product) return new Promise<SaleProduct>(() => undefined);
       this.#checks.abort();
       this.#checks = new AbortController();
       this.#source = source;

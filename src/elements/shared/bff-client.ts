@@ -1,4 +1,5 @@
-import { fetchJson } from './fetch-json.js';
+import { BffError, fetchJson } from './fetch-json.js';
+import type { PortalTokenSource } from './token-renewal.js';
 import type { CheckoutStatus } from '../../contract/sale.js';
 import type { CustomerClient, PdfLink, PortalListPage, PortalListQuery, RenderedInvoice, SignupResult } from '../../contract/portal.js';
 export { BffError } from './fetch-json.js';
@@ -42,16 +43,24 @@ export type PaymentOutcomeStatus = CheckoutStatus;
  */
 abstract class BffRoutes {
   readonly #base: string;
-  readonly #headers: Record<string, string>;
+  readonly #token: PortalTokenSource;
 
-  constructor(endpoint: string, portalToken: string) {
+  /** A request the BFF refuses as `token_expired` is sent once more under the token `portalToken` renews, if it gives one. */
+  constructor(endpoint: string, portalToken: PortalTokenSource) {
     this.#base = new URL(endpoint.replace(/\/*$/, '/'), document.baseURI).href;
-    this.#headers = portalToken ? { authorization: `Bearer ${portalToken}` } : {};
+    this.#token = portalToken;
   }
 
   /** A JSON request whose failures arrive as `BffError`s (an abort stays an `AbortError`). */
-  protected request<T>(path: string, signal?: AbortSignal, method?: string, body?: unknown): Promise<T> {
-    return fetchJson<T>(this.#base + path, { method, headers: this.#headers, body, signal });
+  protected async request<T>(path: string, signal?: AbortSignal, method?: string, body?: unknown): Promise<T> {
+    const send = (token: string) => fetchJson<T>(this.#base + path, { method, headers: token ? { authorization: `Bearer ${token}` } : {}, body, signal });
+    const token = await this.#token();
+    return send(token).catch(async (error: unknown) => {
+      const fresh = error instanceof BffError && error.code === 'token_expired' && (await this.#token(token));
+      signal?.throwIfAborted();
+      if (!fresh || fresh === token) throw error;
+      return send(fresh);
+    });
   }
 }
 

@@ -1,3 +1,5 @@
+'use client';
+
 import { InvoiceList as InvoiceListElement } from '../../elements/invoice-list/define.js';
 import { wrap } from './wrap.js';
 
@@ -7,4 +9,5 @@ export const InvoiceList = wrap('invoice-list', InvoiceListElement, {
   onInvoiceDownload: 'invoice-download',
   onInvoicePay: 'invoice-pay',
   onInvoiceQueryChange: 'invoice-query-change',
+  onTokenExpired: 'token-expired',
 });

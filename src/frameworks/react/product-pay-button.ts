@@ -1,3 +1,5 @@
+'use client';
+
 import { ProductPayButton as ProductPayButtonElement } from '../../elements/product-pay-button/define.js';
 import { wrap } from './wrap.js';
 

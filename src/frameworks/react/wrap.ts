@@ -11,12 +11,34 @@ export type EventProps<T extends Tag> = { [K in keyof Events<T> & string as `on$
 /** What `createComponent` reads the listener types from: each prop's event name, branded with its event class. */
 export type TypedEventProps<T extends Tag> = { [K in keyof Events<T> & string as `on${PascalEventName<K>}`]: EventName<Extract<Events<T>[K], Event>> };
 
+/** How React treats what is inside the element. */
+export interface WrapOptions {
+  /**
+   * The element draws its own content into its light DOM (`<client-form>`, for the browser's
+   * autofill). React is told the content is not its own (an empty `dangerouslySetInnerHTML`, the
+   * same object at every render): it neither hydrates nor replaces it, so an element that upgraded and
+   * drew before hydration is no mismatch (React's error #418), and takes no children.
+   */
+  ownsLightDom?: boolean;
+}
+
+/** Empty markup, one object for every render, so that React never sets it again after the first. */
+const OWN_CONTENT = Object.freeze({ __html: '' });
+
 /**
  * Wraps one element as a React component: every public property is a typed prop, and each event is
  * an `on…` prop whose listener receives the element's own event class (`onPaySuccess(event)` gets a
  * `PaySuccessEvent`). `events` is checked against the element map, so an event left out (or a
  * misspelt one) does not compile.
  */
-export function wrap<T extends Tag>(tagName: T, elementClass: new () => InvoicekitElements[T]['element'], events: EventProps<T>) {
-  return createComponent({ react: React, tagName, elementClass, events: events as unknown as TypedEventProps<T> });
+export function wrap<T extends Tag>(tagName: T, elementClass: new () => InvoicekitElements[T]['element'], events: EventProps<T>, options: WrapOptions = {}) {
+  const Component = createComponent({ react: React, tagName, elementClass, events: events as unknown as TypedEventProps<T> });
+  if (!options.ownsLightDom) return Component;
+  // Typed loosely inside: the component it returns has the wrapped component's own props.
+  const Inner = Component as unknown as React.ComponentType<Record<string, unknown> & React.RefAttributes<HTMLElement>>;
+  const OwnContent = React.forwardRef<HTMLElement, Record<string, unknown>>((props, ref) =>
+    React.createElement(Inner, { ...props, children: undefined, dangerouslySetInnerHTML: OWN_CONTENT, ref }),
+  );
+  OwnContent.displayName = Component.displayName ?? tagName;
+  return OwnContent as unknown as typeof Component;
 }

@@ -163,7 +163,7 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
       await api.invoices.update(id, { paid: invoice.price_gross, status: 'paid' });
     },
     /** A new customer of the account with a portal token that may read and change their record (for `<client-form>`). */
-    async newCustomer(fields: Record<string, string | boolean> = {}): Promise<{ id: number; token: string }> {
+    async newCustomer(fields: Record<string, string | boolean> = {}): Promise<{ id: number; token: string; expiredToken: string; shortToken: string }> {
       const created = await api.clients.create({
         name: 'Nowak Design Sp. z o.o.',
         tax_no: '5252445767',
@@ -175,7 +175,15 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
         company: true,
         ...fields,
       });
-      return { id: created.id, token: await issuePortalToken({ clientId: created.id, scopes: ['client:read', 'client:write'], ttlSeconds: 3600 }, portalSecret) };
+      const clientToken = (issuedAt?: Date, ttlSeconds = 3600) => issuePortalToken({ clientId: created.id, scopes: ['client:read', 'client:write'], ttlSeconds, issuedAt }, portalSecret);
+      return {
+        id: created.id,
+        token: await clientToken(),
+        // Issued two hours ago for one.
+        expiredToken: await clientToken(new Date(Date.now() - 7_200_000)),
+        // Runs out within 3 seconds, while a page is open.
+        shortToken: await clientToken(undefined, 3),
+      };
     },
     /** A client as the service's own API answers it. */
     async client(id: number) {
