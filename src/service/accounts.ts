@@ -83,6 +83,8 @@ export interface DepartmentData {
   widget_origins?: string[] | null;
   /** Registered for OSS (docs/decisions/tax-engine.md). */
   oss_registered?: boolean | null;
+  /** E-invoices: the seller's electronic address (BT-34), `0208:0123456789`. */
+  einvoice_address?: string | null;
   logo: { content_type: string; size: number; updated_at: string } | null;
 }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { optionalText, textInput } from './common.js';
+import { einvoiceAddressInput } from './einvoice.js';
 
 /** Departments (seller entities) and the integration resources of spec §4.8. */
 export const department = z.looseObject({
@@ -17,6 +18,8 @@ export const department = z.looseObject({
   bank_account: z.string().nullable(),
   main: z.boolean(),
   logo_url: z.string().nullable(),
+  /** E-invoices: the seller's electronic address (BT-34). */
+  einvoice_address: z.string().nullish(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -52,6 +55,8 @@ export const departmentInput = z.object({
    * of this service.
    */
   oss_registered: z.boolean({ message: 'must be true or false' }).nullish(),
+  /** E-invoices: the seller's electronic address (BT-34), `0208:0123456789`, which Peppol and XRechnung require. */
+  einvoice_address: einvoiceAddressInput,
 });
 export type DepartmentInput = z.input<typeof departmentInput>;
 

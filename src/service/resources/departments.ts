@@ -25,6 +25,7 @@ export function presentDepartment(row: StoredRow<DepartmentData>, c: ServiceCont
     main: d.main,
     widget_origins: d.widget_origins ?? [],
     oss_registered: d.oss_registered ?? false,
+    einvoice_address: d.einvoice_address ?? null,
     logo_url: d.logo ? `${base}/departments/${row.id}/logo?v=${encodeURIComponent(d.logo.updated_at)}` : null,
     created_at: timestampText(row.created_at),
     updated_at: timestampText(row.updated_at),
@@ -51,6 +52,7 @@ export function mountDepartments(app: Hono<ServiceEnv>): void {
       shortcut: input.shortcut ?? null,
       widget_origins: originList(input.widget_origins),
       oss_registered: input.oss_registered ?? false,
+      einvoice_address: input.einvoice_address ?? null,
     }),
     update: async (_tx, _account, current, input) =>
       merge(current, { ...input, name: input.name || undefined, widget_origins: input.widget_origins === undefined ? undefined : originList(input.widget_origins) }),
