@@ -1,4 +1,4 @@
-import type { EInvoice, InvoiceLine, Party, VatBreakdown } from './model.js';
+import type { EInvoice, InvoiceLine, Party, PostalAddress, VatBreakdown } from './model.js';
 import { el, group, leaf, xmlDocument, type XmlNode } from './xml-writer.js';
 
 /**
@@ -16,8 +16,16 @@ const NS = {
 /** `2026-03-01` as CII writes a date (format 102). */
 const date = (name: string, value: string, type: 'udt' | 'qdt' = 'udt') => el(name, null, el(`${type}:DateTimeString`, { format: '102' }, value.replaceAll('-', '')));
 
+function address(a: PostalAddress): XmlNode {
+  return el('ram:PostalTradeAddress', null,
+    leaf('ram:PostcodeCode', a.postCode),
+    leaf('ram:LineOne', a.street),
+    leaf('ram:CityName', a.city),
+    el('ram:CountryID', null, a.country),
+  );
+}
+
 function party(role: 'ram:SellerTradeParty' | 'ram:BuyerTradeParty', p: Party): XmlNode {
-  const address = p.address;
   return el(role, null,
     el('ram:Name', null, p.name),
     p.legalRegistrationId && el('ram:SpecifiedLegalOrganization', null, el('ram:ID', null, p.legalRegistrationId)),
@@ -26,12 +34,7 @@ function party(role: 'ram:SellerTradeParty' | 'ram:BuyerTradeParty', p: Party): 
       p.contact.phone && el('ram:TelephoneUniversalCommunication', null, el('ram:CompleteNumber', null, p.contact.phone)),
       p.contact.email && el('ram:EmailURIUniversalCommunication', null, el('ram:URIID', null, p.contact.email)),
     ),
-    el('ram:PostalTradeAddress', null,
-      leaf('ram:PostcodeCode', address.postCode),
-      leaf('ram:LineOne', address.street),
-      leaf('ram:CityName', address.city),
-      el('ram:CountryID', null, address.country),
-    ),
+    address(p.address),
     p.electronicAddress && el('ram:URIUniversalCommunication', null, el('ram:URIID', { schemeID: p.electronicAddress.scheme }, p.electronicAddress.id)),
     p.vatId && el('ram:SpecifiedTaxRegistration', null, el('ram:ID', { schemeID: 'VA' }, p.vatId)),
   );
@@ -93,7 +96,7 @@ export function toCii(invoice: EInvoice): string {
         invoice.orderReference && el('ram:BuyerOrderReferencedDocument', null, el('ram:IssuerAssignedID', null, invoice.orderReference)),
       ),
       el('ram:ApplicableHeaderTradeDelivery', null,
-        invoice.deliveryCountry && el('ram:ShipToTradeParty', null, el('ram:PostalTradeAddress', null, el('ram:CountryID', null, invoice.deliveryCountry))),
+        invoice.deliveryAddress && el('ram:ShipToTradeParty', null, address(invoice.deliveryAddress)),
         invoice.deliveryDate && el('ram:ActualDeliverySupplyChainEvent', null, date('ram:OccurrenceDateTime', invoice.deliveryDate)),
       ),
       el('ram:ApplicableHeaderTradeSettlement', null,

@@ -1,4 +1,4 @@
-import { add, compare, type Decimal, decimal, isZero, mul, negate, round, sub, sum, toFixed, ZERO } from '../kernel/money.js';
+import { add, compare, type Decimal, decimal, isZero, mul, negate, round, sub, sum, toFixed, toPlain, ZERO } from '../kernel/money.js';
 import { isPercentage, normalRate } from '../kernel/tax/index.js';
 import type { EInvoice, EInvoiceProfile, InvoiceLine, Party, PaymentInstructions, PrecedingInvoice, VatBreakdown, VatCategory } from './model.js';
 import { countryCodeOf, electronicAddressOf, registrationIdOf, unitCodeOf, vatIdOf } from './parties.js';
@@ -112,11 +112,16 @@ export function vatCategoryOf(tax: string, invoice: Pick<EInvoiceSource, 'kind' 
   return { category: 'O', rate: null };
 }
 
-/** The document's kind: a correction that credits is a credit note, one that charges more a corrected invoice. */
-function documentKind(source: EInvoiceSource): Pick<EInvoice, 'typeCode' | 'creditNote'> {
+/**
+ * The document's kind: a correction that credits is a credit note, one that charges more a corrected
+ * invoice (384), which Peppol keeps for German parties (PEPPOL-EN16931-P0112): there it is an
+ * invoice that names the corrected one.
+ */
+function documentKind(source: EInvoiceSource, profile: EInvoiceProfile): Pick<EInvoice, 'typeCode' | 'creditNote'> {
   if (source.kind === 'correction') {
     const gross = sum(source.positions.map((line) => decimal(line.total_price_gross)));
-    return compare(gross, ZERO) <= 0 ? { typeCode: '381', creditNote: true } : { typeCode: '384', creditNote: false };
+    if (compare(gross, ZERO) <= 0) return { typeCode: '381', creditNote: true };
+    return { typeCode: profile === 'peppol' ? '380' : '384', creditNote: false };
   }
   if (source.kind === 'advance') return { typeCode: '386', creditNote: false };
   return { typeCode: '380', creditNote: false };
@@ -160,14 +165,14 @@ function decimalDiv(a: Decimal, b: Decimal): Decimal {
   return { units, scale };
 }
 
-const toPlainQuantity = (value: Decimal) => trimPrice(round(value, 4));
+const toPlainQuantity = (value: Decimal) => toPlain(round(value, 4));
 /** A price or quantity with at least two decimals and no trailing zeros beyond them. */
 function trimPrice(value: Decimal): string {
   const fixed = toFixed(value, Math.max(value.scale, 2));
   return fixed.replace(/(\.\d\d\d*?)0+$/, '$1');
 }
 
-function breakdownOf(lines: readonly InvoiceLine[], source: EInvoiceSource, sign: Decimal): VatBreakdown[] {
+function breakdownOf(lines: readonly InvoiceLine[], source: EInvoiceSource, sign: Decimal, profile: EInvoiceProfile): VatBreakdown[] {
   const groups = new Map<string, { category: VatCategory; rate: string | null; taxable: Decimal; tax: Decimal }>();
   source.positions.forEach((position, index) => {
     const line = lines[index]!;
@@ -183,7 +188,8 @@ function breakdownOf(lines: readonly InvoiceLine[], source: EInvoiceSource, sign
       taxableAmount: money(group.taxable),
       taxAmount: money(group.tax),
       category: group.category,
-      rate: group.rate,
+      // XRechnung wants every breakdown's rate (BR-DE-14); EN 16931 lets "not subject" go without.
+      rate: group.rate ?? (profile === 'xrechnung' ? '0' : null),
       exemptionReason: exemption?.reason ?? null,
       exemptionReasonCode: exemption?.code ?? null,
     };
@@ -235,10 +241,10 @@ function paymentOf(source: EInvoiceSource): PaymentInstructions {
 
 /** The EN 16931 model of an invoice under a profile. Check `einvoiceProblems` first: this assumes the data is there. */
 export function einvoiceOf(source: EInvoiceSource, context: EInvoiceContext, profile: EInvoiceProfile): EInvoice {
-  const kind = documentKind(source);
+  const kind = documentKind(source, profile);
   const sign = kind.creditNote ? decimal(-1) : decimal(1);
   const lines = source.positions.map((line, index) => lineOf(line, index, sign, source));
-  const vatBreakdown = breakdownOf(lines, source, sign);
+  const vatBreakdown = breakdownOf(lines, source, sign, profile);
   const notSubject = vatBreakdown.some((group) => group.category === 'O');
   const lineNet = sum(lines.map((line) => decimal(line.netAmount)));
   const vat = sum(vatBreakdown.map((group) => decimal(group.taxAmount)));
@@ -246,7 +252,8 @@ export function einvoiceOf(source: EInvoiceSource, context: EInvoiceContext, pro
   const prepaid = context.prepaid ? decimal(context.prepaid) : ZERO;
   const accounting = text(source.exchange_currency)?.toUpperCase() ?? ACCOUNTING_CURRENCY;
   const foreign = accounting !== source.currency.toUpperCase() && text(source.exchange_currency_rate) !== null;
-  const supplyCountry = vatBreakdown.some((group) => group.category === 'K') ? countryCodeOf(source.buyer_country) : null;
+  const buyer = buyerOf(source, context, notSubject);
+  const intraCommunity = vatBreakdown.some((group) => group.category === 'K');
   const payable = sub(taxInclusive, prepaid);
   const dueDate = text(source.payment_to);
   return {
@@ -263,9 +270,9 @@ export function einvoiceOf(source: EInvoiceSource, context: EInvoiceContext, pro
     orderReference: text(source.oid),
     precedingInvoices: context.preceding,
     seller: sellerOf(source, context, notSubject),
-    buyer: buyerOf(source, context, notSubject),
+    buyer,
     deliveryDate: text(source.sell_date),
-    deliveryCountry: supplyCountry,
+    deliveryAddress: intraCommunity ? buyer.address : null,
     payment: compare(payable, ZERO) > 0 ? paymentOf(source) : null,
     paymentTerms: dueDate ? null : compare(payable, ZERO) > 0 ? 'Payable on receipt' : null,
     vatBreakdown,

@@ -142,8 +142,8 @@ export interface EInvoice {
   readonly buyer: Party;
   /** BT-72. */
   readonly deliveryDate: string | null;
-  /** BT-80: the country goods are delivered to (needed for intra-community supplies). */
-  readonly deliveryCountry: string | null;
+  /** BG-15: where goods are delivered (an intra-community supply needs its country, BT-80): the buyer's address. */
+  readonly deliveryAddress: PostalAddress | null;
   readonly payment: PaymentInstructions | null;
   /** BT-20. */
   readonly paymentTerms: string | null;

@@ -1,4 +1,4 @@
-import type { EInvoice, InvoiceLine, Party, VatBreakdown } from './model.js';
+import type { EInvoice, InvoiceLine, Party, PostalAddress, VatBreakdown } from './model.js';
 import { el, group, leaf, xmlDocument, type XmlNode } from './xml-writer.js';
 
 /**
@@ -15,17 +15,20 @@ const NS = {
 
 const VAT = el('cac:TaxScheme', null, el('cbc:ID', null, 'VAT'));
 
+function address(name: string, a: PostalAddress): XmlNode {
+  return el(name, null,
+    leaf('cbc:StreetName', a.street),
+    leaf('cbc:CityName', a.city),
+    leaf('cbc:PostalZone', a.postCode),
+    el('cac:Country', null, el('cbc:IdentificationCode', null, a.country)),
+  );
+}
+
 function party(role: 'cac:AccountingSupplierParty' | 'cac:AccountingCustomerParty', p: Party): XmlNode {
-  const address = p.address;
   return el(role, null, el('cac:Party', null,
     p.electronicAddress && el('cbc:EndpointID', { schemeID: p.electronicAddress.scheme }, p.electronicAddress.id),
     el('cac:PartyName', null, el('cbc:Name', null, p.name)),
-    el('cac:PostalAddress', null,
-      leaf('cbc:StreetName', address.street),
-      leaf('cbc:CityName', address.city),
-      leaf('cbc:PostalZone', address.postCode),
-      el('cac:Country', null, el('cbc:IdentificationCode', null, address.country)),
-    ),
+    address('cac:PostalAddress', p.address),
     p.vatId && el('cac:PartyTaxScheme', null, el('cbc:CompanyID', null, p.vatId), VAT),
     el('cac:PartyLegalEntity', null, el('cbc:RegistrationName', null, p.name), leaf('cbc:CompanyID', p.legalRegistrationId)),
     p.contact && group('cac:Contact', leaf('cbc:Name', p.contact.name), leaf('cbc:Telephone', p.contact.phone), leaf('cbc:ElectronicMail', p.contact.email)),
@@ -88,9 +91,9 @@ export function toUbl(invoice: EInvoice): string {
     ),
     party('cac:AccountingSupplierParty', invoice.seller),
     party('cac:AccountingCustomerParty', invoice.buyer),
-    (invoice.deliveryDate || invoice.deliveryCountry) && el('cac:Delivery', null,
+    (invoice.deliveryDate || invoice.deliveryAddress) && el('cac:Delivery', null,
       leaf('cbc:ActualDeliveryDate', invoice.deliveryDate),
-      invoice.deliveryCountry && el('cac:DeliveryLocation', null, el('cac:Address', null, el('cac:Country', null, el('cbc:IdentificationCode', null, invoice.deliveryCountry)))),
+      invoice.deliveryAddress && el('cac:DeliveryLocation', null, address('cac:Address', invoice.deliveryAddress)),
     ),
     payment && el('cac:PaymentMeans', null,
       el('cbc:PaymentMeansCode', null, payment.meansCode),
