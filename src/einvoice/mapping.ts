@@ -1,6 +1,6 @@
 import { add, compare, type Decimal, decimal, isZero, mul, negate, round, sub, sum, toFixed, toPlain, ZERO } from '../kernel/money.js';
 import { isPercentage, normalRate } from '../kernel/tax/index.js';
-import type { EInvoice, EInvoiceProfile, InvoiceLine, Party, PaymentInstructions, PrecedingInvoice, VatBreakdown, VatCategory } from './model.js';
+import type { EInvoice, EInvoiceProfile, InvoiceLine, LineAllowance, Party, PaymentInstructions, PrecedingInvoice, VatBreakdown, VatCategory } from './model.js';
 import { countryCodeOf, electronicAddressOf, registrationIdOf, unitCodeOf, vatIdOf } from './parties.js';
 
 /** A position as the service stores it (amounts rounded to the currency's minor unit). */
@@ -14,6 +14,7 @@ export interface EInvoiceSourceLine {
   readonly total_price_net: string;
   readonly total_price_gross: string;
   readonly discount?: string | null;
+  readonly discount_percent?: string | null;
 }
 
 /** The stored invoice's fields the mapping reads (the hosted service's names). */
@@ -149,13 +150,28 @@ function lineOf(line: EInvoiceSourceLine, index: number, sign: Decimal, source: 
     unitCode: unitCodeOf(line.quantity_unit),
     netAmount: money(net),
     netPrice: trimPrice(price),
-    allowance: withAllowance ? { amount: money(allowance), baseAmount: money(listNet), reason: 'Discount', reasonCode: '95' } : null,
+    allowance: withAllowance ? allowanceOf(allowance, listNet, line.discount_percent) : null,
     vatCategory: category,
     vatRate: rate,
     itemName: text(line.name) ?? '-',
     sellerItemId: text(line.code),
   };
 }
+
+/** A discount as a line allowance; its base and percentage only where they give its amount within a cent (PEPPOL-EN16931-R040). */
+function allowanceOf(amount: Decimal, base: Decimal, percentText: string | null | undefined): LineAllowance {
+  const percent = percentText ? decimal(percentText) : null;
+  const fits = percent !== null && compare(abs(sub(round(mul(base, percent), 4), mul(amount, decimal(100)))), decimal(1)) <= 0;
+  return {
+    amount: money(amount),
+    baseAmount: fits ? money(base) : null,
+    percent: fits ? toPlain(percent) : null,
+    reason: 'Discount',
+    reasonCode: '95',
+  };
+}
+
+const abs = (value: Decimal) => (compare(value, ZERO) < 0 ? negate(value) : value);
 
 function decimalDiv(a: Decimal, b: Decimal): Decimal {
   // Exact enough for a unit price: ten decimals, then rounded by the caller.

@@ -46,8 +46,9 @@ export interface Party {
 export interface LineAllowance {
   /** BT-136. */
   readonly amount: string;
-  /** BT-137. */
-  readonly baseAmount: string;
+  /** BT-137 and BT-138: given together or not at all (PEPPOL-EN16931-R041, R042). */
+  readonly baseAmount: string | null;
+  readonly percent: string | null;
   /** BT-139 and BT-140. */
   readonly reason: string;
   readonly reasonCode: string;

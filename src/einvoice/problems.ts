@@ -41,6 +41,11 @@ export function einvoiceProblems(source: EInvoiceSource, context: EInvoiceContex
   const buyerReference = blank(source.buyer_reference) ? context.clientBuyerReference : source.buyer_reference;
   if (!blank(buyerAddress) && !electronicAddressOf(buyerAddress)) add('buyer_einvoice_address', 'is not an electronic address such as 0208:0123456789');
   if (!blank(sellerAddress) && !electronicAddressOf(sellerAddress)) add('seller_einvoice_address', 'is not an electronic address such as 0208:0123456789');
+  // Peppol's network routes by participant identifiers: an e-mail address is none (PEPPOL-EN16931-CL008).
+  if (profile === 'peppol') {
+    if (electronicAddressOf(buyerAddress)?.scheme === 'EM') add('buyer_einvoice_address', 'must be a Peppol participant identifier, not an e-mail address');
+    if (electronicAddressOf(sellerAddress)?.scheme === 'EM') add('seller_einvoice_address', 'must be a Peppol participant identifier, not an e-mail address');
+  }
   if (profile === 'peppol' || profile === 'xrechnung') {
     if (blank(buyerAddress)) add('buyer_einvoice_address', `is required for ${name}`);
     if (blank(sellerAddress)) add('seller_einvoice_address', `is required for ${name}: set the department's einvoice_address`);

@@ -45,7 +45,7 @@ export const US_BUYER = {
   buyer_post_code: '10001',
   buyer_city: 'New York',
   buyer_country: 'US',
-  buyer_einvoice_address: 'EM:ap@windowworld.example',
+  buyer_einvoice_address: '0060:123456789',
   buyer_reference: 'PO-88',
 };
 
