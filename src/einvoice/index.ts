@@ -11,7 +11,7 @@ import { toUbl } from './ubl.js';
  */
 
 export * from './model.js';
-export { accountOf, einvoiceOf, vatCategoryOf, type EInvoiceContext, type EInvoiceSource, type EInvoiceSourceLine } from './mapping.js';
+export { accountOf, einvoiceOf, taxFieldsOf, vatCategoryOf, type EInvoiceContext, type EInvoiceSource, type EInvoiceSourceLine, type TaxFields } from './mapping.js';
 export { countryCodeOf, ELECTRONIC_ADDRESS, electronicAddressOf, unitCodeOf, vatIdOf } from './parties.js';
 export { einvoiceProblems };
 export { toCii, toUbl };

@@ -72,6 +72,23 @@ export interface EInvoiceContext {
   readonly preceding: readonly PrecedingInvoice[];
   /** What the advances a final invoice settles came to, gross (BT-113). */
   readonly prepaid: string | null;
+  /** A correction's corrected invoice's tax decision, which the correction keeps. */
+  readonly correctedTax?: TaxFields | null;
+}
+
+/** The fields that decide each position's VAT category besides its rate. */
+export type TaxFields = Pick<EInvoiceSource, 'kind' | 'reverse_charge' | 'np_tax_kind' | 'exempt_tax_kind'>;
+
+/** The tax decision an invoice stands under: a correction's is the corrected invoice's, unless it states its own. */
+export function taxFieldsOf(source: EInvoiceSource, context: Pick<EInvoiceContext, 'correctedTax'>): TaxFields {
+  const corrected = source.kind === 'correction' ? context.correctedTax : null;
+  if (!corrected) return source;
+  return {
+    kind: corrected.kind,
+    reverse_charge: source.reverse_charge === true || corrected.reverse_charge === true,
+    np_tax_kind: text(source.np_tax_kind) ?? corrected.np_tax_kind ?? null,
+    exempt_tax_kind: text(source.exempt_tax_kind) ?? corrected.exempt_tax_kind ?? null,
+  };
 }
 
 /** The accounting currency of the service's sellers: VAT is declared in Polish złoty. */
@@ -128,8 +145,8 @@ function documentKind(source: EInvoiceSource, profile: EInvoiceProfile): Pick<EI
   return { typeCode: '380', creditNote: false };
 }
 
-function lineOf(line: EInvoiceSourceLine, index: number, sign: Decimal, source: EInvoiceSource): InvoiceLine {
-  const { category, rate } = vatCategoryOf(line.tax, source);
+function lineOf(line: EInvoiceSourceLine, index: number, sign: Decimal, tax: TaxFields): InvoiceLine {
+  const { category, rate } = vatCategoryOf(line.tax, tax);
   const quantity = decimal(line.quantity);
   const net = mul(decimal(line.total_price_net), sign);
   const positive = compare(net, ZERO) >= 0;
@@ -188,7 +205,7 @@ function trimPrice(value: Decimal): string {
   return fixed.replace(/(\.\d\d\d*?)0+$/, '$1');
 }
 
-function breakdownOf(lines: readonly InvoiceLine[], source: EInvoiceSource, sign: Decimal, profile: EInvoiceProfile): VatBreakdown[] {
+function breakdownOf(lines: readonly InvoiceLine[], source: EInvoiceSource, tax: TaxFields, sign: Decimal, profile: EInvoiceProfile): VatBreakdown[] {
   const groups = new Map<string, { category: VatCategory; rate: string | null; taxable: Decimal; tax: Decimal }>();
   source.positions.forEach((position, index) => {
     const line = lines[index]!;
@@ -199,7 +216,7 @@ function breakdownOf(lines: readonly InvoiceLine[], source: EInvoiceSource, sign
     groups.set(key, group);
   });
   return [...groups.values()].map((group) => {
-    const exemption = group.category === 'E' ? { code: null, reason: text(source.exempt_tax_kind) } : EXEMPTIONS[group.category];
+    const exemption = group.category === 'E' ? { code: null, reason: text(tax.exempt_tax_kind) } : EXEMPTIONS[group.category];
     return {
       taxableAmount: money(group.taxable),
       taxAmount: money(group.tax),
@@ -259,8 +276,9 @@ function paymentOf(source: EInvoiceSource): PaymentInstructions {
 export function einvoiceOf(source: EInvoiceSource, context: EInvoiceContext, profile: EInvoiceProfile): EInvoice {
   const kind = documentKind(source, profile);
   const sign = kind.creditNote ? decimal(-1) : decimal(1);
-  const lines = source.positions.map((line, index) => lineOf(line, index, sign, source));
-  const vatBreakdown = breakdownOf(lines, source, sign, profile);
+  const tax = taxFieldsOf(source, context);
+  const lines = source.positions.map((line, index) => lineOf(line, index, sign, tax));
+  const vatBreakdown = breakdownOf(lines, source, tax, sign, profile);
   const notSubject = vatBreakdown.some((group) => group.category === 'O');
   const lineNet = sum(lines.map((line) => decimal(line.netAmount)));
   const vat = sum(vatBreakdown.map((group) => decimal(group.taxAmount)));

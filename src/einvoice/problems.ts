@@ -1,6 +1,6 @@
 import { compare, decimal, ZERO } from '../kernel/money.js';
 import type { EInvoiceProfile } from './model.js';
-import { type EInvoiceContext, type EInvoiceSource, vatCategoryOf } from './mapping.js';
+import { type EInvoiceContext, type EInvoiceSource, taxFieldsOf, vatCategoryOf } from './mapping.js';
 import { countryCodeOf, electronicAddressOf } from './parties.js';
 
 const blank = (value: string | null | undefined) => (value ?? '').trim() === '';
@@ -15,7 +15,8 @@ export function einvoiceProblems(source: EInvoiceSource, context: EInvoiceContex
   const problems: Record<string, string[]> = {};
   const add = (field: string, message: string) => (problems[field] ??= []).push(message);
   const name = PROFILE_NAMES[profile];
-  const categories = new Set(source.positions.map((line) => vatCategoryOf(line.tax, source).category));
+  const tax = taxFieldsOf(source, context);
+  const categories = new Set(source.positions.map((line) => vatCategoryOf(line.tax, tax).category));
 
   if (source.positions.length === 0) add('positions', `can't be empty in an ${name} invoice`);
   if (blank(source.seller_name)) add('seller_name', `is required for ${name}`);
@@ -24,7 +25,7 @@ export function einvoiceProblems(source: EInvoiceSource, context: EInvoiceContex
   if (!blank(source.seller_country) && !countryCodeOf(source.seller_country)) add('seller_country', 'is not an ISO 3166-1 country code');
   if (!blank(source.buyer_country) && !countryCodeOf(source.buyer_country)) add('buyer_country', 'is not an ISO 3166-1 country code');
   if (categories.has('O') && categories.size > 1) add('positions', `can't mix np positions not subject to VAT with other rates in an ${name} invoice (BR-O-11)`);
-  if (categories.has('E') && blank(source.exempt_tax_kind)) add('exempt_tax_kind', 'is required for an exempt position (BR-E-10)');
+  if (categories.has('E') && blank(tax.exempt_tax_kind)) add('exempt_tax_kind', 'is required for an exempt position (BR-E-10)');
   for (const [category, what] of [['AE', 'reverse charge'], ['K', 'an intra-community supply']] as const) {
     if (categories.has(category) && blank(source.buyer_tax_no)) add('buyer_tax_no', `is required for ${what}`);
   }

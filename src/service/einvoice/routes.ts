@@ -13,18 +13,23 @@ type StoredInvoice = InvoiceData & Record<string, unknown>;
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
-/** The invoices a document names: a correction's corrected invoice, a final invoice's advances. */
-async function precedingOf(sql: Sql, accountId: number, invoice: StoredInvoice): Promise<PrecedingInvoice[]> {
+/** The invoices a document names (a correction's corrected invoice, a final invoice's advances), and the tax decision a correction keeps. */
+async function precedingOf(sql: Sql, accountId: number, invoice: StoredInvoice): Promise<Pick<EInvoiceContext, 'preceding' | 'correctedTax'>> {
   if (invoice.kind === 'correction') {
     const id = invoice.from_invoice_id ?? invoice.invoice_id;
     const corrected = typeof id === 'number' ? await findRow<StoredInvoice>(sql, 'invoices', accountId, id) : undefined;
-    return corrected ? [{ number: corrected.data.number, issueDate: corrected.data.issue_date }] : [];
+    if (!corrected) return { preceding: [] };
+    const data = corrected.data as unknown as EInvoiceSource;
+    return {
+      preceding: [{ number: data.number, issueDate: data.issue_date }],
+      correctedTax: { kind: data.kind, reverse_charge: data.reverse_charge ?? null, np_tax_kind: data.np_tax_kind ?? null, exempt_tax_kind: data.exempt_tax_kind ?? null },
+    };
   }
   if (invoice.kind === 'final' && typeof invoice.invoice_id === 'number') {
     const advances = await advancesOfOrder<StoredInvoice>(sql, accountId, invoice.invoice_id);
-    return advances.map((row) => ({ number: row.data.number, issueDate: row.data.issue_date }));
+    return { preceding: advances.map((row): PrecedingInvoice => ({ number: row.data.number, issueDate: row.data.issue_date })) };
   }
-  return [];
+  return { preceding: [] };
 }
 
 /** What the invoice does not hold itself: its department's address, its client's, the invoices it names. */
@@ -37,8 +42,8 @@ async function contextOf(sql: Sql, accountId: number, invoice: StoredInvoice): P
     sellerEinvoiceAddress: textOf(department?.data.einvoice_address),
     clientEinvoiceAddress: textOf(client?.data.einvoice_address),
     clientBuyerReference: textOf(client?.data.buyer_reference),
-    preceding: await precedingOf(sql, accountId, invoice),
     prepaid: null,
+    ...(await precedingOf(sql, accountId, invoice)),
   };
 }
 
