@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInvoicingClient, ValidationError } from '../../src/api/index.js';
 import { validateEInvoice } from '../helpers/einvoice/index.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -205,5 +206,27 @@ describe('the fields e-invoices need, through the API', () => {
     const bad = await http.post('/clients.json', { client: { name: 'Zły Adres', einvoice_address: 'peppol please' } });
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({ code: 'error', message: { einvoice_address: ['must be a scheme and an identifier, such as 0208:0123456789 or EM:invoices@example.com'] } });
+  });
+});
+
+describe('the typed client and the OpenAPI description', () => {
+  it('reads the document, and the missing fields as a ValidationError', async () => {
+    const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken, retry: 0 });
+    const xml = await client.invoices.einvoice(documents.get('intra-community supply')!, { syntax: 'cii', profile: 'xrechnung' });
+    expect(xml).toContain('<ram:ID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</ram:ID>');
+    expect(xml).toContain('<ram:BuyerReference>04011000-12345-34</ram:BuyerReference>');
+    const bare = await create({ issue_date: '2026-03-02', buyer_name: 'Jan Kowalski', positions: [{ name: 'Usługa', quantity: 1, tax: 23, price_net: '10' }] });
+    const error = await client.invoices.einvoice(bare.id as number, { profile: 'peppol' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).fields).toEqual({
+      buyer_einvoice_address: ['is required for Peppol'],
+      buyer_reference: ['is required for Peppol when the invoice has no order number (oid)'],
+    });
+  });
+
+  it('describes the route and the new fields', async () => {
+    const document = (await http.get('/openapi')).body as { paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    expect(document.paths['/invoices/{id}/einvoice.xml']!['get']!.operationId).toBe('getInvoiceEinvoiceXml');
+    expect(Object.keys(document.components.schemas['Invoice']!.properties)).toEqual(expect.arrayContaining(['buyer_einvoice_address', 'buyer_reference']));
   });
 });
