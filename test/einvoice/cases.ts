@@ -109,4 +109,17 @@ export const STANDALONE: Record<string, Record<string, unknown>> = {
     exchange_currency_rate: '4.2718',
     positions: [{ name: 'Okno PCV 120x150', quantity: 2, quantity_unit: 'szt.', tax: 23, price_net: '310.00' }],
   },
+  'OSS sale to a consumer in another member state': {
+    ...base,
+    buyer_name: 'Klara Schmidt',
+    buyer_company: false,
+    buyer_street: 'Lindenweg 2',
+    buyer_post_code: '80331',
+    buyer_city: 'München',
+    buyer_country: 'DE',
+    buyer_einvoice_address: '0088:4001234567891',
+    buyer_reference: 'Bestellung 4711',
+    use_oss: true,
+    positions: [{ name: 'Kurs online', quantity: 1, tax: 19, price_gross: '119.00' }],
+  },
 };

@@ -95,7 +95,7 @@ describe('every invoice in every syntax and profile', () => {
       }
     }
     expect(failures).toEqual({});
-    expect(documents.size).toBe(12);
+    expect(documents.size).toBe(13);
   }, 600_000);
 });
 
@@ -137,15 +137,16 @@ describe('a document read for its values', () => {
 
   it('names each category of the tax decisions', async () => {
     const categories: Record<string, string[]> = {};
-    for (const name of ['exempt with its reason', 'EU reverse charge for a service', 'intra-community supply', 'export of goods', 'a service not subject to VAT here']) {
+    for (const name of ['exempt with its reason', 'EU reverse charge for a service', 'intra-community supply', 'export of goods', 'a service not subject to VAT here', 'OSS sale to a consumer in another member state']) {
       const xml = (await einvoice(documents.get(name), 'cii', 'en16931')).text;
-      categories[name] = [...xml.matchAll(/<ram:CategoryCode>([^<]+)</g)].map((match) => match[1]!);
+      categories[name] = [...xml.matchAll(/<ram:(?:CategoryCode|RateApplicablePercent)>([^<]+)</g)].map((match) => match[1]!);
     }
     expect(categories).toEqual({
-      'exempt with its reason': ['E', 'E'],
-      'EU reverse charge for a service': ['AE', 'AE'],
-      'intra-community supply': ['K', 'K'],
-      'export of goods': ['G', 'G'],
+      'OSS sale to a consumer in another member state': ['S', '19', 'S', '19'],
+      'exempt with its reason': ['E', '0', 'E', '0'],
+      'EU reverse charge for a service': ['AE', '0', 'AE', '0'],
+      'intra-community supply': ['K', '0', 'K', '0'],
+      'export of goods': ['G', '0', 'G', '0'],
       'a service not subject to VAT here': ['O', 'O'],
     });
   });
