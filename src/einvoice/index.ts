@@ -13,6 +13,7 @@ import { toUbl } from './ubl.js';
 export * from './model.js';
 export { accountOf, einvoiceOf, taxFieldsOf, vatCategoryOf, type EInvoiceContext, type EInvoiceSource, type EInvoiceSourceLine, type TaxFields } from './mapping.js';
 export { countryCodeOf, ELECTRONIC_ADDRESS, electronicAddressOf, unitCodeOf, vatIdOf } from './parties.js';
+export { EINVOICE_KINDS } from './problems.js';
 export { einvoiceProblems };
 export { toCii, toUbl };
 

@@ -20,6 +20,8 @@ export interface EInvoiceSourceLine {
 /** The stored invoice's fields the mapping reads (the hosted service's names). */
 export interface EInvoiceSource {
   readonly kind: string;
+  /** False for a cost invoice, which has no e-invoice of ours. */
+  readonly income?: boolean | null;
   readonly number: string;
   readonly issue_date: string;
   readonly sell_date?: string | null;

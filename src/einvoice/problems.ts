@@ -3,6 +3,13 @@ import type { EInvoiceProfile } from './model.js';
 import { type EInvoiceContext, type EInvoiceSource, taxFieldsOf, vatCategoryOf } from './mapping.js';
 import { countryCodeOf, electronicAddressOf } from './parties.js';
 
+/**
+ * The kinds that are sales invoices, which EN 16931 describes. Proformas, estimates, orders, cash
+ * documents and notes are not invoices; the margin scheme has no EN 16931 VAT category; the other
+ * kinds record purchases.
+ */
+export const EINVOICE_KINDS = ['vat', 'advance', 'final', 'correction', 'wdt', 'export_products', 'vat_mp', 'bill', 'invoice_other'] as const;
+
 const blank = (value: string | null | undefined) => (value ?? '').trim() === '';
 const PROFILE_NAMES: Readonly<Record<EInvoiceProfile, string>> = { en16931: 'EN 16931', peppol: 'Peppol', xrechnung: 'XRechnung' };
 
@@ -18,6 +25,8 @@ export function einvoiceProblems(source: EInvoiceSource, context: EInvoiceContex
   const tax = taxFieldsOf(source, context);
   const categories = new Set(source.positions.map((line) => vatCategoryOf(line.tax, tax).category));
 
+  if (!(EINVOICE_KINDS as readonly string[]).includes(source.kind)) add('kind', `has no e-invoice: only ${EINVOICE_KINDS.join(', ')} invoices have one`);
+  if (source.income === false) add('income', 'is false: e-invoices are written for the invoices you issue, not for costs');
   if (source.positions.length === 0) add('positions', `can't be empty in an ${name} invoice`);
   if (blank(source.seller_name)) add('seller_name', `is required for ${name}`);
   if (blank(source.seller_tax_no)) add('seller_tax_no', `is required for ${name}`);

@@ -98,6 +98,15 @@ describe('what each profile needs', () => {
     });
   });
 
+  it('writes sales invoices only', () => {
+    expect(einvoiceProblems(invoice({ kind: 'proforma' }), context, 'en16931')).toEqual({
+      kind: ['has no e-invoice: only vat, advance, final, correction, wdt, export_products, vat_mp, bill, invoice_other invoices have one'],
+    });
+    expect(einvoiceProblems(invoice({ income: false }), context, 'en16931')).toEqual({
+      income: ['is false: e-invoices are written for the invoices you issue, not for costs'],
+    });
+  });
+
   it('refuses np positions not subject to VAT beside other rates (BR-O-11)', () => {
     const mixed = invoice({ positions: [
       { name: 'A', quantity: '1', tax: '23', price_net: '1', total_price_net: '1.00', total_price_gross: '1.23' },
