@@ -122,4 +122,11 @@ export const STANDALONE: Record<string, Record<string, unknown>> = {
     use_oss: true,
     positions: [{ name: 'Kurs online', quantity: 1, tax: 19, price_gross: '119.00' }],
   },
+  'a discount as an amount, paid in cash': {
+    ...base,
+    ...POLISH_BUYER,
+    payment_type: 'cash',
+    discount_kind: 'amount',
+    positions: [{ name: 'Parapet', quantity: 4, quantity_unit: 'm', tax: 23, price_net: '80.00', discount: '25.50' }],
+  },
 };

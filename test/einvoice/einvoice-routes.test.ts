@@ -95,7 +95,7 @@ describe('every invoice in every syntax and profile', () => {
       }
     }
     expect(failures).toEqual({});
-    expect(documents.size).toBe(13);
+    expect(documents.size).toBe(14);
   }, 600_000);
 });
 
@@ -115,6 +115,14 @@ describe('a document read for its values', () => {
     expect(all(/<cbc:MultiplierFactorNumeric>([^<]+)</g)).toEqual(['10']);
     expect(all(/<cbc:Amount currencyID="PLN">([^<]+)</g)).toEqual(['375.00']);
     expect(all(/<cac:PayeeFinancialAccount>\s*<cbc:ID>([^<]+)</g)).toEqual(['PL61109010140000071219812874']);
+  });
+
+  it('writes a discount given as an amount without base or percentage, and cash as payment means 10', async () => {
+    const xml = (await einvoice(documents.get('a discount as an amount, paid in cash'), 'ubl', 'xrechnung')).text;
+    expect(xml).toMatch(/<cbc:AllowanceChargeReason>Discount<\/cbc:AllowanceChargeReason>\s*<cbc:Amount currencyID="PLN">25.50<\/cbc:Amount>\s*<\/cac:AllowanceCharge>/);
+    expect(xml).toContain('<cbc:LineExtensionAmount currencyID="PLN">294.50</cbc:LineExtensionAmount>');
+    expect(xml).toContain('<cbc:PaymentMeansCode>10</cbc:PaymentMeansCode>');
+    expect(xml).not.toContain('PayeeFinancialAccount');
   });
 
   it('states the VAT of a euro invoice in złoty too', async () => {
