@@ -135,9 +135,9 @@ export const client = z.looseObject({
   use_delivery_address: z.boolean(),
   use_mass_payment: z.boolean(),
   www: s,
-  /** E-invoices: the client's electronic address (BT-49) and buyer reference (BT-10). */
-  einvoice_address: s,
-  buyer_reference: s,
+  /** E-invoices: the client's electronic address (BT-49) and buyer reference (BT-10); an extension of this service. */
+  einvoice_address: z.string().nullish(),
+  buyer_reference: z.string().nullish(),
 });
 export type Client = z.infer<typeof client>;
 export const clientList = z.array(client);

@@ -323,8 +323,9 @@ export const invoice = z.looseObject({
   warehouse_document_id: n,
   exempt_tax_kind: s,
   np_tax_kind: s,
-  buyer_einvoice_address: s,
-  buyer_reference: s,
+  /** E-invoices (an extension of this service, so optional in answers of the hosted service). */
+  buyer_einvoice_address: z.string().nullish(),
+  buyer_reference: z.string().nullish(),
   /** KSeF: the sending state (`ok`, `processing`, `send_error`…, `demo_` outside production), null if never sent. */
   gov_status: s,
   /** KSeF: the invoice's KSeF number. */
