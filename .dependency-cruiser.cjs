@@ -9,6 +9,7 @@
 const room = {
   contract: '^src/contract/',
   kernel: '^src/kernel/',
+  einvoice: '^src/einvoice/',
   api: '^src/api/',
   serverKit: '^src/server-kit/',
   service: '^src/service/',
@@ -27,6 +28,7 @@ const rooms = [
   { name: 'api', from: room.api, never: [room.service, room.bff, room.serverKit, room.elements], why: 'The client knows no server and no elements: only the kernel and the contract.' },
   { name: 'server-kit', from: room.serverKit, never: [room.service, room.bff, room.elements], why: 'The shared server kit imports neither server and renders nothing.' },
   { name: 'kernel', from: room.kernel, never: [room.api, room.service, room.bff, room.serverKit, room.elements, room.widget], why: 'The kernel imports only the wire contract (and packages).' },
+  { name: 'einvoice', from: room.einvoice, never: [room.api, room.service, room.bff, room.serverKit, room.elements, room.widget, room.admin], why: 'The e-invoice mapping is pure: it imports only the kernel and the contract (and packages).' },
   { name: 'widget', from: room.widget, never: [room.api, room.service, room.bff, room.serverKit, room.elements, room.kernel], why: "The widget script runs alone in the shop's page: it carries nothing of ours." },
 ];
 

@@ -66,6 +66,10 @@ function roomRules() {
       files: ['src/widget/**/*.ts'],
       never: Object.fromEntries(['api', 'service', 'bff', 'server-kit', 'elements', 'frameworks', 'kernel', 'admin'].map((other) => [other, `The widget script ${serverOnly}, and carries nothing but itself into the shop's page.`])),
     },
+    einvoice: {
+      files: ['src/einvoice/**/*.ts'],
+      never: Object.fromEntries(['api', 'service', 'bff', 'server-kit', 'elements', 'frameworks', 'widget', 'admin'].map((other) => [other, 'The e-invoice mapping imports only the kernel and the wire contract.'])),
+    },
     kernel: {
       files: ['src/kernel/**/*.ts'],
       never: Object.fromEntries(['api', 'service', 'bff', 'server-kit', 'elements', 'frameworks'].map((other) => [other, 'The kernel imports only the wire contract (src/contract/).'])),

@@ -15,7 +15,7 @@ tsc() { node node_modules/typescript7/bin/tsc "$@"; }
 
 rooms() {
   local status=0
-  for project in src/contract src/kernel src/api src/elements src/bff src/service src/widget src/admin; do
+  for project in src/contract src/kernel src/einvoice src/api src/elements src/bff src/service src/widget src/admin; do
     tsc -p "$project" || { echo "tsc -p $project failed" >&2; status=1; }
   done
   return "$status"

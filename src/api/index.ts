@@ -10,7 +10,7 @@ export {
   type TransportOptions,
 } from './transport.js';
 export * from './errors.js';
-export { invoicesApi, type InvoiceField, type InvoiceFields, type InvoicesApi, type PdfOptions, type SendByEmailOptions } from './resources/invoices.js';
+export { invoicesApi, type EInvoiceOptions, type InvoiceField, type InvoiceFields, type InvoicesApi, type PdfOptions, type SendByEmailOptions } from './resources/invoices.js';
 export { productsApi, type ProductReadOptions, type ProductsApi } from './resources/products.js';
 export { clientsApi, type ClientsApi } from './resources/clients.js';
 export { paymentsApi, type PaymentsApi } from './resources/payments.js';

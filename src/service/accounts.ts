@@ -85,6 +85,8 @@ export interface DepartmentData {
   oss_registered?: boolean | null;
   /** The host's customer portal with `{client_id}`, which the back office opens a customer's view at. */
   portal_url?: string | null;
+  /** E-invoices: the seller's electronic address (BT-34), `0208:0123456789`. */
+  einvoice_address?: string | null;
   logo: { content_type: string; size: number; updated_at: string } | null;
 }
 

@@ -32,6 +32,7 @@ import { mountClients } from './resources/clients.js';
 import { mountDepartments } from './resources/departments.js';
 import type { KsefRuntime } from './ksef/runtime.js';
 import { mountKsef } from './ksef/routes.js';
+import { mountEInvoices } from './einvoice/routes.js';
 import { mountInvoiceSummary } from './resources/invoice-summary.js';
 import { mountInvoices } from './resources/invoices.js';
 import { mountPayments } from './resources/payments.js';
@@ -193,6 +194,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   mountKsef({ invoices, settings: accountKsef }, ksef);
   mountKsefResend(invoices, ksef);
   mountInvoiceEmails(invoices);
+  mountEInvoices(invoices);
   mountInvoices(invoices);
   mountInvoiceAttachments(invoices);
   // The form upload of an attachment: its unguessable key, read before the body, is the permission.

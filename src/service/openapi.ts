@@ -125,7 +125,7 @@ interface OperationSpec {
   plainBody?: string;
   multipart?: boolean;
   status?: '200' | '201';
-  response: string | 'pdf' | 'javascript' | 'zip' | 'xml';
+  response: string | 'pdf' | 'javascript' | 'zip' | 'xml' | 'einvoice';
   security?: 'account' | 'integration' | 'account+integration' | 'none';
   notFound?: boolean;
   /** Headers of the success answer, by name. */
@@ -226,6 +226,10 @@ const OPERATIONS: OperationSpec[] = [
   {
     id: 'getInvoiceGovAttachment', tag: 'KSeF', summary: 'The FA(3) XML exactly as sent to KSeF (`kind=gov`) or its UPO (`kind=gov_upo`), as text/xml', method: 'get',
     path: '/invoices/{id}/attachment', formats: JSON_ONLY, query: z.object({ kind: z.enum(['gov', 'gov_upo']) }), response: 'xml', notFound: true,
+  },
+  {
+    id: 'getInvoiceEinvoice', tag: 'Invoices', summary: 'The invoice as an EN 16931 e-invoice: UBL 2.1 (Peppol BIS Billing 3.0) or CII D16B, under EN 16931, Peppol or XRechnung 3.0 (extension of this service)', method: 'get',
+    path: '/invoices/{id}/einvoice', formats: ['xml'], query: schemas.einvoiceQuery, response: 'einvoice', notFound: true,
   },
   { id: 'accountAddUser', tag: 'Integrations', summary: 'Add a user to the account (api_token and integration_token)', method: 'post', path: '/account/add_user', formats: JSON_ONLY, plainBody: 'AccountAddUserInput', status: '201', response: 'UserResult', security: 'account+integration' },
   { id: 'accountDelete', tag: 'Integrations', summary: "E-mail the owner a link that deletes the account", method: 'post', path: '/account/delete', formats: JSON_ONLY, response: 'SuccessBody' },
@@ -354,6 +358,8 @@ function operationObject(spec: OperationSpec, ext: Ext | 'pdf') {
         ? { description: 'A ZIP archive', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }
         : spec.response === 'xml'
           ? { description: 'The XML document', content: { 'text/xml': { schema: { type: 'string', contentMediaType: 'text/xml' } } } }
+          : spec.response === 'einvoice'
+            ? { description: 'The e-invoice (`Invoice` or `CreditNote` in UBL, `CrossIndustryInvoice` in CII)', content: { 'application/xml': { schema: { type: 'string', contentMediaType: 'application/xml' } } } }
           : { description: 'Success', content: content(spec.response, ext as Ext), ...(spec.headers ? { headers: spec.headers } : {}) };
   const responses: Record<string, unknown> = { [spec.status ?? '200']: success, '401': errorResponse('Missing or wrong token') };
   if (spec.notFound) responses['404'] = errorResponse('No such record in this account');

@@ -105,6 +105,8 @@ describe('rooms, through any chain of imports', () => {
     ['room-api', 'src/api/extra.ts', 'src/server-kit/rate-limit.ts'],
     ['room-server-kit', 'src/server-kit/extra.ts', 'src/service/db.ts'],
     ['room-kernel', 'src/kernel/extra.ts', 'src/api/client.ts'],
+    ['room-einvoice', 'src/einvoice/extra.ts', 'src/service/db.ts'],
+    ['room-einvoice', 'src/einvoice/extra.ts', 'src/api/client.ts'],
     ['room-widget', 'src/widget/extra.ts', 'src/kernel/money.ts'],
     ['room-admin', 'src/admin/views/extra.ts', 'src/service/db.ts'],
     ['room-admin', 'src/admin/extra.ts', 'src/api/client.ts'],

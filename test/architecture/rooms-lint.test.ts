@@ -39,6 +39,8 @@ const forbidden: [room: string, filePath: string, code: string][] = [
   ['kernel → BFF', 'src/kernel/extra.ts', "export { createBff } from '../bff/app.js';\n"],
   ['kernel → server kit', 'src/kernel/extra.ts', "import type { RateLimitRule } from '../server-kit/rate-limit.js';\nexport type Rule = RateLimitRule;\n"],
   ['kernel → elements', 'src/kernel/extra.ts', "import '../elements/invoice-list/define.js';\n"],
+  ['e-invoice → service', 'src/einvoice/extra.ts', "import type { Sql } from '../service/db.js';\nexport type Db = Sql;\n"],
+  ['e-invoice → client', 'src/einvoice/extra.ts', "import { invoice } from '../api/schemas/invoice.js';\nexport const shape = invoice;\n"],
   ['contract → kernel', 'src/contract/extra.ts', "import type { Decimal } from '../kernel/money.js';\nexport type Amount = Decimal;\n"],
   ['contract → client', 'src/contract/extra.ts', "import type { Invoice } from '../api/schemas/invoice.js';\nexport type Row = Invoice;\n"],
   ['contract → BFF', 'src/contract/extra.ts', "export type { BffOptions } from '../bff/options.js';\n"],
@@ -64,6 +66,8 @@ const allowed: [arrow: string, filePath: string, code: string][] = [
   ['elements → kernel', 'src/elements/product-pay-button/extra.ts', "import { buyerProblems } from '../../kernel/checkout.js';\nexport const check = buyerProblems;\n"],
   ['kernel → contract', 'src/kernel/extra.ts', "import type { CheckoutBuyer } from '../contract/sale.js';\nexport type Buyer = CheckoutBuyer;\n"],
   ['kernel → itself and its packages', 'src/kernel/validation/extra.ts', "import { z } from 'zod';\nimport { decimal } from '../money.js';\nexport const amount = z.string().transform((text) => decimal(text));\n"],
+  ['e-invoice → kernel and contract', 'src/einvoice/extra.ts', "import { decimal } from '../kernel/money.js';\nimport type { ErrorBody } from '../contract/errors.js';\nexport const d = decimal;\nexport type Body = ErrorBody;\n"],
+  ['service → e-invoice', 'src/service/einvoice/extra.ts', "import { toUbl } from '../../einvoice/index.js';\nexport const write = toUbl;\n"],
   ['contract → itself', 'src/contract/extra.ts', "import type { KsefView } from './ksef.js';\nexport type Ksef = KsefView;\n"],
   ['client → kernel', 'src/api/extra.ts', "import { decimal } from '../kernel/money.js';\nexport const d = decimal;\n"],
   ['client → contract', 'src/api/resources/extra.ts', "import type { ErrorBody } from '../../contract/errors.js';\nexport type Body = ErrorBody;\n"],
@@ -82,7 +86,7 @@ describe('room rules', () => {
   it.each(forbidden)('reports %s', async (_arrow, filePath, code) => {
     const errors = await roomErrors(filePath, code);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit|BFF|kernel|contract|widget|back office) /);
+    expect(errors[0]).toMatch(/import is restricted from being used by a pattern\. The (service|domain|elements|client|shared server kit|BFF|kernel|contract|widget|back office|e-invoice) /);
   });
 
   it.each(allowed)('allows %s', async (_arrow, filePath, code) => {

@@ -39,6 +39,7 @@ describe('room type configs', () => {
   it.each([
     ['contract', { dom: false, node: false, nodeModule: false, web: false }],
     ['kernel', { dom: false, node: false, nodeModule: false, web: true }],
+    ['einvoice', { dom: false, node: false, nodeModule: false, web: true }],
     ['api', { dom: false, node: false, nodeModule: false, web: true }],
     ['bff', { dom: false, node: false, nodeModule: false, web: true }],
     ['elements', { dom: true, node: false, nodeModule: false, web: true }],

@@ -14,6 +14,7 @@ import {
   type InvoiceAdditionalField,
   type SendByEmailResult,
 } from '../schemas/invoice.js';
+import type { EInvoiceQuery } from '../schemas/einvoice.js';
 import type { CallOptions, Transport } from '../transport.js';
 import { collect, idSegment, paginate, toQuery, type Id } from './shared.js';
 
@@ -47,6 +48,9 @@ export interface SendByEmailOptions {
   /** Attach the PDF. */
   email_pdf?: boolean;
 }
+
+/** The syntax (`ubl` by default) and profile (`en16931` by default) of an e-invoice. */
+export type EInvoiceOptions = CallOptions & EInvoiceQuery;
 
 export interface PdfOptions extends CallOptions {
   printOption?: 'original' | 'copy';
@@ -105,6 +109,12 @@ export interface InvoicesApi {
   get(id: Id, options?: GetInvoiceOptions): Promise<Invoice>;
   /** The invoice as a PDF document. */
   pdf(id: Id, options?: PdfOptions): Promise<Uint8Array>;
+  /**
+   * The invoice as an EN 16931 e-invoice (`GET /invoices/<id>/einvoice.xml`, an extension of our
+   * service): UBL 2.1 or CII D16B, under EN 16931, Peppol BIS 3.0 or XRechnung 3.0. What the profile
+   * needs and the invoice lacks is a validation error naming each field.
+   */
+  einvoice(id: Id, options?: EInvoiceOptions): Promise<string>;
   /** Sends the invoice by e-mail to the buyer (or `email_to`); its status becomes `sent`. */
   sendByEmail(id: Id, email?: SendByEmailOptions, options?: CallOptions): Promise<SendByEmailResult>;
   /** Issues an invoice; `number: null` or none lets the service number it. */
@@ -193,6 +203,13 @@ export function invoicesApi(transport: Transport): InvoicesApi {
         { method: 'GET', path: `invoices/${idSegment(id)}`, extension: 'pdf', query: { print_option: options.printOption } },
         options,
       ),
+    einvoice: async (id, options = {}) => {
+      const bytes = await transport.bytes(
+        { method: 'GET', path: `invoices/${idSegment(id)}/einvoice`, extension: 'xml', query: { syntax: options.syntax, profile: options.profile } },
+        options,
+      );
+      return new TextDecoder().decode(bytes);
+    },
     sendByEmail: async (id, email = {}, options) =>
       transport.request(
         { method: 'POST', path: `invoices/${idSegment(id)}/send_by_email`, query: toQuery(email) },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PORTAL_CLIENT_ID } from '../../kernel/portal-url.js';
 import { optionalText, textInput } from './common.js';
+import { einvoiceAddressInput } from './einvoice.js';
 
 /** An absolute http(s) address with `{client_id}` in it; empty text is no address. */
 const portalUrlInput = z.preprocess(
@@ -31,6 +32,8 @@ export const department = z.looseObject({
   logo_url: z.string().nullable(),
   /** The host's customer portal with `{client_id}` (an extension of this service). */
   portal_url: z.string().nullable().optional(),
+  /** E-invoices: the seller's electronic address (BT-34). */
+  einvoice_address: z.string().nullish(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -72,6 +75,8 @@ export const departmentInput = z.object({
    * customer's portal view there. Empty or `null` removes it. An extension of this service.
    */
   portal_url: portalUrlInput.nullish(),
+  /** E-invoices: the seller's electronic address (BT-34), `0208:0123456789`, which Peppol and XRechnung require. */
+  einvoice_address: einvoiceAddressInput,
 });
 export type DepartmentInput = z.input<typeof departmentInput>;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CLIENT_TEXT_LIMITS as max } from '../../kernel/validation/client.js';
 import { booleanInput, decimalInput, decimalString, optionalId, optionalText, pageQuery, textInput } from './common.js';
+import { buyerReferenceInput, einvoiceAddressInput } from './einvoice.js';
 
 export const CLIENT_KINDS = ['buyer', 'seller', 'both'] as const;
 
@@ -50,6 +51,10 @@ const clientFields = {
   department_id: optionalId,
   buyer_id: optionalId,
   bank_account_id: optionalId,
+  /** E-invoices: the client's electronic address (BT-49), `0208:0123456789`. */
+  einvoice_address: einvoiceAddressInput,
+  /** E-invoices: the buyer reference (BT-10), the Leitweg-ID for XRechnung. */
+  buyer_reference: buyerReferenceInput,
 };
 
 export const clientCreateInput = z.object(clientFields);
@@ -130,6 +135,9 @@ export const client = z.looseObject({
   use_delivery_address: z.boolean(),
   use_mass_payment: z.boolean(),
   www: s,
+  /** E-invoices: the client's electronic address (BT-49) and buyer reference (BT-10); an extension of this service. */
+  einvoice_address: z.string().nullish(),
+  buyer_reference: z.string().nullish(),
 });
 export type Client = z.infer<typeof client>;
 export const clientList = z.array(client);

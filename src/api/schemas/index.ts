@@ -16,3 +16,4 @@ export * from './account-operations.js';
 export * from './payment-settings.js';
 export * from './ksef.js';
 export * from './seller.js';
+export * from './einvoice.js';

@@ -5,6 +5,7 @@ import { description, descriptionInput, settlementPosition, settlementPositionIn
 import { recipient, recipientInput } from './invoice-parties.js';
 import { MAX_POSITIONS_TEXT, nonNegativeDecimal, position, positionInput, positionsText } from './invoice-positions.js';
 import { idList } from './invoice-query.js';
+import { buyerReferenceInput, einvoiceAddressInput } from './einvoice.js';
 
 // The invoice's parts live in modules of their own; this one exports them too, so every import of it keeps working.
 export { DISCOUNT_KINDS, INVOICE_KINDS, INVOICE_STATUSES, type DiscountKind, type InvoiceKind, type InvoiceStatus } from './invoice-kinds.js';
@@ -89,6 +90,10 @@ export const invoiceExtraFields = {
   np_tax_kind: optionalText(50),
   /** KSeF: the KSeF number of the invoice a correction corrects (defaults to that invoice's `gov_id`). */
   gov_corrected_invoice_number: optionalText(100),
+  /** E-invoices: the buyer's electronic address (BT-49), `0208:0123456789`; the client's when unset. */
+  buyer_einvoice_address: einvoiceAddressInput,
+  /** E-invoices: the buyer reference (BT-10), the Leitweg-ID for XRechnung; the client's when unset. */
+  buyer_reference: buyerReferenceInput,
 };
 
 const invoiceFields = {
@@ -318,6 +323,9 @@ export const invoice = z.looseObject({
   warehouse_document_id: n,
   exempt_tax_kind: s,
   np_tax_kind: s,
+  /** E-invoices (an extension of this service, so optional in answers of the hosted service). */
+  buyer_einvoice_address: z.string().nullish(),
+  buyer_reference: z.string().nullish(),
   /** KSeF: the sending state (`ok`, `processing`, `send_error`…, `demo_` outside production), null if never sent. */
   gov_status: s,
   /** KSeF: the invoice's KSeF number. */

@@ -26,6 +26,7 @@ export function presentDepartment(row: StoredRow<DepartmentData>, c: ServiceCont
     widget_origins: d.widget_origins ?? [],
     oss_registered: d.oss_registered ?? false,
     portal_url: d.portal_url ?? null,
+    einvoice_address: d.einvoice_address ?? null,
     logo_url: d.logo ? `${base}/departments/${row.id}/logo?v=${encodeURIComponent(d.logo.updated_at)}` : null,
     created_at: timestampText(row.created_at),
     updated_at: timestampText(row.updated_at),
@@ -53,6 +54,7 @@ export function mountDepartments(app: Hono<ServiceEnv>): void {
       widget_origins: originList(input.widget_origins),
       oss_registered: input.oss_registered ?? false,
       portal_url: input.portal_url ?? null,
+      einvoice_address: input.einvoice_address ?? null,
     }),
     update: async (_tx, _account, current, input) =>
       merge(current, { ...input, name: input.name || undefined, widget_origins: input.widget_origins === undefined ? undefined : originList(input.widget_origins) }),
