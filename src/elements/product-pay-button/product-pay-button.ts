@@ -196,28 +196,17 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     });
   }
 
-  /** The buyer shows intent: the dialog's module starts loading, once. */
-  #prefetch = (): void => {
-    this.#stopIntent();
-    void this.#loadDialog();
-  };
-
-  #stopIntent(): void {
-    this.removeEventListener('pointerenter', this.#prefetch);
-    this.removeEventListener('focusin', this.#prefetch);
-    this.#intent?.disconnect();
-    this.#intent = undefined;
-  }
-
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.#dialog) return;
-    this.addEventListener('pointerenter', this.#prefetch);
-    this.addEventListener('focusin', this.#prefetch);
-    if (typeof IntersectionObserver === 'function') {
-      this.#intent = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && this.#prefetch());
-      this.#intent.observe(this);
-    }
+    if (this.#dialogLoad) return;
+    // The buyer shows intent (the pointer over the button, focus in it, the button in view): the dialog's module starts loading.
+    const load = () => {
+      this.#intent?.disconnect();
+      void this.#loadDialog();
+    };
+    this.addEventListener('pointerenter', load, { once: true });
+    this.addEventListener('focusin', load, { once: true });
+    if (typeof IntersectionObserver === 'function') (this.#intent = new IntersectionObserver((entries) => entries[0]!.isIntersecting && load())).observe(this);
   }
 
   /** Resolves once the element has rendered, including a dialog the buyer just opened whose module was still loading. */
@@ -240,12 +229,8 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     this.#pending = pending;
     this.result = { status: 'checking' };
     const { signal } = this.#checks;
-    let outcome: CheckoutOutcome | undefined;
-    // A provider may report a moment after the buyer is back: ask a few times before calling it unfinished.
-    for (let i = 0; i < 4 && (outcome?.status ?? 'pending') === 'pending'; i += 1) {
-      outcome = await new Promise((resolve) => setTimeout(resolve, 900 * i)).then(() => this.#client!.outcome(pending.attempt, signal)).catch(() => outcome);
-      if (signal.aborted) return;
-    }
+    const outcome = await import('./outcome.js').then(({ askOutcome }) => askOutcome(this.#client!, pending.attempt, signal));
+    if (signal.aborted) return;
     const status = outcome?.status ?? 'pending';
     this.result = { status, outcome };
     // A new attempt gets a new Idempotency-Key.
@@ -258,7 +243,7 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     // Taken out of the page (an SPA route change): nothing it started may land or navigate later.
     this.#products.abort();
     this.#checks.abort();
-    this.#stopIntent();
+    this.#intent?.disconnect();
     this.#openOnLoad = false;
     this.result = undefined;
   }
