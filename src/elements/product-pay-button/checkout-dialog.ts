@@ -111,7 +111,10 @@ export class CheckoutDialog implements ReactiveController {
     return this.#quotes.value;
   }
 
+  /** Changes the dialog's state; the button renders again only if something changed, as with its own properties. */
   #set(patch: DialogState): void {
+    const state: Record<string, unknown> = this.state;
+    if (Object.entries(patch).every(([key, value]) => state[key] === value)) return;
     this.state = { ...this.state, ...patch };
     this.#host.requestUpdate();
   }
