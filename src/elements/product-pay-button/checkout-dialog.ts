@@ -20,7 +20,7 @@ export { catalogs };
 /** The countries a company buyer picks from: the EU's, whose VAT rules differ, and the neighbours shops sell to most. */
 const SALE_COUNTRIES = [...EU_COUNTRIES, 'CH', 'GB', 'NO', 'UA', 'US'];
 
-export const MAX_QUANTITY = 1000;
+const MAX_QUANTITY = 1000;
 /** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */
 const QUOTE_PAUSE_MS = 250;
 

@@ -162,7 +162,7 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     return this.appUrl && this.account ? `${this.appUrl}|${this.account}` : this.endpoint;
   }
 
-  /** Loads the dialog's module once; a failed load is tried again on the next intent. */
+  /** Loads the dialog's module once; after a failed load, the next click tries again. */
   #loadDialog(): Promise<CheckoutDialog | undefined> {
     this.#dialogLoad ??= import('./checkout-dialog.js').then(
       async ({ CheckoutDialog, catalogs }) => {
