@@ -1,11 +1,9 @@
 import type { Catalogs } from '../shared/i18n.js';
+import { buttonEn, pl } from './button-messages.js';
 
+/** Everything the button and its dialog say in English: the button's own words, and the dialog's, which load with it. */
 export const en = {
-  buy: 'Buy now',
-  loading: 'Loading…',
-  unavailable: 'Online payment is unavailable.',
-  retry: 'Try again',
-  testMode: 'Test mode',
+  ...buttonEn,
   quantity: 'Quantity',
   email: 'E-mail for the invoice',
   name: 'Full name',
@@ -53,19 +51,14 @@ export const en = {
   continue: 'Continue to payment',
   cancel: 'Cancel',
   redirecting: 'Opening payment…',
-  checking: 'Checking the payment…',
-  paid: (invoice?: string) => `Payment received. Thank you!${invoice ? ` Invoice ${invoice} is on its way to your e-mail.` : ''}`,
-  viewInvoice: (number: string) => `View invoice ${number}`,
-  declined: 'Payment declined. Nothing was charged.',
-  cancelled: 'Payment not completed. Nothing was charged.',
   errors: {
+    ...buttonEn.errors,
     offline: 'No connection to the server.',
     busy: 'Too many attempts. Wait a moment.',
     invalid: 'Please check',
-    failed: 'Something went wrong.',
   },
 };
 
 export type PayButtonMessages = typeof en;
 
-export const catalogs: Catalogs<PayButtonMessages> = { en, pl: () => import('./messages.pl.js') };
+export const catalogs: Catalogs<PayButtonMessages> = { en, pl };

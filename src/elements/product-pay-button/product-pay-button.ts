@@ -4,29 +4,17 @@ import { Task } from '../shared/task.js';
 import { DEV } from '../shared/dev-mode.js';
 import { warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatMoney } from '../shared/format.js';
-import { SaleClient, SaleError, type CheckoutAnswer, type CheckoutBuyer, type CheckoutOutcome, type CheckoutStatus, type SaleProduct } from '../shared/sale-client.js';
+import { SaleClient, type CheckoutOutcome, type CheckoutStatus, type SaleProduct } from '../shared/sale-client.js';
 import { themeStyles } from '../shared/theme.js';
-import { PayBeforeEvent, PayCancelEvent, PayErrorEvent, PayStartEvent, PaySuccessEvent } from './events.js';
-import { buyerProblems, EU_COUNTRIES } from '../../kernel/checkout.js';
-import type { ClientFieldProblem } from '../../kernel/validation/client.js';
-import type { ProductQuote } from '../../contract/sale.js';
-import { CompanyLookup } from '../shared/company-lookup.js';
-import { pause, pendingAttempt, randomKey, sameAmount, type PendingAttempt } from './attempt.js';
+import { PayCancelEvent, PaySuccessEvent } from './events.js';
+import { pendingAttempt, type PendingAttempt } from './attempt.js';
 import { lineTotals } from './line.js';
-import { saleSummary } from './summary.js';
-import { buyerFrom, quoteQuery } from './buyer.js';
-import { catalogs, type PayButtonMessages } from './messages.js';
+import { buttonCatalogs, type ButtonMessages } from './button-messages.js';
+import { loadCatalog } from '../shared/i18n.js';
 import { styles } from './product-pay-button.styles.js';
-
-/** The countries a company buyer picks from: the EU's, whose VAT rules differ, and the neighbours shops sell to most. */
-const SALE_COUNTRIES = [...EU_COUNTRIES, 'CH', 'GB', 'NO', 'UA', 'US'];
+import type { CheckoutDialog } from './checkout-dialog.js';
 
 const MAX_QUANTITY = 1000;
-/** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */
-const QUOTE_PAUSE_MS = 250;
-
-/** A problem at a dialog field: the buyer-check's codes, or what only a server could say. */
-type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' | 'unknownCompany';
 
 /**
  * A buy button for one product: its name and price, an accessible checkout dialog that asks only for
@@ -83,7 +71,7 @@ type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' |
  * @cssprop [--product-pay-button-font-size=1em] - Text size of the buy button.
  * @cssprop [--product-pay-button-dialog-width=26rem] - Width of the checkout dialog, at most the viewport's less 2rem.
  */
-export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
+export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
   static override styles = [themeStyles, styles];
   static override properties: PropertyDeclarations = {
     endpoint: {},
@@ -95,16 +83,9 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     label: {},
     returnUrl: { attribute: 'return-url' },
     portalToken: { attribute: 'portal-token' },
-    open: { state: true },
-    company: { state: true },
-    draft: { state: true },
-    fieldErrors: { state: true },
-    busy: { state: true },
-    problem: { state: true },
     result: { state: true },
-    revised: { state: true },
   };
-  protected readonly catalogs = catalogs;
+  protected readonly catalogs = buttonCatalogs;
 
   /** Base URL of the shop's BFF routes. Used when `app-url` is not set. */
   endpoint = '/bff';
@@ -140,23 +121,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
   private get failure(): unknown {
     return this.#products.status === 'error' ? this.#products.error : undefined;
   }
-  /** The server's latest price for the buyer (a newer one may be under way); the checkout's own answer decides. */
-  private get quote(): ProductQuote | undefined {
-    return this.#quotes.value;
-  }
-  // Unset reads as false; leaving out the initial values keeps the bundle a little smaller.
-  private open?: boolean;
-  private company?: boolean;
-  /** The buyer as typed so far: the server quotes the price for them. */
-  private draft?: CheckoutBuyer;
-  /** What is wrong with each field, by its name, as a problem code. */
-  private fieldErrors?: Partial<Record<string, FieldProblem>>;
-  private busy?: boolean;
-  /** Why the last checkout request failed. */
-  private problem?: SaleError;
   private result?: { status: 'checking' | CheckoutStatus; outcome?: CheckoutOutcome | undefined };
-  /** A checkout that priced the sale differently from the quote shown (VIES could not answer): the buyer confirms it first. */
-  private revised?: CheckoutAnswer;
 
   #client?: SaleClient;
   #source = '';
@@ -181,37 +146,75 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
       }
     },
   });
-  /**
-   * The price for the buyer as typed, from the server (the dialog never computes a sale's VAT): asked
-   * again, once typing pauses, whenever the buyer's country, tax number, company choice or the
-   * quantity changes. Only the latest answer lands.
-   */
-  #quotes = new Task(this, {
-    args: () => [this.#quoteQuery(), this.info] as const,
-    task: async ([query, info], { signal }): Promise<ProductQuote | undefined> => {
-      if (!query || !info) return undefined;
-      await pause(QUOTE_PAUSE_MS, signal);
-      return (await this.#client!.product(info.token, this.resolvedLocale, signal, query)).quote;
-    },
-  });
   /** The outcome checks under way: a reload or removal from the page stops them. */
   #checks = new AbortController();
-  /** The request of the attempt in flight; aborted when the product or quantity changes under it. */
-  #inFlight = new AbortController();
-  /** One Idempotency-Key per attempt: a retry of the same request sends it again. */
-  #attempt?: { key: string; body: string };
   #pending?: PendingAttempt;
-  /** The company section's lookups by tax number (docs/decisions/company-autofill.md). */
-  #lookup = new CompanyLookup(this, (country, taxNo, signal) => this.#client!.company(country, taxNo, signal));
+  /**
+   * The checkout dialog, once its module is in: it loads on the buyer's intent (pointer over the
+   * button, focus in it, the button scrolled into view) or on the click itself, so a page that never
+   * opens it never pays for it (docs/decisions/element-loading.md).
+   */
+  #dialog?: CheckoutDialog;
+  #dialogLoad?: Promise<CheckoutDialog | undefined>;
+  #openOnLoad = false;
+  #intent?: IntersectionObserver;
 
   /** The server the button talks to, as the attempt waiting for the buyer's return names it. */
   get #where(): string {
     return this.appUrl && this.account ? `${this.appUrl}|${this.account}` : this.endpoint;
   }
 
-  /** The quote's query for the buyer as typed; none while the dialog is closed or the quantity is wrong. */
-  #quoteQuery(): string {
-    return this.open && this.fieldErrors?.quantity !== 'quantity' ? quoteQuery(this.portalToken ? undefined : this.draft, this.quantity, this.language) : '';
+  /** Loads the dialog's module once; after a failed load, the next click tries again. */
+  #loadDialog(): Promise<CheckoutDialog | undefined> {
+    this.#dialogLoad ??= import('./checkout-dialog.js').then(
+      async ({ CheckoutDialog, catalogs }) => {
+        // The dialog's words in the page's language are in before it first shows.
+        await loadCatalog(catalogs, this.language);
+        return (this.#dialog ??= new CheckoutDialog(this, {
+          info: () => this.info,
+          client: () => this.#client!,
+          source: () => this.#source,
+          language: () => this.language,
+          locale: () => this.resolvedLocale,
+          handedOver: (pending) => {
+            this.#pending = pending;
+            this.result = { status: 'checking' };
+          },
+        }));
+      },
+      () => (this.#dialogLoad = undefined),
+    );
+    return this.#dialogLoad;
+  }
+
+  /** Opens the dialog at once if its module is in, else as soon as it is. */
+  #openDialog(): void {
+    this.result = undefined;
+    if (this.#dialog) return this.#dialog.show();
+    this.#openOnLoad = true;
+    void this.#loadDialog().then((dialog) => {
+      if (this.#openOnLoad && this.isConnected) dialog?.show();
+      this.#openOnLoad = false;
+    });
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.#dialogLoad) return;
+    // The buyer shows intent (the pointer over the button, focus in it, the button in view): the dialog's module starts loading.
+    const load = () => {
+      this.#intent?.disconnect();
+      void this.#loadDialog();
+    };
+    this.addEventListener('pointerenter', load, { once: true });
+    this.addEventListener('focusin', load, { once: true });
+    if (typeof IntersectionObserver === 'function') (this.#intent = new IntersectionObserver((entries) => entries[0]!.isIntersecting && load())).observe(this);
+  }
+
+  /** Resolves once the element has rendered, including a dialog the buyer just opened whose module was still loading. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    if (this.#openOnLoad) await this.#dialogLoad;
+    return super.getUpdateComplete();
   }
 
   /** Loads the product again, e.g. after its price changed. */
@@ -228,15 +231,12 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     this.#pending = pending;
     this.result = { status: 'checking' };
     const { signal } = this.#checks;
-    let outcome: CheckoutOutcome | undefined;
-    // A provider may report a moment after the buyer is back: ask a few times before calling it unfinished.
-    for (let i = 0; i < 4 && (outcome?.status ?? 'pending') === 'pending'; i += 1) {
-      outcome = await new Promise((resolve) => setTimeout(resolve, 900 * i)).then(() => this.#client!.outcome(pending.attempt, signal)).catch(() => outcome);
-      if (signal.aborted) return;
-    }
+    const outcome = await import('./outcome.js').then(({ askOutcome }) => askOutcome(this.#client!, pending.attempt, signal));
+    if (signal.aborted) return;
     const status = outcome?.status ?? 'pending';
     this.result = { status, outcome };
-    this.#attempt = undefined;
+    // A new attempt gets a new Idempotency-Key.
+    this.#dialog?.discard();
     this.dispatchEvent(status === 'paid' ? new PaySuccessEvent({ ...pending, invoice: outcome!.invoice }) : new PayCancelEvent({ ...pending, reason: status }));
   }
 
@@ -244,11 +244,10 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     super.disconnectedCallback();
     // Taken out of the page (an SPA route change): nothing it started may land or navigate later.
     this.#products.abort();
-    this.#quotes.abort();
     this.#checks.abort();
-    this.#discardAttempt();
+    this.#intent?.disconnect();
+    this.#openOnLoad = false;
     this.result = undefined;
-    this.open = false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -260,158 +259,23 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
     }
     // The attempt in flight was for another product, quantity or server; the outcome shown, for another product or server.
     const moved = changed.has('product') || this.#where !== this.#source;
-    if (moved || changed.has('quantity')) this.#discardAttempt();
+    if (moved || changed.has('quantity')) this.#dialog?.discard();
     if (moved) this.result = undefined;
-  }
-
-  protected override updated(): void {
-    const dialog = this.renderRoot.querySelector('dialog')!;
-    if (this.open && !dialog.open && this.isConnected) dialog.showModal();
-    else if (!this.open && dialog.open) dialog.close();
-  }
-
-  /** A changed product or quantity makes the attempt in flight stale: its answer is dropped, it never navigates. */
-  #discardAttempt(): void {
-    this.#inFlight.abort();
-    this.#attempt = this.problem = this.revised = undefined;
-    this.busy = false;
-  }
-
-  #buyerFrom = (form: HTMLFormElement): CheckoutBuyer => buyerFrom(form, this.company === true);
-
-  /** The buyer changed a field: the price is asked for them again, and a revised checkout no longer stands. */
-  #edited(form: HTMLFormElement): void {
-    this.draft = this.#buyerFrom(form);
-    if (this.revised) this.#discardAttempt();
   }
 
   #money(amount: string): string {
     return formatMoney(amount, this.info!.currency, this.resolvedLocale);
   }
 
-  #close(): void {
-    if (this.busy) return;
-    this.open = false;
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.base .buy')?.focus());
-  }
-
-  async #focusProblem(): Promise<void> {
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]')?.focus();
-  }
-
-  /** The quantity field as typed: a whole number from 1 to the maximum, else an error at the field, never a silent substitute. */
-  #quantityInput(input: HTMLInputElement): void {
-    const n = input.valueAsNumber;
-    const { quantity: _, ...others } = this.fieldErrors ?? {};
-    const wrong = input.validity.badInput || !(Number.isInteger(n) && n > 0 && n <= MAX_QUANTITY);
-    this.fieldErrors = wrong ? { ...others, quantity: 'quantity' } : others;
-    if (!wrong) this.quantity = n;
-  }
-
-  /** Fills the company's fields from its register by the country and tax number typed; an unknown number is an error at its field. */
-  async #lookupCompany(form: HTMLFormElement): Promise<void> {
-    const buyer = this.#buyerFrom(form);
-    const { tax_no: _, ...others } = this.fieldErrors ?? {};
-    this.fieldErrors = others;
-    if (!buyer.tax_no) this.fieldErrors = { ...others, tax_no: 'required' };
-    const text = (value: string | null | undefined) => value ?? '';
-    const changes =
-      buyer.tax_no &&
-      (await this.#lookup.fill({ name: text(buyer.name), street: text(buyer.street), post_code: text(buyer.post_code), city: text(buyer.city), country: text(buyer.country), tax_no: buyer.tax_no }));
-    const state = this.#lookup.state?.status;
-    if (state === 'unknown' || state === 'refused') this.fieldErrors = { ...others, tax_no: state === 'unknown' ? 'unknownCompany' : 'server' };
-    if (!changes) return this.#focusProblem();
-    for (const [field, value] of Object.entries(changes)) (form.elements.namedItem(field === 'name' ? 'company' : field) as HTMLInputElement).value = value;
-    this.#edited(form);
-  }
-
-  async #submit(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const quote = this.quote;
-    if (this.busy || !quote || this.fieldErrors?.quantity === 'quantity') return;
-    const form = event.target as HTMLFormElement;
-    const token = this.portalToken;
-    const buyer: CheckoutBuyer | undefined = token ? undefined : this.#buyerFrom(form);
-    const { product, quantity } = this;
-    const detail = { product, quantity, amount: quote.amount, currency: this.info!.currency };
-    if (this.revised) return this.#pay(this.revised, detail);
-    if (buyer) {
-      // The same rules the checkout applies: nothing is sent that it would refuse.
-      const problems = buyerProblems(buyer);
-      this.fieldErrors = problems;
-      if (Object.keys(problems).length) return this.#focusProblem();
-    }
-    const before = new PayBeforeEvent({ ...detail, buyer });
-    if (!this.dispatchEvent(before)) return;
-
-    const back = this.returnUrl || location.href.replace(/#.*$/, '');
-    const request = { product, quantity, buyer, returnUrl: back, cancelUrl: back, lang: this.language };
-    const body = JSON.stringify(request);
-    if (this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body };
-    const { signal } = (this.#inFlight = new AbortController());
-    this.busy = true;
-    this.problem = undefined;
-    try {
-      const answer = await this.#client!.checkout(request, this.#attempt.key, signal, token);
-      // The product or quantity changed meanwhile, or the server priced something else: never go on with it.
-      if (signal.aborted || answer.product.token !== this.product || answer.quantity !== this.quantity) return;
-      this.busy = false;
-      // The checkout priced the sale otherwise than the quote shown (VIES could not answer): the buyer sees it first.
-      if (!sameAmount(answer.amount, quote.amount)) this.revised = answer;
-      else this.#pay(answer, detail);
-    } catch (error) {
-      if (signal.aborted) return;
-      const problem = (this.problem = error instanceof SaleError ? error : new SaleError(0, 'network', String(error)));
-      this.busy = false;
-      // Each field the server refused is marked where it stands, in the buyer's language.
-      if (problem.status === 422) {
-        this.fieldErrors = Object.fromEntries(
-          Object.keys(problem.fields).map((key) => [key.replace(/^buyer\./, ''), key === 'buyer.tax_no' ? 'viesInvalid' : key === 'quantity' ? 'quantity' : 'server'] as const),
-        );
-        void this.#focusProblem();
-      }
-      this.dispatchEvent(new PayErrorEvent({ ...detail, status: problem.status, code: problem.code, message: problem.message }));
-    }
-  }
-
-  /** Sends the buyer on to the payment page of a checkout they have seen the price of. */
-  #pay(answer: CheckoutAnswer, detail: Omit<PendingAttempt, 'attempt' | 'source'>): void {
-    const pending = (this.#pending = { ...detail, attempt: answer.attempt, amount: answer.amount, source: this.#source });
-    pendingAttempt(pending);
-    if (this.dispatchEvent(new PayStartEvent({ ...pending, redirectUrl: answer.redirectUrl }))) return location.assign(answer.redirectUrl);
-    pendingAttempt(null);
-    this.busy = this.open = false;
-    this.revised = undefined;
-    this.result = { status: 'checking' };
-  }
-
   protected override render(): TemplateResult {
     const m = this.msg;
     const info = this.info;
-    const busy = this.busy;
     const badge = info?.test_mode ? html`<span part="test-badge" class="badge">${m.testMode}</span>` : nothing;
     const label = this.label || m.buy;
     const result = this.result;
     const invoice = result?.outcome?.invoice;
-    const problem = this.problem;
     const e = m.errors;
-    const errors = this.fieldErrors ?? {};
-    const errorOf = (name: string) => errors[name === 'company' ? 'name' : name];
-    const invalid = (name: string) => (errorOf(name) ? 'true' : 'false');
-    const hint = (name: string) => {
-      const problem = errorOf(name);
-      return problem ? html`<span part="field-error" class="field-error" id="${name}-error">${m.problems[problem as keyof typeof m.problems] ?? m.problems.server}</span>` : nothing;
-    };
-    const field = (name: string, text: string, type: string, autocomplete: string, after: unknown = nothing) =>
-      html`<label>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
-        aria-invalid=${invalid(name)} aria-describedby="${name}-error" />${after}${hint(name)}</label>`;
-    const regions = new Intl.DisplayNames(this.resolvedLocale, { type: 'region' });
-    // The last quote stays on screen, dimmed, while the next one is asked for; the checkout's own answer once it differs.
-    const revised = this.revised;
-    const quote = revised ?? this.quote;
-    const quantityWrong = errors.quantity === 'quantity';
-    const lookup = this.#lookup.state;
+    const quote = this.#dialog?.state.revised ?? this.#dialog?.quote;
     return html`<div part="base" class="base" aria-busy=${!(info || this.failure)}>
         ${this.failure
           ? html`<span part="error" class="error" role="alert">${e.failed}</span>
@@ -419,10 +283,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
           : info
             ? html`<span part="name" class="name">${info.name}</span><span part="price" class="price">${this.#money(info.price_gross)}</span>${badge}
                 <button part="button" class="buy" type="button" ?disabled=${info.available === false || result?.status === 'checking'}
-                  aria-label="${label}: ${info.name}, ${this.#money(quote?.amount ?? lineTotals(info.price_gross, this.quantity, info.tax, info.currency).total)}" aria-haspopup="dialog" @click=${() => {
-                    this.result = this.problem = undefined;
-                    this.open = true;
-                  }}>${label}</button>`
+                  aria-label="${label}: ${info.name}, ${this.#money(quote?.amount ?? lineTotals(info.price_gross, this.quantity, info.tax, info.currency).total)}" aria-haspopup="dialog" @click=${this.#openDialog}>${label}</button>`
             : html`<button part="button" class="buy" type="button" disabled>${m.loading}</button>`}
       </div>
       <div part="status" class="status" role="status">${info?.available === false
@@ -435,66 +296,7 @@ export class ProductPayButton extends InvoiceKitElement<PayButtonMessages> {
               ? html`<span class="ok">${m.paid(invoice?.number)}</span>
                   ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}`
               : html`<span class="error">${result.status === 'declined' ? m.declined : m.cancelled}</span>
-                  <button part="retry-button" type="button" @click=${() => {
-                    this.result = this.problem = undefined;
-                    this.open = true;
-                  }}>${m.retry}</button>`}</div>
-      <dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${this.#close}>
-        <form part="form" @submit=${this.#submit} aria-busy=${busy} novalidate
-          @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}
-          @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}>
-          <h2 id="title">${info?.name ?? m.loading}</h2>
-          ${info?.seller ? html`<p>${info.seller}</p>` : nothing}
-          ${this.portalToken
-            ? html`<p>${m.asCustomer}</p>`
-            : html`${field('email', m.email, 'email', 'email')}${field('name', m.name, 'text', 'name')}
-                <label class="check"><input type="checkbox" .checked=${this.company} ?disabled=${busy} @change=${(event: Event) => (this.company = (event.target as HTMLInputElement).checked)} />${m.company}</label>
-                <label>${m.country}<select part="input" name="country" autocomplete="country" required ?disabled=${busy}
-                  aria-invalid=${invalid('country')} aria-describedby="country-error">
-                  ${SALE_COUNTRIES.map((code) => html`<option value=${code} ?selected=${code === (info?.seller_country ?? 'PL')}>${regions.of(code)}</option>`)}
-                </select>${hint('country')}</label>
-                ${this.company
-                  ? html`${field('tax_no', m.taxNo, 'text', 'off', html`<button part="lookup-button" type="button" ?disabled=${busy || lookup?.status === 'pending'}
-                        @click=${(event: Event) => this.#lookupCompany((event.target as HTMLElement).closest('form')!)}>${m.lookup}</button>`)}
-                      <p part="lookup-status" class="note" role="status">${lookup?.status === 'pending'
-                        ? m.lookupPending
-                        : lookup?.status === 'unavailable'
-                          ? m.lookupUnavailable
-                          : lookup?.status === 'filled'
-                            ? m.lookupFilled(lookup.name, lookup.kept.length > 0)
-                            : nothing}</p>
-                      ${field('company', m.companyName, 'text', 'organization')}
-                      ${field('street', m.street, 'text', 'street-address')}${field('post_code', m.postCode, 'text', 'postal-code')}
-                      ${field('city', m.city, 'text', 'address-level2')}`
-                  : nothing}`}
-          ${this.showQuantity
-            ? html`<label>${m.quantity}<input part="input" name="quantity" type="number" min="1" max=${MAX_QUANTITY} step="1" inputmode="numeric" required
-                .value=${String(this.quantity)} ?readonly=${busy} aria-invalid=${invalid('quantity')} aria-describedby="quantity-error"
-                @input=${(event: Event) => this.#quantityInput(event.target as HTMLInputElement)} />${hint('quantity')}</label>`
-            : nothing}
-          ${info
-            ? saleSummary(m, { info, quote, revised: !!revised, pending: this.#quotes.status === 'pending', quantityWrong, locale: this.resolvedLocale })
-            : html`<p part="summary" class="summary">${m.loading}</p>`}
-          <p class="error" role="alert">${problem
-            ? problem.status === 0
-              ? e.offline
-              : problem.status === 429
-                ? e.busy
-                : problem.status === 422
-                  ? e.invalid
-                  : e.failed
-            : nothing}</p>
-          <div class="actions">
-            <button part="cancel-button" type="button" ?disabled=${busy} @click=${this.#close}>${m.cancel}</button>
-            <button part="continue-button" class="buy" ?disabled=${busy || !this.quote || quantityWrong}>${busy
-              ? m.redirecting
-              : revised
-                ? m.continueRevised(this.#money(revised.amount))
-                : problem
-                  ? m.retry
-                  : m.continue}</button>
-          </div>
-        </form>
-      </dialog>`;
+                  <button part="retry-button" type="button" @click=${this.#openDialog}>${m.retry}</button>`}</div>
+      ${this.#dialog?.render() ?? nothing}`;
   }
 }

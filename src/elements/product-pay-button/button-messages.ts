@@ -1,0 +1,25 @@
+import type { Catalogs } from '../shared/i18n.js';
+
+/** What the button says before anyone opens its dialog, in English: the rest is in `messages.ts`, loaded with the dialog. */
+export const buttonEn = {
+  buy: 'Buy now',
+  loading: 'Loading…',
+  unavailable: 'Online payment is unavailable.',
+  retry: 'Try again',
+  testMode: 'Test mode',
+  checking: 'Checking the payment…',
+  paid: (invoice?: string) => `Payment received. Thank you!${invoice ? ` Invoice ${invoice} is on its way to your e-mail.` : ''}`,
+  viewInvoice: (number: string) => `View invoice ${number}`,
+  declined: 'Payment declined. Nothing was charged.',
+  cancelled: 'Payment not completed. Nothing was charged.',
+  errors: {
+    failed: 'Something went wrong.',
+  },
+};
+
+export type ButtonMessages = typeof buttonEn;
+
+/** The Polish catalog, button and dialog in one module: one loader, so either side finds it loaded once the other asked. */
+export const pl = () => import('./messages.pl.js');
+
+export const buttonCatalogs: Catalogs<ButtonMessages> = { en: buttonEn, pl };

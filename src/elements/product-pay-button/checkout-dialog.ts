@@ -1,0 +1,344 @@
+import { adoptStyles, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { Task } from '../shared/task.js';
+import { formatMoney } from '../shared/format.js';
+import { SaleError, type CheckoutAnswer, type CheckoutBuyer, type SaleClient, type SaleProduct } from '../shared/sale-client.js';
+import { readyCatalog, type Language } from '../shared/i18n.js';
+import { PayBeforeEvent, PayErrorEvent, PayStartEvent } from './events.js';
+import { buyerProblems, EU_COUNTRIES } from '../../kernel/checkout.js';
+import type { ClientFieldProblem } from '../../kernel/validation/client.js';
+import type { ProductQuote } from '../../contract/sale.js';
+import { CompanyLookup } from '../shared/company-lookup.js';
+import { pendingAttempt, type PendingAttempt } from './attempt.js';
+import { pause, randomKey, sameAmount } from './checkout-attempt.js';
+import { saleSummary } from './summary.js';
+import { buyerFrom, quoteQuery } from './buyer.js';
+import { catalogs } from './messages.js';
+import { dialogStyles } from './checkout-dialog.styles.js';
+
+export { catalogs };
+
+/** The countries a company buyer picks from: the EU's, whose VAT rules differ, and the neighbours shops sell to most. */
+const SALE_COUNTRIES = [...EU_COUNTRIES, 'CH', 'GB', 'NO', 'UA', 'US'];
+
+const MAX_QUANTITY = 1000;
+/** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */
+const QUOTE_PAUSE_MS = 250;
+
+/** A problem at a dialog field: the buyer-check's codes, or what only a server could say. */
+type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' | 'unknownCompany';
+
+/** The button the dialog belongs to: what the page set on it. */
+export interface PayButtonHost extends ReactiveControllerHost, EventTarget {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly isConnected: boolean;
+  readonly product: string;
+  quantity: number;
+  readonly showQuantity: boolean;
+  readonly portalToken: string;
+  readonly returnUrl: string;
+}
+
+/** What only the button knows: its product as loaded, its client and language. */
+export interface DialogContext {
+  info(): SaleProduct | undefined;
+  client(): SaleClient;
+  /** The server the button talks to, as the attempt waiting for the buyer's return names it. */
+  source(): string;
+  language(): Language;
+  locale(): string;
+  /** The page took over the payment page (`pay-start` cancelled): the button waits for `checkOutcome()`. */
+  handedOver(pending: PendingAttempt): void;
+}
+
+interface DialogState {
+  open?: boolean;
+  company?: boolean;
+  /** The buyer as typed so far: the server quotes the price for them. */
+  draft?: CheckoutBuyer;
+  /** What is wrong with each field, by its name, as a problem code. */
+  fieldErrors?: Partial<Record<string, FieldProblem>>;
+  busy?: boolean;
+  /** Why the last checkout request failed. */
+  problem?: SaleError | undefined;
+  /** A checkout that priced the sale differently from the quote shown (VIES could not answer): the buyer confirms it first. */
+  revised?: CheckoutAnswer | undefined;
+}
+
+/**
+ * The buy button's checkout dialog: the buyer's form, company lookup, the server's quote, the summary
+ * and the checkout request. Its module loads when the buyer shows intent (docs/decisions/element-loading.md),
+ * so a page pays for it only then.
+ */
+export class CheckoutDialog implements ReactiveController {
+  state: Readonly<DialogState> = {};
+  readonly #host: PayButtonHost;
+  readonly #ctx: DialogContext;
+  /**
+   * The price for the buyer as typed, from the server (the dialog never computes a sale's VAT): asked
+   * again, once typing pauses, whenever the buyer's country, tax number, company choice or the
+   * quantity changes. Only the latest answer lands.
+   */
+  readonly #quotes: Task<readonly [string, SaleProduct | undefined], ProductQuote | undefined>;
+  /** The request of the attempt in flight; aborted when the product or quantity changes under it. */
+  #inFlight = new AbortController();
+  /** One Idempotency-Key per attempt: a retry of the same request sends it again. */
+  #attempt?: { key: string; body: string } | undefined;
+  /** The company section's lookups by tax number (docs/decisions/company-autofill.md). */
+  readonly #lookup: CompanyLookup;
+
+  constructor(host: PayButtonHost, ctx: DialogContext) {
+    this.#host = host;
+    this.#ctx = ctx;
+    this.#quotes = new Task(host, {
+      args: () => [this.#quoteQuery(), ctx.info()] as const,
+      task: async ([query, info], { signal }): Promise<ProductQuote | undefined> => {
+        if (!query || !info) return undefined;
+        await pause(QUOTE_PAUSE_MS, signal);
+        return (await ctx.client().product(info.token, ctx.locale(), signal, query)).quote;
+      },
+    });
+    this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => ctx.client().company(country, taxNo, signal));
+    host.addController(this);
+    // The dialog's rules join the button's own, after them as they always stood.
+    const root = host.renderRoot as ShadowRoot;
+    const sheet = dialogStyles.styleSheet;
+    if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    else adoptStyles(root, [dialogStyles]);
+  }
+
+  /** The server's latest price for the buyer (a newer one may be under way); the checkout's own answer decides. */
+  get quote(): ProductQuote | undefined {
+    return this.#quotes.value;
+  }
+
+  /** Changes the dialog's state; the button renders again only if something changed, as with its own properties. */
+  #set(patch: DialogState): void {
+    const state: Record<string, unknown> = this.state;
+    if (Object.entries(patch).every(([key, value]) => state[key] === value)) return;
+    this.state = { ...this.state, ...patch };
+    this.#host.requestUpdate();
+  }
+
+  /** Opens the dialog with what the buyer typed before, without the last error. */
+  show(): void {
+    this.#set({ open: true, problem: undefined });
+  }
+
+  hostUpdated(): void {
+    const dialog = this.#host.renderRoot.querySelector('dialog');
+    if (!dialog) return;
+    if (this.state.open && !dialog.open && this.#host.isConnected) dialog.showModal();
+    else if (!this.state.open && dialog.open) dialog.close();
+  }
+
+  hostDisconnected(): void {
+    // Taken out of the page (an SPA route change): nothing it started may land or navigate later.
+    this.#quotes.abort();
+    this.discard();
+    this.#set({ open: false });
+  }
+
+  /** The quote's query for the buyer as typed; none while the dialog is closed or the quantity is wrong. */
+  #quoteQuery(): string {
+    const { open, fieldErrors, draft } = this.state;
+    return open && fieldErrors?.quantity !== 'quantity' ? quoteQuery(this.#host.portalToken ? undefined : draft, this.#host.quantity, this.#ctx.language()) : '';
+  }
+
+  /** A changed product or quantity makes the attempt in flight stale: its answer is dropped, it never navigates. */
+  discard(): void {
+    this.#inFlight.abort();
+    this.#attempt = undefined;
+    this.#set({ problem: undefined, revised: undefined, busy: false });
+  }
+
+  #buyerFrom = (form: HTMLFormElement): CheckoutBuyer => buyerFrom(form, this.state.company === true);
+
+  /** The buyer changed a field: the price is asked for them again, and a revised checkout no longer stands. */
+  #edited(form: HTMLFormElement): void {
+    this.#set({ draft: this.#buyerFrom(form) });
+    if (this.state.revised) this.discard();
+  }
+
+  #money(amount: string): string {
+    return formatMoney(amount, this.#ctx.info()!.currency, this.#ctx.locale());
+  }
+
+  #close(): void {
+    if (this.state.busy) return;
+    this.#set({ open: false });
+    void this.#host.updateComplete.then(() => this.#host.renderRoot.querySelector<HTMLElement>('.base .buy')?.focus());
+  }
+
+  async #focusProblem(): Promise<void> {
+    await this.#host.updateComplete;
+    this.#host.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]')?.focus();
+  }
+
+  /** The quantity field as typed: a whole number from 1 to the maximum, else an error at the field, never a silent substitute. */
+  #quantityInput(input: HTMLInputElement): void {
+    const n = input.valueAsNumber;
+    const { quantity: _, ...others } = this.state.fieldErrors ?? {};
+    const wrong = input.validity.badInput || !(Number.isInteger(n) && n > 0 && n <= MAX_QUANTITY);
+    this.#set({ fieldErrors: wrong ? { ...others, quantity: 'quantity' } : others });
+    if (!wrong) this.#host.quantity = n;
+  }
+
+  /** Fills the company's fields from its register by the country and tax number typed; an unknown number is an error at its field. */
+  async #lookupCompany(form: HTMLFormElement): Promise<void> {
+    const buyer = this.#buyerFrom(form);
+    const { tax_no: _, ...others } = this.state.fieldErrors ?? {};
+    this.#set({ fieldErrors: buyer.tax_no ? others : { ...others, tax_no: 'required' } });
+    const text = (value: string | null | undefined) => value ?? '';
+    const changes =
+      buyer.tax_no &&
+      (await this.#lookup.fill({ name: text(buyer.name), street: text(buyer.street), post_code: text(buyer.post_code), city: text(buyer.city), country: text(buyer.country), tax_no: buyer.tax_no }));
+    const state = this.#lookup.state?.status;
+    if (state === 'unknown' || state === 'refused') this.#set({ fieldErrors: { ...others, tax_no: state === 'unknown' ? 'unknownCompany' : 'server' } });
+    if (!changes) return this.#focusProblem();
+    for (const [field, value] of Object.entries(changes)) (form.elements.namedItem(field === 'name' ? 'company' : field) as HTMLInputElement).value = value;
+    this.#edited(form);
+  }
+
+  async #submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const quote = this.quote;
+    const info = this.#ctx.info();
+    if (this.state.busy || !quote || !info || this.state.fieldErrors?.quantity === 'quantity') return;
+    const form = event.target as HTMLFormElement;
+    const host = this.#host;
+    const token = host.portalToken;
+    const buyer: CheckoutBuyer | undefined = token ? undefined : this.#buyerFrom(form);
+    const { product, quantity } = host;
+    const detail = { product, quantity, amount: quote.amount, currency: info.currency };
+    if (this.state.revised) return this.#pay(this.state.revised, detail);
+    if (buyer) {
+      // The same rules the checkout applies: nothing is sent that it would refuse.
+      const problems = buyerProblems(buyer);
+      this.#set({ fieldErrors: problems });
+      if (Object.keys(problems).length) return this.#focusProblem();
+    }
+    const before = new PayBeforeEvent({ ...detail, buyer });
+    if (!host.dispatchEvent(before)) return;
+
+    const back = host.returnUrl || location.href.replace(/#.*$/, '');
+    const request = { product, quantity, buyer, returnUrl: back, cancelUrl: back, lang: this.#ctx.language() };
+    const body = JSON.stringify(request);
+    if (this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body };
+    const { signal } = (this.#inFlight = new AbortController());
+    this.#set({ busy: true, problem: undefined });
+    try {
+      const answer = await this.#ctx.client().checkout(request, this.#attempt.key, signal, token);
+      // The product or quantity changed meanwhile, or the server priced something else: never go on with it.
+      if (signal.aborted || answer.product.token !== host.product || answer.quantity !== host.quantity) return;
+      this.#set({ busy: false });
+      // The checkout priced the sale otherwise than the quote shown (VIES could not answer): the buyer sees it first.
+      if (!sameAmount(answer.amount, quote.amount)) this.#set({ revised: answer });
+      else this.#pay(answer, detail);
+    } catch (error) {
+      if (signal.aborted) return;
+      const problem = error instanceof SaleError ? error : new SaleError(0, 'network', String(error));
+      this.#set({ problem, busy: false });
+      // Each field the server refused is marked where it stands, in the buyer's language.
+      if (problem.status === 422) {
+        this.#set({
+          fieldErrors: Object.fromEntries(
+            Object.keys(problem.fields).map((key) => [key.replace(/^buyer\./, ''), key === 'buyer.tax_no' ? 'viesInvalid' : key === 'quantity' ? 'quantity' : 'server'] as const),
+          ),
+        });
+        void this.#focusProblem();
+      }
+      host.dispatchEvent(new PayErrorEvent({ ...detail, status: problem.status, code: problem.code, message: problem.message }));
+    }
+  }
+
+  /** Sends the buyer on to the payment page of a checkout they have seen the price of. */
+  #pay(answer: CheckoutAnswer, detail: Omit<PendingAttempt, 'attempt' | 'source'>): void {
+    const pending = { ...detail, attempt: answer.attempt, amount: answer.amount, source: this.#ctx.source() };
+    pendingAttempt(pending);
+    if (this.#host.dispatchEvent(new PayStartEvent({ ...pending, redirectUrl: answer.redirectUrl }))) return location.assign(answer.redirectUrl);
+    pendingAttempt(null);
+    this.#set({ busy: false, open: false, revised: undefined });
+    this.#ctx.handedOver(pending);
+  }
+
+  render(): TemplateResult {
+    const m = readyCatalog(catalogs, this.#ctx.language()) ?? catalogs.en;
+    const info = this.#ctx.info();
+    const host = this.#host;
+    const { busy, problem, company } = this.state;
+    const e = m.errors;
+    const errors = this.state.fieldErrors ?? {};
+    const errorOf = (name: string) => errors[name === 'company' ? 'name' : name];
+    const invalid = (name: string) => (errorOf(name) ? 'true' : 'false');
+    const hint = (name: string) => {
+      const problem = errorOf(name);
+      return problem ? html`<span part="field-error" class="field-error" id="${name}-error">${m.problems[problem as keyof typeof m.problems] ?? m.problems.server}</span>` : nothing;
+    };
+    const field = (name: string, text: string, type: string, autocomplete: string, after: unknown = nothing) =>
+      html`<label>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
+        aria-invalid=${invalid(name)} aria-describedby="${name}-error" />${after}${hint(name)}</label>`;
+    const regions = new Intl.DisplayNames(this.#ctx.locale(), { type: 'region' });
+    // The last quote stays on screen, dimmed, while the next one is asked for; the checkout's own answer once it differs.
+    const revised = this.state.revised;
+    const quote = revised ?? this.quote;
+    const quantityWrong = errors.quantity === 'quantity';
+    const lookup = this.#lookup.state;
+    return html`<dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${() => this.#close()}>
+        <form part="form" @submit=${(event: SubmitEvent) => this.#submit(event)} aria-busy=${busy} novalidate
+          @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}
+          @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}>
+          <h2 id="title">${info?.name ?? m.loading}</h2>
+          ${info?.seller ? html`<p>${info.seller}</p>` : nothing}
+          ${host.portalToken
+            ? html`<p>${m.asCustomer}</p>`
+            : html`${field('email', m.email, 'email', 'email')}${field('name', m.name, 'text', 'name')}
+                <label class="check"><input type="checkbox" .checked=${company} ?disabled=${busy} @change=${(event: Event) => this.#set({ company: (event.target as HTMLInputElement).checked })} />${m.company}</label>
+                <label>${m.country}<select part="input" name="country" autocomplete="country" required ?disabled=${busy}
+                  aria-invalid=${invalid('country')} aria-describedby="country-error">
+                  ${SALE_COUNTRIES.map((code) => html`<option value=${code} ?selected=${code === (info?.seller_country ?? 'PL')}>${regions.of(code)}</option>`)}
+                </select>${hint('country')}</label>
+                ${company
+                  ? html`${field('tax_no', m.taxNo, 'text', 'off', html`<button part="lookup-button" type="button" ?disabled=${busy || lookup?.status === 'pending'}
+                        @click=${(event: Event) => this.#lookupCompany((event.target as HTMLElement).closest('form')!)}>${m.lookup}</button>`)}
+                      <p part="lookup-status" class="note" role="status">${lookup?.status === 'pending'
+                        ? m.lookupPending
+                        : lookup?.status === 'unavailable'
+                          ? m.lookupUnavailable
+                          : lookup?.status === 'filled'
+                            ? m.lookupFilled(lookup.name, lookup.kept.length > 0)
+                            : nothing}</p>
+                      ${field('company', m.companyName, 'text', 'organization')}
+                      ${field('street', m.street, 'text', 'street-address')}${field('post_code', m.postCode, 'text', 'postal-code')}
+                      ${field('city', m.city, 'text', 'address-level2')}`
+                  : nothing}`}
+          ${host.showQuantity
+            ? html`<label>${m.quantity}<input part="input" name="quantity" type="number" min="1" max=${MAX_QUANTITY} step="1" inputmode="numeric" required
+                .value=${String(host.quantity)} ?readonly=${busy} aria-invalid=${invalid('quantity')} aria-describedby="quantity-error"
+                @input=${(event: Event) => this.#quantityInput(event.target as HTMLInputElement)} />${hint('quantity')}</label>`
+            : nothing}
+          ${info
+            ? saleSummary(m, { info, quote, revised: !!revised, pending: this.#quotes.status === 'pending', quantityWrong, locale: this.#ctx.locale() })
+            : html`<p part="summary" class="summary">${m.loading}</p>`}
+          <p class="error" role="alert">${problem
+            ? problem.status === 0
+              ? e.offline
+              : problem.status === 429
+                ? e.busy
+                : problem.status === 422
+                  ? e.invalid
+                  : e.failed
+            : nothing}</p>
+          <div class="actions">
+            <button part="cancel-button" type="button" ?disabled=${busy} @click=${() => this.#close()}>${m.cancel}</button>
+            <button part="continue-button" class="buy" ?disabled=${busy || !this.quote || quantityWrong}>${busy
+              ? m.redirecting
+              : revised
+                ? m.continueRevised(this.#money(revised.amount))
+                : problem
+                  ? m.retry
+                  : m.continue}</button>
+          </div>
+        </form>
+      </dialog>`;
+  }
+}
