@@ -283,7 +283,9 @@ export class CheckoutDialog implements ReactiveController {
     const quote = revised ?? this.quote;
     const quantityWrong = errors.quantity === 'quantity';
     const lookup = this.#lookup.state;
-    return html`<dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${() => this.#close()}>
+    // A `close` the browser queued as the dialog left the page (an SPA route change) may land after it
+    // opened again: only a dialog still closed closes the checkout.
+    return html`<dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${(event: Event) => !(event.target as HTMLDialogElement).open && this.#close()}>
         <form part="form" @submit=${(event: SubmitEvent) => this.#submit(event)} aria-busy=${busy} novalidate
           @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}
           @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}>
