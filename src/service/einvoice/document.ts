@@ -52,13 +52,25 @@ export const FACTUR_X_DOCUMENT = { syntax: 'cii', profile: 'en16931' } as const;
  * A stored invoice's e-invoice in a syntax and profile. What the profile needs and the invoice
  * lacks is the 422 naming each field.
  */
-export async function einvoiceDocumentOf(sql: Sql, accountId: number, invoice: InvoiceData, options: { syntax: EInvoiceSyntax; profile: EInvoiceProfile }): Promise<string> {
+export async function einvoiceDocumentOf(sql: Sql, accountId: number, invoice: InvoiceData, options: EInvoiceDocumentOptions): Promise<string> {
+  const written = await writeEInvoiceOf(sql, accountId, invoice, options);
+  if ('problems' in written) throw invalid(written.problems);
+  return written.xml;
+}
+
+export interface EInvoiceDocumentOptions {
+  syntax: EInvoiceSyntax;
+  profile: EInvoiceProfile;
+}
+
+/** The document, or what the profile needs and the invoice lacks, by field. */
+export async function writeEInvoiceOf(sql: Sql, accountId: number, invoice: InvoiceData, options: EInvoiceDocumentOptions): Promise<{ xml: string } | { problems: Record<string, string[]> }> {
   const stored = invoice as StoredInvoice;
   const context = await contextOf(sql, accountId, stored);
   try {
-    return writeEInvoice(stored as unknown as EInvoiceSource, context, options);
+    return { xml: writeEInvoice(stored as unknown as EInvoiceSource, context, options) };
   } catch (error) {
-    if (error instanceof EInvoiceDataError) throw invalid(error.fields);
+    if (error instanceof EInvoiceDataError) return { problems: error.fields };
     throw error;
   }
 }
