@@ -3,7 +3,7 @@ import { type DepartmentData, defaultDepartment } from '../accounts.js';
 import type { Sql } from '../db.js';
 import type { ClientData } from '../data/clients.js';
 import { advancesOfOrder } from '../data/invoices.js';
-import { invalid } from '../http.js';
+import { invalid } from '../domain-errors.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { findRow } from '../store.js';
 
