@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInvoicingClient, ValidationError } from '../../src/api/index.js';
 import { readFacturX, validateEInvoice } from '../helpers/einvoice/index.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -96,5 +97,16 @@ describe('a Factur-X PDF', () => {
     const unknown = await http.get(`/invoices/${String(id)}.pdf`, { format: 'zugferd' });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toEqual({ code: 'error', message: { format: ['must be facturx, or left out for the plain PDF'] } });
+  }, 60_000);
+
+  it('is read by the typed client, whose missing fields arrive as a ValidationError', async () => {
+    const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
+    const complete = await http.post('/invoices.json', { invoice: { ...SELLER, ...GERMAN_BUYER, issue_date: '2026-03-02', positions: [{ name: 'Fenster', quantity: 1, tax: 23, price_net: '100' }] } });
+    const pdf = await client.invoices.pdf((complete.body as { id: number }).id, { format: 'facturx' });
+    expect((await readFacturX(pdf)).attachments).toEqual(['factur-x.xml']);
+    const exempt = await http.post('/invoices.json', { invoice: { ...SELLER, ...GERMAN_BUYER, issue_date: '2026-03-02', positions: [{ name: 'Kurs', quantity: 1, tax: 'zw', price_net: '100' }] } });
+    const error = await client.invoices.pdf((exempt.body as { id: number }).id, { format: 'facturx' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).fields).toEqual({ exempt_tax_kind: ['is required for an exempt position (BR-E-10)'] });
   }, 60_000);
 });
