@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoicingClient, ValidationError } from '../../src/api/index.js';
 import { readFacturX, validateEInvoice } from '../helpers/einvoice/index.js';
@@ -108,5 +109,25 @@ describe('a Factur-X PDF', () => {
     const error = await client.invoices.pdf((exempt.body as { id: number }).id, { format: 'facturx' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).fields).toEqual({ exempt_tax_kind: ['is required for an exempt position (BR-E-10)'] });
+  }, 60_000);
+
+  it('writes well-formed metadata for a seller whose name holds XML\'s own characters', async () => {
+    const created = await http.post('/invoices.json', {
+      invoice: { ...SELLER, seller_name: 'Okna & Drzwi <Kowalski>', ...GERMAN_BUYER, issue_date: '2026-03-02', positions: [{ name: 'Fenster', quantity: 1, tax: 23, price_net: '100' }] },
+    });
+    const pdf = await pdfOf((created.body as { id: number }).id, 'format=facturx');
+    expect(pdf.status).toBe(200);
+    const reading = await readFacturX(pdf.bytes);
+    expect(XMLValidator.validate(reading.metadata.trim())).toBe(true);
+    expect(reading.metadata).toContain('<rdf:li>Okna &amp; Drzwi &lt;Kowalski&gt;</rdf:li>');
+    expect(reading.facturX.conformanceLevel).toBe('EN 16931');
+    // The information dictionary keeps the name as it is.
+    const folder = await mkdtemp(join(tmpdir(), 'facturx-info-'));
+    try {
+      await writeFile(join(folder, 'invoice.pdf'), pdf.bytes);
+      expect((await run('pdfinfo', [join(folder, 'invoice.pdf')])).stdout).toMatch(/^Author:\s+Okna & Drzwi <Kowalski>$/m);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 });

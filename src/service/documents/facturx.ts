@@ -63,4 +63,23 @@ export function attachFacturX(doc: Doc, ciiXml: string, issuedAt: Date): void {
   };
   doc.file(Buffer.from(ciiXml, 'utf8'), options);
   doc.appendXML(FX_METADATA);
+  escapeInfoInMetadata(doc);
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * pdfkit copies the document information (title, author: the seller's name) into the XMP metadata
+ * as it is, so `Okna & Drzwi` would make the metadata malformed XML. The information dictionary is
+ * written before the metadata: escaping the values for the metadata alone leaves both saying the same.
+ */
+function escapeInfoInMetadata(doc: Doc): void {
+  const endMetadata = doc.endMetadata.bind(doc);
+  doc.endMetadata = () => {
+    const info = doc.info as unknown as Record<string, unknown>;
+    const kept = { ...info };
+    for (const [key, value] of Object.entries(kept)) if (typeof value === 'string') info[key] = escapeXml(value);
+    endMetadata();
+    Object.assign(info, kept);
+  };
 }
