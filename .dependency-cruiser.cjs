@@ -74,6 +74,8 @@ const layers = [
       '^src/service/invoicing/',
       '^src/service/ksef/',
       '^src/service/documents/',
+      // An invoice's e-invoice as the service makes it (its route is in the http layer).
+      '^src/service/einvoice/',
       '^src/service/payments/provider[.]ts$',
       '^src/service/webhooks/addresses[.]ts$',
     ],

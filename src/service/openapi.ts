@@ -173,7 +173,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     id: 'getInvoicePdf', tag: 'Invoices', summary: 'The invoice as a PDF document', method: 'get', path: '/invoices/{id}', formats: [],
-    query: z.object({ print_option: z.enum(['original', 'copy']).optional() }), response: 'pdf', notFound: true,
+    query: z.object({ print_option: z.enum(['original', 'copy']).optional(), format: z.enum(['facturx']).optional() }), response: 'pdf', notFound: true,
   },
   { id: 'getInvoiceSummary', tag: 'Invoices', summary: 'Count and amounts due of the invoices a list query selects, per currency (extension of this service)', method: 'get', path: '/invoices/summary', query: schemas.invoiceListQuery, response: 'InvoiceSummary' },
   { id: 'sendInvoiceByEmail', tag: 'Invoices', summary: 'Send the invoice to the buyer by e-mail', method: 'post', path: '/invoices/{id}/send_by_email', query: schemas.sendByEmailInput, response: 'SendByEmailResult', notFound: true },

@@ -3,7 +3,8 @@ import { Task } from '../../elements/shared/task.js';
 import { portalUrlFor } from '../../kernel/portal-url.js';
 import { type Lang, pick } from '../i18n.js';
 import { AdminView } from '../view.js';
-import { errorText, recordStyles } from './records.js';
+import { customerEInvoiceEditor, type EInvoiceEdit } from './customers-einvoice.js';
+import { errorText, formValues, recordStyles } from './records.js';
 
 /** The fields of a listed client this view reads. */
 export interface ListedCustomer {
@@ -14,6 +15,9 @@ export interface ListedCustomer {
   city: string | null;
   country: string | null;
   department_id: number | null;
+  einvoice_address?: string | null;
+  buyer_reference?: string | null;
+  einvoice_format?: string | null;
 }
 
 /** A department's portal address, as this view reads it. */
@@ -75,7 +79,11 @@ export class AdminCustomers extends AdminView {
     ...AdminView.properties,
     search: { state: true },
     page: { state: true },
+    einvoiceEdit: { state: true },
   };
+
+  /** The last save of a customer's e-invoice fields, shown in its row. */
+  einvoiceEdit: EInvoiceEdit | undefined;
 
   search = new URLSearchParams(location.search).get('name') ?? '';
   page = 1;
@@ -110,6 +118,18 @@ export class AdminCustomers extends AdminView {
     this.search = value.trim();
     this.page = 1;
     history.replaceState(history.state, '', `${location.pathname}${this.search ? `?${new URLSearchParams({ name: this.search }).toString()}` : ''}`);
+  }
+
+  #saveEInvoice(event: SubmitEvent, customer: ListedCustomer): void {
+    event.preventDefault();
+    const values = formValues(event.target as HTMLFormElement);
+    void this.api.put<ListedCustomer>(`/clients/${customer.id}.json`, { client: values }).then(
+      (saved) => {
+        Object.assign(customer, { einvoice_address: saved.einvoice_address, buyer_reference: saved.buyer_reference, einvoice_format: saved.einvoice_format });
+        this.einvoiceEdit = { id: customer.id, saved: true };
+      },
+      (error: unknown) => (this.einvoiceEdit = { id: customer.id, error }),
+    );
   }
 
   #go(event: Event, path: string): void {
@@ -163,6 +183,7 @@ export class AdminCustomers extends AdminView {
                 <td class="actions">
                   <a href=${invoices} aria-label=${t.invoices(customer.name)} @click=${(event: Event) => this.#go(event, invoices)}>${t.invoicesShort}</a>
                   ${portal ? html`<a href=${portal} target="_blank" rel="noopener" data-portal aria-label=${t.portalOf(customer.name)}>${t.portal}</a>` : nothing}
+                  ${customerEInvoiceEditor(customer, this.einvoiceEdit, this.language, (event) => this.#saveEInvoice(event, customer))}
                 </td>
               </tr>`;
             })}

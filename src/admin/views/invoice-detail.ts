@@ -7,6 +7,7 @@ import { locale, pick } from '../i18n.js';
 import { AdminView } from '../view.js';
 import { type InvoiceStrings, invoiceStrings, ksefRefusal } from './invoice-detail.strings.js';
 import { type InvoiceRecord, linesTable, paymentsTable } from './invoice-tables.js';
+import { einvoiceAvailability, einvoiceSection } from './invoice-detail.einvoice.js';
 import { STATUS_WORDS } from './invoices.js';
 import { badge, errorText, fieldErrors, formValues, ksefState, recordStyles, textField, type Tone } from './records.js';
 
@@ -59,6 +60,12 @@ export class AdminInvoice extends AdminView {
   readonly #emails = new Task(this, {
     args: () => [this.api, this.params.id] as const,
     task: ([api, id]) => (api && id ? api.get<InvoiceEmail[]>(`/invoices/${encodeURIComponent(id)}/emails.json`) : undefined),
+  });
+
+  /** Which e-invoices the invoice can be downloaded as, checked again whenever it changes. */
+  readonly #einvoices = new Task(this, {
+    args: () => [this.#invoice.value] as const,
+    task: ([invoice], { signal }) => (invoice ? einvoiceAvailability(invoice.id, invoice.number, signal) : undefined),
   });
 
   /** The account's KSeF environment: with KSeF off, nothing is offered to send. */
@@ -199,7 +206,8 @@ export class AdminInvoice extends AdminView {
 
   #record(invoice: InvoiceRecord): TemplateResult {
     return html`<div role="status" aria-live="polite">${this.#notice()}</div>
-      ${this.#summary(invoice)} ${linesTable(invoice, this.#t, locale(this.language))} ${this.#ksef(invoice)} ${this.#emailSection(invoice)} ${this.#payments(invoice)} ${this.#correction(invoice)}`;
+      ${this.#summary(invoice)} ${linesTable(invoice, this.#t, locale(this.language))}
+      ${einvoiceSection(this.#einvoices.value, this.#einvoices.status === 'error', this.language)} ${this.#ksef(invoice)} ${this.#emailSection(invoice)} ${this.#payments(invoice)} ${this.#correction(invoice)}`;
   }
 
   #notice(): TemplateResult | typeof nothing {

@@ -54,6 +54,8 @@ export type EInvoiceOptions = CallOptions & EInvoiceQuery;
 
 export interface PdfOptions extends CallOptions {
   printOption?: 'original' | 'copy';
+  /** `facturx`: a Factur-X PDF/A-3 carrying the CII EN 16931 document (an extension of our service). */
+  format?: 'facturx';
 }
 
 export interface GetInvoiceOptions extends CallOptions {
@@ -200,7 +202,7 @@ export function invoicesApi(transport: Transport): InvoicesApi {
       ),
     pdf: async (id, options = {}) =>
       transport.bytes(
-        { method: 'GET', path: `invoices/${idSegment(id)}`, extension: 'pdf', query: { print_option: options.printOption } },
+        { method: 'GET', path: `invoices/${idSegment(id)}`, extension: 'pdf', query: { print_option: options.printOption, format: options.format } },
         options,
       ),
     einvoice: async (id, options = {}) => {

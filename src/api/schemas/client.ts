@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CLIENT_TEXT_LIMITS as max } from '../../kernel/validation/client.js';
 import { booleanInput, decimalInput, decimalString, optionalId, optionalText, pageQuery, textInput } from './common.js';
-import { buyerReferenceInput, einvoiceAddressInput } from './einvoice.js';
+import { buyerReferenceInput, EINVOICE_FORMATS, einvoiceAddressInput, einvoiceFormatInput } from './einvoice.js';
 
 export const CLIENT_KINDS = ['buyer', 'seller', 'both'] as const;
 
@@ -55,6 +55,8 @@ const clientFields = {
   einvoice_address: einvoiceAddressInput,
   /** E-invoices: the buyer reference (BT-10), the Leitweg-ID for XRechnung. */
   buyer_reference: buyerReferenceInput,
+  /** E-invoices: the document `send_by_email` sends this client (`ubl`, `cii`, `xrechnung`, `facturx`), or none. */
+  einvoice_format: einvoiceFormatInput,
 };
 
 export const clientCreateInput = z.object(clientFields);
@@ -138,6 +140,7 @@ export const client = z.looseObject({
   /** E-invoices: the client's electronic address (BT-49) and buyer reference (BT-10); an extension of this service. */
   einvoice_address: z.string().nullish(),
   buyer_reference: z.string().nullish(),
+  einvoice_format: z.enum(EINVOICE_FORMATS).nullish(),
 });
 export type Client = z.infer<typeof client>;
 export const clientList = z.array(client);

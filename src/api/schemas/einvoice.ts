@@ -26,3 +26,15 @@ export const einvoiceAddressInput = z.preprocess(
 
 /** The buyer reference (BT-10): in Germany the Leitweg-ID that XRechnung requires. */
 export const buyerReferenceInput = z.preprocess(blankToNull, z.string({ message: 'must be text' }).trim().max(200, 'is too long (maximum is 200 characters)').nullish());
+
+/**
+ * The e-invoice a client prefers to receive with `send_by_email`: Peppol BIS (UBL), EN 16931 in
+ * CII, XRechnung (UBL) as an XML attachment beside the PDF, or a Factur-X PDF in the plain PDF's place.
+ */
+export const EINVOICE_FORMATS = ['ubl', 'cii', 'xrechnung', 'facturx'] as const;
+export type EInvoiceFormat = (typeof EINVOICE_FORMATS)[number];
+
+export const einvoiceFormatInput = z.preprocess(
+  blankToNull,
+  z.enum(EINVOICE_FORMATS, { message: `must be one of ${EINVOICE_FORMATS.join(', ')}, or empty for none` }).nullish(),
+);

@@ -17,6 +17,7 @@ export const ATTENTION_KINDS = [
   'awaiting_ksef_number',
   'awaiting_exchange_rate',
   'vies_unavailable',
+  'einvoice_unavailable',
   'overdue',
   'payment_failed',
   'payment_pending',

@@ -5,6 +5,7 @@ import { pdfFileName } from '../documents/pdf.js';
 import { renderInvoicePdfForRow } from '../documents/invoice-pdf.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { invoiceLinks } from '../invoicing/presentation.js';
+import { einvoiceForMail, recordEInvoiceMail } from '../einvoice/mail.js';
 import { type EmailRequest, oweEmail as holdEmail, releaseHeldEmails } from '../ksef/email.js';
 import { requireRow, timestampText, updateRow } from '../store.js';
 
@@ -34,7 +35,9 @@ export function createInvoiceMail(db: Database, options: { smtpUrl?: string | un
     const row = await requireRow<InvoiceData>(db, 'invoices', accountId, id);
     const invoice = row.data;
     const content = invoiceEmail(invoice, invoiceLinks(request.publicUrl, invoice.token), { pdfAttached: request.pdf });
-    const pdf = request.pdf ? await renderInvoicePdfForRow(db, accountId, row, request.printOption) : null;
+    // The client's preferred e-invoice goes where the PDF goes: beside it, or as its Factur-X form.
+    const einvoice = request.pdf ? await einvoiceForMail(db, accountId, invoice) : ({ kind: 'none' } as const);
+    const pdf = request.pdf ? await renderInvoicePdfForRow(db, accountId, row, request.printOption, einvoice.kind === 'facturx' ? einvoice.cii : null) : null;
     const message = {
       accountId,
       invoiceId: id,
@@ -42,12 +45,16 @@ export function createInvoiceMail(db: Database, options: { smtpUrl?: string | un
       to: request.to,
       cc: request.cc,
       ...content,
-      attachments: pdf ? [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }] : [],
+      attachments: [
+        ...(pdf ? [{ filename: pdfFileName(invoice), contentType: 'application/pdf', content: pdf }] : []),
+        ...(einvoice.kind === 'xml' ? [einvoice.attachment] : []),
+      ],
     };
     const markSent = async (tx: Sql) => {
       const current = await requireRow<InvoiceData>(tx, 'invoices', accountId, id, { forUpdate: true });
       const data = { ...current.data, sent_time: timestampText(new Date()) };
       if (data.status !== 'paid' && data.status !== 'partial') data.status = 'sent';
+      recordEInvoiceMail(data as InvoiceData & Record<string, unknown>, einvoice);
       await updateRow(tx, 'invoices', accountId, id, data);
     };
     if (mailer.transport === 'smtp') {

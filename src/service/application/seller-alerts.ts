@@ -20,7 +20,7 @@ import type { InvoiceMail } from './invoice-mail.js';
  * event whose body's `deal` is the overview's item.
  */
 
-export const ATTENTIONS = ['awaiting_exchange_rate', 'ksef_invalid', 'ksef_rejected', 'vies_unavailable'] as const;
+export const ATTENTIONS = ['einvoice_unavailable', 'awaiting_exchange_rate', 'ksef_invalid', 'ksef_rejected', 'vies_unavailable'] as const;
 export type Attention = (typeof ATTENTIONS)[number];
 
 type Stored = InvoiceData & Record<string, unknown>;
@@ -37,6 +37,7 @@ export function clearAttention(data: Stored, attention: Attention): void {
 }
 
 const SUBJECTS: Record<Attention, (number: string) => string> = {
+  einvoice_unavailable: (n) => `Invoice ${n} went without the e-invoice its client prefers`,
   awaiting_exchange_rate: (n) => `Invoice ${n} waits for its NBP exchange rate`,
   ksef_invalid: (n) => `Invoice ${n} cannot go to KSeF as it is`,
   ksef_rejected: (n) => `KSeF refused invoice ${n}`,
@@ -44,6 +45,8 @@ const SUBJECTS: Record<Attention, (number: string) => string> = {
 };
 
 const EXPLANATIONS: Record<Attention, string> = {
+  einvoice_unavailable:
+    'The client prefers an e-invoice, but the invoice lacks what that document needs, so the e-mail went with the plain PDF. The missing fields are listed in einvoice_problems: add them to the client, the department or the invoice, then send the invoice again.',
   awaiting_exchange_rate:
     'NBP could not be asked for the exchange rate of the day before the tax point. The invoice is issued and waits for the rate: it goes to KSeF, and to the buyer, as soon as NBP answers. Nothing needs doing unless it keeps waiting.',
   ksef_invalid: 'The invoice is issued but KSeF would refuse it. Its problems are listed in gov_error_messages: correct the invoice, then send it to KSeF again.',

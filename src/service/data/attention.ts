@@ -20,15 +20,17 @@ export interface AttentionRow {
 export const ATTENTION_PER_KIND = 100;
 
 /** The states an invoice itself carries (`data.attention`, set by the issuing step and the KSeF sender). */
-const INVOICE_ATTENTIONS = ['ksef_rejected', 'ksef_invalid', 'awaiting_exchange_rate', 'vies_unavailable'];
+const INVOICE_ATTENTIONS = ['ksef_rejected', 'ksef_invalid', 'awaiting_exchange_rate', 'vies_unavailable', 'einvoice_unavailable'];
 
 export async function attentionOf(sql: Sql, accountId: number, now: Date): Promise<AttentionRow[]> {
   return sql.query<AttentionRow>(
     `with items as (
-       -- The invoice's own state; KSeF's reasons with a refusal.
+       -- The invoice's own state; KSeF's reasons with a refusal, the missing fields of an e-invoice.
        select i.data->>'attention' as kind, i.id, i.id as invoice_id, i.data->>'number' as number,
               case when jsonb_typeof(i.data->'gov_error_messages') = 'array'
-                   then (select string_agg(m, '; ') from jsonb_array_elements_text(i.data->'gov_error_messages') as m) end as message,
+                   then (select string_agg(m, '; ') from jsonb_array_elements_text(i.data->'gov_error_messages') as m)
+                   when jsonb_typeof(i.data->'einvoice_problems') = 'array'
+                   then (select string_agg(m, '; ') from jsonb_array_elements_text(i.data->'einvoice_problems') as m) end as message,
               null::integer as webhook_id, i.updated_at as since
          from invoices i
         where i.account_id = $1 and i.data->>'attention' = any($3::text[])

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BoundedMap } from '../../server-kit/bounded-map.js';
 import { departmentLogo } from '../data/department-logos.js';
 import type { Database } from '../db.js';
@@ -15,18 +16,24 @@ import { renderInvoicePdfInPool } from './pdf-pool.js';
 const renderedPdfs = new WeakMap<Database, BoundedMap<string, Buffer>>();
 const RENDERED_PDFS_KEPT = 64;
 
-/** The PDF of a stored invoice, with its department's logo. */
+/**
+ * The PDF of a stored invoice, with its department's logo; with `facturX` (the invoice's CII
+ * document) a Factur-X PDF/A-3b carrying it.
+ */
 export async function renderInvoicePdfForRow(
   db: Database,
   accountId: number,
   row: StoredRow<InvoiceData>,
   printOption: PrintOption = 'original',
+  facturX: string | null = null,
 ): Promise<Buffer> {
   const logo = await departmentLogo(db, accountId, row.data.department_id);
-  const key = [accountId, row.id, timestampText(row.updated_at), logo?.updatedAt.toISOString() ?? '-', printOption, todayText()].join('|');
+  // The CII document follows from the client and department too: a Factur-X PDF is keyed by it.
+  const variant = facturX === null ? 'pdf' : `facturx ${createHash('sha256').update(facturX).digest('base64url')}`;
+  const key = [accountId, row.id, timestampText(row.updated_at), logo?.updatedAt.toISOString() ?? '-', printOption, todayText(), variant].join('|');
   let kept = renderedPdfs.get(db);
   if (!kept) renderedPdfs.set(db, (kept = new BoundedMap(RENDERED_PDFS_KEPT)));
-  const pdf = kept.get(key) ?? (await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null, accountId }));
+  const pdf = kept.get(key) ?? (await renderInvoicePdfInPool(row.data, { printOption, logo: logo?.content ?? null, accountId, facturX }));
   // Kept (again) as the newest.
   kept.set(key, pdf);
   return pdf;

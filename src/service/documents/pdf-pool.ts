@@ -177,7 +177,7 @@ function dispatch(): void {
 /** Renders an invoice's PDF on the pool, for `accountId`; rejects with `PdfBusyError` when the pool is full for it. */
 export function renderInvoicePdfInPool(
   invoice: InvoiceData,
-  options: { printOption: PrintOption; logo: Uint8Array | null; accountId: number },
+  options: { printOption: PrintOption; logo: Uint8Array | null; accountId: number; facturX?: string | null },
 ): Promise<Buffer> {
   const load = loadOf(options.accountId);
   if (load.waiting + load.running >= limits.queuePerAccount) {
@@ -186,7 +186,7 @@ export function renderInvoicePdfInPool(
   if (queue.length >= limits.queueTotal) return Promise.reject(new PdfBusyError('Too many PDFs are being rendered. Try again shortly.'));
   load.waiting += 1;
   return new Promise((resolve, reject) => {
-    queue.push({ job: { id: nextId++, invoice, printOption: options.printOption, logo: options.logo }, accountId: options.accountId, resolve, reject });
+    queue.push({ job: { id: nextId++, invoice, printOption: options.printOption, logo: options.logo, facturX: options.facturX ?? null }, accountId: options.accountId, resolve, reject });
     dispatch();
   });
 }

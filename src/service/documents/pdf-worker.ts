@@ -9,13 +9,15 @@ export interface PdfJob {
   invoice: InvoiceData;
   printOption: PrintOption;
   logo: Uint8Array | null;
+  /** The CII document to carry, for a Factur-X PDF. */
+  facturX?: string | null;
 }
 
 export type PdfResult = { id: number; pdf: Uint8Array } | { id: number; error: string };
 
 parentPort?.on('message', (job: PdfJob) => {
   // A logo stored before uploads were decoded is drawn only once it decodes under the limits, normalized.
-  renderInvoicePdf(job.invoice, { printOption: job.printOption, logo: drawableLogo(job.logo) }).then(
+  renderInvoicePdf(job.invoice, { printOption: job.printOption, logo: drawableLogo(job.logo), facturX: job.facturX ?? null }).then(
     (pdf) => {
       const bytes = new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
       parentPort!.postMessage({ id: job.id, pdf: bytes } satisfies PdfResult);

@@ -16,6 +16,7 @@ import { isDrawableLogo } from './image-size.js';
 import { amountDue, vatSummary } from './summary.js';
 import { ksefQrCodesOf, OFFLINE_LABEL, qrModules } from '../ksef/qr.js';
 import { documentFonts } from './pdf-fonts.js';
+import { attachFacturX, FACTUR_X_PDF_OPTIONS } from './facturx.js';
 
 import type { PrintOption } from './print-option.js';
 
@@ -25,6 +26,8 @@ export interface InvoicePdfOptions {
   printOption?: PrintOption;
   /** The seller department's logo, PNG or JPEG bytes. */
   logo?: Uint8Array | null;
+  /** The invoice's CII document (EN 16931): the PDF is then a Factur-X PDF/A-3b carrying it. */
+  facturX?: string | null;
 }
 
 const PAGE = { width: 595.28, height: 841.89, margin: 42 };
@@ -59,6 +62,7 @@ export function renderInvoicePdf(invoice: InvoiceData, options: InvoicePdfOption
       Creator: 'invoicekit',
     },
     lang: labels.locale,
+    ...(options.facturX ? FACTUR_X_PDF_OPTIONS : {}),
   });
   // pdfkit takes a parsed fontkit font as well as font bytes; its types only know the bytes.
   doc.registerFont('regular', regular as unknown as Buffer);
@@ -77,6 +81,7 @@ export function renderInvoicePdf(invoice: InvoiceData, options: InvoicePdfOption
   drawPayment(doc, invoice, labels, y + 16);
   drawKsefQr(doc, invoice, labels, doc.y + 16);
   drawFooters(doc, invoice, labels, title);
+  if (options.facturX) attachFacturX(doc, options.facturX, new Date(`${invoice.issue_date}T00:00:00Z`));
   doc.end();
   return done;
 }

@@ -15,6 +15,7 @@ import { mountOutbox } from './outbox.js';
 import type { OutboxAccess } from './outbox-access.js';
 import { renderInvoicePdfForRow } from './invoice-pdf.js';
 import { contentDisposition, pdfFileName } from './pdf.js';
+import { einvoiceDocumentOf, FACTUR_X_DOCUMENT } from '../einvoice/document.js';
 
 export interface InvoiceDocumentsOptions {
   /** How invoices are e-mailed (SMTP or the outbox). */
@@ -26,15 +27,28 @@ export interface InvoiceDocumentsOptions {
   ksef?: Pick<KsefRuntime, 'onSettled'> | undefined;
 }
 
-const printOptionQuery = z.object({ print_option: z.enum(['original', 'copy']).optional() });
+const pdfQuery = z.object({
+  print_option: z.enum(['original', 'copy']).optional(),
+  format: z.enum(['facturx'], { message: 'must be facturx, or left out for the plain PDF' }).optional(),
+});
 
 /**
- * Answers with the invoice's PDF, shown inline and named after its number. `print_option=copy`
- * marks it as a copy. Also used by the public `/invoice/<token>.pdf` page.
+ * The invoice's PDF: `print_option=copy` marks it as a copy, `format=facturx` makes it a Factur-X
+ * PDF/A-3b carrying its CII document (a 422 names what the document lacks).
+ */
+async function renderRequestedPdf(c: ServiceContext, row: StoredRow<InvoiceData>, accountId: number): Promise<Buffer> {
+  const { print_option, format } = validate(pdfQuery, { print_option: c.req.query('print_option'), format: c.req.query('format') || undefined });
+  const db = c.get('db');
+  const facturX = format === 'facturx' ? await einvoiceDocumentOf(db, accountId, row.data, FACTUR_X_DOCUMENT) : null;
+  return renderInvoicePdfForRow(db, accountId, row, print_option, facturX);
+}
+
+/**
+ * Answers with the invoice's PDF, shown inline and named after its number. Also used by the public
+ * `/invoice/<token>.pdf` page.
  */
 export async function invoicePdfResponse(c: ServiceContext, row: StoredRow<InvoiceData>, accountId: number): Promise<Response> {
-  const { print_option } = validate(printOptionQuery, { print_option: c.req.query('print_option') });
-  return pdfResponse(c, row, await renderInvoicePdfForRow(c.get('db'), accountId, row, print_option));
+  return pdfResponse(c, row, await renderRequestedPdf(c, row, accountId));
 }
 
 function pdfResponse(c: ServiceContext, row: StoredRow<InvoiceData>, pdf: Buffer): Response {
@@ -87,8 +101,7 @@ export function mountInvoiceDocuments(groups: { invoices: Hono<ServiceEnv>; outb
     const key = `pdf ${account.id} ${todayText()} ${c.req.url}`;
     const { row, pdf } = await kept.get(key, async () => {
       const found = await requireRow<InvoiceData>(c.get('db'), 'invoices', account.id, idParam(c));
-      const { print_option } = validate(printOptionQuery, { print_option: c.req.query('print_option') });
-      return { row: found, pdf: await renderInvoicePdfForRow(c.get('db'), account.id, found, print_option) };
+      return { row: found, pdf: await renderRequestedPdf(c, found, account.id) };
     });
     return pdfResponse(c, row, pdf);
   });

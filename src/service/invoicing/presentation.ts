@@ -135,7 +135,7 @@ function derived(row: ListedInvoiceRow): Record<string, unknown> {
 }
 
 const EXTENSION_KEYS = [
-  'use_oss', 'exchange_table', 'price_tax_pln', 'exchange_rate_pending', 'vies_status', 'vies_request_identifier', 'vies_request_date', 'attention',
+  'use_oss', 'exchange_table', 'price_tax_pln', 'exchange_rate_pending', 'vies_status', 'vies_request_identifier', 'vies_request_date', 'attention', 'einvoice_problems',
 ] as const;
 
 /** An invoice answer: every key, positions and the nested parts on reads (and lists that ask). */

@@ -18,6 +18,7 @@ import {
 import { stockLevels } from '../data/products.js';
 import { presentClient } from '../invoicing/clients.js';
 import { presentInvoice } from '../invoicing/invoice-answer.js';
+import { einvoiceFormatsOf } from '../einvoice/formats.js';
 import { presentProduct } from '../invoicing/products.js';
 import { presentPayment } from '../resources/payments.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
@@ -332,7 +333,12 @@ export class WebhookWorker {
     if (body === null) {
       const deal = await presentRecord(this.#db, delivery, this.#publicUrl());
       const locale = typeof deal.lang === 'string' && deal.lang ? deal.lang : 'pl';
-      body = JSON.stringify({ deal, app_name: APP_NAME, api_token: hook.api_token ? openSecret(hook.api_token) : null, locale });
+      // An invoice's delivery names the e-invoices it can be fetched in now, for a Peppol access point.
+      const formats =
+        delivery.record_table === 'invoices'
+          ? { einvoice_formats: await einvoiceFormatsOf(this.#db, delivery.account_id, delivery.record_id, delivery.record.data as unknown as InvoiceData, this.#publicUrl()) }
+          : {};
+      body = JSON.stringify({ deal, app_name: APP_NAME, api_token: hook.api_token ? openSecret(hook.api_token) : null, locale, ...formats });
       // Every attempt sends the same bytes, so a signature checked once stays valid for retries.
       await keepDeliveryBody(this.#db, delivery.id, sealSecret(body));
     }

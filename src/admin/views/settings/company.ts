@@ -23,6 +23,8 @@ export interface Department {
   logo_url: string | null;
   /** The host's customer portal with `{client_id}`; the customers list opens each customer's view there. */
   portal_url: string | null;
+  /** The seller's electronic address on e-invoices (BT-34), `0208:0123456789`. */
+  einvoice_address?: string | null;
 }
 
 const FIELDS = ['name', 'tax_no', 'street', 'post_code', 'city', 'country', 'phone', 'bank', 'bank_account'] as const;
@@ -45,6 +47,8 @@ const strings = {
     failed: 'The company details could not be loaded:',
     portal: 'Customer portal address',
     portalHint: 'Your site’s customer portal, with {client_id} where the customer goes, such as https://shop.example/account/invoices?customer={client_id}. The customers list opens each customer’s portal view there.',
+    einvoiceAddress: 'Electronic address for e-invoices',
+    einvoiceHint: 'Your Peppol participant ID: the scheme, a colon, the identifier, such as 9945:PL5252248481 or 0208:0123456789. Peppol and XRechnung e-invoices need it.',
   },
   pl: {
     title: 'Firma i oddział',
@@ -63,6 +67,8 @@ const strings = {
     failed: 'Nie udało się wczytać danych firmy:',
     portal: 'Adres portalu klienta',
     portalHint: 'Portal klienta na Twojej stronie, z {client_id} w miejscu klienta, np. https://shop.example/account/invoices?customer={client_id}. Lista klientów otwiera tam widok każdego klienta.',
+    einvoiceAddress: 'Adres elektroniczny do e-faktur',
+    einvoiceHint: 'Twój identyfikator uczestnika Peppol: schemat, dwukropek, identyfikator, np. 9945:PL5252248481 lub 0208:0123456789. Potrzebny do e-faktur Peppol i XRechnung.',
   },
 } satisfies Record<Lang, unknown>;
 
@@ -154,6 +160,7 @@ export class AdminCompanySettings extends SettingsSection {
       <form @submit=${(event: SubmitEvent) => this.#save(event, department)}>
         ${FIELDS.map((name) => textField({ label: t.fields[name], name, value: department[name], errors: fieldErrors(error, name, `department.${name}`) }))}
         ${textField({ label: t.portal, name: 'portal_url', type: 'url', value: department.portal_url, hint: t.portalHint, errors: fieldErrors(error, 'portal_url', 'department.portal_url') })}
+        ${textField({ label: t.einvoiceAddress, name: 'einvoice_address', value: department.einvoice_address, hint: t.einvoiceHint, errors: fieldErrors(error, 'einvoice_address', 'department.einvoice_address') })}
         <div class="actions"><button type="submit" ?disabled=${Boolean(this.busy)}>${t.save}</button></div>
       </form>
       <h3 style="font-size:1rem">${t.logo}</h3>
