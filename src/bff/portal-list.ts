@@ -3,6 +3,7 @@ import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BoundedMap } from '../server-kit/bounded-map.js';
 import { BffError } from './errors.js';
+import { einvoiceFormatOf, einvoiceLink } from './portal-einvoice.js';
 import { readWholeList } from './portal-list-fallback.js';
 import type { CustomerTotals, PortalListPage } from '../contract/portal.js';
 import type { ListRead, PortalListQuery } from './portal-list-read.js';
@@ -27,7 +28,8 @@ interface HeldPage {
  * reads one page; the count and the customer's totals come from its summary (`GET
  * /invoices/summary`), one aggregate query each. A service without these extensions (the hosted
  * one answers 404) gets the bounded whole-list read of `portal-list-fallback.ts` instead.
- * Identical reads that arrive together share one call to the service.
+ * Identical reads that arrive together share one call to the service. Each row links the invoice
+ * as an e-invoice in the customer's format, read from their client record once per page.
  */
 export function portalList(bff: Bff): (c: BffContext, clientId: number, query: PortalListQuery) => Promise<PortalListPage> {
   const inFlight = new Map<string, Promise<unknown>>();
@@ -150,6 +152,10 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
   }
 
   return async (c, clientId, query) => {
+    // The customer's e-invoice format, read once for the page beside the page itself.
+    const format = einvoiceFormatOf(bff, c, clientId);
+    // Settled here too, so a failed page read leaves no unhandled rejection behind.
+    format.catch(() => undefined);
     const today = todayIn(bff.timeZone);
     let read: ListRead | undefined;
     if (!bff.client.invoices.summary) extensionsMissingSince = Date.now();
@@ -169,8 +175,9 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
       data = { today, rows: read.invoices.map((invoice) => customerInvoice(invoice, today, bff.basePath)) };
       shaped.set(read.invoices, data);
     }
+    const einvoiceFormat = await format;
     const page: PortalListPage = {
-      data: data.rows,
+      data: data.rows.map((row) => ({ ...row, einvoice: einvoiceLink(einvoiceFormat, bff.basePath, row.id) })),
       page: query.page,
       per_page: query.per_page,
     };
