@@ -48,7 +48,7 @@ export async function einvoiceDocument(bff: Bff, c: BffContext, invoice: Invoice
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const missing = Object.keys(error.fields).sort();
-      throw new BffError(422, ERROR_CODES.validation, `This invoice cannot be made as a ${EINVOICE_FORMAT_LABELS[format]} e-invoice.`, {
+      throw new BffError(422, ERROR_CODES.validation, `This invoice cannot be made as an e-invoice in ${EINVOICE_FORMAT_LABELS[format]}.`, {
         fields: Object.fromEntries(missing.map((field) => [field, ['is required for this e-invoice']])),
       });
     }
