@@ -159,4 +159,19 @@ describe('the e-invoice download', () => {
       error: { code: 'validation_failed', message: 'This invoice cannot be made as an e-invoice in XRechnung.', fields: { buyer_reference: ['is required for this e-invoice'] } },
     });
   });
+
+  it('signs the e-invoice link of a list rendered on the server, so it opens without the token or a script', async () => {
+    await setFormat(german, 'cii');
+    const response = await fetch(`${bff.base}/render/invoice-list`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const links = [...html.matchAll(/part="action download-button"[^>]*href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    expect(links).toHaveLength(4);
+    expect(links[3]).toMatch(new RegExp(`^/bff/invoices/${complete.id}/einvoice\\?link=[^&]+$`));
+    expect(html.replace(/<!--[^>]*-->/g, '')).toContain('E-invoice (CII)');
+    const document = await fetch(`${bff.url}${links[3]}`);
+    expect(document.status).toBe(200);
+    expect(document.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(await document.text()).toContain(`<ram:ID>${complete.number}</ram:ID>`);
+  });
 });
