@@ -152,10 +152,9 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
   }
 
   return async (c, clientId, query) => {
-    // The customer's e-invoice format, read once for the page beside the page itself.
-    const format = einvoiceFormatOf(bff, c, clientId);
-    // Settled here too, so a failed page read leaves no unhandled rejection behind.
-    format.catch(() => undefined);
+    // The customer's e-invoice format, read once for the page beside the page itself. A failed read
+    // (logged by the service call) costs the rows their e-invoice links, not the customer their list.
+    const format = einvoiceFormatOf(bff, c, clientId).catch(() => null);
     const today = todayIn(bff.timeZone);
     let read: ListRead | undefined;
     if (!bff.client.invoices.summary) extensionsMissingSince = Date.now();
