@@ -65,7 +65,8 @@ describe('<invoice-list> e-invoice downloads against the real BFF', () => {
 
   it('answers no one the e-invoice without the portal token or a signed link', async () => {
     const el = await list(tokens.einvoice);
-    const answer = await fetch(downloads(rows(el)[0]!)[1]!.href);
+    // The row's link is the BFF's route, relative to where the BFF is reached.
+    const answer = await fetch(new URL(new URL(downloads(rows(el)[0]!)[1]!.href).pathname, bff));
     expect(answer.status).to.equal(401);
     expect((await answer.json()).error.code).to.equal('unauthorized');
   });

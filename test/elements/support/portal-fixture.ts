@@ -146,9 +146,9 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
       city: 'Berlin',
       country: 'DE',
       company: true,
-      einvoice_format: 'cii',
     })
   ).id;
+  await api.clients.update(einvoiceId, { einvoice_format: 'cii' });
   const einvoice = await createInvoices(einvoiceId, [
     { number: 'E-1', issue_date: today, payment_to: addDays(today, 14), price_gross: '246.00', paid: '0.00', currency: 'PLN' },
   ]);
