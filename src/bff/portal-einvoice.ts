@@ -5,6 +5,7 @@ import { EINVOICE_FORMAT_DOCUMENTS, EINVOICE_FORMAT_LABELS, type EInvoiceFormatN
 import type { PortalEInvoice } from '../contract/portal.js';
 import type { Bff, BffContext } from './context.js';
 import { BffError, ERROR_CODES } from './errors.js';
+import { issuePdfLinkToken } from './portal-token.js';
 
 // Every format a client may prefer is one the portal offers and names.
 EINVOICE_FORMATS satisfies readonly EInvoiceFormatName[];
@@ -27,9 +28,27 @@ export async function einvoiceFormatOf(bff: Bff, c: BffContext, clientId: number
   }
 }
 
-/** A list row's e-invoice link in `format`, or null without one. */
-export function einvoiceLink(format: EInvoiceFormat | null, basePath: string, invoiceId: number): PortalEInvoice | null {
-  return format ? { format, label: EINVOICE_FORMAT_LABELS[format], url: `${basePath}/invoices/${invoiceId}/einvoice` } : null;
+/** How long a row's signed e-invoice link opens at most: the session's remaining life, up to a day, as a rendered list's links. */
+const MAX_LINK_TTL_SECONDS = 24 * 3600;
+
+/**
+ * Each row's e-invoice link in `format`, or null without one. Each is signed for the session's
+ * customer and that one invoice (as a `pdf-link` is), so a plain `<a href>` opens it without the
+ * portal token, until the session ends (at most a day).
+ */
+export async function einvoiceLinks(bff: Bff, c: BffContext, format: EInvoiceFormat | null, invoiceIds: readonly number[]): Promise<(PortalEInvoice | null)[]> {
+  if (!format) return invoiceIds.map(() => null);
+  const session = c.get('session');
+  const ttl = Math.max(1, Math.min(session.expiresAt - Math.floor(Date.now() / 1000), MAX_LINK_TTL_SECONDS));
+  const key = await crypto.subtle.importKey('raw', bff.secretKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const origin = bff.publicOrigin(c.req.raw);
+  return Promise.all(
+    invoiceIds.map(async (id) => {
+      const link = await issuePdfLinkToken(session.clientId, id, ttl, key);
+      const url = new URL(`${bff.basePath}/invoices/${id}/einvoice?link=${encodeURIComponent(link)}`, origin).href;
+      return { format, label: EINVOICE_FORMAT_LABELS[format], url };
+    }),
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BoundedMap } from '../server-kit/bounded-map.js';
 import { BffError } from './errors.js';
-import { einvoiceFormatOf, einvoiceLink } from './portal-einvoice.js';
+import { einvoiceFormatOf, einvoiceLinks } from './portal-einvoice.js';
 import { readWholeList } from './portal-list-fallback.js';
 import type { CustomerTotals, PortalListPage } from '../contract/portal.js';
 import type { ListRead, PortalListQuery } from './portal-list-read.js';
@@ -174,9 +174,10 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
       data = { today, rows: read.invoices.map((invoice) => customerInvoice(invoice, today, bff.basePath)) };
       shaped.set(read.invoices, data);
     }
-    const einvoiceFormat = await format;
+    const rows = data.rows;
+    const links = await einvoiceLinks(bff, c, await format, rows.map((row) => row.id));
     const page: PortalListPage = {
-      data: data.rows.map((row) => ({ ...row, einvoice: einvoiceLink(einvoiceFormat, bff.basePath, row.id) })),
+      data: rows.map((row, i) => ({ ...row, einvoice: links[i] ?? null })),
       page: query.page,
       per_page: query.per_page,
     };

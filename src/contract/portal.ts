@@ -126,7 +126,7 @@ export interface PortalEInvoice {
   format: EInvoiceFormatName;
   /** The format as a customer reads it: `Peppol`, `CII`, `XRechnung`, `Factur-X`. */
   label: string;
-  /** The BFF route of the document (send the portal token, or the `link` a `pdf-link` answers). */
+  /** The document, as an absolute link signed for this customer and invoice: it opens without the portal token until the session ends (at most a day). */
   url: string;
 }
 

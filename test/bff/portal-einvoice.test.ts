@@ -73,9 +73,13 @@ describe('the portal list', () => {
     await setFormat(german, 'xrechnung');
     const page = await json(await fetch(`${bff.base}/invoices`, { headers: bearer(token) }));
     expect(page.data.map((row: { einvoice: unknown }) => row.einvoice)).toEqual([
-      { format: 'xrechnung', label: 'XRechnung', url: `/bff/invoices/${noLeitwegId.id}/einvoice` },
-      { format: 'xrechnung', label: 'XRechnung', url: `/bff/invoices/${complete.id}/einvoice` },
+      { format: 'xrechnung', label: 'XRechnung', url: expect.stringMatching(new RegExp(`^${bff.url}/bff/invoices/${noLeitwegId.id}/einvoice\\?link=[^&]+$`)) },
+      { format: 'xrechnung', label: 'XRechnung', url: expect.stringMatching(new RegExp(`^${bff.url}/bff/invoices/${complete.id}/einvoice\\?link=[^&]+$`)) },
     ]);
+    // Each link is signed for its own invoice: it opens without the token.
+    const signed = await fetch(page.data[1].einvoice.url);
+    expect(signed.status).toBe(200);
+    expect(await signed.text()).toContain('<cbc:BuyerReference>04011000-12345-34</cbc:BuyerReference>');
   });
 });
 

@@ -350,13 +350,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   /** A link to the PDF, so it works without the script (the server signs it); with it, a fresh link each time. */
-  async #download(invoice: PortalInvoice, event: Event, einvoice?: boolean): Promise<void> {
+  async #download(invoice: PortalInvoice, event: Event): Promise<void> {
     event.preventDefault();
-    if (this.busy.includes(invoice.id) || (!einvoice && !this.dispatchEvent(new InvoiceDownloadEvent(invoice)))) return;
+    if (this.busy.includes(invoice.id) || !this.dispatchEvent(new InvoiceDownloadEvent(invoice))) return;
     const link = await this.#pdfLink(invoice);
     if (!link) return;
-    // The BFF answers `download` and every e-invoice (the same signed link) with an attachment, so the page stays put.
-    follow(einvoice ? link.replace('/pdf?', '/einvoice?') : `${link}&download`, true);
+    // The BFF answers `download` with an attachment, so the page stays where it is.
+    follow(`${link}&download`, true);
   }
 
   /** Asks the BFF for a short-lived PDF link, showing progress on the row and explaining failures. */
@@ -404,7 +404,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       today: dayNumber(localToday()),
       busy: this.busy,
       select: (invoice, event) => void this.#select(invoice, event),
-      download: (invoice, event, einvoice) => void this.#download(invoice, event, einvoice),
+      download: (invoice, event) => void this.#download(invoice, event),
       pay: (invoice, event) => void this.#pay(invoice, event),
       ksef: (ksef, invoice) => this.#ksef(ksef, invoice),
     };

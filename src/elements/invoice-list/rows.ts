@@ -29,8 +29,7 @@ export interface RowView {
   /** Rows waiting for the BFF, by invoice id. */
   busy: readonly number[];
   select(invoice: PortalInvoice, event?: Event): void;
-  /** The PDF, or with `einvoice` the e-invoice in the customer's format. */
-  download(invoice: PortalInvoice, event: Event, einvoice?: boolean): void;
+  download(invoice: PortalInvoice, event: Event): void;
   pay(invoice: PortalInvoice, event: Event): void;
   ksef(ksef: KsefView, invoice: PortalInvoice): unknown;
 }
@@ -107,8 +106,6 @@ export function invoiceRow(invoice: PortalInvoice, index: number | undefined, vi
             part="action download-button"
             class="action"
             href=${invoice.einvoice.url}
-            aria-disabled=${busy ? 'true' : nothing}
-            @click=${(e: Event) => view.download(invoice, e, true)}
             ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" /></svg><span class="label">${m.einvoice} (${invoice.einvoice.label})</span
             ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
           >`
