@@ -1,4 +1,5 @@
 import type { InvoicePage } from '../api/resources/invoices.js';
+import type { EInvoiceFormat } from '../api/schemas/einvoice.js';
 import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BoundedMap } from '../server-kit/bounded-map.js';
@@ -46,6 +47,18 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
   const shaped = new WeakMap<CustomerInvoiceSource[], { today: string; rows: PortalListPage['data'] }>();
   const heldPages = new BoundedMap<string, HeldPage>(HELD_PAGES);
   const writeCount = bff.options.serviceWriteCount;
+  /** Customers' e-invoice formats with the write count read before each was asked for: kept while the count stands, as held pages are. */
+  const heldFormats = new BoundedMap<number, { format: EInvoiceFormat | null; writes: number | string }>(HELD_PAGES);
+
+  /** The customer's e-invoice format: from the service, or held while the service's write count stands where it stood. */
+  async function formatOf(c: BffContext, clientId: number): Promise<EInvoiceFormat | null> {
+    const writes = await writeCount?.();
+    const held = heldFormats.get(clientId);
+    if (held && writes !== undefined && held.writes === writes) return held.format;
+    const format = await einvoiceFormatOf(bff, c, clientId);
+    if (writes !== undefined) heldFormats.set(clientId, { format, writes });
+    return format;
+  }
 
   /**
    * The first page and its summary in one call, asked with the tag of the page held for `key`, if
@@ -154,7 +167,7 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
   return async (c, clientId, query) => {
     // The customer's e-invoice format, read once for the page beside the page itself. A failed read
     // (logged by the service call) costs the rows their e-invoice links, not the customer their list.
-    const format = einvoiceFormatOf(bff, c, clientId).catch(() => null);
+    const format = formatOf(c, clientId).catch(() => null);
     const today = todayIn(bff.timeZone);
     let read: ListRead | undefined;
     if (!bff.client.invoices.summary) extensionsMissingSince = Date.now();

@@ -83,6 +83,37 @@ describe('the portal list', () => {
   });
 });
 
+describe.skipIf(process.env.DATABASE_URL)('the portal list in the service\'s process', () => {
+  it('holds the customer\'s format while nothing is written, and reads it again after a write', async () => {
+    const calls: string[] = [];
+    const embedded = await startTestBff(service, {
+      rateLimit: false,
+      serviceFetch: async (input, init) => {
+        const request = new Request(input, init);
+        calls.push(new URL(request.url).pathname);
+        return service.fetch(request);
+      },
+      serviceWriteCount: service.writeCount!,
+    });
+    const formats = async () => {
+      calls.length = 0;
+      const page = await json(await fetch(`${embedded.base}/invoices`, { headers: bearer(token) }));
+      return page.data.map((row: { einvoice: { format: string } | null }) => row.einvoice?.format ?? null);
+    };
+    try {
+      await setFormat(german, 'cii');
+      expect(await formats()).toEqual(['cii', 'cii']);
+      expect(calls.filter((path) => path.startsWith('/clients/'))).toEqual([`/clients/${german}.json`]);
+      expect(await formats()).toEqual(['cii', 'cii']);
+      expect(calls).toEqual([]);
+      await setFormat(german, 'ubl');
+      expect(await formats()).toEqual(['ubl', 'ubl']);
+    } finally {
+      await embedded.close();
+    }
+  });
+});
+
 describe('the e-invoice download', () => {
   const xmlFormats: [format: string, syntax: Syntax, profile: Profile, root: string][] = [
     ['ubl', 'ubl', 'peppol', '<Invoice'],
