@@ -17,8 +17,10 @@ export interface BffServiceClient {
    * `summary` is optional: without it the portal list reads whole lists (see docs/bff.md).
    * `listFields` is optional too: without it the portal list reads whole invoices of its page.
    * With `listPage` the first page and its summary are one call where the service answers both.
+   * `einvoice` is optional: without it the portal offers XML e-invoices to no one.
    */
-  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> & Partial<Pick<InvoicingClient['invoices'], 'summary' | 'listFields' | 'listPage'>>;
+  invoices: Pick<InvoicingClient['invoices'], 'list' | 'get' | 'pdf'> &
+    Partial<Pick<InvoicingClient['invoices'], 'summary' | 'listFields' | 'listPage' | 'einvoice'>>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
   payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;

@@ -1,8 +1,10 @@
 import type { InvoicePage } from '../api/resources/invoices.js';
+import type { EInvoiceFormat } from '../api/schemas/einvoice.js';
 import type { InvoiceListQuery, InvoiceSummary } from '../api/schemas/invoice.js';
 import { todayIn, type Bff, type BffContext } from './context.js';
 import { BoundedMap } from '../server-kit/bounded-map.js';
 import { BffError } from './errors.js';
+import { einvoiceFormatOf, einvoiceLinks } from './portal-einvoice.js';
 import { readWholeList } from './portal-list-fallback.js';
 import type { CustomerTotals, PortalListPage } from '../contract/portal.js';
 import type { ListRead, PortalListQuery } from './portal-list-read.js';
@@ -27,7 +29,8 @@ interface HeldPage {
  * reads one page; the count and the customer's totals come from its summary (`GET
  * /invoices/summary`), one aggregate query each. A service without these extensions (the hosted
  * one answers 404) gets the bounded whole-list read of `portal-list-fallback.ts` instead.
- * Identical reads that arrive together share one call to the service.
+ * Identical reads that arrive together share one call to the service. Each row links the invoice
+ * as an e-invoice in the customer's format, read from their client record once per page.
  */
 export function portalList(bff: Bff): (c: BffContext, clientId: number, query: PortalListQuery) => Promise<PortalListPage> {
   const inFlight = new Map<string, Promise<unknown>>();
@@ -44,6 +47,18 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
   const shaped = new WeakMap<CustomerInvoiceSource[], { today: string; rows: PortalListPage['data'] }>();
   const heldPages = new BoundedMap<string, HeldPage>(HELD_PAGES);
   const writeCount = bff.options.serviceWriteCount;
+  /** Customers' e-invoice formats with the write count read before each was asked for: kept while the count stands, as held pages are. */
+  const heldFormats = new BoundedMap<number, { format: EInvoiceFormat | null; writes: number | string }>(HELD_PAGES);
+
+  /** The customer's e-invoice format: from the service, or held while the service's write count stands where it stood. */
+  async function formatOf(c: BffContext, clientId: number): Promise<EInvoiceFormat | null> {
+    const writes = await writeCount?.();
+    const held = heldFormats.get(clientId);
+    if (held && writes !== undefined && held.writes === writes) return held.format;
+    const format = await einvoiceFormatOf(bff, c, clientId);
+    if (writes !== undefined) heldFormats.set(clientId, { format, writes });
+    return format;
+  }
 
   /**
    * The first page and its summary in one call, asked with the tag of the page held for `key`, if
@@ -150,6 +165,9 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
   }
 
   return async (c, clientId, query) => {
+    // The customer's e-invoice format, read once for the page beside the page itself. A failed read
+    // (logged by the service call) costs the rows their e-invoice links, not the customer their list.
+    const format = formatOf(c, clientId).catch(() => null);
     const today = todayIn(bff.timeZone);
     let read: ListRead | undefined;
     if (!bff.client.invoices.summary) extensionsMissingSince = Date.now();
@@ -169,8 +187,10 @@ export function portalList(bff: Bff): (c: BffContext, clientId: number, query: P
       data = { today, rows: read.invoices.map((invoice) => customerInvoice(invoice, today, bff.basePath)) };
       shaped.set(read.invoices, data);
     }
+    const rows = data.rows;
+    const links = await einvoiceLinks(bff, c, await format, rows.map((row) => row.id));
     const page: PortalListPage = {
-      data: data.rows,
+      data: rows.map((row, i) => ({ ...row, einvoice: links[i] ?? null })),
       page: query.page,
       per_page: query.per_page,
     };

@@ -15,3 +15,19 @@ export type EInvoiceProfile = (typeof EINVOICE_PROFILES)[number];
  * or `EM` for an e-mail address), a colon, the identifier (`0208:0123456789`, `9930:DE123456789`).
  */
 export const ELECTRONIC_ADDRESS = /^([0-9]{4}|EM):(\S{1,200})$/;
+
+/**
+ * The e-invoice a client may prefer (`einvoice_format`), and the document each one is: `ubl` is
+ * Peppol BIS Billing 3.0, `cii` EN 16931 in CII, `xrechnung` XRechnung 3.0 in UBL, each an XML
+ * document; `facturx` is the Factur-X PDF/A-3 carrying the CII document.
+ */
+export const EINVOICE_FORMAT_DOCUMENTS = {
+  ubl: { syntax: 'ubl', profile: 'peppol' },
+  cii: { syntax: 'cii', profile: 'en16931' },
+  xrechnung: { syntax: 'ubl', profile: 'xrechnung' },
+  facturx: 'facturx',
+} as const satisfies Record<string, { syntax: EInvoiceSyntax; profile: EInvoiceProfile } | 'facturx'>;
+export type EInvoiceFormatName = keyof typeof EINVOICE_FORMAT_DOCUMENTS;
+
+/** Each format's name as a customer reads it beside the PDF ("E-invoice (XRechnung)"): names of standards, the same in every language. */
+export const EINVOICE_FORMAT_LABELS: Record<EInvoiceFormatName, string> = { ubl: 'Peppol', cii: 'CII', xrechnung: 'XRechnung', facturx: 'Factur-X' };

@@ -1,3 +1,4 @@
+import type { EInvoiceFormatName } from './einvoice.js';
 import type { KsefView } from './ksef.js';
 
 /**
@@ -111,8 +112,22 @@ export interface CustomerInvoice {
   pdf_url: string;
   /** The invoice in KSeF (Poland's e-invoicing system): sent with its number, pending or an error; null when it does not go to KSeF. */
   ksef: KsefView | null;
+  /**
+   * The invoice as an e-invoice in the customer's format, beside the PDF: null when the customer has
+   * none set. The list answers it on every row; one invoice's answer leaves it out.
+   */
+  einvoice?: PortalEInvoice | null;
   /** One invoice's answer only; the list leaves them out. */
   positions?: CustomerPosition[];
+}
+
+/** A download of one invoice as an e-invoice in the customer's format. */
+export interface PortalEInvoice {
+  format: EInvoiceFormatName;
+  /** The format as a customer reads it: `Peppol`, `CII`, `XRechnung`, `Factur-X`. */
+  label: string;
+  /** The document, as an absolute link signed for this customer and invoice: it opens without the portal token until the session ends (at most a day). */
+  url: string;
 }
 
 /** A row of the portal list as a server-rendered page hands it over: with a PDF link that needs no token. */

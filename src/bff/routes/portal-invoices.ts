@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Invoice } from '../../api/schemas/invoice.js';
 import { PORTAL_LIST_FILTERS, PORTAL_LIST_PERIODS, PORTAL_ORDER_FIELDS } from '../../contract/portal.js';
@@ -7,6 +7,7 @@ import { todayIn, type Bff, type BffContext, type Env } from '../context.js';
 import { BffError, ERROR_CODES, notFound } from '../errors.js';
 import { requireSession } from '../middleware.js';
 import { issuePdfLinkToken, PortalTokenError, verifyPdfLinkToken } from '../portal-token.js';
+import { einvoiceDocument, einvoiceFormatOf } from '../portal-einvoice.js';
 import { portalList } from '../portal-list.js';
 import { intParam, validate } from '../validation.js';
 import { customerInvoice, isActive } from '../views.js';
@@ -45,12 +46,26 @@ export async function ownInvoice(bff: Bff, c: BffContext, clientId: number, idTe
   return invoice;
 }
 
-/** The portal's invoice routes: the session client's list, one invoice, and its PDF. */
+/** The portal's invoice routes: the session client's list, one invoice, its PDF and its e-invoice. */
 export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
   const { basePath, timeZone } = bff;
   const pdfLinkTtl = Math.min(bff.options.pdfLinkTtlSeconds ?? 300, 3600);
   const listPage = portalList(bff);
   const routes = new Hono<Env>();
+  /** The portal token, or a short-lived link (`pdf-link`) to this one invoice's documents. */
+  const sessionOrLink: MiddlewareHandler<Env> = async (c, next) => {
+    const link = c.req.query('link');
+    if (link === undefined) return requireSession(bff, 'invoices:read')(c, next);
+    try {
+      const claims = await verifyPdfLinkToken(link, bff.secretKey);
+      if (String(claims.invoiceId) !== c.req.param('id')) throw new PortalTokenError('invalid');
+      c.set('session', { clientId: claims.clientId, scopes: new Set(['invoices:read']), expiresAt: 0 });
+    } catch (error) {
+      const expired = error instanceof PortalTokenError && error.reason === 'expired';
+      throw new BffError(401, expired ? ERROR_CODES.tokenExpired : ERROR_CODES.unauthorized, expired ? 'The link has expired.' : 'The link is not valid.');
+    }
+    await next();
+  };
 
   routes.get('/invoices', requireSession(bff, 'invoices:read', 'list'), async (c) => {
     const query = validate(invoiceListQuery, c.req.query());
@@ -80,19 +95,7 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
 
   routes.get(
     '/invoices/:id/pdf',
-    async (c, next) => {
-      const link = c.req.query('link');
-      if (link === undefined) return requireSession(bff, 'invoices:read')(c, next);
-      try {
-        const claims = await verifyPdfLinkToken(link, bff.secretKey);
-        if (String(claims.invoiceId) !== c.req.param('id')) throw new PortalTokenError('invalid');
-        c.set('session', { clientId: claims.clientId, scopes: new Set(['invoices:read']), expiresAt: 0 });
-      } catch (error) {
-        const expired = error instanceof PortalTokenError && error.reason === 'expired';
-        throw new BffError(401, expired ? ERROR_CODES.tokenExpired : ERROR_CODES.unauthorized, expired ? 'The link has expired.' : 'The link is not valid.');
-      }
-      await next();
-    },
+    sessionOrLink,
     async (c) => {
       const invoice = await ownInvoice(bff, c, c.get('session').clientId, c.req.param('id'));
       const pdf = await bff.service(c, 'invoices.pdf', (call) => bff.client.invoices.pdf(invoice.id, call));
@@ -111,6 +114,19 @@ export function portalInvoiceRoutes(bff: Bff): Hono<Env> {
       });
     },
   );
+
+  routes.get('/invoices/:id/einvoice', sessionOrLink, async (c) => {
+    const clientId = c.get('session').clientId;
+    const [invoice, format] = await Promise.all([ownInvoice(bff, c, clientId, c.req.param('id')), einvoiceFormatOf(bff, c, clientId)]);
+    if (!format) throw new BffError(404, ERROR_CODES.notFound, 'No e-invoice format is set for you.');
+    const document = await einvoiceDocument(bff, c, invoice, format);
+    return c.body(document.body as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': document.contentType === 'application/xml' ? 'application/xml; charset=utf-8' : document.contentType,
+      'Content-Length': String(document.body.byteLength),
+      'Content-Disposition': `attachment; filename="${document.filename}"`,
+      'Cache-Control': 'private, no-store',
+    });
+  });
 
   return routes;
 }

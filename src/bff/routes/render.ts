@@ -88,7 +88,10 @@ export function renderRoutes(bff: Bff): Hono<Env> {
       page.data.map(async (invoice) => {
         linkKey ??= crypto.subtle.importKey('raw', bff.secretKey as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
         const link = await issuePdfLinkToken(session.clientId, invoice.id, ttl, await linkKey);
-        return { ...invoice, pdf_link: `${base}/invoices/${invoice.id}/pdf?link=${encodeURIComponent(link)}&download` };
+        const signed = `link=${encodeURIComponent(link)}`;
+        // The same link opens the e-invoice, so the row's download works without the script too.
+        const einvoice = invoice.einvoice && { ...invoice.einvoice, url: `${base}/invoices/${invoice.id}/einvoice?${signed}` };
+        return { ...invoice, pdf_link: `${base}/invoices/${invoice.id}/pdf?${signed}&download`, einvoice };
       }),
     );
     const markup = await invoiceListHtml({

@@ -52,6 +52,7 @@ const pl: InvoiceListMessages = {
   payAgain: 'Zapłać ponownie',
   dismiss: 'Zamknij',
   download: 'PDF',
+  einvoice: 'E-faktura',
   open: 'Otwórz',
   pay: 'Zapłać',
   downloadFailed: (number) => `Nie udało się pobrać faktury ${number}.`,

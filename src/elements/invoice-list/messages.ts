@@ -65,6 +65,7 @@ export const en = {
   payAgain: 'Pay again',
   dismiss: 'Dismiss',
   download: 'PDF',
+  einvoice: 'E-invoice',
   open: 'View',
   pay: 'Pay',
   downloadFailed: (number: string) => `Could not download invoice ${number}.`,

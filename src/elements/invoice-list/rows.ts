@@ -95,12 +95,21 @@ export function invoiceRow(invoice: PortalInvoice, index: number | undefined, vi
       <a
         part="action download-button"
         class="action"
-        href=${invoice.pdf_link ?? invoice.pdf_url ?? nothing}
+        href=${invoice.pdf_link ?? invoice.pdf_url}
         aria-disabled=${busy ? 'true' : nothing}
         @click=${(e: Event) => view.download(invoice, e)}
         ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" /></svg><span class="label">${m.download}</span
         ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
       >
+      ${invoice.einvoice
+        ? html`<a
+            part="action download-button"
+            class="action"
+            href=${invoice.einvoice.url}
+            ><svg viewBox="0 0 20 20" aria-hidden="true"><path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" /></svg><span class="label">${m.einvoice} (${invoice.einvoice.label})</span
+            ><span class="visually-hidden">, ${columns.number} ${invoice.number}</span></a
+          >`
+        : nothing}
       ${owing && invoice.payment_url
         ? html`<a
             part="action pay-link"

@@ -29,8 +29,8 @@ export interface PortalFixtureInfo {
   /** The same BFF behind a proxy that holds answers when a test asks (`support/held-answers.ts`). */
   heldBff: string;
   today: string;
-  tokens: { main: string; empty: string; yen: string; scroll: string; expired: string; ksef: string };
-  invoices: { main: SeededInvoice[]; yen: SeededInvoice[]; scroll: SeededInvoice[]; ksef: SeededInvoice[] };
+  tokens: { main: string; empty: string; yen: string; scroll: string; expired: string; ksef: string; einvoice: string };
+  invoices: { main: SeededInvoice[]; yen: SeededInvoice[]; scroll: SeededInvoice[]; ksef: SeededInvoice[]; einvoice: SeededInvoice[] };
 }
 
 const pad = (n: number, width = 3) => String(n).padStart(width, '0');
@@ -136,6 +136,23 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
     await service.db.query(`update invoices set data = data || $2::jsonb where id = $1`, [ksef[i]!.id, JSON.stringify(fields)]);
   }
 
+  // A customer who prefers e-invoices in CII: their rows offer the e-invoice beside the PDF.
+  const einvoiceId = (
+    await api.clients.create({
+      name: 'Müller Handels GmbH',
+      email: 'rechnungen@mueller.example',
+      street: 'Hauptstraße 5',
+      post_code: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      company: true,
+    })
+  ).id;
+  await api.clients.update(einvoiceId, { einvoice_format: 'cii' });
+  const einvoice = await createInvoices(einvoiceId, [
+    { number: 'E-1', issue_date: today, payment_to: addDays(today, 14), price_gross: '246.00', paid: '0.00', currency: 'PLN' },
+  ]);
+
   const token = (clientId: number, issuedAt?: Date) => issuePortalToken({ clientId, scopes: ['invoices:read'], ttlSeconds: 3600, issuedAt }, portalSecret);
   const info: PortalFixtureInfo = {
     bff: `${bff.url}/bff`,
@@ -149,8 +166,9 @@ export async function startPortalFixture(options: { pageOrigins: string[] }) {
       // Issued two hours ago for one: expired however quickly a test sends it.
       expired: await token(mainId, new Date(Date.now() - 7_200_000)),
       ksef: await token(ksefId),
+      einvoice: await token(einvoiceId),
     },
-    invoices: { main, yen, scroll, ksef },
+    invoices: { main, yen, scroll, ksef, einvoice },
   };
 
   return {
