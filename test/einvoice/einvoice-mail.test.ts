@@ -133,5 +133,10 @@ describe('a client who prefers an e-invoice', () => {
     expect((await typed.clients.update(id, { einvoice_format: 'ubl' })).einvoice_format).toBe('ubl');
     expect((await typed.clients.get(id)).einvoice_format).toBe('ubl');
     expect((await typed.clients.update(id, { einvoice_format: '' as never })).einvoice_format).toBeNull();
+    // Given at creation, as on an update.
+    const withFormat = await http.post('/clients.json', { client: { name: 'Klient Z Formatem', einvoice_format: 'facturx' } });
+    expect(withFormat.status).toBe(201);
+    expect((withFormat.body as { einvoice_format: string }).einvoice_format).toBe('facturx');
+    expect((await typed.clients.get((withFormat.body as { id: number }).id)).einvoice_format).toBe('facturx');
   }, 60_000);
 });

@@ -20,7 +20,7 @@ const KEPT_FIELDS = [
   'shortcut', 'www', 'fax', 'mobile_phone', 'register_number', 'accounting_id', 'tax_no_kind', 'title', 'street_no',
   'delivery_address', 'use_delivery_address', 'mass_payment_code', 'use_mass_payment', 'default_payment_type',
   'payment_to_kind', 'discount', 'disable_auto_reminders', 'category_id', 'department_id', 'buyer_id', 'bank_account_id',
-  'einvoice_address', 'buyer_reference',
+  'einvoice_address', 'buyer_reference', 'einvoice_format',
 ] as const;
 
 /** The `company` flag in any form the hosted service takes (boolean, `"1"`/`"true"`/`"yes"`, 1), else `fallback`. */
