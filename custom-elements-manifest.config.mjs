@@ -7,6 +7,8 @@ function publicApiOnly() {
   return {
     name: 'invoicekit-public-api-only',
     packageLinkPhase({ customElementsManifest }) {
+      // The analyzer lists modules in the order its file search answered, which a busy machine changes: by path, always.
+      customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const module of customElementsManifest.modules) {
         for (const declaration of module.declarations ?? []) {
           const privateFields = new Set((declaration.members ?? []).filter((m) => m.privacy === 'private').map((m) => m.name));
