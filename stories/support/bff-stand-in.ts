@@ -143,6 +143,8 @@ function generate(scenario: string, count: number, currency = 'PLN', ksef?: Ksef
       payment_url: status === 'paid' ? null : `https://pay.invoicekit.example/i/${id}`,
       view_url: `https://invoices.invoicekit.example/i/${id}`,
       pdf_url: `${STAND_IN_BFF}${scenario}/invoices/${id}/pdf`,
+      // The stories' customer has no e-invoice format set, as most have: the real BFF answers `null`.
+      einvoice: null,
       ksef: ksefOf(i, issued, ksef),
     };
   });
