@@ -35,7 +35,9 @@ describe('<product-pay-button> loading', () => {
     const dialog = part<HTMLDialogElement>(el, 'dialog');
     const elapsed = performance.now() - start;
     expect(dialog?.open).to.equal(true);
-    expect(elapsed, `the dialog opened ${elapsed.toFixed(0)} ms after the click`).to.be.below(100);
+    // 100 ms on a quiet machine (40–70 ms measured); `npm test` runs this beside the PostgreSQL pass,
+    // which took it to 136 ms once, so the test holds 300 ms (docs/decisions/element-loading.md).
+    expect(elapsed, `the dialog opened ${elapsed.toFixed(0)} ms after the click`).to.be.below(300);
     expect(loaded(/\/dist\/elements\/shared\/checkout-dialog-[\w-]+\.js$/)).to.equal(1);
     expect(part(el, 'continue-button')!.textContent!.trim()).to.equal('Continue to payment');
   });
