@@ -85,6 +85,33 @@ export interface SaleProduct extends PublicProduct {
   seller_country?: string;
   /** The price for the buyer the query described (`?country=…&tax_no=…&company=1&quantity=2`), by the checkout's VAT rule. */
   quote?: ProductQuote;
+  /**
+   * True when the checkout takes a BLIK code on the page: the account's provider does BLIK "level 0"
+   * and the product is sold in PLN. The dialog then offers the six-digit field.
+   */
+  blik?: boolean;
+}
+
+/** How the buyer pays in the checkout itself, instead of on the provider's page. */
+export interface CheckoutPayment {
+  method: 'blik';
+  /** The six-digit code from the buyer's bank app. Used once, sent only to the provider, never stored or echoed. */
+  code: string;
+}
+
+/**
+ * Why a BLIK payment failed, as the buyer is told: the code was wrong, the code had expired, the
+ * buyer declined in the bank app, the bank app gave no answer in time, or the provider failed.
+ */
+export type BlikFailureReason = 'wrong_code' | 'expired_code' | 'declined' | 'timeout' | 'provider_error';
+
+/** Where a BLIK payment stands: `pending` while the buyer confirms in the bank app. */
+export interface BlikState {
+  method: 'blik';
+  status: 'pending' | 'paid' | 'failed';
+  reason: BlikFailureReason | null;
+  /** When the code stops being good (ISO 8601): a BLIK code lives two minutes. */
+  expires_at: string;
 }
 
 /** What the element sends to start a checkout. */
@@ -97,6 +124,8 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** The buyer's language, which the checkout page, invoice and e-mail then speak. */
   lang?: string;
+  /** Pay in the checkout itself (BLIK level 0); absent, the buyer pays on the page at `redirectUrl`. */
+  payment?: CheckoutPayment | undefined;
 }
 
 /** A checkout started: where the buyer pays, and what. */
@@ -122,6 +151,10 @@ export interface CheckoutAnswer {
   test_mode?: boolean;
   /** The VIES consultation asked before a sale without Polish VAT (the BFF's checkout). */
   vies?: CheckoutVies;
+  /** For a checkout with `payment`: `pending` while the buyer confirms in the bank app, `failed` when the code was refused at once. */
+  status?: 'pending' | 'failed';
+  /** For a checkout with `payment`: the BLIK payment's state. */
+  payment?: BlikState;
 }
 
 /** A VIES consultation as a checkout answers it: its number and date are the seller's evidence. */
@@ -140,12 +173,17 @@ export type CheckoutStatus = 'paid' | 'declined' | 'cancelled' | 'pending';
 export interface CheckoutOutcome {
   /** The attempt asked about (the service's widget route). */
   attempt?: string;
-  status: CheckoutStatus;
+  /** `failed` (with `reason`) is a BLIK payment that did not go through. */
+  status: CheckoutStatus | 'failed';
   amount: string;
   currency: string;
   quantity?: number;
   product?: { token?: string | null; name: string };
   invoice: { number: string; view_url: string | null } | null;
+  /** For `failed`: why, in the words of `BlikFailureReason`. */
+  reason?: BlikFailureReason | null;
+  /** For a BLIK payment: its state, with when the code expires. */
+  payment?: BlikState;
 }
 
 /** A payment started for one of the customer's invoices in the portal. */

@@ -233,7 +233,8 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     const { signal } = this.#checks;
     const outcome = await import('./outcome.js').then(({ askOutcome }) => askOutcome(this.#client!, pending.attempt, signal));
     if (signal.aborted) return;
-    const status = outcome?.status ?? 'pending';
+    // A BLIK payment that failed ended as a declined one does: nothing was charged.
+    const status = outcome?.status === 'failed' ? 'declined' : (outcome?.status ?? 'pending');
     this.result = { status, outcome };
     // A new attempt gets a new Idempotency-Key.
     this.#dialog?.discard();

@@ -7,7 +7,7 @@ import { defaultDepartment, type DepartmentData } from '../accounts.js';
 import type { Sql } from '../db.js';
 import { notFound, Problems } from '../domain-errors.js';
 import { type InvoiceData, settlePaid } from '../invoicing/invoices.js';
-import type { PaymentOutcome } from '../payments/provider.js';
+import type { BlikFailureReason, PaymentOutcome } from '../payments/provider.js';
 import { randomToken } from '../passwords.js';
 import { byToken } from '../data/public-records.js';
 import { DEFAULT_CURRENCY, DEFAULT_TAX } from '../invoicing/amounts.js';
@@ -252,6 +252,8 @@ export interface SettlementInput {
   reference?: string | undefined;
   /** The account whose provider reported it: a payment of another account is not found. */
   accountId?: number | undefined;
+  /** For a BLIK payment that failed (`outcome: 'declined'`): why, kept on the payment as `blik.reason`. */
+  failure?: BlikFailureReason | undefined;
 }
 
 export interface SettlementResult {

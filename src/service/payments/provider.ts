@@ -6,6 +6,10 @@
  * Przelewy24 are built so. See docs/payment-providers.md.
  */
 
+import type { BlikFailureReason } from '../../contract/sale.js';
+
+export type { BlikFailureReason };
+
 /** What the service knows about a payment at the moment the buyer presses Pay. */
 export interface ProviderPayment {
   /** The payment's unguessable token; use it as the provider's order reference. */
@@ -37,6 +41,20 @@ export type PaymentOutcome = 'paid' | 'declined' | 'cancelled' | 'pending';
  */
 export type PaymentStart = { outcome: PaymentOutcome; reference?: string } | { redirectUrl: string; reference: string };
 
+/** A BLIK code sent to the provider: its reference for the transaction, or why it failed at once. */
+export type BlikCharge = { reference: string } | { failed: BlikFailureReason; reference?: string };
+
+/**
+ * BLIK "level 0": the buyer types the six-digit code on the shop's page and confirms in the bank app.
+ * `chargeByCode` sends the code with the transaction (Przelewy24's `paymentMethod/blik/chargeByCode`,
+ * Stripe's PaymentIntent confirmed with `payment_method_options.blik.code`). It never keeps the code.
+ * The outcome arrives later, by the provider's signed notification, which ends in `settlePayment`
+ * (`outcome: 'paid'`, or `'declined'` with `failure`).
+ */
+export interface BlikCapability {
+  chargeByCode(payment: ProviderPayment, code: string): Promise<BlikCharge>;
+}
+
 export interface PaymentProvider {
   /** Stored on the payment as `provider`: `"test"`, `"stripe"`, … */
   readonly id: string;
@@ -57,6 +75,8 @@ export interface PaymentProvider {
    * the provider's API here; the return address can be forged.
    */
   outcome(reference: string, payment: ProviderPayment): Promise<PaymentOutcome>;
+  /** Present when the provider takes a BLIK code on the shop's page (PLN only). */
+  readonly blik?: BlikCapability;
 }
 
 /**
