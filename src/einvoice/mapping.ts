@@ -135,7 +135,7 @@ export function vatCategoryOf(tax: string, invoice: Pick<EInvoiceSource, 'kind' 
 /**
  * The document's kind: a correction that credits is a credit note, one that charges more a corrected
  * invoice (384), which Peppol keeps for German parties (PEPPOL-EN16931-P0112): there it is an
- * invoice that names the corrected one.
+ * invoice that names the corrected one. A proforma is type 325, under the standard alone.
  */
 function documentKind(source: EInvoiceSource, profile: EInvoiceProfile): Pick<EInvoice, 'typeCode' | 'creditNote'> {
   if (source.kind === 'correction') {
@@ -144,6 +144,7 @@ function documentKind(source: EInvoiceSource, profile: EInvoiceProfile): Pick<EI
     return { typeCode: profile === 'peppol' ? '380' : '384', creditNote: false };
   }
   if (source.kind === 'advance') return { typeCode: '386', creditNote: false };
+  if (source.kind === 'proforma') return { typeCode: '325', creditNote: false };
   return { typeCode: '380', creditNote: false };
 }
 

@@ -124,8 +124,8 @@ export interface EInvoice {
   readonly issueDate: string;
   /** BT-9. */
   readonly dueDate: string | null;
-  /** BT-3: 380 commercial invoice, 381 credit note, 384 corrected invoice, 386 prepayment invoice. */
-  readonly typeCode: '380' | '381' | '384' | '386';
+  /** BT-3: 380 commercial invoice, 381 credit note, 384 corrected invoice, 386 prepayment invoice, 325 proforma invoice. */
+  readonly typeCode: '380' | '381' | '384' | '386' | '325';
   /** Written as a UBL `CreditNote`: amounts then read as credited. */
   readonly creditNote: boolean;
   /** BT-22. */

@@ -4,11 +4,14 @@ import { type EInvoiceContext, type EInvoiceSource, taxFieldsOf, vatCategoryOf }
 import { countryCodeOf, electronicAddressOf } from './parties.js';
 
 /**
- * The kinds that are sales invoices, which EN 16931 describes. Proformas, estimates, orders, cash
- * documents and notes are not invoices; the margin scheme has no EN 16931 VAT category; the other
- * kinds record purchases.
+ * The kinds that are sales invoices, which EN 16931 describes. Estimates, orders, cash documents and
+ * notes are not invoices; the margin scheme has no EN 16931 VAT category; the other kinds record
+ * purchases. A proforma is written under the standard alone, as its document type 325 (UNTDID 1001):
+ * Peppol BIS and XRechnung carry invoices only (PEPPOL-EN16931-P0100, BR-DE-17).
  */
 export const EINVOICE_KINDS = ['vat', 'advance', 'final', 'correction', 'wdt', 'export_products', 'vat_mp', 'bill', 'invoice_other'] as const;
+/** The kinds written under the `en16931` profile only. */
+export const EN16931_ONLY_KINDS = ['proforma'] as const;
 
 const blank = (value: string | null | undefined) => (value ?? '').trim() === '';
 const PROFILE_NAMES: Readonly<Record<EInvoiceProfile, string>> = { en16931: 'EN 16931', peppol: 'Peppol', xrechnung: 'XRechnung' };
@@ -25,7 +28,11 @@ export function einvoiceProblems(source: EInvoiceSource, context: EInvoiceContex
   const tax = taxFieldsOf(source, context);
   const categories = new Set(source.positions.map((line) => vatCategoryOf(line.tax, tax).category));
 
-  if (!(EINVOICE_KINDS as readonly string[]).includes(source.kind)) add('kind', `has no e-invoice: only ${EINVOICE_KINDS.join(', ')} invoices have one`);
+  if ((EN16931_ONLY_KINDS as readonly string[]).includes(source.kind)) {
+    if (profile !== 'en16931') add('kind', `is ${source.kind}: ${name} carries invoices only; a ${source.kind} has an EN 16931 document (profile en16931, type 325)`);
+  } else if (!(EINVOICE_KINDS as readonly string[]).includes(source.kind)) {
+    add('kind', `has no e-invoice: only ${EINVOICE_KINDS.join(', ')} invoices (and proformas, under en16931) have one`);
+  }
   if (source.income === false) add('income', 'is false: e-invoices are written for the invoices you issue, not for costs');
   if (source.positions.length === 0) add('positions', `can't be empty in an ${name} invoice`);
   if (blank(source.seller_name)) add('seller_name', `is required for ${name}`);

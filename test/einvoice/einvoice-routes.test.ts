@@ -193,6 +193,26 @@ describe('what a profile needs and the invoice lacks', () => {
     expect(fieldsOf((await einvoice(reverse.id, 'cii', 'peppol')).text)).toEqual(['buyer_tax_no: is required for reverse charge']);
   });
 
+  it('writes a proforma as document type 325 under EN 16931, and refuses it under Peppol and XRechnung naming kind', async () => {
+    const proforma = await create({ ...STANDALONE['every Polish rate with a discount'], kind: 'proforma' });
+    for (const syntax of ['ubl', 'cii'] as const) {
+      const reply = await einvoice(proforma.id, syntax, 'en16931');
+      expect(reply.status, reply.text).toBe(200);
+      expect(reply.text).toContain(syntax === 'ubl' ? '<cbc:InvoiceTypeCode>325</cbc:InvoiceTypeCode>' : '<ram:TypeCode>325</ram:TypeCode>');
+      const report = await validateEInvoice(reply.text, { syntax, profile: 'en16931' });
+      expect([...report.fatal.map((rule) => `${rule.id} ${rule.location}: ${rule.text}`), ...report.schema]).toEqual([]);
+    }
+    for (const [syntax, profile, name] of [['ubl', 'peppol', 'Peppol'], ['cii', 'xrechnung', 'XRechnung']] as const) {
+      const refused = await einvoice(proforma.id, syntax, profile);
+      expect(refused.status).toBe(422);
+      expect(fieldsOf(refused.text)).toContain(`kind: is proforma: ${name} carries invoices only; a proforma has an EN 16931 document (profile en16931, type 325)`);
+    }
+    const estimate = await create({ ...STANDALONE['gross prices that round'], kind: 'estimate' });
+    const none = await einvoice(estimate.id, 'ubl', 'en16931');
+    expect(none.status).toBe(422);
+    expect(fieldsOf(none.text)).toEqual(['kind: has no e-invoice: only vat, advance, final, correction, wdt, export_products, vat_mp, bill, invoice_other invoices (and proformas, under en16931) have one']);
+  }, 60_000);
+
   it('refuses an unknown syntax or profile, and answers 404 for an invoice of no one', async () => {
     const id = documents.get('gross prices that round');
     const bad = await http.raw('GET', `/invoices/${String(id)}/einvoice.xml?syntax=pdf&profile=zugferd&api_token=${service.apiToken}`);

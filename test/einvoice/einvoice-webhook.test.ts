@@ -71,8 +71,14 @@ describe('einvoice_formats in an invoice webhook', () => {
     expect((await http.get(`/invoices/${id}/einvoice.json`)).status).toBe(404);
   }, 60_000);
 
-  it('names none for an invoice that has no e-invoice (a proforma)', async () => {
-    const { formats } = await deliveredFor({ ...invoiceFields, ...GERMAN_BUYER, kind: 'proforma' });
+  it('names EN 16931 alone for a proforma, and none for a document that has no e-invoice (an estimate)', async () => {
+    const proforma = await deliveredFor({ ...invoiceFields, ...GERMAN_BUYER, kind: 'proforma' });
+    expect(proforma.formats.map((format) => `${format.profile} ${format.syntax} ${format.media_type}`)).toEqual([
+      'en16931 ubl application/xml',
+      'en16931 cii application/xml',
+      'en16931 cii application/pdf',
+    ]);
+    const { formats } = await deliveredFor({ ...invoiceFields, ...GERMAN_BUYER, kind: 'estimate' });
     expect(formats).toEqual([]);
   }, 60_000);
 });

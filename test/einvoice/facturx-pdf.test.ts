@@ -77,6 +77,20 @@ describe('a Factur-X PDF', () => {
     expect(text).toMatch(/Do zapłaty\s+3076,23 zł/);
   }, 120_000);
 
+  it('carries a proforma as document type 325, valid under EN 16931', async () => {
+    const created = await http.post('/invoices.json', {
+      invoice: { ...SELLER, ...GERMAN_BUYER, kind: 'proforma', issue_date: '2026-03-02', payment_to: '2026-03-16', payment_type: 'transfer', positions: [{ name: 'Fenster', quantity: 1, tax: 23, price_net: '999.99' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const reading = await readFacturX((await pdfOf((created.body as { id: number }).id, 'format=facturx')).bytes);
+    expect(reading.attachments).toEqual(['factur-x.xml']);
+    expect(reading.pdfa).toEqual({ part: '3', conformance: 'B' });
+    expect(reading.xml).toContain('<ram:TypeCode>325</ram:TypeCode>');
+    expect(reading.xml).toContain('<ram:GrandTotalAmount>1229.99</ram:GrandTotalAmount>');
+    const report = await validateEInvoice(reading.xml ?? '', { syntax: 'cii', profile: 'en16931' });
+    expect([...report.fatal.map((rule) => rule.id), ...report.schema]).toEqual([]);
+  }, 120_000);
+
   it('leaves the plain PDF as it was: no attachment and no PDF/A claim', async () => {
     const created = await http.post('/invoices.json', { invoice: { ...SELLER, ...GERMAN_BUYER, issue_date: '2026-03-02', positions: [{ name: 'Fenster', quantity: 1, tax: 23, price_net: '100' }] } });
     const pdf = await pdfOf((created.body as { id: number }).id, 'print_option=original');

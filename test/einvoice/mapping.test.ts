@@ -99,9 +99,13 @@ describe('what each profile needs', () => {
   });
 
   it('writes sales invoices only', () => {
-    expect(einvoiceProblems(invoice({ kind: 'proforma' }), context, 'en16931')).toEqual({
-      kind: ['has no e-invoice: only vat, advance, final, correction, wdt, export_products, vat_mp, bill, invoice_other invoices have one'],
+    expect(einvoiceProblems(invoice({ kind: 'estimate' }), context, 'en16931')).toEqual({
+      kind: ['has no e-invoice: only vat, advance, final, correction, wdt, export_products, vat_mp, bill, invoice_other invoices (and proformas, under en16931) have one'],
     });
+    expect(einvoiceProblems(invoice({ kind: 'proforma' }), context, 'en16931')).toEqual({});
+    expect(einvoiceProblems(invoice({ kind: 'proforma' }), context, 'peppol').kind).toEqual([
+      'is proforma: Peppol carries invoices only; a proforma has an EN 16931 document (profile en16931, type 325)',
+    ]);
     expect(einvoiceProblems(invoice({ income: false }), context, 'en16931')).toEqual({
       income: ['is false: e-invoices are written for the invoices you issue, not for costs'],
     });
