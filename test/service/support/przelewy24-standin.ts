@@ -196,7 +196,11 @@ export class Przelewy24StandIn {
     return this.#deliver(transaction.urlStatus, this.pay(token, PRZELEWY24_BLIK_METHOD_ID));
   }
 
-  /** The buyer declined in the bank app: Przelewy24's BLIK notification, signed, goes to `urlCardPaymentNotification`. */
+  /**
+   * The buyer declined in the bank app: Przelewy24's BLIK notification, signed, goes to
+   * `urlCardPaymentNotification`. Its `result.error` is a refusal's code, none of those that name the
+   * code itself (28 incorrect, 29 expired, 35 used).
+   */
   decline(token: string, result: Record<string, unknown> = { error: 'err63', message: 'Transaction rejected by the user' }): Promise<P24Delivery> {
     const transaction = this.transactions.get(token);
     if (!transaction) throw new Error(`no transaction ${token}`);
