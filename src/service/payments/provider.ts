@@ -30,6 +30,11 @@ export interface ProviderPayment {
   checkoutUrl?: string | undefined;
   /** The buyer's language, for the provider's own page. */
   locale?: 'en' | 'pl' | undefined;
+  /**
+   * The buyer's connection, for a BLIK code sent from the shop's page: Przelewy24 wants the payer's
+   * address and browser with such a transaction (its `additional.PSU`).
+   */
+  buyerClient?: { ip: string; userAgent: string } | undefined;
 }
 
 /** How a payment ended, as the provider reports it. */

@@ -7,7 +7,7 @@ import { accountByPrefix } from '../accounts.js';
 import { byToken } from '../data/public-records.js';
 import { outboundFetch } from '../outbound.js';
 import type { PaymentData } from '../resources/payments.js';
-import type { PaymentOutcome, PaymentProvider } from './provider.js';
+import type { BlikCapability, BlikCharge, BlikFailureReason, PaymentOutcome, PaymentProvider, ProviderPayment } from './provider.js';
 import { type Przelewy24Keys, przelewy24KeysOf, readPaymentSettings } from '../data/payment-settings.js';
 import { settlePayment } from '../application/payments.js';
 
@@ -22,7 +22,7 @@ const HOSTS = { live: 'https://secure.przelewy24.pl', sandbox: 'https://sandbox.
 const REQUEST_TIMEOUT_MS = 20_000;
 
 /** The SHA-384 `sign` of Przelewy24: the hex digest of the fields as JSON, in the documented order, the CRC key last. */
-export function przelewy24Sign(fields: Record<string, string | number>): string {
+export function przelewy24Sign(fields: Record<string, unknown>): string {
   return createHash('sha384').update(JSON.stringify(fields)).digest('hex');
 }
 
@@ -68,6 +68,35 @@ const registered = z.object({ data: z.object({ token: z.string().regex(/^[A-Za-z
 const verified = z.object({ data: z.object({ status: z.literal('success') }) });
 const transaction = z.object({ data: z.object({ status: z.number(), amount: z.number(), currency: z.string() }) });
 
+/**
+ * `POST /api/v1/transaction/register` for `payment`: its token as `sessionId`, the amount in grosze
+ * and the account's notification address. Answers the transaction's token, or `undefined` when
+ * Przelewy24 refused it.
+ */
+async function registerTransaction(keys: Przelewy24Keys, payment: ProviderPayment, notifyUrl: string, extra: Record<string, unknown> = {}): Promise<string | undefined> {
+  const amount = przelewy24Amount(payment.amount, payment.currency);
+  const currency = payment.currency.toUpperCase();
+  const sign = przelewy24Sign({ sessionId: payment.token, merchantId: keys.merchant_id, amount, currency, crc: keys.crc });
+  const answer = await callApi(keys, 'POST', '/transaction/register', {
+    merchantId: keys.merchant_id,
+    posId: keys.pos_id,
+    sessionId: payment.token,
+    amount,
+    currency,
+    description: payment.description.slice(0, 1024),
+    email: payment.buyerEmail,
+    country: 'PL',
+    language: payment.locale ?? 'pl',
+    urlReturn: payment.returnUrl,
+    urlStatus: notifyUrl,
+    encoding: 'UTF-8',
+    ...extra,
+    sign,
+  });
+  const result = registered.safeParse(answer.body);
+  return answer.status === 200 && result.success ? result.data.data.token : undefined;
+}
+
 export function przelewy24Provider(keys: Przelewy24Keys, options: { notifyUrl: string }): PaymentProvider {
   return {
     id: 'przelewy24',
@@ -75,27 +104,9 @@ export function przelewy24Provider(keys: Przelewy24Keys, options: { notifyUrl: s
     testMode: keys.sandbox,
     async start(payment) {
       if (!payment.buyerEmail) throw new Error('Przelewy24 needs the buyer’s e-mail');
-      const amount = przelewy24Amount(payment.amount, payment.currency);
-      const currency = payment.currency.toUpperCase();
-      const sign = przelewy24Sign({ sessionId: payment.token, merchantId: keys.merchant_id, amount, currency, crc: keys.crc });
-      const answer = await callApi(keys, 'POST', '/transaction/register', {
-        merchantId: keys.merchant_id,
-        posId: keys.pos_id,
-        sessionId: payment.token,
-        amount,
-        currency,
-        description: payment.description.slice(0, 1024),
-        email: payment.buyerEmail,
-        country: 'PL',
-        language: payment.locale ?? 'pl',
-        urlReturn: payment.returnUrl,
-        urlStatus: options.notifyUrl,
-        encoding: 'UTF-8',
-        sign,
-      });
-      const result = registered.safeParse(answer.body);
-      if (answer.status !== 200 || !result.success) throw new Error(`Przelewy24 refused the registration (${answer.status})`);
-      return { redirectUrl: `${baseUrl(keys)}/trnRequest/${result.data.data.token}`, reference: result.data.data.token };
+      const token = await registerTransaction(keys, payment, options.notifyUrl);
+      if (!token) throw new Error('Przelewy24 refused the registration');
+      return { redirectUrl: `${baseUrl(keys)}/trnRequest/${token}`, reference: token };
     },
     async outcome(_reference, payment): Promise<PaymentOutcome> {
       // Status 2 is a transaction already verified; an unverified one settles by its notification only.
@@ -104,6 +115,59 @@ export function przelewy24Provider(keys: Przelewy24Keys, options: { notifyUrl: s
       if (answer.status !== 200 || !result.success) return 'pending';
       const { status, amount, currency } = result.data.data;
       return status === 2 && amount === przelewy24Amount(payment.amount, payment.currency) && currency === payment.currency.toUpperCase() ? 'paid' : 'pending';
+    },
+    blik: przelewy24Blik(keys, options.notifyUrl),
+  };
+}
+
+/** Przelewy24's method id of BLIK on the shop's own page ("level 0"); 154 is BLIK on its payment page. */
+export const PRZELEWY24_BLIK_METHOD = 181;
+
+/**
+ * Przelewy24's error codes for a BLIK code, as `chargeByCode` answers them (`{"error": "...", "code": 28}`)
+ * and as its BLIK notification reports them (`result.error`, also written `"err28"`). Any other code is
+ * the provider's own failure.
+ */
+export const PRZELEWY24_BLIK_ERRORS: Readonly<Record<number, BlikFailureReason>> = {
+  28: 'wrong_code',
+  29: 'expired_code',
+  35: 'expired_code',
+};
+
+const charged = z.object({ data: z.object({ orderId: z.number().int() }) });
+const refusal = z.object({ code: z.union([z.number(), z.string()]) });
+
+/** A Przelewy24 error code (`28`, `"28"` or `"err28"`) as a number, or `undefined`. */
+function errorCodeOf(value: unknown): number | undefined {
+  const digits = /^(?:err)?(\d{1,6})$/i.exec(String(value ?? '').trim())?.[1];
+  return digits === undefined ? undefined : Number(digits);
+}
+
+/**
+ * BLIK level 0: register the transaction with BLIK's method, the buyer's address and browser (the
+ * `additional.PSU` that `chargeByCode` needs) and the notification address for BLIK's result, then
+ * `POST /api/v1/paymentMethod/blik/chargeByCode` with the transaction's token and the code. Answers the
+ * order id, which the notification and the verification carry. Nothing here throws on Przelewy24's
+ * answers: a refusal or an unreachable Przelewy24 is `{ failed }` (a late "paid" still settles).
+ */
+function przelewy24Blik(keys: Przelewy24Keys, notifyUrl: string): BlikCapability {
+  return {
+    async chargeByCode(payment, code): Promise<BlikCharge> {
+      if (payment.currency.toUpperCase() !== 'PLN' || !payment.buyerEmail) return { failed: 'provider_error' };
+      const client = payment.buyerClient;
+      const token = await registerTransaction(keys, payment, notifyUrl, {
+        method: PRZELEWY24_BLIK_METHOD,
+        urlCardPaymentNotification: notifyUrl,
+        ...(client ? { additional: { PSU: { IP: client.ip, userAgent: client.userAgent } } } : {}),
+      }).catch(() => undefined);
+      if (!token) return { failed: 'provider_error' };
+      const answer = await callApi(keys, 'POST', '/paymentMethod/blik/chargeByCode', { token, blikCode: code }).catch(() => undefined);
+      if (!answer) return { failed: 'provider_error', reference: token };
+      const accepted = charged.safeParse(answer.body);
+      if ((answer.status === 200 || answer.status === 201) && accepted.success) return { reference: String(accepted.data.data.orderId) };
+      const refused = refusal.safeParse(answer.body);
+      const reason = refused.success ? PRZELEWY24_BLIK_ERRORS[errorCodeOf(refused.data.code) ?? -1] : undefined;
+      return { failed: reason ?? 'provider_error', reference: token };
     },
   };
 }
@@ -123,11 +187,37 @@ const notification = z.object({
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** Przelewy24's additional BLIK notification (to `urlCardPaymentNotification`): the result of the code's authorisation. */
+const blikNotification = z.object({
+  data: z.object({
+    orderId: z.number().int(),
+    sessionId: z.string().max(100),
+    method: z.number().int(),
+    result: z.record(z.string(), z.unknown()),
+    sign: z.string().regex(/^[0-9a-f]{96}$/i),
+  }),
+});
+
+/**
+ * Why Przelewy24's BLIK notification says the code did not go through, or `undefined` when it reports
+ * no error (the payment then settles by the transaction notification). An error Przelewy24 does not
+ * name otherwise is a refusal in the bank.
+ */
+export function przelewy24BlikFailure(result: Record<string, unknown>): BlikFailureReason | undefined {
+  const code = errorCodeOf(result.error);
+  if (!code) return undefined;
+  return PRZELEWY24_BLIK_ERRORS[code] ?? 'declined';
+}
+
 /**
  * `POST /payments/przelewy24/<prefix>/notify`: Przelewy24's notification (`urlStatus`). Its `sign` is
  * checked with the account's CRC key, its amount against the payment's, and then the transaction is
  * verified with Przelewy24; only a verified one settles. Anything but a 200 makes Przelewy24 notify
  * again, so a verification that fails or times out leaves the payment pending for the next try.
+ *
+ * The same address takes Przelewy24's BLIK notification (`{"data": {orderId, sessionId, method,
+ * result, sign}}`), signed over those fields and the CRC key: a failed authorisation ends a pending
+ * BLIK payment as declined, with its reason. It never pays anything; money settles by the above.
  */
 export function mountPrzelewy24Notify(app: Hono<ServiceEnv>, _options: { clock?: (() => Date) | undefined } = {}): void {
   app.post('/przelewy24/:prefix/notify', async (c) => {
@@ -135,7 +225,21 @@ export function mountPrzelewy24Notify(app: Hono<ServiceEnv>, _options: { clock?:
     const account = await accountByPrefix(db, c.req.param('prefix'));
     const keys = przelewy24KeysOf(await readPaymentSettings(db, account.id));
     if (!keys) throw new ApiError(400, 'Przelewy24 is not set up for this account');
-    const parsed = notification.safeParse(c.get('body'));
+    const body = c.get('body');
+    if (typeof body === 'object' && body !== null && 'data' in body) {
+      const blik = blikNotification.safeParse(body);
+      if (!blik.success) throw new ApiError(400, 'The notification is not one of Przelewy24');
+      const { orderId, sessionId, method, result, sign } = blik.data.data;
+      if (!sameText(przelewy24Sign({ orderId, sessionId, method, result, crc: keys.crc }), sign.toLowerCase())) {
+        throw new ApiError(400, 'The notification’s sign does not match');
+      }
+      const failure = przelewy24BlikFailure(result);
+      const found = await byToken<PaymentData>(db, 'payments', sessionId).catch(() => undefined);
+      if (!failure || !found || found.account.id !== account.id) return c.json({ status: 'OK' });
+      await settlePayment(c.get('config').issuing, { token: sessionId, outcome: 'declined', failure, providerId: 'przelewy24', reference: String(orderId), accountId: account.id });
+      return c.json({ status: 'OK' });
+    }
+    const parsed = notification.safeParse(body);
     if (!parsed.success) throw new ApiError(400, 'The notification is not one of Przelewy24');
     const note = parsed.data;
     const expected = przelewy24Sign({

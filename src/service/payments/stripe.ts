@@ -5,7 +5,7 @@ import { ApiError, type ServiceEnv } from '../http.js';
 import { accountByPrefix } from '../accounts.js';
 import { isStripeTestKey, readPaymentSettings, type StripeKeys, stripeKeysOf } from '../data/payment-settings.js';
 import { outboundFetch } from '../outbound.js';
-import type { PaymentOutcome, PaymentProvider, ProviderPayment } from './provider.js';
+import type { BlikCapability, BlikCharge, BlikFailureReason, PaymentOutcome, PaymentProvider, ProviderPayment } from './provider.js';
 import { settlePayment } from '../application/payments.js';
 import { byToken } from '../data/public-records.js';
 import type { PaymentData } from '../resources/payments.js';
@@ -97,10 +97,108 @@ export function stripeProvider(keys: StripeKeys): PaymentProvider {
       return { redirectUrl: session.url, reference: session.id };
     },
     async outcome(reference, payment): Promise<PaymentOutcome> {
-      const session = await stripeClient(keys.secret_key).checkout.sessions.retrieve(reference);
-      return paidSessionOf(session, payment) ? 'paid' : 'pending';
+      const client = stripeClient(keys.secret_key);
+      // A BLIK payment's reference is its PaymentIntent; any other's is its Checkout Session.
+      if (reference.startsWith('pi_')) return paidBlikIntentOf(await client.paymentIntents.retrieve(reference), payment) ? 'paid' : 'pending';
+      return paidSessionOf(await client.checkout.sessions.retrieve(reference), payment) ? 'paid' : 'pending';
+    },
+    blik: stripeBlik(keys),
+  };
+}
+
+/** The metadata that marks a PaymentIntent as this service's BLIK payment (never the code). */
+const BLIK_METADATA = 'blik';
+
+/**
+ * Why a BLIK PaymentIntent failed, from Stripe's `code` and `decline_code`
+ * (https://docs.stripe.com/declines/codes): the code was wrong or expired, the buyer or the bank
+ * refused, or the buyer did not confirm in time. Anything else is the provider's failure.
+ */
+export function stripeBlikFailure(code: string | null | undefined, declineCode: string | null | undefined): BlikFailureReason {
+  switch (declineCode) {
+    case 'code_invalid':
+      return 'wrong_code';
+    case 'code_expired':
+      return 'expired_code';
+    case 'customer_declined':
+    case 'insufficient_funds':
+    case 'payment_limit_exceeded':
+    case 'partner_generic_decline':
+    case 'generic_decline':
+      return 'declined';
+  }
+  if (code === 'payment_intent_payment_attempt_expired' || code === 'payment_method_provider_timeout') return 'timeout';
+  if (code === 'payment_method_invalid_parameter') return 'wrong_code';
+  return 'provider_error';
+}
+
+/** Whether `intent` is a succeeded BLIK PaymentIntent for exactly `payment`: its token, amount and currency. */
+function paidBlikIntentOf(intent: Stripe.PaymentIntent, payment: Pick<ProviderPayment, 'token' | 'amount' | 'currency'>): boolean {
+  return intent.status === 'succeeded' && matchesPayment(intent, payment) && intent.amount_received === intent.amount;
+}
+
+function matchesPayment(intent: Stripe.PaymentIntent, payment: Pick<ProviderPayment, 'token' | 'amount' | 'currency'>): boolean {
+  return (
+    intent.metadata?.payment_token === payment.token &&
+    intent.amount === stripeMinorAmount(payment.amount, payment.currency) &&
+    intent.currency.toUpperCase() === payment.currency.toUpperCase()
+  );
+}
+
+/** An intent that came back failed at once (`requires_payment_method` with its error), as a failure. */
+function failureOfIntent(intent: Stripe.PaymentIntent): BlikFailureReason | undefined {
+  if (intent.status === 'canceled') return 'provider_error';
+  if (intent.status !== 'requires_payment_method') return undefined;
+  return stripeBlikFailure(intent.last_payment_error?.code, intent.last_payment_error?.decline_code);
+}
+
+/**
+ * BLIK level 0 with Stripe (https://docs.stripe.com/payments/blik/accept-a-payment): a PaymentIntent
+ * in PLN that allows BLIK alone, created and confirmed in one request with the code in
+ * `payment_method_options.blik.code`. It then waits in `requires_action` (`blik_authorize`) until the
+ * buyer confirms in the bank app; the webhook settles it. The idempotency key is the payment's token,
+ * so a retried request (the client retries once) is answered from Stripe's record and never sends the
+ * code again. Stripe's refusals and an unreachable Stripe are `{ failed }`; nothing here throws.
+ */
+function stripeBlik(keys: StripeKeys): BlikCapability {
+  return {
+    async chargeByCode(payment, code): Promise<BlikCharge> {
+      if (payment.currency.toUpperCase() !== 'PLN') return { failed: 'provider_error' };
+      try {
+        const intent = await stripeClient(keys.secret_key).paymentIntents.create(
+          {
+            amount: stripeMinorAmount(payment.amount, payment.currency),
+            currency: 'pln',
+            allowed_payment_method_types: ['blik'],
+            payment_method_data: { type: 'blik', ...(payment.buyerEmail ? { billing_details: { email: payment.buyerEmail } } : {}) },
+            payment_method_options: { blik: { code } },
+            confirm: true,
+            description: payment.description.slice(0, 1000),
+            metadata: { payment_token: payment.token, payment_method: BLIK_METADATA },
+          },
+          { idempotencyKey: `invoicekit-blik-${payment.token}` },
+        );
+        const failure = failureOfIntent(intent);
+        return failure ? { failed: failure, reference: intent.id } : { reference: intent.id };
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeError)) return { failed: 'provider_error' };
+        const reason = stripeBlikFailure(error.code, error.decline_code);
+        return error.payment_intent ? { failed: reason, reference: error.payment_intent.id } : { failed: reason };
+      }
     },
   };
+}
+
+/**
+ * A signed `payment_intent.succeeded` or `payment_intent.payment_failed` of a BLIK PaymentIntent this
+ * service made, as an outcome for its payment; `undefined` for any other event.
+ */
+function blikOutcomeOf(event: Stripe.Event): { intent: Stripe.PaymentIntent; outcome: PaymentOutcome; failure?: BlikFailureReason } | undefined {
+  if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return undefined;
+  const intent = event.data.object;
+  if (intent.metadata?.payment_method !== BLIK_METADATA) return undefined;
+  if (event.type === 'payment_intent.succeeded') return { intent, outcome: 'paid' };
+  return { intent, outcome: 'declined', failure: stripeBlikFailure(intent.last_payment_error?.code, intent.last_payment_error?.decline_code) };
 }
 
 /** The events that move a Checkout payment, and to what. */
@@ -117,6 +215,8 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
  * `POST /payments/stripe/<prefix>/webhook`: the account's Stripe events. The `Stripe-Signature` is
  * checked with the account's signing secret and Stripe's tolerance before anything is read; an event
  * that fails is a 400 and changes nothing. A repeated event finds its payment settled and does nothing.
+ * Checkout Sessions settle by their `checkout.session.*` events; a BLIK PaymentIntent of this service
+ * by `payment_intent.succeeded` (paid) or `payment_intent.payment_failed` (declined, with its reason).
  */
 export function mountStripeWebhook(app: Hono<ServiceEnv>, options: { clock?: (() => Date) | undefined }): void {
   const now = options.clock ?? (() => new Date());
@@ -137,6 +237,19 @@ export function mountStripeWebhook(app: Hono<ServiceEnv>, options: { clock?: (()
       event = await stripeClient(keys.secret_key).webhooks.constructEventAsync(payload, signature, keys.webhook_secret, STRIPE_SIGNATURE_TOLERANCE_S, undefined, receivedAt);
     } catch {
       throw new ApiError(400, 'The Stripe-Signature header does not match this event');
+    }
+    const blik = blikOutcomeOf(event);
+    if (blik) {
+      const token = blik.intent.metadata?.payment_token ?? '';
+      const found = TOKEN_PATTERN.test(token) ? await byToken<PaymentData>(db, 'payments', token).catch(() => undefined) : undefined;
+      if (!found || found.account.id !== account.id) return c.json({ received: true, ignored: true });
+      const payment = { token, amount: found.row.data.price, currency: found.row.data.currency };
+      if (blik.outcome === 'paid' ? !paidBlikIntentOf(blik.intent, payment) : !matchesPayment(blik.intent, payment)) {
+        throw new ApiError(400, 'The PaymentIntent does not match the payment: amount, currency or status differ');
+      }
+      const settled = await settlePayment(c.get('config').issuing, { token, outcome: blik.outcome, failure: blik.failure, providerId: 'stripe', reference: blik.intent.id, accountId: account.id });
+      if (!settled.mailed) throw new ApiError(503, 'The payment is recorded; the invoice could not be e-mailed yet');
+      return c.json({ received: true });
     }
     const outcome = outcomeOf(event);
     const session = event.data.object as Stripe.Checkout.Session;

@@ -8,6 +8,18 @@ import { bearerOf, type ProviderAnswer, type ProviderRequest, ProviderServer } f
  * `Idempotency-Key` replays. Events are signed as Stripe signs them
  * (https://docs.stripe.com/webhooks#verify-manually): `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256
  * of "<t>.<payload>">`.
+ *
+ * BLIK (https://docs.stripe.com/payments/blik/accept-a-payment): `POST /v1/payment_intents` in `pln`
+ * with `allowed_payment_method_types[]=blik` (the API version's writable `payment_method_types` is
+ * refused with `payment_method_types_no_longer_supported`), `payment_method_data[type]=blik`,
+ * `payment_method_options[blik][code]` and `confirm=true`, and `GET /v1/payment_intents/:id`. By the
+ * test provider's magic codes: `111111` and `222222` are declined at once (402, `decline_code`
+ * `code_invalid` / `code_expired`, the intent back in `requires_payment_method`); any other code waits
+ * in `requires_action` (`next_action.type = blik_authorize`) until the bank app answers: `333333`
+ * declines (`customer_declined`, `payment_intent.payment_failed`), `444444` never answers (`expire`
+ * gives `payment_intent_payment_attempt_expired`), the rest succeed (`payment_intent.succeeded`).
+ * Events go to `webhook.url`, signed with `webhook.secret`, `approvalMs` after the confirmation or
+ * when the test calls `approve` / `decline` / `expire` (`approvalMs = null`).
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,10 +49,28 @@ const stripeError = (status: number, message: string, extra: Record<string, unkn
   body: { error: { type: 'invalid_request_error', message, ...extra } },
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type StripeIntent = Record<string, any> & { id: string; amount: number; currency: string; status: string; metadata: Record<string, string> };
+
+/** An event the stand-in posted to the service's webhook, and the service's answer. */
+export interface StripeDelivery {
+  type: string;
+  payload: string;
+  status: number;
+}
+
 export class StripeStandIn {
   readonly sessions = new Map<string, StripeSession>();
+  readonly intents = new Map<string, StripeIntent>();
   readonly server: ProviderServer;
-  #replays = new Map<string, ProviderAnswer>();
+  readonly deliveries: StripeDelivery[] = [];
+  /** Where events go, and the secret they are signed with. */
+  webhook: { url: string; secret: string } | undefined;
+  /** How long the bank app takes to answer a BLIK code; `null`: only when the test calls `approve`, `decline` or `expire`. */
+  approvalMs: number | null = null;
+  #replays = new Map<string, { body: string; answer: ProviderAnswer }>();
+  #pending = new Set<Promise<unknown>>();
+  #waiting: ((delivery: StripeDelivery) => void)[] = [];
 
   constructor(readonly secretKeys: readonly string[]) {
     this.server = new ProviderServer((request) => this.#answer(request));
@@ -60,13 +90,26 @@ export class StripeStandIn {
     if (page && request.method === 'GET') return { status: 200, html: true, body: `<!doctype html><title>Stripe Checkout</title><p>${page[1]}</p>` };
     const key = bearerOf(request.headers);
     if (!key || !this.secretKeys.includes(key)) return stripeError(401, `Invalid API Key provided: ${key ? `${key.slice(0, 8)}****` : 'none'}`);
-    if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
+    if (request.method === 'POST' && !/^application\/x-www-form-urlencoded\b/.test(request.headers['content-type'] ?? '')) {
+      return stripeError(400, 'Stripe takes parameters form-encoded (application/x-www-form-urlencoded).');
+    }
+    if (request.method === 'POST' && (request.path === '/v1/checkout/sessions' || request.path === '/v1/payment_intents')) {
+      // Stripe answers a repeated key with the first answer, and refuses it with other parameters.
       const idempotencyKey = request.headers['idempotency-key'];
       const replay = typeof idempotencyKey === 'string' ? this.#replays.get(idempotencyKey) : undefined;
-      if (replay) return replay;
-      const answer = this.#createSession(readStripeForm(request.body));
-      if (typeof idempotencyKey === 'string') this.#replays.set(idempotencyKey, answer);
+      if (replay && replay.body !== request.body) {
+        return { status: 400, body: { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.` } } };
+      }
+      if (replay) return replay.answer;
+      const params = readStripeForm(request.body);
+      const answer = request.path === '/v1/payment_intents' ? this.#createIntent(params) : this.#createSession(params);
+      if (typeof idempotencyKey === 'string') this.#replays.set(idempotencyKey, { body: request.body, answer });
       return answer;
+    }
+    const intent = /^\/v1\/payment_intents\/([^/?]+)$/.exec(request.path);
+    if (request.method === 'GET' && intent) {
+      const found = this.intents.get(decodeURIComponent(intent[1]!));
+      return found ? { status: 200, body: found } : stripeError(404, `No such payment_intent: '${intent[1]}'`, { code: 'resource_missing', param: 'intent' });
     }
     // https://docs.stripe.com/api/balance/balance_retrieve: what "Test connection" asks.
     if (request.method === 'GET' && request.path === '/v1/balance') {
@@ -124,6 +167,112 @@ export class StripeStandIn {
     return { status: 200, body: session };
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  #createIntent(params: Record<string, any>): ProviderAnswer {
+    if (params.payment_method_types !== undefined) {
+      return stripeError(400, 'The payment_method_types parameter is no longer supported on this API version. Use allowed_payment_method_types instead.', { code: 'payment_method_types_no_longer_supported', param: 'payment_method_types' });
+    }
+    if (!/^\d+$/.test(String(params.amount ?? ''))) return stripeError(400, 'Invalid integer: amount', { code: 'parameter_invalid_integer', param: 'amount' });
+    if (params.currency !== 'pln') return stripeError(400, 'BLIK takes pln only.', { code: 'payment_intent_invalid_parameter', param: 'currency' });
+    const allowed = params.allowed_payment_method_types as unknown;
+    if (!Array.isArray(allowed) || allowed.join() !== 'blik') return stripeError(400, 'Only blik is set up in this stand-in.', { param: 'allowed_payment_method_types' });
+    if (params.payment_method_data?.type !== 'blik') return stripeError(400, 'Missing required param: payment_method_data[type].', { code: 'parameter_missing', param: 'payment_method_data[type]' });
+    const code = String(params.payment_method_options?.blik?.code ?? '');
+    if (params.confirm !== 'true') return stripeError(400, 'A BLIK code can only be set on confirmation.', { code: 'payment_intent_invalid_parameter', param: 'payment_method_options[blik][code]' });
+    if (!/^\d{6}$/.test(code)) return stripeError(400, 'Invalid BLIK code.', { code: 'payment_method_invalid_parameter', param: 'payment_method_options[blik][code]' });
+    const id = `pi_${randomBytes(12).toString('hex')}`;
+    const intent: StripeIntent = {
+      id,
+      object: 'payment_intent',
+      amount: Number(params.amount),
+      amount_received: 0,
+      currency: 'pln',
+      created: Math.floor(Date.now() / 1000),
+      description: params.description ?? null,
+      last_payment_error: null,
+      livemode: false,
+      metadata: params.metadata ?? {},
+      next_action: { type: 'blik_authorize', blik_authorize: {} },
+      payment_method: `pm_${randomBytes(12).toString('hex')}`,
+      payment_method_types: ['blik'],
+      status: 'requires_action',
+    };
+    this.intents.set(id, intent);
+    if (code === '111111' || code === '222222') {
+      const declineCode = code === '111111' ? 'code_invalid' : 'code_expired';
+      const message = code === '111111' ? 'The BLIK code is invalid.' : 'The BLIK code has expired.';
+      const error = { type: 'card_error', code: 'payment_method_provider_decline', decline_code: declineCode, message };
+      Object.assign(intent, { status: 'requires_payment_method', next_action: null, last_payment_error: error });
+      return { status: 402, body: { error: { ...error, payment_intent: intent } } };
+    }
+    const answer = code === '333333' ? 'decline' : code === '444444' ? 'none' : 'approve';
+    if (this.approvalMs !== null && answer !== 'none') {
+      setTimeout(() => void (answer === 'approve' ? this.approve(id) : this.decline(id)), this.approvalMs);
+    }
+    return { status: 200, body: intent };
+  }
+
+  /** The buyer confirmed in the bank app (also after the service gave up): `payment_intent.succeeded` goes to the webhook. */
+  approve(id: string): Promise<StripeDelivery> {
+    const intent = this.#intent(id);
+    Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, next_action: null, latest_charge: `py_${randomBytes(12).toString('hex')}` });
+    return this.deliver('payment_intent.succeeded', intent);
+  }
+
+  /** The buyer declined in the bank app: `payment_intent.payment_failed` with `customer_declined`. */
+  decline(id: string): Promise<StripeDelivery> {
+    return this.#fail(id, { type: 'card_error', code: 'payment_method_provider_decline', decline_code: 'customer_declined', message: 'The customer declined the payment in their banking app.' });
+  }
+
+  /** No answer within BLIK's 60 seconds: `payment_intent.payment_failed` with `payment_intent_payment_attempt_expired`. */
+  expire(id: string): Promise<StripeDelivery> {
+    return this.#fail(id, { type: 'invalid_request_error', code: 'payment_intent_payment_attempt_expired', message: 'The payment attempt expired before the customer authorized it.' });
+  }
+
+  #fail(id: string, error: Record<string, string>): Promise<StripeDelivery> {
+    const intent = this.#intent(id);
+    Object.assign(intent, { status: 'requires_payment_method', next_action: null, last_payment_error: error });
+    return this.deliver('payment_intent.payment_failed', intent);
+  }
+
+  #intent(id: string): StripeIntent {
+    const intent = this.intents.get(id);
+    if (!intent) throw new Error(`no payment intent ${id}`);
+    return intent;
+  }
+
+  /** Posts `type` for `object` to the webhook, signed, and records the service's answer. */
+  deliver(type: string, object: Record<string, unknown>): Promise<StripeDelivery> {
+    const webhook = this.webhook;
+    const payload = this.event(type, { ...object } as StripeSession);
+    // Without an endpoint the event goes nowhere, as with Stripe.
+    const delivery = !webhook ? Promise.resolve({ type, payload, status: 0 }) : fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': stripeSignature(payload, webhook.secret) }, body: payload }).then(
+      async (response) => {
+        await response.body?.cancel();
+        return { type, payload, status: response.status };
+      },
+      () => ({ type, payload, status: 0 }),
+    );
+    const recorded = delivery.then((done) => {
+      this.deliveries.push(done);
+      this.#pending.delete(recorded);
+      for (const wake of this.#waiting.splice(0)) wake(done);
+      return done;
+    });
+    this.#pending.add(recorded);
+    return recorded;
+  }
+
+  /** Resolves with the next delivery once the service has answered it. */
+  nextDelivery(): Promise<StripeDelivery> {
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Resolves once every event the stand-in started delivering has been answered. */
+  async settled(): Promise<void> {
+    while (this.#pending.size) await Promise.all([...this.#pending]);
+  }
+
   /** The buyer finished paying on Stripe's page: the session is complete (paid, or processing for a delayed method). */
   complete(id: string, paymentStatus: 'paid' | 'unpaid' = 'paid'): StripeSession {
     const session = this.sessions.get(id);
@@ -133,7 +282,7 @@ export class StripeStandIn {
   }
 
   /** An event as Stripe sends it (https://docs.stripe.com/api/events/object). */
-  event(type: string, session: StripeSession): string {
+  event(type: string, session: StripeSession | StripeIntent): string {
     return JSON.stringify(
       {
         id: `evt_${randomBytes(12).toString('hex')}`,
