@@ -11,7 +11,10 @@ import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { publicIdempotentPost } from '../idempotency.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { checkoutOutcome, newPaymentData, type PaymentData } from '../application/payments.js';
+import { newPaymentData, type PaymentData } from '../application/payments.js';
+import { blikAvailable, blikOutcome, settleDueBlik } from '../application/blik.js';
+import { blikOutcomeFields, blikUnavailable, chargeCheckoutByCode, checkoutPaymentInput } from './widget-blik.js';
+import { countBlikAttempt } from './blik-limits.js';
 import type { ProductData } from '../data/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
@@ -64,6 +67,8 @@ const checkoutInput = z.object({
   returnUrl: webUrl.optional(),
   cancelUrl: webUrl.optional(),
   lang: checkoutLangInput,
+  /** Pay in the checkout itself: a BLIK code (see widget-blik.ts). */
+  payment: checkoutPaymentInput.nullish(),
 });
 type CheckoutInput = z.output<typeof checkoutInput>;
 
@@ -114,6 +119,8 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct): Promise<S
     /** False when the service takes no online payments; the button then says so instead of selling. */
     available: provider !== null,
     test_mode: provider?.testMode === true,
+    /** The dialog offers the BLIK code field. */
+    blik: blikAvailable(provider, data.currency),
   };
 }
 
@@ -159,6 +166,10 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   });
   const provider = await paymentProviderOf(c, found.account);
   if (!provider) throw new ApiError(409, 'Online payment is not available');
+  if (input.payment) {
+    if (!blikAvailable(provider, found.product.data.currency)) throw blikUnavailable();
+    await countBlikAttempt(c, { accountId: found.account.id, address: clientIp(c), product: found.product.id });
+  }
   const seller = await sellerOf(db, found.account);
   const product = found.product.data;
   const sale = await decideCheckoutSale({ seller, product, buyer: input.buyer, vies: c.get('config').registries.vies }).catch((error: unknown) => {
@@ -180,8 +191,10 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   const data = { ...order, sale_terms: sale.terms };
   const row = await db.transaction(async (tx) => insertRow(tx, 'payments', found.account.id, (await newPaymentData(tx, found.account, data, c.get('config').issuing)).data));
   const { publicUrl } = c.get('config');
-  // A provider with a page of its own takes the buyer there at once; otherwise (or while it is down) the checkout page.
-  const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, lang));
+  // A BLIK code is sent at once, and the checkout page shows the wait; a provider with a page of its
+  // own takes the buyer there at once; otherwise (or while it is down) the checkout page.
+  const blik = input.payment ? await chargeCheckoutByCode(c, { provider, row, code: input.payment.code, lang }) : undefined;
+  const providerPage = blik ? undefined : await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, lang));
   return {
     attempt: row.data.token,
     redirectUrl: providerPage ?? `${publicUrl}/banking/payments/pay/${row.data.token}`,
@@ -195,6 +208,7 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
     quantity: input.quantity,
     product: { token: found.product.data.token, name: found.product.data.name },
     test_mode: provider.testMode,
+    ...blik,
   };
 }
 
@@ -315,20 +329,23 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
 
   app.get('/widget/checkout/:attempt', async (c) => {
     const db = c.get('db');
-    const { row, account } = await byToken<PaymentData>(db, 'payments', c.req.param('attempt'));
+    const found = await byToken<PaymentData>(db, 'payments', c.req.param('attempt'));
+    const { account } = found;
     if (account.prefix !== prefixOf(c)) throw notFound();
-    const payment = row.data;
+    // A BLIK payment read after its time has its outcome recorded first.
+    const payment = (await settleDueBlik(c.get('config').issuing, found.row)).data;
     const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
     const product = payment.product_id != null ? (await findRow<ProductData>(db, 'products', account.id, payment.product_id as number))?.data : undefined;
     c.header('cache-control', 'no-store');
     return c.json({
       attempt: payment.token,
-      status: checkoutOutcome(payment),
+      status: blikOutcome(payment),
       amount: toPlain(decimal(payment.price)),
       currency: payment.currency,
       quantity: Number(payment.quantity),
       product: { token: product?.token ?? null, name: payment.name },
       invoice: invoice ? { number: invoice.number, view_url: `${c.get('config').publicUrl}/invoice/${invoice.token}` } : null,
+      ...blikOutcomeFields(payment),
     } satisfies CheckoutOutcome);
   });
 
