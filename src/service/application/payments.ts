@@ -313,8 +313,9 @@ async function recordOutcome(issuing: Issuing, input: SettlementInput): Promise<
     let issued: StoredRow<InvoiceData> | undefined;
     if (settles) {
       Object.assign(data, { paid: true, paid_date: todayText(issuing.clock()) });
-      // A BLIK payment the checkout had given up (it timed out) is paid after all: the buyer is told why the invoice comes now.
-      issued = await settle(tx, found.account, data, issuing, { emailBuyer: true, late: current.blik?.status === 'failed' });
+      // The BLIK transaction the checkout had given up (it timed out) is paid after all: the buyer is told why the invoice comes now.
+      const late = current.blik?.status === 'failed' && input.reference != null && input.reference === current.provider_title;
+      issued = await settle(tx, found.account, data, issuing, { emailBuyer: true, late });
     }
     return { account: found.account, row: await updateRow(tx, 'payments', found.account.id, found.row.id, data), issued };
   });

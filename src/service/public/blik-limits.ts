@@ -1,3 +1,4 @@
+import { clientIp } from '../../kernel/checkout.js';
 import type { Database } from '../db.js';
 import { ApiError, type ServiceContext } from '../http.js';
 import { type RateLimitRule, SqlRateLimitStore } from '../data/rate-limits.js';
@@ -31,4 +32,10 @@ export async function countAttempt(c: ServiceContext, rule: RateLimitRule, key: 
 export async function countBlikAttempt(c: ServiceContext, attempt: { accountId: number; address?: string | undefined; product?: string | number | null | undefined }): Promise<void> {
   if (attempt.address !== undefined) await countAttempt(c, BLIK_RATE_LIMITS.address, `blik-address:${attempt.address}`);
   if (attempt.product != null) await countAttempt(c, BLIK_RATE_LIMITS.product, `blik-product:${attempt.accountId}:${attempt.product}`);
+}
+
+/** The buyer's address behind the configured proxies, by the checkout core's rule (as the widget counts it). */
+export function clientAddressOf(c: ServiceContext): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return clientIp(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, c.get('config').trustProxy);
 }

@@ -19,11 +19,11 @@ import type { ProductData } from '../data/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
-import { Html, html, page, PAGE_HEADERS } from '../documents/html.js';
+import { page, PAGE_HEADERS } from '../documents/html.js';
 import { byToken } from '../data/public-records.js';
-import { money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from '../data/rate-limits.js';
 import { widgetBundle } from './widget-bundle.js';
+import { ORDER_TEXT, orderPage } from './order-page.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import { accountByPrefix, PREFIX_PATTERN } from '../accounts.js';
@@ -228,48 +228,6 @@ function cacheable(c: ServiceContext, body: string, type: string, cacheControl: 
   return c.body(body, 200, headers);
 }
 
-const ORDER_TEXT = {
-  en: {
-    title: 'Order', email: 'E-mail', name: 'Your name', company: 'Company name (for a company invoice)', taxNo: 'Tax number',
-    street: 'Street (company invoice)', postCode: 'Post code', city: 'City', country: 'Country code (PL, DE, …)',
-    quantity: 'Quantity', continue: 'Continue to payment', testMode: 'Test mode', unavailable: 'Online payment is not available at the moment.',
-  },
-  pl: {
-    title: 'Zamówienie', email: 'E-mail', name: 'Imię i nazwisko', company: 'Nazwa firmy (do faktury na firmę)', taxNo: 'NIP',
-    street: 'Ulica (faktura na firmę)', postCode: 'Kod pocztowy', city: 'Miejscowość', country: 'Kod kraju (PL, DE, …)',
-    quantity: 'Ilość', continue: 'Przejdź do płatności', testMode: 'Tryb testowy', unavailable: 'Płatności online są w tej chwili niedostępne.',
-  },
-} as const;
-
-/** The fallback order page: a plain form, for pages where the button's script cannot run. */
-function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, lang: CheckoutLang, errors: Record<string, string[]> = {}) {
-  const t = ORDER_TEXT[lang];
-  const field = (label: string, name: string, type: string, extra: string) =>
-    html`<p><label>${label}<br><input name="${name}" type="${type}" ${new Html(extra)} style="width:100%;padding:0.5rem;font:inherit"></label>
-      ${errors[name] ? html`<br><span role="alert" class="muted">${errors[name].join(', ')}</span>` : ''}</p>`;
-  return html`<article class="sheet">
-    ${product.test_mode ? html`<span class="badge due">${t.testMode}</span>` : ''}
-    <span class="muted">${product.seller}</span>
-    <h1>${product.name}</h1>
-    <p class="amount">${money(product.price_gross, product.currency, lang)}</p>
-    ${product.available
-      ? html`<form method="post">
-          <input type="hidden" name="lang" value="${lang}">
-          ${field(t.email, 'email', 'email', 'required autocomplete="email"')}
-          ${field(t.name, 'name', 'text', 'autocomplete="name"')}
-          ${field(t.company, 'company', 'text', 'autocomplete="organization"')}
-          ${field(t.taxNo, 'tax_no', 'text', '')}
-          ${field(t.street, 'street', 'text', 'autocomplete="street-address"')}
-          ${field(t.postCode, 'post_code', 'text', 'autocomplete="postal-code"')}
-          ${field(t.city, 'city', 'text', 'autocomplete="address-level2"')}
-          ${field(t.country, 'country', 'text', 'autocomplete="country" maxlength="2"')}
-          ${field(t.quantity, 'quantity', 'number', 'min="1" max="1000" value="1" required inputmode="numeric"')}
-          <div class="actions"><button class="button primary" type="submit">${t.continue}</button></div>
-        </form>`
-      : html`<p>${t.unavailable}</p>`}
-  </article>`;
-}
-
 /** The shop's prefix, from the path the shop's group is mounted at (`/a/:prefix`). */
 function prefixOf(c: ServiceContext): string {
   const prefix = c.req.param('prefix');
@@ -390,33 +348,54 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
     const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
     const company = str('company');
     const lang = checkoutLang(str('lang'), c.req.header('accept-language'));
+    const code = typeof body.blik_code === 'string' && body.blik_code.trim() ? body.blik_code : undefined;
     let input: CheckoutInput;
     try {
       input = parseCheckout({
         lang,
         product: found.product.data.token,
-        quantity: str('quantity') || 1,
+        // A service is bought once: its page asks no quantity.
+        quantity: found.product.data.service === true ? 1 : str('quantity') || 1,
+        ...(code === undefined ? {} : { payment: { method: 'blik', code } }),
         buyer: {
           email: str('email'),
           company: !!company,
           name: company || str('name') || null,
-          ...(company
-            ? { tax_no: str('tax_no') || null, street: str('street') || null, post_code: str('post_code') || null, city: str('city') || null, country: str('country') || null }
-            : {}),
+          // The country, chosen from the list, decides the VAT of any buyer's sale.
+          country: str('country') || null,
+          ...(company ? { tax_no: str('tax_no') || null, street: str('street') || null, post_code: str('post_code') || null, city: str('city') || null } : {}),
           ...(company && str('name') ? splitName(str('name')) : {}),
         },
       });
     } catch (error) {
       const fields = apiErrorOf(error)?.fields;
       if (!fields) throw error;
-      const errors = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key.replace(/^buyer\./, ''), value]));
-      const product = await publicProduct(c, found);
-      return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, errors) }), 422, PAGE_HEADERS);
+      return orderPageRefusal(c, found, lang, fields);
     }
     await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
-    const answer = await createCheckout(c, prefix, input);
+    let answer: CheckoutAnswer;
+    try {
+      answer = await createCheckout(c, prefix, input);
+    } catch (error) {
+      const fields = apiErrorOf(error)?.fields;
+      if (!fields) throw error;
+      return orderPageRefusal(c, found, lang, fields);
+    }
+    // With a BLIK code, the checkout page shows the wait for the bank app.
     return c.redirect(answer.redirectUrl, 303);
   });
+}
+
+/** The order page again, with what was wrong at each field and what the buyer had typed (never the code). */
+async function orderPageRefusal(c: ServiceContext, found: WidgetProduct, lang: CheckoutLang, fields: Record<string, string[]>) {
+  const errors: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(fields)) (errors[key.startsWith('payment.') ? 'blik_code' : key.replace(/^buyer\./, '')] ??= []).push(...value);
+  const body = c.get('body');
+  const values = Object.fromEntries(
+    ['email', 'name', 'company', 'tax_no', 'street', 'post_code', 'city', 'country', 'quantity'].flatMap((key) => (typeof body[key] === 'string' ? [[key, body[key] as string]] : [])),
+  );
+  const product = await publicProduct(c, found);
+  return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, errors, values) }), 422, PAGE_HEADERS);
 }
 
 function splitName(name: string): { first_name: string; last_name: string | null } {
