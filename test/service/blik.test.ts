@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInvoicingClient, InvoicingError } from '../../src/api/index.js';
 import { mailTransportUrl } from '../../src/service/documents/mailer.js';
 import { BLIK_RATE_LIMITS } from '../../src/service/public/blik-limits.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -316,6 +317,22 @@ describe('BLIK through the API, for a BFF', () => {
     const other = await sendCode(id, '777123', { 'idempotency-key': 'blik-replay-1' });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('idempotency_key_reused');
+  });
+});
+
+describe('BLIK through the typed client', () => {
+  it('reads the payment methods and sends a code, and its errors are the API’s', async () => {
+    now = START + 800_000;
+    const client = createInvoicingClient({ baseUrl: service.url, apiToken: service.apiToken });
+    expect(await client.account.paymentMethods()).toEqual({ provider: 'test', test_mode: true, blik: true });
+    const created = await client.payments.create({ name: 'Mug', price: '123.00', currency: 'PLN', generate_invoice: true, email: 'client@buyer.example' });
+    const sent = await client.payments.sendBlikCode(created.id, '333333');
+    expect(sent.blik).toEqual({ status: 'pending', reason: null, expires_at: expiresAt(now) });
+    const again = await client.payments.sendBlikCode(created.id, '777123').catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(InvoicingError);
+    expect((again as InvoicingError).status).toBe(409);
+    now += 2_000;
+    expect((await client.payments.get(created.id)).blik).toEqual({ status: 'failed', reason: 'declined', expires_at: expiresAt(now - 2_000) });
   });
 });
 
