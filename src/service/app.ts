@@ -38,7 +38,7 @@ import { mountEInvoices } from './einvoice/routes.js';
 import { mountInvoiceSummary } from './resources/invoice-summary.js';
 import { mountInvoices } from './resources/invoices.js';
 import { mountPayments } from './resources/payments.js';
-import { mountPaymentMethods } from './resources/payment-blik.js';
+import { mountPaymentBlik, mountPaymentMethods } from './resources/payment-blik.js';
 import { mountProducts } from './resources/products.js';
 import { mountWarehouseDocuments } from './resources/warehouse-documents.js';
 import { mountWarehouseActions } from './resources/warehouse-actions.js';
@@ -231,7 +231,10 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/attachments', uploads);
   app.route('/products', group(ofAccount, mountProducts));
   app.route('/clients', group(ofAccount, mountClients));
-  app.route('/banking', group(ofAccount, mountPayments));
+  app.route('/banking', group(ofAccount, (banking) => {
+    mountPaymentBlik(banking);
+    mountPayments(banking);
+  }));
   app.route('/categories', group(ofAccount, mountCategories));
   app.route('/warehouses', group(ofAccount, mountWarehouses));
   app.route('/warehouse_documents', group(ofAccount, mountWarehouseDocuments));

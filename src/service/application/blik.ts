@@ -135,6 +135,12 @@ export async function sendBlikCode(issuing: Issuing, send: BlikSend): Promise<St
   });
 }
 
+/** `settleDueBlik` for each BLIK payment of a read. */
+export async function settleDueBliks(issuing: Issuing, rows: StoredRow<PaymentData>[]): Promise<StoredRow<PaymentData>[]> {
+  if (!rows.some((row) => row.data.blik)) return rows;
+  return Promise.all(rows.map((row) => (row.data.blik ? settleDueBlik(issuing, row) : row)));
+}
+
 /**
  * Brings a BLIK payment up to date when it is read: the test provider's bank app answers once its
  * time has come, and a payment still pending `BLIK_GRACE_MS` after its code expired is failed with

@@ -202,6 +202,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     const provider = await paymentProviderOf(c, account);
     const choice = String(c.get('body').choice ?? 'pay');
     if (choice === 'blik' && provider) return payByBlik(c, provider, row.data, account);
+    // While the bank app may still approve a code, no other way to pay starts: the buyer would pay twice.
+    if (!row.data.paid && row.data.blik?.status === 'pending') return c.redirect(`/banking/payments/pay/${token}`, 303);
     // After a failed BLIK code the other ways to pay stay open.
     if (checkoutOutcome(row.data) !== 'pending' && blikOutcome(row.data) !== 'failed') return leave(c, row.data);
     if (choice === 'cancel') return finish(c, token, 'cancelled', provider?.id ?? 'none');

@@ -1,11 +1,12 @@
 import type { Hono } from 'hono';
-import { ApiError, idParam, invalid, respond, type ServiceContext, type ServiceEnv } from '../http.js';
-import { BLIK_CODE_PROBLEM, blikCodeOf, BlikRefusedError, sendBlikCode, settleDueBlik } from '../application/blik.js';
+import { ApiError, idParam, invalid, respond, type ServiceEnv } from '../http.js';
+import { BLIK_CODE_PROBLEM, blikCodeOf, BlikRefusedError, sendBlikCode } from '../application/blik.js';
 import type { PaymentData } from '../application/payments.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPaymentOf } from '../payments/start.js';
 import { countBlikAttempt } from '../public/blik-limits.js';
-import { requireRow, type StoredRow } from '../store.js';
+import { requireRow } from '../store.js';
+import { presentPayment } from './payments.js';
 
 /**
  * BLIK for a BFF, with the account's api_token (extensions of this service):
@@ -16,19 +17,13 @@ import { requireRow, type StoredRow } from '../store.js';
  *   offered, so that a BFF knows whether to show the code field.
  */
 
-/** Brings each BLIK payment of a read up to date (a timeout, the test provider's answer) before it is answered. */
-export async function settleDueBliks(rows: StoredRow<PaymentData>[], c: ServiceContext): Promise<StoredRow<PaymentData>[]> {
-  if (!rows.some((row) => row.data.blik)) return rows;
-  const issuing = c.get('config').issuing;
-  return Promise.all(rows.map((row) => (row.data.blik ? settleDueBlik(issuing, row) : row)));
-}
-
 /** The refusals of a code as the API answers them. */
 export function blikRefusal(error: unknown): unknown {
   return error instanceof BlikRefusedError ? new ApiError(409, error.message) : error;
 }
 
-export function mountPaymentBlik(app: Hono<ServiceEnv>, present: (row: StoredRow<PaymentData>, c: ServiceContext) => unknown): void {
+/** On the `/banking` group, beside the payments' own routes. */
+export function mountPaymentBlik(app: Hono<ServiceEnv>): void {
   app.post('/payments/:id/blik', async (c) => {
     const code = blikCodeOf(c.get('body').code);
     if (!code) throw invalid({ code: [c.get('body').code == null ? "can't be blank" : BLIK_CODE_PROBLEM] });
@@ -50,7 +45,7 @@ export function mountPaymentBlik(app: Hono<ServiceEnv>, present: (row: StoredRow
       throw blikRefusal(error);
     });
     c.header('cache-control', 'no-store');
-    return respond(c, present(sent, c), { status: 201, root: 'banking_payment' });
+    return respond(c, presentPayment(sent, publicUrl), { status: 201, root: 'banking_payment' });
   });
 }
 

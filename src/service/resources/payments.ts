@@ -9,7 +9,7 @@ import { afterIssue } from '../application/issuing.js';
 import { EXTRA_FIELDS, newPaymentData, PAYMENT_FIELDS, type PaymentData, settle, unsettle } from '../application/payments.js';
 import { presentInvoice } from '../invoicing/invoice-answer.js';
 import { merge, mountCrud, refuseNulls } from './crud.js';
-import { mountPaymentBlik, settleDueBliks } from './payment-blik.js';
+import { settleDueBliks } from '../application/blik.js';
 
 export type { PaymentData };
 
@@ -43,7 +43,6 @@ async function presentPaymentsWithInvoices(rows: StoredRow<PaymentData>[], c: Se
 const publicUrl = (c: ServiceContext) => c.get('config').publicUrl;
 
 export function mountPayments(app: Hono<ServiceEnv>): void {
-  mountPaymentBlik(app, (row, c) => presentPayment(row, publicUrl(c)));
   mountCrud<PaymentData, typeof paymentCreateInput, typeof paymentUpdateInput>(app, {
     table: 'payments',
     references: { client_id: 'clients', department_id: 'departments', product_id: 'products', invoice_id: 'invoices' },
@@ -62,7 +61,7 @@ export function mountPayments(app: Hono<ServiceEnv>): void {
     },
     present: (row, c) => presentPayment(row, publicUrl(c)),
     // A BLIK payment read after its time has its outcome recorded first (a timeout, the test provider's answer).
-    presentAll: async (rows, c) => presentPaymentsWithInvoices(await settleDueBliks(rows, c), c),
+    presentAll: async (rows, c) => presentPaymentsWithInvoices(await settleDueBliks(c.get('config').issuing, rows), c),
     async createRow(tx, account, input, c) {
       const { data, issued } = await newPaymentData(tx, account, input, c.get('config').issuing);
       if (issued) issuedBy.set(c, issued);
