@@ -128,6 +128,7 @@ describe('BLIK on the pages without JavaScript', () => {
     const orderPath = `/a/${h.service.prefix}/p/blik-mug`;
     const offered = await (await page(`${orderPath}?lang=en`)).text();
     expect(offered).toContain('<input name="blik_code" type="text" inputmode="numeric"');
+    expect(offered).toContain('Test codes: 777123 is approved, 111111 is a wrong code, 222222 an expired one');
     expect(offered).toContain('<select name="country" autocomplete="country"');
     expect(offered).toContain('<option value="PL" selected>Poland</option>');
     expect(offered).toContain('name="quantity"');

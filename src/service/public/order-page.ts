@@ -45,8 +45,16 @@ function countrySelect(lang: CheckoutLang, label: string, chosen: string, errors
     </select></label>${errors ? html`<br><span role="alert" class="muted">${errors.join(', ')}</span>` : ''}</p>`;
 }
 
-/** The page's form; `errors` by field name (`email`, `blik_code`, …), `values` what the buyer had typed (never a code). */
-export function orderPage(product: SaleProduct, lang: CheckoutLang, errors: Record<string, string[]> = {}, values: Record<string, string> = {}): Html {
+/**
+ * The page's form; `errors` by field name (`email`, `blik_code`, …), `values` what the buyer had typed
+ * (never a code); `testCodes` when the account pays through the test provider, whose BLIK codes the page lists.
+ */
+export function orderPage(
+  product: SaleProduct,
+  lang: CheckoutLang,
+  options: { errors?: Record<string, string[]>; values?: Record<string, string>; testCodes?: boolean } = {},
+): Html {
+  const { errors = {}, values = {} } = options;
   const t = ORDER_TEXT[lang];
   const field = (label: string, name: string, type: string, extra: string) =>
     html`<p><label>${label}<br><input name="${name}" type="${type}" ${new Html(extra)} value="${values[name] ?? (name === 'quantity' ? '1' : '')}" style="width:100%;padding:0.5rem;font:inherit"></label>
@@ -72,7 +80,7 @@ export function orderPage(product: SaleProduct, lang: CheckoutLang, errors: Reco
           ${product.blik
             ? html`<fieldset style="border:1px solid #d5dae1;border-radius:8px;padding:0.5rem 0.9rem"><legend>BLIK</legend>
                 <p class="muted">${t.blik}</p>
-                ${blikCodeField(lang, { name: 'blik_code', problem: errors.blik_code?.join(', '), testCodes: product.test_mode === true })}</fieldset>`
+                ${blikCodeField(lang, { name: 'blik_code', problem: errors.blik_code?.join(', '), testCodes: options.testCodes === true })}</fieldset>`
             : ''}
           <div class="actions"><button class="button primary" type="submit">${t.continue}</button></div>
         </form>`

@@ -337,7 +337,7 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
     // The page's `?lang=` (the button's locale), else the browser's language.
     const lang = checkoutLang(c.req.query('lang'), c.req.header('accept-language'));
     c.header('vary', 'Accept-Language');
-    return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang) }), 200, PAGE_HEADERS);
+    return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, { testCodes: await paysByTestProvider(c, found) }) }), 200, PAGE_HEADERS);
   });
 
   // The fallback order page's form: the same checkout, then straight to the checkout page.
@@ -386,6 +386,11 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
   });
 }
 
+/** Whether the account pays through the test provider, whose BLIK codes its pages list. */
+async function paysByTestProvider(c: ServiceContext, found: WidgetProduct): Promise<boolean> {
+  return (await paymentProviderOf(c, found.account))?.id === 'test';
+}
+
 /** The order page again, with what was wrong at each field and what the buyer had typed (never the code). */
 async function orderPageRefusal(c: ServiceContext, found: WidgetProduct, lang: CheckoutLang, fields: Record<string, string[]>) {
   const errors: Record<string, string[]> = {};
@@ -395,7 +400,7 @@ async function orderPageRefusal(c: ServiceContext, found: WidgetProduct, lang: C
     ['email', 'name', 'company', 'tax_no', 'street', 'post_code', 'city', 'country', 'quantity'].flatMap((key) => (typeof body[key] === 'string' ? [[key, body[key] as string]] : [])),
   );
   const product = await publicProduct(c, found);
-  return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, errors, values) }), 422, PAGE_HEADERS);
+  return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, { errors, values, testCodes: await paysByTestProvider(c, found) }) }), 422, PAGE_HEADERS);
 }
 
 function splitName(name: string): { first_name: string; last_name: string | null } {
