@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createInvoicingClient, InvoicingError } from '../../src/api/index.js';
 import { BLIK_RATE_LIMITS } from '../../src/service/public/blik-limits.js';
@@ -198,6 +199,25 @@ describe('BLIK through the API, for a BFF', () => {
     const other = await sendCode(id, '777123', { 'idempotency-key': 'blik-replay-1' });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('idempotency_key_reused');
+    // The key's fingerprint is a keyed digest: a plain hash of the request would give the code away to a million guesses.
+    const kept = await h.service.db.query<{ fingerprint: string; body: string }>(`select fingerprint, body from idempotency_keys where key = 'blik-replay-1'`);
+    expect(kept).toHaveLength(1);
+    const plain = createHash('sha256').update(`POST /banking/payments/${id}/blik.json\n${JSON.stringify({ api_token: h.service.apiToken, code: SECRET_CODES[2] })}`).digest('hex');
+    expect(kept[0]!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(kept[0]!.fingerprint).not.toBe(plain);
+    expect(kept[0]!.body).toMatch(/^ik1\./);
+  });
+
+  it('sends one code when two requests race for the same payment', async () => {
+    h.now = START + 550_000;
+    const id = await createPayment('api-race@buyer.example');
+    const answers = await Promise.all([sendCode(id, '333333'), sendCode(id, '777123')]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const sent = answers.find((answer) => answer.status === 201)!;
+    h.now += 2_000;
+    // The one that went decides the outcome: 333333 is declined, 777123 approved.
+    const read = await h.apiCall('GET', `/banking/payment/${id}.json`);
+    expect(read.body.blik).toMatchObject({ status: sent === answers[0] ? 'failed' : 'paid' });
   });
 });
 
