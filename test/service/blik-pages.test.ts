@@ -77,21 +77,28 @@ describe('BLIK on the pages without JavaScript', () => {
     expect(offered).toContain('<button class="button primary" type="submit" name="choice" value="blik">Pay with BLIK</button>');
     expect(offered).toContain('Test codes: 777123 is approved, 111111 is a wrong code');
 
-    const malformed = await page(path, form({ choice: 'blik', code: '12a456' }));
+    expect(offered).toContain('<input type="hidden" name="after" value="none">');
+    const malformed = await page(path, form({ choice: 'blik', after: 'none', code: '12a456' }));
     expect(malformed.status).toBe(422);
     const malformedPage = await malformed.text();
     expect(malformedPage).toContain('Type the six digits from your bank app.');
     expect(malformedPage).not.toContain('12a456');
 
-    const wrong = await page(path, form({ choice: 'blik', code: '111111' }));
+    const sentAt = h.now;
+    const wrong = await page(path, form({ choice: 'blik', after: 'none', code: '111111' }));
     expect(wrong.status).toBe(303);
     expect(wrong.headers.get('location')).toBe(path);
     const failedPage = await (await page(path)).text();
     expect(failedPage).toContain('The BLIK code was wrong. Check it in your bank app and try again with a new code.');
     expect(failedPage).toContain('value="blik">Pay with BLIK</button>');
+    expect(failedPage).toContain(`<input type="hidden" name="after" value="${expiresAt(sentAt)}">`);
 
-    // A new code after a failed one, on the same payment.
-    expect((await page(path, form({ choice: 'blik', code: SECRET_CODES[0]! }))).status).toBe(303);
+    // A new code after a failed one, on the same payment; the first form posted again sends nothing.
+    h.now += 1_000;
+    expect((await page(path, form({ choice: 'blik', after: expiresAt(sentAt), code: SECRET_CODES[0]! }))).status).toBe(303);
+    const resent = await page(path, form({ choice: 'blik', after: 'none', code: '111111' }));
+    expect(resent.headers.get('location')).toBe(path);
+    expect(await h.paymentsFor('page@buyer.example')).toMatchObject([{ blik: { status: 'pending', reason: null, expires_at: expiresAt(sentAt + 1_000) } }]);
     h.now += 1_500;
     const waiting = await page(path);
     expect(waiting.headers.get('refresh')).toBe(`3; url=${path}`);
@@ -100,7 +107,7 @@ describe('BLIK on the pages without JavaScript', () => {
     expect(waitingPage).toContain('Time left: 1:59. This page updates by itself.');
     expect(waitingPage).not.toContain('name="code"');
     // While it waits, no second code goes, and no other way to pay starts.
-    expect((await page(path, form({ choice: 'blik', code: '777123' }))).status).toBe(303);
+    expect((await page(path, form({ choice: 'blik', after: expiresAt(sentAt + 1_000), code: '777123' }))).status).toBe(303);
     const other = await page(path, form({ choice: 'pay' }));
     expect(other.status).toBe(303);
     expect(other.headers.get('location')).toBe(path);
@@ -117,7 +124,7 @@ describe('BLIK on the pages without JavaScript', () => {
     const started = await h.checkout({ product: 'blik-mug', lang: 'pl', buyer: buyer('strona@buyer.example') });
     const path = `/banking/payments/pay/${started.body.attempt as string}`;
     expect(await (await page(path)).text()).toContain('value="blik">Zapłać BLIKIEM</button>');
-    await page(path, form({ choice: 'blik', code: '444444' }));
+    await page(path, form({ choice: 'blik', after: 'none', code: '444444' }));
     expect(await (await page(path)).text()).toContain('Potwierdź płatność w aplikacji banku.</strong><br>\n      <span class="blik-time-left">Pozostały czas: 2:00.');
     h.now += 125_001;
     expect(await (await page(path)).text()).toContain('Aplikacja banku nie potwierdziła płatności na czas. Nic nie pobrano.');

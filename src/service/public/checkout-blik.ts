@@ -48,6 +48,9 @@ export const BLIK_TEXT = {
   },
 } as const;
 
+/** Which BLIK attempt a form follows: none yet, or the last one, by when its code expires. */
+export const blikFormState = (blik: StoredBlik | null | undefined): string => blik?.expires_at ?? 'none';
+
 /** Seconds as `m:ss`. */
 export function minutesAndSeconds(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -68,10 +71,15 @@ export function blikCodeField(lang: Lang, options: { name: string; problem?: str
       ${options.testCodes ? html`<br><span class="muted blik-test-codes">${t.testCodes}</span>` : ''}</p>`;
 }
 
-/** The checkout page's BLIK form: the code and its own Pay button, posted as `choice=blik`. */
-export function blikForm(lang: Lang, options: { problem?: string | undefined; testCodes: boolean }): Html {
+/**
+ * The checkout page's BLIK form: the code and its own Pay button, posted as `choice=blik`. `state`
+ * names the attempt the form was shown after (`blikFormState`): a form posted again once another code
+ * went sends nothing.
+ */
+export function blikForm(lang: Lang, options: { problem?: string | undefined; testCodes: boolean; state: string }): Html {
   const t = BLIK_TEXT[lang];
   return html`<form method="post" class="blik" aria-label="BLIK">
+      <input type="hidden" name="after" value="${options.state}">
       ${blikCodeField(lang, { name: 'code', problem: options.problem, testCodes: options.testCodes })}
       <div class="actions"><button class="button primary" type="submit" name="choice" value="blik">${t.pay}</button></div>
     </form>

@@ -6,7 +6,7 @@ import { computeLine } from '../invoicing/amounts.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import type { PaymentOutcome, PaymentProvider } from '../payments/provider.js';
 import { blikAvailable, blikCodeOf, blikOutcome, BlikRefusedError, sendBlikCode, settleDueBlik } from '../application/blik.js';
-import { BLIK_TEXT, blikFailure, blikForm, blikWaiting } from './checkout-blik.js';
+import { BLIK_TEXT, blikFailure, blikForm, blikFormState, blikWaiting } from './checkout-blik.js';
 import { clientAddressOf, countBlikAttempt } from './blik-limits.js';
 import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
@@ -155,7 +155,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
       return payForm(provider);
     }
     function payForm(provider: PaymentProvider): Html {
-      return html`${blikAvailable(provider, payment.currency) ? blikForm(lang, { problem: blikProblem, testCodes: provider.id === 'test' }) : ''}
+      return html`${blikAvailable(provider, payment.currency) ? blikForm(lang, { problem: blikProblem, testCodes: provider.id === 'test', state: blikFormState(payment.blik) }) : ''}
         <form method="post"><div class="actions">
           <button class="button primary" type="submit" name="choice" value="pay">${t.pay(m(payment.price))}</button>
           ${provider.id === 'test' ? html`<button class="button" type="submit" name="choice" value="decline">${t.decline}</button>` : ''}
@@ -183,6 +183,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
 
   /** A BLIK code typed on the page: sent once, then the page shows the wait. A new code may follow a failed one. */
   async function payByBlik(c: ServiceContext, provider: PaymentProvider, payment: PaymentData, account: Account) {
+    // The same form posted again (a second click, a resubmission) after its code went sends nothing more.
+    if (c.get('body').after !== blikFormState(payment.blik)) return c.redirect(`/banking/payments/pay/${payment.token}`, 303);
     const code = blikCodeOf(c.get('body').code);
     if (!code) return show(c, undefined, false, BLIK_TEXT[languageOf(c, payment)].malformed);
     await countBlikAttempt(c, { accountId: account.id, address: clientAddressOf(c), product: payment.product_id as number | null });
