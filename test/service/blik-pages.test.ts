@@ -147,8 +147,14 @@ describe('BLIK on the pages without JavaScript', () => {
     expect(refusedPage).not.toContain('69302');
     expect(refusedPage).toContain('value="order@buyer.example"');
 
-    const ordered = await page(orderPath, form({ lang: 'en', email: 'order@buyer.example', name: 'Jan Kowalski', country: 'PL', quantity: '2', blik_code: '777123' }));
+    const orderKey = /name="order_key" value="([A-Za-z0-9_-]+)"/.exec(offered)![1]!;
+    const order = form({ lang: 'en', order_key: orderKey, email: 'order@buyer.example', name: 'Jan Kowalski', country: 'PL', quantity: '2', blik_code: '777123' });
+    const ordered = await page(orderPath, order);
     expect(ordered.status).toBe(303);
+    // The same form posted again (a double click, a resubmission) goes where the first went: one order, one code sent.
+    const again = await page(orderPath, order);
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe(ordered.headers.get('location'));
     const location = new URL(ordered.headers.get('location')!);
     expect(location.pathname).toMatch(/^\/banking\/payments\/pay\/[A-Za-z0-9_-]+$/);
     expect(await (await page(location.pathname)).text()).toContain('Confirm the payment in your bank app.');

@@ -4,6 +4,7 @@ import type { SaleProduct } from '../../contract/sale.js';
 import { Html, html } from '../documents/html.js';
 import { blikCodeField } from './checkout-blik.js';
 import { money } from './pages.js';
+import { newOrderKey, ORDER_KEY_FIELD } from './order-once.js';
 
 /**
  * The order page that works with no JavaScript at all (`GET /a/<prefix>/p/<token>`, the button's
@@ -68,6 +69,7 @@ export function orderPage(
     ${product.available
       ? html`<form method="post">
           <input type="hidden" name="lang" value="${lang}">
+          <input type="hidden" name="${ORDER_KEY_FIELD}" value="${newOrderKey()}">
           ${field(t.email, 'email', 'email', 'required autocomplete="email"')}
           ${field(t.name, 'name', 'text', 'autocomplete="name"')}
           ${field(t.company, 'company', 'text', 'autocomplete="organization"')}

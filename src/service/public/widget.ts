@@ -24,6 +24,7 @@ import { byToken } from '../data/public-records.js';
 import { type RateLimitRule, SqlRateLimitStore } from '../data/rate-limits.js';
 import { widgetBundle } from './widget-bundle.js';
 import { ORDER_TEXT, orderPage } from './order-page.js';
+import { orderOnce } from './order-once.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import { accountByPrefix, PREFIX_PATTERN } from '../accounts.js';
@@ -373,16 +374,17 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
       return orderPageRefusal(c, found, lang, fields);
     }
     await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
-    let answer: CheckoutAnswer;
+    let next: string;
     try {
-      answer = await createCheckout(c, prefix, input);
+      // One order per form, however often it is posted: a BLIK code goes once.
+      next = await orderOnce(c, found.account.id, async () => (await createCheckout(c, prefix, input)).redirectUrl);
     } catch (error) {
       const fields = apiErrorOf(error)?.fields;
       if (!fields) throw error;
       return orderPageRefusal(c, found, lang, fields);
     }
     // With a BLIK code, the checkout page shows the wait for the bank app.
-    return c.redirect(answer.redirectUrl, 303);
+    return c.redirect(next, 303);
   });
 }
 
