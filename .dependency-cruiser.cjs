@@ -76,7 +76,7 @@ const layers = [
       '^src/service/documents/',
       // An invoice's e-invoice as the service makes it (its route is in the http layer).
       '^src/service/einvoice/',
-      '^src/service/payments/provider[.]ts$',
+      '^src/service/payments/(provider|test-blik)[.]ts$',
       '^src/service/webhooks/addresses[.]ts$',
     ],
   },

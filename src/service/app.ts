@@ -18,7 +18,9 @@ import { mountInvoiceEmails } from './admin/invoice-emails.js';
 import { mountKsefResend } from './admin/ksef-resend.js';
 import { mountIntegrations } from './integrations.js';
 import { openApiDocument } from './openapi.js';
-import { selectPaymentProvider, type PaymentProvider } from './payments/provider.js';
+import { selectPaymentProvider, type PaymentProvider, testPaymentProvider } from './payments/provider.js';
+import { withTestBlik } from './payments/test-blik.js';
+import { type BlikSettings, DEFAULT_BLIK_SETTINGS } from './application/blik.js';
 import { mountPaymentNotifications } from './payments/notifications.js';
 import { mountPaymentSettings } from './payments/settings.js';
 import { mountCheckoutPage } from './public/checkout.js';
@@ -36,6 +38,7 @@ import { mountEInvoices } from './einvoice/routes.js';
 import { mountInvoiceSummary } from './resources/invoice-summary.js';
 import { mountInvoices } from './resources/invoices.js';
 import { mountPayments } from './resources/payments.js';
+import { mountPaymentBlik, mountPaymentMethods } from './resources/payment-blik.js';
 import { mountProducts } from './resources/products.js';
 import { mountWarehouseDocuments } from './resources/warehouse-documents.js';
 import { mountWarehouseActions } from './resources/warehouse-actions.js';
@@ -79,6 +82,8 @@ export interface ServiceAppOptions {
   allowPrivateWebhooks?: boolean;
   /** Who takes checkout payments; `null` turns online payment off. Default: the test provider. */
   paymentProvider?: PaymentProvider | null | undefined;
+  /** BLIK: how long a code lives (default 120 s) and how long the test provider's bank app takes to answer (default 2 s). */
+  blik?: Partial<BlikSettings> | undefined;
   /** The clock that recurring schedules and payment notifications' signatures are checked by (tests move it). Default: the real one. */
   clock?: (() => Date) | undefined;
   /** KSeF: the local double, the clock and the sender. Default: no local KSeF, nothing sent in the background. */
@@ -105,13 +110,14 @@ const PUBLIC_BODY = MiB / 4;
 export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>({ getPath: routePath });
   const log = options.log ?? (() => undefined);
-  const paymentProvider = selectPaymentProvider({ paymentProvider: options.paymentProvider, testPayments: options.testPayments ?? false });
-
   const ksef: KsefRuntime = options.ksef ?? { localOrigin: () => undefined, clock: () => new Date(), kick: () => undefined };
   const loginGuard = createLoginGuard(
     options.loginFailures ?? (options.db.kind === 'postgres' ? new SqlLoginFailureStore(options.db) : new MemoryLoginFailureStore()),
   );
   const clock = options.clock ?? (() => new Date());
+  const blik: BlikSettings = { ...DEFAULT_BLIK_SETTINGS, ...options.blik };
+  const testProvider = withTestBlik(testPaymentProvider, { approvalMs: blik.testApprovalMs, clock });
+  const paymentProvider = selectPaymentProvider({ paymentProvider: options.paymentProvider, testPayments: options.testPayments ?? false, test: testProvider });
   const registries = options.registries ?? createRegistries({ clock });
   const trustedHosts = new Set((options.trustedHosts ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
   const configuredUrl = typeof options.publicUrl === 'function' ? options.publicUrl : () => options.publicUrl as string;
@@ -140,6 +146,8 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       loginGuard,
       testPayments: options.testPayments ?? false,
       paymentProvider,
+      testPaymentProvider: testProvider,
+      blik,
       clock,
       ksef,
       trustProxy: options.trustProxy ?? 0,
@@ -215,13 +223,18 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   app.route('/account/payments', group([readsBody(PUBLIC_BODY, authenticatesFirst), requireAccount, writesOfAccount], mountPaymentSettings));
   // What the back office needs of the API (token rotation, the overview, connection tests), ahead of `/account`'s open group.
   for (const [path, mount] of sellerApiRoutes) app.route(path, group(ofAccount, mount));
+  // Whether the account's payments take BLIK on the page, for a BFF.
+  app.route('/account/payment_methods', group(ofAccount, mountPaymentMethods));
   app.route('/account', account);
   app.route('/invoices', invoices);
   app.route('/outbox', outbox);
   app.route('/attachments', uploads);
   app.route('/products', group(ofAccount, mountProducts));
   app.route('/clients', group(ofAccount, mountClients));
-  app.route('/banking', group(ofAccount, mountPayments));
+  app.route('/banking', group(ofAccount, (banking) => {
+    mountPaymentBlik(banking);
+    mountPayments(banking);
+  }));
   app.route('/categories', group(ofAccount, mountCategories));
   app.route('/warehouses', group(ofAccount, mountWarehouses));
   app.route('/warehouse_documents', group(ofAccount, mountWarehouseDocuments));

@@ -6,6 +6,7 @@ import type { LoginGuard } from './login-guard.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Issuing } from './application/issuing.js';
 import type { Registries } from '../server-kit/registries/index.js';
+import type { BlikSettings } from './application/blik.js';
 
 /**
  * What every request of the service carries: the configuration the composition root gives, and the
@@ -31,6 +32,10 @@ export interface ServiceConfig {
   clock: () => Date;
   /** Who takes checkout payments; `null` when online payment is off. */
   paymentProvider: PaymentProvider | null;
+  /** The test provider as this service runs it (its BLIK bank app's delay): an account that chooses `test` gets it. */
+  testPaymentProvider: PaymentProvider;
+  /** How long a BLIK code lives, and the test provider's approval delay. */
+  blik: BlikSettings;
   /** KSeF: the local double's origin, the clock and the sender's queue. */
   ksef: KsefRuntime;
   /** How many proxies in front append to `X-Forwarded-For` (public routes' rate limits). 0 ignores the header. */

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { claimIdempotencyKey, forgetOldIdempotencyKeys, keepAnswer, keptAnswer, releaseIdempotencyKey } from './data/idempotency-keys.js';
 import { ApiError, type ServiceEnv } from './http.js';
-import { openSecret, sealSecret } from './secrets/keyring.js';
+import { keyedDigests, openSecret, sealSecret } from './secrets/keyring.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -62,15 +61,14 @@ async function remembered(
   key: string,
 ): Promise<Response | void> {
   const db = c.get('db');
-  const fingerprint = createHash('sha256')
-    .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
-    .update(await c.req.text())
-    .digest('hex');
+  // Keyed, so that no one who reads the table can guess what a short secret in the body was (a BLIK code).
+  const fingerprints = keyedDigests('idempotency fingerprint', `${c.req.method} ${new URL(c.req.url).pathname}\n${await c.req.text()}`);
+  const fingerprint = fingerprints[0]!;
   await forgetOldIdempotencyKeys(db, account.id);
   if (!(await claimIdempotencyKey(db, account.id, key, fingerprint))) {
     const stored = await keptAnswer(db, account.id, key);
     if (!stored) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
-    if (stored.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
+    if (!fingerprints.includes(stored.fingerprint)) throw new IdempotencyKeyReusedError();
     if (stored.status === 0) throw new ApiError(409, 'A request with this Idempotency-Key is in progress; retry shortly');
     return c.body(stored.body === null ? '' : openSecret(stored.body), stored.status as 200, {
       'content-type': stored.content_type ?? 'application/json',

@@ -78,6 +78,8 @@ export interface ServiceOptions {
    * `INVOICEKIT_VIES_API_URL`, `INVOICEKIT_MF_WHITELIST_URL`). Default: their public addresses.
    */
   registries?: RegistryOptions;
+  /** BLIK: `codeLifetimeMs` (default 120 000) and the test provider's `testApprovalMs` (default 2000); tests shorten them. */
+  blik?: { codeLifetimeMs?: number; testApprovalMs?: number } | undefined;
 }
 
 export interface RunningService {
@@ -218,6 +220,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       clock: options.clock,
       ksef: ksefRuntime,
       registries,
+      blik: options.blik,
     });
     const host = options.host ?? '127.0.0.1';
     const fetch = options.logRequests && options.log ? loggedFetch(app.fetch, options.log) : app.fetch;

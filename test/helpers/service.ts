@@ -35,7 +35,7 @@ export interface TestService extends RunningService {
 export async function startTestService(
   options: { seed?: boolean; apiToken?: string; smtpUrl?: string; testPayments?: boolean; publicUrl?: string; trustedHosts?: string[] } & Pick<
     ServiceOptions,
-    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef' | 'trustProxy' | 'registries'
+    'webhooks' | 'clock' | 'schedulerIntervalMs' | 'connectionLimits' | 'ksef' | 'trustProxy' | 'registries' | 'blik' | 'log' | 'logRequests'
   > = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'invoicekit-test-'));
@@ -64,6 +64,9 @@ export async function startTestService(
     connectionLimits: options.connectionLimits,
     ksef: options.ksef,
     registries,
+    blik: options.blik,
+    log: options.log,
+    logRequests: options.logRequests,
   });
   return {
     ...service,

@@ -30,3 +30,21 @@ it('keeps the seeded demo account on the test provider, in test mode, paid on th
   const page = await (await fetch(redirectUrl)).text();
   expect(page).toContain('name="choice" value="decline"');
 });
+
+it('offers BLIK on the demo shop’s products in złoty, with the test codes on the checkout page', async () => {
+  const products = (await api(service).get('/products.json', { per_page: 100 })).body as { token: string; currency: string }[];
+  const pln = products.find((product) => product.currency === 'PLN')!;
+  const eur = products.find((product) => product.currency === 'EUR')!;
+  const widget = (token: string) => fetch(`${service.url}/a/${service.prefix}/widget/products/${token}.json`).then((response) => response.json() as Promise<{ blik: boolean }>);
+  expect((await widget(pln.token)).blik).toBe(true);
+  expect((await widget(eur.token)).blik).toBe(false);
+  const created = await fetch(`${service.url}/a/${service.prefix}/widget/checkout.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ product: pln.token, lang: 'en', buyer: { email: 'demo-blik@example.com', name: 'Demo Buyer' } }),
+  });
+  const { redirectUrl } = (await created.json()) as { redirectUrl: string };
+  const page = await (await fetch(redirectUrl)).text();
+  expect(page).toContain('value="blik">Pay with BLIK</button>');
+  expect(page).toContain('Test codes: 777123 is approved, 111111 is a wrong code, 222222 an expired one, 333333 is declined in the bank app and 444444 never answered.');
+});

@@ -65,6 +65,8 @@ describe('the product widget endpoints', () => {
       quote: { vat_treatment: 'standard', quantity: 1, amount: '1845', unit_price: '1845', tax: '23', case: 'domestic', rate: '23', notes: [], oss_country: null, fallback: null },
       available: true,
       test_mode: true,
+      // Sold in złoty through the test provider, which takes BLIK codes.
+      blik: true,
     });
   });
 

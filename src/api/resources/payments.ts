@@ -21,6 +21,12 @@ export interface PaymentsApi {
   /** Changes a payment; a paid payment's amount moves its invoice's `paid` and status. */
   update(id: Id, input: PaymentUpdateInput, options?: CallOptions): Promise<Payment>;
   delete(id: Id, options?: CallOptions): Promise<SuccessBody>;
+  /**
+   * Sends the buyer's BLIK code for an unpaid payment, once (`POST /banking/payments/{id}/blik`), and
+   * answers the payment with its `blik` state. A second code, a paid payment or one BLIK cannot pay
+   * is a 409; a malformed code a 422 naming `code`.
+   */
+  sendBlikCode(id: Id, code: string, options?: CallOptions): Promise<Payment>;
   /** One page of payments, each with the invoices it paid (`include=invoices`). */
   listWithInvoices(query?: PaymentListQuery, options?: CallOptions): Promise<PaymentWithInvoices[]>;
 }
@@ -49,6 +55,8 @@ export function paymentsApi(transport: Transport): PaymentsApi {
       transport.request({ method: 'PUT', path: `banking/payments/${idSegment(id)}`, body: { banking_payment: input } }, payment, options),
     delete: async (id, options) =>
       transport.request({ method: 'DELETE', path: `banking/payments/${idSegment(id)}` }, successBody, options),
+    sendBlikCode: async (id, code, options) =>
+      transport.request({ method: 'POST', path: `banking/payments/${idSegment(id)}/blik`, format: 'json', body: { code } }, payment, options),
     listWithInvoices: async (query = {}, options) =>
       transport.request(
         { method: 'GET', path: 'banking/payments', query: { ...toQuery(query), include: 'invoices' } },

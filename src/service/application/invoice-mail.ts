@@ -34,7 +34,7 @@ export function createInvoiceMail(db: Database, options: { smtpUrl?: string | un
   async function deliver(accountId: number, id: number, request: EmailRequest): Promise<void> {
     const row = await requireRow<InvoiceData>(db, 'invoices', accountId, id);
     const invoice = row.data;
-    const content = invoiceEmail(invoice, invoiceLinks(request.publicUrl, invoice.token), { pdfAttached: request.pdf });
+    const content = invoiceEmail(invoice, invoiceLinks(request.publicUrl, invoice.token), { pdfAttached: request.pdf, paymentLate: request.paymentLate === true });
     // The client's preferred e-invoice goes where the PDF goes: beside it, or as its Factur-X form.
     const einvoice = request.pdf ? await einvoiceForMail(db, accountId, invoice) : ({ kind: 'none' } as const);
     const pdf = request.pdf ? await renderInvoicePdfForRow(db, accountId, row, request.printOption, einvoice.kind === 'facturx' ? einvoice.cii : null) : null;

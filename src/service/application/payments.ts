@@ -8,6 +8,7 @@ import type { Sql } from '../db.js';
 import { notFound, Problems } from '../domain-errors.js';
 import { type InvoiceData, settlePaid } from '../invoicing/invoices.js';
 import type { BlikFailureReason, PaymentOutcome } from '../payments/provider.js';
+import type { BlikState } from '../../contract/sale.js';
 import { randomToken } from '../passwords.js';
 import { byToken } from '../data/public-records.js';
 import { DEFAULT_CURRENCY, DEFAULT_TAX } from '../invoicing/amounts.js';
@@ -54,7 +55,17 @@ export type PaymentData = Record<(typeof PAYMENT_FIELDS)[number], unknown> & {
   vies_status?: string | null;
   vies_request_identifier?: string | null;
   vies_request_date?: string | null;
+  /** A BLIK payment's state (never its code): see application/blik.ts. */
+  blik?: StoredBlik | null;
 };
+
+/** Where a BLIK payment stands, kept on the payment as `blik`. */
+export interface StoredBlik {
+  status: BlikState['status'];
+  reason: BlikFailureReason | null;
+  /** When the code stops being good (ISO 8601). */
+  expires_at: string;
+}
 
 /** This service's own fields of a payment, beside the hosted interface's. */
 export const EXTRA_FIELDS = ['return_url', 'cancel_url', 'lang', 'invoice_company', 'invoice_tax_no_kind', 'vies_status', 'vies_request_identifier', 'vies_request_date', 'sale_terms'] as const;
@@ -117,7 +128,7 @@ function apiSaleTerms(seller: DepartmentData | undefined, product: ProductData |
  * buyer of a checkout is whoever typed the form: the invoice joins the payment's own `client_id` when
  * its creator gave one, and otherwise a new client record, never one found by tax number or e-mail.
  */
-async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData, issuing: Issuing, emailBuyer: boolean): Promise<StoredRow<InvoiceData>> {
+async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData, issuing: Issuing, options: SettleOptions): Promise<StoredRow<InvoiceData>> {
   const person = [payment.first_name, payment.last_name].filter(Boolean).join(' ');
   const { buyer, terms } = await saleOf(tx, account, payment);
   const paidDate = payment.paid_date ?? todayText(issuing.clock());
@@ -167,12 +178,21 @@ async function invoiceForPayment(tx: Sql, account: Account, payment: PaymentData
       if (terms.fallback === 'vies_unavailable') markAttention(data, 'vies_unavailable');
       settlePaid(data, data.price_gross, paidDate);
     },
-    email: emailBuyer && email ? { to: [email], cc: [], pdf: true, printOption: 'original', publicUrl: issuing.publicUrl() } : null,
+    email: options.emailBuyer && email
+      ? { to: [email], cc: [], pdf: true, printOption: 'original', publicUrl: issuing.publicUrl(), ...(options.late ? { paymentLate: true } : {}) }
+      : null,
   }, issuing);
 }
 
+interface SettleOptions {
+  /** E-mail the issued invoice to the buyer. */
+  emailBuyer?: boolean | undefined;
+  /** The money came after the checkout had given the payment up (a BLIK code that timed out): the e-mail says so. */
+  late?: boolean | undefined;
+}
+
 /** What a paid payment does: pays its invoice, or issues one when asked (and answers that invoice). */
-export async function settle(tx: Sql, account: Account, data: PaymentData, issuing: Issuing, options: { emailBuyer?: boolean } = {}): Promise<StoredRow<InvoiceData> | undefined> {
+export async function settle(tx: Sql, account: Account, data: PaymentData, issuing: Issuing, options: SettleOptions = {}): Promise<StoredRow<InvoiceData> | undefined> {
   if (!data.paid) return undefined;
   data.paid_date ??= todayText(issuing.clock());
   if (data.invoice_id != null) {
@@ -180,7 +200,7 @@ export async function settle(tx: Sql, account: Account, data: PaymentData, issui
     return undefined;
   }
   if (!data.generate_invoice) return undefined;
-  const issued = await invoiceForPayment(tx, account, data, issuing, options.emailBuyer ?? false);
+  const issued = await invoiceForPayment(tx, account, data, issuing, options);
   data.invoice_id = issued.id;
   return issued;
 }
@@ -263,6 +283,12 @@ export interface SettlementResult {
   mailed: boolean;
 }
 
+/** A BLIK payment's state after the provider's outcome: paid, or failed for the reason given. */
+function blikAfter(blik: StoredBlik, input: SettlementInput): StoredBlik {
+  if (input.outcome === 'paid') return { ...blik, status: 'paid', reason: null };
+  return { ...blik, status: 'failed', reason: input.failure ?? 'declined' };
+}
+
 /**
  * Records what the provider said, once. A paid outcome settles the payment (and issues its invoice)
  * whatever was recorded before, since money moved; a declined or cancelled one is kept only while
@@ -283,10 +309,13 @@ async function recordOutcome(issuing: Issuing, input: SettlementInput): Promise<
     const ends = (input.outcome === 'declined' || input.outcome === 'cancelled') && checkoutOutcome(current) === 'pending';
     if (!settles && !ends) return found;
     const data: PaymentData = { ...current, provider: input.providerId, provider_status: input.outcome, ...(input.reference ? { provider_title: input.reference } : {}) };
+    if (current.blik) data.blik = blikAfter(current.blik, input);
     let issued: StoredRow<InvoiceData> | undefined;
     if (settles) {
       Object.assign(data, { paid: true, paid_date: todayText(issuing.clock()) });
-      issued = await settle(tx, found.account, data, issuing, { emailBuyer: true });
+      // The BLIK transaction the checkout had given up (it timed out) is paid after all: the buyer is told why the invoice comes now.
+      const late = current.blik?.status === 'failed' && input.reference != null && input.reference === current.provider_title;
+      issued = await settle(tx, found.account, data, issuing, { emailBuyer: true, late });
     }
     return { account: found.account, row: await updateRow(tx, 'payments', found.account.id, found.row.id, data), issued };
   });

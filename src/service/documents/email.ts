@@ -50,7 +50,7 @@ function oneLine(value: string): string {
 export function invoiceEmail(
   invoice: InvoiceData,
   links: { view_url: string; payment_url: string },
-  options: { pdfAttached: boolean },
+  options: { pdfAttached: boolean; paymentLate?: boolean },
 ): InvoiceEmailContent {
   const labels = labelsFor(invoice.lang);
   const title = documentTitle(labels, invoice.kind);
@@ -65,6 +65,7 @@ export function invoiceEmail(
     '',
     labels.emailIntro(title, invoice.number, seller),
     status,
+    ...(options.paymentLate ? ['', labels.emailPaymentLate] : []),
     '',
     `${labels.emailView}: ${links.view_url}`,
     ...(settled ? [] : [`${labels.emailPay}: ${links.payment_url}`]),
@@ -89,6 +90,7 @@ export function invoiceEmail(
 <p style="margin:0 0 12px">${escapeHtml(labels.emailGreeting)}</p>
 <p style="margin:0 0 12px">${escapeHtml(labels.emailIntro(title, invoice.number, seller))}</p>
 <p style="margin:0 0 20px;font-weight:600">${escapeHtml(status)}</p>
+${options.paymentLate ? `<p style="margin:0 0 20px">${escapeHtml(labels.emailPaymentLate)}</p>` : ''}
 <p style="margin:0 0 12px">${button(links.view_url, labels.emailView, settled)}${settled ? '' : button(links.payment_url, labels.emailPay, true)}</p>
 ${options.pdfAttached ? `<p style="margin:0 0 12px;color:#6b7683;font-size:13px">${escapeHtml(labels.emailAttached)}</p>` : ''}
 <hr style="border:none;border-top:1px solid #d5dae1;margin:20px 0 12px">

@@ -54,6 +54,8 @@ export interface DocumentLabels {
   emailView: string;
   emailPay: string;
   emailAttached: string;
+  /** Said when the buyer's payment arrived after the checkout page had stopped waiting for it. */
+  emailPaymentLate: string;
   emailDue: (amount: string, date: string | null) => string;
   testPayment: string;
   paymentSuccess: string;
@@ -144,6 +146,7 @@ const pl: DocumentLabels = {
   emailView: 'Zobacz fakturę',
   emailPay: 'Zapłać online',
   emailAttached: 'Dokument w formacie PDF jest w załączniku.',
+  emailPaymentLate: 'Twoja płatność BLIK dotarła po tym, jak strona płatności przestała na nią czekać. Płatność została przyjęta, a oto faktura.',
   emailDue: (amount, date) => (date ? `Kwota do zapłaty: ${amount}, termin płatności: ${date}.` : `Kwota do zapłaty: ${amount}.`),
   testPayment: 'Płatność testowa: żadne pieniądze nie zostaną pobrane.',
   paymentSuccess: 'Dziękujemy, płatność została przyjęta.',
@@ -230,6 +233,7 @@ const en: DocumentLabels = {
   emailView: 'View the invoice',
   emailPay: 'Pay online',
   emailAttached: 'The document is attached as a PDF.',
+  emailPaymentLate: 'Your BLIK payment arrived after the payment page had stopped waiting for it. It has been received, and here is your invoice.',
   emailDue: (amount, date) => (date ? `Amount due: ${amount}, due by ${date}.` : `Amount due: ${amount}.`),
   testPayment: 'Test payment: no money will be taken.',
   paymentSuccess: 'Thank you, your payment has been received.',
@@ -302,6 +306,7 @@ const de: DocumentLabels = {
   emailView: 'Rechnung ansehen',
   emailPay: 'Online bezahlen',
   emailAttached: 'Das Dokument ist als PDF angehängt.',
+  emailPaymentLate: 'Ihre BLIK-Zahlung ist eingegangen, nachdem die Zahlungsseite nicht mehr auf sie gewartet hat. Sie wurde angenommen, und hier ist Ihre Rechnung.',
   emailDue: (amount, date) => (date ? `Offener Betrag: ${amount}, fällig am ${date}.` : `Offener Betrag: ${amount}.`),
   testPayment: 'Testzahlung: Es wird kein Geld abgebucht.',
   paymentSuccess: 'Vielen Dank, Ihre Zahlung ist eingegangen.',

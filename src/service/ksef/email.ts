@@ -24,6 +24,8 @@ export interface EmailRequest {
   readonly pdf: boolean;
   readonly printOption: PrintOption;
   readonly publicUrl: string;
+  /** The buyer's payment arrived after the checkout had given it up (a BLIK code that timed out): the message says so. */
+  readonly paymentLate?: boolean;
 }
 
 /** Where held e-mails wait, in the invoice's record. */

@@ -103,7 +103,12 @@ export const testPaymentProvider: PaymentProvider = {
  * The provider a service uses: the one configured, else the test provider when test payments are
  * switched on, else none (the checkout page then says online payment is not available).
  */
-export function selectPaymentProvider(options: { paymentProvider?: PaymentProvider | null | undefined; testPayments?: boolean | undefined }): PaymentProvider | null {
+export function selectPaymentProvider(options: {
+  paymentProvider?: PaymentProvider | null | undefined;
+  testPayments?: boolean | undefined;
+  /** The test provider as the service runs it (with its BLIK); `testPaymentProvider` by default. */
+  test?: PaymentProvider | undefined;
+}): PaymentProvider | null {
   if (options.paymentProvider !== undefined) return options.paymentProvider;
-  return options.testPayments === false ? null : testPaymentProvider;
+  return options.testPayments === false ? null : (options.test ?? testPaymentProvider);
 }

@@ -31,14 +31,18 @@ export function notificationUrls(publicUrl: string, account: Pick<Account, 'pref
  * The provider that takes `account`'s payments: the one it chose, else the service's default (the
  * test provider under `--test-payments`, else none). `null`: online payment is off for the account.
  */
-export function providerFromSettings(settings: StoredPaymentSettings, fallback: PaymentProvider | null, urls: { publicUrl: string; account: Pick<Account, 'prefix'> }): PaymentProvider | null {
+export function providerFromSettings(
+  settings: StoredPaymentSettings,
+  fallback: PaymentProvider | null,
+  urls: { publicUrl: string; account: Pick<Account, 'prefix'>; test?: PaymentProvider | undefined },
+): PaymentProvider | null {
   switch (settings.provider) {
     case undefined:
       return fallback;
     case 'none':
       return null;
     case 'test':
-      return testPaymentProvider;
+      return urls.test ?? testPaymentProvider;
     case 'stripe': {
       const keys = stripeKeysOf(settings);
       return keys ? stripeProvider(keys) : null;
@@ -52,7 +56,7 @@ export function providerFromSettings(settings: StoredPaymentSettings, fallback: 
 
 export async function paymentProviderOf(c: ServiceContext, account: Account): Promise<PaymentProvider | null> {
   const config = c.get('config');
-  return providerFromSettings(await readPaymentSettings(c.get('db'), account.id), config.paymentProvider, { publicUrl: config.publicUrl, account });
+  return providerFromSettings(await readPaymentSettings(c.get('db'), account.id), config.paymentProvider, { publicUrl: config.publicUrl, account, test: config.testPaymentProvider });
 }
 
 function presentSettings(settings: StoredPaymentSettings, provider: PaymentProvider | null, publicUrl: string, account: Account): PaymentSettings {
@@ -112,8 +116,8 @@ function checkComplete(settings: StoredPaymentSettings): void {
 export function mountPaymentSettings(app: Hono<ServiceEnv>): void {
   async function answer(c: ServiceContext, settings: StoredPaymentSettings) {
     const account = c.get('account');
-    const { publicUrl, paymentProvider } = c.get('config');
-    const provider = providerFromSettings(settings, paymentProvider, { publicUrl, account });
+    const { publicUrl, paymentProvider, testPaymentProvider: test } = c.get('config');
+    const provider = providerFromSettings(settings, paymentProvider, { publicUrl, account, test });
     c.header('cache-control', 'no-store');
     return respond(c, { payments: presentSettings(settings, provider, publicUrl, account) }, { root: 'payments' });
   }

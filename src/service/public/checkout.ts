@@ -4,7 +4,10 @@ import type { Sql } from '../db.js';
 import type { Account, ServiceContext, ServiceEnv } from '../http.js';
 import { computeLine } from '../invoicing/amounts.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import type { PaymentOutcome } from '../payments/provider.js';
+import type { PaymentOutcome, PaymentProvider } from '../payments/provider.js';
+import { blikAvailable, blikCodeOf, blikOutcome, BlikRefusedError, sendBlikCode, settleDueBlik } from '../application/blik.js';
+import { BLIK_TEXT, blikFailure, blikForm, blikFormState, blikWaiting } from './checkout-blik.js';
+import { clientAddressOf, countBlikAttempt } from './blik-limits.js';
 import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { checkoutOutcome, type PaymentData, saleOf, settlePayment } from '../application/payments.js';
@@ -93,12 +96,14 @@ async function lineOf(sql: Sql, account: Account, payment: PaymentData) {
 
 export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
   /** `confirming`: the buyer is back from the provider's page and the provider has not confirmed the payment yet. */
-  async function show(c: ServiceContext, problem?: string, confirming = false) {
+  async function show(c: ServiceContext, problem?: string, confirming = false, blikProblem?: string) {
     const token = c.req.param('token')!;
     const db = c.get('db');
-    const { row, account } = await byToken<PaymentData>(db, 'payments', token);
+    const found = await byToken<PaymentData>(db, 'payments', token);
+    const { account } = found;
     const provider = await paymentProviderOf(c, account);
-    const payment = row.data;
+    // A BLIK payment read after its time has its outcome recorded first.
+    const payment = (await settleDueBlik(c.get('config').issuing, found.row)).data;
     const lang = languageOf(c, payment);
     const t = TEXT[lang];
     const line = await lineOf(db, account, payment);
@@ -106,6 +111,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
     const m = (amount: string) => money(amount, payment.currency, lang);
     const outcome = checkoutOutcome(payment);
+    const blik = blikOutcome(payment) === 'failed' ? 'failed' : payment.blik?.status === 'pending' && outcome === 'pending' ? 'waiting' : undefined;
     // Only the addresses stored with the payment by its creator: no open redirect.
     const back = safeReturnUrl(outcome === 'paid' ? payment.return_url : (payment.cancel_url ?? payment.return_url));
     const testMode = provider?.testMode === true && outcome === 'pending';
@@ -135,6 +141,8 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
           <div class="actions">${invoice ? html`<a class="button" href="/invoice/${invoice.token}">${t.viewInvoice}</a>` : ''}
           ${back ? html`<a class="button primary" href="${back}">${t.back(originOf(back)!)}</a>` : ''}</div>`;
       }
+      if (blik === 'waiting') return blikWaiting(lang, payment.blik!, c.get('config').clock(), payment.token);
+      if (blik === 'failed' && provider) return html`${blikFailure(lang, payment.blik!.reason)}${payForm(provider)}`;
       if (outcome !== 'pending') {
         return html`<p class="notice problem" role="status">${outcome === 'declined' ? t.declined : t.cancelled}</p>
           ${back ? html`<div class="actions"><a class="button" href="${back}">${t.back(originOf(back)!)}</a></div>` : ''}`;
@@ -144,7 +152,11 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
         return html`<p class="notice" role="status">${t.confirming}</p>
           <div class="actions"><a class="button primary" href="/banking/payments/pay/${payment.token}/return">${t.checkAgain}</a></div>`;
       }
-      return html`<form method="post"><div class="actions">
+      return payForm(provider);
+    }
+    function payForm(provider: PaymentProvider): Html {
+      return html`${blikAvailable(provider, payment.currency) ? blikForm(lang, { problem: blikProblem, testCodes: provider.id === 'test', state: blikFormState(payment.blik) }) : ''}
+        <form method="post"><div class="actions">
           <button class="button primary" type="submit" name="choice" value="pay">${t.pay(m(payment.price))}</button>
           ${provider.id === 'test' ? html`<button class="button" type="submit" name="choice" value="decline">${t.decline}</button>` : ''}
           <button class="button" type="submit" name="choice" value="cancel">${t.cancel}</button>
@@ -152,8 +164,10 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
         ${back ? html`<p class="muted">${t.returnsTo(originOf(back)!)}</p>` : ''}
         ${provider.testMode ? html`<p class="test-banner">${provider.id === 'test' ? t.testNote : t.sandboxNote}</p>` : ''}`;
     }
-    const refresh: Record<string, string> = confirming && outcome === 'pending' ? { refresh: `5; url=/banking/payments/pay/${payment.token}/return` } : {};
-    return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), problem ? 502 : 200, { ...PAGE_HEADERS, ...refresh });
+    const refresh: Record<string, string> =
+      blik === 'waiting' ? { refresh: `3; url=/banking/payments/pay/${payment.token}` }
+      : confirming && outcome === 'pending' ? { refresh: `5; url=/banking/payments/pay/${payment.token}/return` } : {};
+    return c.body(page({ title: `${t.checkout}: ${payment.name}`, lang, body }), blikProblem ? 422 : problem ? 502 : 200, { ...PAGE_HEADERS, ...refresh });
   }
 
   /** Sends the buyer back to the shop once the outcome is known; the shop asks the service what it was. */
@@ -167,6 +181,21 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     return leave(c, row.data);
   }
 
+  /** A BLIK code typed on the page: sent once, then the page shows the wait. A new code may follow a failed one. */
+  async function payByBlik(c: ServiceContext, provider: PaymentProvider, payment: PaymentData, account: Account) {
+    // The same form posted again (a second click, a resubmission) after its code went sends nothing more.
+    if (c.get('body').after !== blikFormState(payment.blik)) return c.redirect(`/banking/payments/pay/${payment.token}`, 303);
+    const code = blikCodeOf(c.get('body').code);
+    if (!code) return show(c, undefined, false, BLIK_TEXT[languageOf(c, payment)].malformed);
+    await countBlikAttempt(c, { accountId: account.id, address: clientAddressOf(c), product: payment.product_id as number | null });
+    const { issuing, blik } = c.get('config');
+    await sendBlikCode(issuing, { provider, token: payment.token, code, describe: (current) => providerPayment(c, current), settings: blik, again: true }).catch((error: unknown) => {
+      // A payment that cannot take this code (paid, waiting for another, no BLIK) shows where it stands.
+      if (!(error instanceof BlikRefusedError)) throw error;
+    });
+    return c.redirect(`/banking/payments/pay/${payment.token}`, 303);
+  }
+
   app.get('/:token', (c) => show(c));
 
   app.post('/:token', async (c) => {
@@ -174,7 +203,11 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     const { row, account } = await byToken<PaymentData>(c.get('db'), 'payments', token);
     const provider = await paymentProviderOf(c, account);
     const choice = String(c.get('body').choice ?? 'pay');
-    if (checkoutOutcome(row.data) !== 'pending') return leave(c, row.data);
+    if (choice === 'blik' && provider) return payByBlik(c, provider, row.data, account);
+    // While the bank app may still approve a code, no other way to pay starts: the buyer would pay twice.
+    if (!row.data.paid && row.data.blik?.status === 'pending') return c.redirect(`/banking/payments/pay/${token}`, 303);
+    // After a failed BLIK code the other ways to pay stay open.
+    if (checkoutOutcome(row.data) !== 'pending' && blikOutcome(row.data) !== 'failed') return leave(c, row.data);
     if (choice === 'cancel') return finish(c, token, 'cancelled', provider?.id ?? 'none');
     if (!provider) return show(c);
     let start;

@@ -11,16 +11,20 @@ import type { Database, Sql } from '../db.js';
 import { type Account, ApiError, apiErrorOf, fieldsOf, invalid, notFound, type ServiceContext, type ServiceEnv, splitExtension } from '../http.js';
 import { publicIdempotentPost } from '../idempotency.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
-import { checkoutOutcome, newPaymentData, type PaymentData } from '../application/payments.js';
+import { newPaymentData, type PaymentData } from '../application/payments.js';
+import { blikAvailable, blikOutcome, settleDueBlik } from '../application/blik.js';
+import { blikOutcomeFields, blikUnavailable, chargeCheckoutByCode, checkoutPaymentInput } from './widget-blik.js';
+import { countBlikAttempt } from './blik-limits.js';
 import type { ProductData } from '../data/products.js';
 import { findRow, insertRow, type StoredRow } from '../store.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
-import { Html, html, page, PAGE_HEADERS } from '../documents/html.js';
+import { page, PAGE_HEADERS } from '../documents/html.js';
 import { byToken } from '../data/public-records.js';
-import { money } from './pages.js';
 import { type RateLimitRule, SqlRateLimitStore } from '../data/rate-limits.js';
 import { widgetBundle } from './widget-bundle.js';
+import { ORDER_TEXT, orderPage } from './order-page.js';
+import { orderOnce } from './order-once.js';
 import { widgetScript } from './widget-script.js';
 import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken, webUrl } from '../../kernel/validation/checkout.js';
 import { accountByPrefix, PREFIX_PATTERN } from '../accounts.js';
@@ -64,6 +68,8 @@ const checkoutInput = z.object({
   returnUrl: webUrl.optional(),
   cancelUrl: webUrl.optional(),
   lang: checkoutLangInput,
+  /** Pay in the checkout itself: a BLIK code (see widget-blik.ts). */
+  payment: checkoutPaymentInput.nullish(),
 });
 type CheckoutInput = z.output<typeof checkoutInput>;
 
@@ -114,6 +120,8 @@ async function publicProduct(c: ServiceContext, found: WidgetProduct): Promise<S
     /** False when the service takes no online payments; the button then says so instead of selling. */
     available: provider !== null,
     test_mode: provider?.testMode === true,
+    /** The dialog offers the BLIK code field. */
+    blik: blikAvailable(provider, data.currency),
   };
 }
 
@@ -159,6 +167,10 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   });
   const provider = await paymentProviderOf(c, found.account);
   if (!provider) throw new ApiError(409, 'Online payment is not available');
+  if (input.payment) {
+    if (!blikAvailable(provider, found.product.data.currency)) throw blikUnavailable();
+    await countBlikAttempt(c, { accountId: found.account.id, address: clientIp(c), product: found.product.id });
+  }
   const seller = await sellerOf(db, found.account);
   const product = found.product.data;
   const sale = await decideCheckoutSale({ seller, product, buyer: input.buyer, vies: c.get('config').registries.vies }).catch((error: unknown) => {
@@ -180,8 +192,10 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   const data = { ...order, sale_terms: sale.terms };
   const row = await db.transaction(async (tx) => insertRow(tx, 'payments', found.account.id, (await newPaymentData(tx, found.account, data, c.get('config').issuing)).data));
   const { publicUrl } = c.get('config');
-  // A provider with a page of its own takes the buyer there at once; otherwise (or while it is down) the checkout page.
-  const providerPage = await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, lang));
+  // A BLIK code is sent at once, and the checkout page shows the wait; a provider with a page of its
+  // own takes the buyer there at once; otherwise (or while it is down) the checkout page.
+  const blik = input.payment ? await chargeCheckoutByCode(c, { provider, row, code: input.payment.code, lang }) : undefined;
+  const providerPage = blik ? undefined : await providerPageOf(db, provider, providerPaymentOf(publicUrl, row.data, lang));
   return {
     attempt: row.data.token,
     redirectUrl: providerPage ?? `${publicUrl}/banking/payments/pay/${row.data.token}`,
@@ -195,6 +209,7 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
     quantity: input.quantity,
     product: { token: found.product.data.token, name: found.product.data.name },
     test_mode: provider.testMode,
+    ...blik,
   };
 }
 
@@ -212,48 +227,6 @@ function cacheable(c: ServiceContext, body: string, type: string, cacheControl: 
   const match = c.req.header('if-none-match');
   if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return c.body(null, 304, headers);
   return c.body(body, 200, headers);
-}
-
-const ORDER_TEXT = {
-  en: {
-    title: 'Order', email: 'E-mail', name: 'Your name', company: 'Company name (for a company invoice)', taxNo: 'Tax number',
-    street: 'Street (company invoice)', postCode: 'Post code', city: 'City', country: 'Country code (PL, DE, …)',
-    quantity: 'Quantity', continue: 'Continue to payment', testMode: 'Test mode', unavailable: 'Online payment is not available at the moment.',
-  },
-  pl: {
-    title: 'Zamówienie', email: 'E-mail', name: 'Imię i nazwisko', company: 'Nazwa firmy (do faktury na firmę)', taxNo: 'NIP',
-    street: 'Ulica (faktura na firmę)', postCode: 'Kod pocztowy', city: 'Miejscowość', country: 'Kod kraju (PL, DE, …)',
-    quantity: 'Ilość', continue: 'Przejdź do płatności', testMode: 'Tryb testowy', unavailable: 'Płatności online są w tej chwili niedostępne.',
-  },
-} as const;
-
-/** The fallback order page: a plain form, for pages where the button's script cannot run. */
-function orderPage(product: Awaited<ReturnType<typeof publicProduct>>, lang: CheckoutLang, errors: Record<string, string[]> = {}) {
-  const t = ORDER_TEXT[lang];
-  const field = (label: string, name: string, type: string, extra: string) =>
-    html`<p><label>${label}<br><input name="${name}" type="${type}" ${new Html(extra)} style="width:100%;padding:0.5rem;font:inherit"></label>
-      ${errors[name] ? html`<br><span role="alert" class="muted">${errors[name].join(', ')}</span>` : ''}</p>`;
-  return html`<article class="sheet">
-    ${product.test_mode ? html`<span class="badge due">${t.testMode}</span>` : ''}
-    <span class="muted">${product.seller}</span>
-    <h1>${product.name}</h1>
-    <p class="amount">${money(product.price_gross, product.currency, lang)}</p>
-    ${product.available
-      ? html`<form method="post">
-          <input type="hidden" name="lang" value="${lang}">
-          ${field(t.email, 'email', 'email', 'required autocomplete="email"')}
-          ${field(t.name, 'name', 'text', 'autocomplete="name"')}
-          ${field(t.company, 'company', 'text', 'autocomplete="organization"')}
-          ${field(t.taxNo, 'tax_no', 'text', '')}
-          ${field(t.street, 'street', 'text', 'autocomplete="street-address"')}
-          ${field(t.postCode, 'post_code', 'text', 'autocomplete="postal-code"')}
-          ${field(t.city, 'city', 'text', 'autocomplete="address-level2"')}
-          ${field(t.country, 'country', 'text', 'autocomplete="country" maxlength="2"')}
-          ${field(t.quantity, 'quantity', 'number', 'min="1" max="1000" value="1" required inputmode="numeric"')}
-          <div class="actions"><button class="button primary" type="submit">${t.continue}</button></div>
-        </form>`
-      : html`<p>${t.unavailable}</p>`}
-  </article>`;
 }
 
 /** The shop's prefix, from the path the shop's group is mounted at (`/a/:prefix`). */
@@ -315,20 +288,23 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
 
   app.get('/widget/checkout/:attempt', async (c) => {
     const db = c.get('db');
-    const { row, account } = await byToken<PaymentData>(db, 'payments', c.req.param('attempt'));
+    const found = await byToken<PaymentData>(db, 'payments', c.req.param('attempt'));
+    const { account } = found;
     if (account.prefix !== prefixOf(c)) throw notFound();
-    const payment = row.data;
+    // A BLIK payment read after its time has its outcome recorded first.
+    const payment = (await settleDueBlik(c.get('config').issuing, found.row)).data;
     const invoice = payment.invoice_id != null ? (await findRow<InvoiceData>(db, 'invoices', account.id, payment.invoice_id))?.data : undefined;
     const product = payment.product_id != null ? (await findRow<ProductData>(db, 'products', account.id, payment.product_id as number))?.data : undefined;
     c.header('cache-control', 'no-store');
     return c.json({
       attempt: payment.token,
-      status: checkoutOutcome(payment),
+      status: blikOutcome(payment),
       amount: toPlain(decimal(payment.price)),
       currency: payment.currency,
       quantity: Number(payment.quantity),
       product: { token: product?.token ?? null, name: payment.name },
       invoice: invoice ? { number: invoice.number, view_url: `${c.get('config').publicUrl}/invoice/${invoice.token}` } : null,
+      ...blikOutcomeFields(payment),
     } satisfies CheckoutOutcome);
   });
 
@@ -362,7 +338,7 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
     // The page's `?lang=` (the button's locale), else the browser's language.
     const lang = checkoutLang(c.req.query('lang'), c.req.header('accept-language'));
     c.header('vary', 'Accept-Language');
-    return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang) }), 200, PAGE_HEADERS);
+    return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, { testCodes: await paysByTestProvider(c, found) }) }), 200, PAGE_HEADERS);
   });
 
   // The fallback order page's form: the same checkout, then straight to the checkout page.
@@ -373,33 +349,60 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
     const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
     const company = str('company');
     const lang = checkoutLang(str('lang'), c.req.header('accept-language'));
+    const code = typeof body.blik_code === 'string' && body.blik_code.trim() ? body.blik_code : undefined;
     let input: CheckoutInput;
     try {
       input = parseCheckout({
         lang,
         product: found.product.data.token,
-        quantity: str('quantity') || 1,
+        // A service is bought once: its page asks no quantity.
+        quantity: found.product.data.service === true ? 1 : str('quantity') || 1,
+        ...(code === undefined ? {} : { payment: { method: 'blik', code } }),
         buyer: {
           email: str('email'),
           company: !!company,
           name: company || str('name') || null,
-          ...(company
-            ? { tax_no: str('tax_no') || null, street: str('street') || null, post_code: str('post_code') || null, city: str('city') || null, country: str('country') || null }
-            : {}),
+          // The country, chosen from the list, decides the VAT of any buyer's sale.
+          country: str('country') || null,
+          ...(company ? { tax_no: str('tax_no') || null, street: str('street') || null, post_code: str('post_code') || null, city: str('city') || null } : {}),
           ...(company && str('name') ? splitName(str('name')) : {}),
         },
       });
     } catch (error) {
       const fields = apiErrorOf(error)?.fields;
       if (!fields) throw error;
-      const errors = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key.replace(/^buyer\./, ''), value]));
-      const product = await publicProduct(c, found);
-      return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, errors) }), 422, PAGE_HEADERS);
+      return orderPageRefusal(c, found, lang, fields);
     }
     await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
-    const answer = await createCheckout(c, prefix, input);
-    return c.redirect(answer.redirectUrl, 303);
+    let next: string;
+    try {
+      // One order per form, however often it is posted: a BLIK code goes once.
+      next = await orderOnce(c, found.account.id, async () => (await createCheckout(c, prefix, input)).redirectUrl);
+    } catch (error) {
+      const fields = apiErrorOf(error)?.fields;
+      if (!fields) throw error;
+      return orderPageRefusal(c, found, lang, fields);
+    }
+    // With a BLIK code, the checkout page shows the wait for the bank app.
+    return c.redirect(next, 303);
   });
+}
+
+/** Whether the account pays through the test provider, whose BLIK codes its pages list. */
+async function paysByTestProvider(c: ServiceContext, found: WidgetProduct): Promise<boolean> {
+  return (await paymentProviderOf(c, found.account))?.id === 'test';
+}
+
+/** The order page again, with what was wrong at each field and what the buyer had typed (never the code). */
+async function orderPageRefusal(c: ServiceContext, found: WidgetProduct, lang: CheckoutLang, fields: Record<string, string[]>) {
+  const errors: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(fields)) (errors[key.startsWith('payment.') ? 'blik_code' : key.replace(/^buyer\./, '')] ??= []).push(...value);
+  const body = c.get('body');
+  const values = Object.fromEntries(
+    ['email', 'name', 'company', 'tax_no', 'street', 'post_code', 'city', 'country', 'quantity'].flatMap((key) => (typeof body[key] === 'string' ? [[key, body[key] as string]] : [])),
+  );
+  const product = await publicProduct(c, found);
+  return c.body(page({ title: `${ORDER_TEXT[lang].title}: ${product.name}`, lang, body: orderPage(product, lang, { errors, values, testCodes: await paysByTestProvider(c, found) }) }), 422, PAGE_HEADERS);
 }
 
 function splitName(name: string): { first_name: string; last_name: string | null } {

@@ -112,6 +112,15 @@ export function tokenHash(token: string): string {
   return tokenHashUnder(currentKey(), token);
 }
 
+/**
+ * Keyed digests of `text` for one `purpose`, one per known key, the newest first: a fingerprint of
+ * something short enough to guess from a plain hash (a request carrying a six-digit BLIK code).
+ */
+export function keyedDigests(purpose: string, text: string): string[] {
+  const keys = [currentKey(), ...[...known.values()].filter((key) => key !== current)];
+  return keys.map((key) => createHmac('sha256', createHmac('sha256', key.key).update(`invoicekit ${purpose}`).digest()).update(text).digest('hex'));
+}
+
 function tokenHashUnder(key: SecretKey, token: string): string {
   const lookupKey = createHmac('sha256', key.key).update('invoicekit api_token lookup').digest();
   return createHmac('sha256', lookupKey).update(token).digest('base64url');
