@@ -39,3 +39,8 @@ export function clientAddressOf(c: ServiceContext): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return clientIp(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, c.get('config').trustProxy);
 }
+
+/** Who is paying, as Przelewy24's `chargeByCode` asks: the buyer's address and browser, never stored. */
+export function buyerClientOf(c: ServiceContext): { ip: string; userAgent: string } {
+  return { ip: clientAddressOf(c), userAgent: (c.req.header('user-agent') ?? '').slice(0, 512) };
+}

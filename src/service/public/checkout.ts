@@ -7,7 +7,7 @@ import type { InvoiceData } from '../invoicing/invoices.js';
 import type { PaymentOutcome, PaymentProvider } from '../payments/provider.js';
 import { blikAvailable, blikCodeOf, blikOutcome, BlikRefusedError, sendBlikCode, settleDueBlik } from '../application/blik.js';
 import { BLIK_TEXT, blikFailure, blikForm, blikFormState, blikWaiting } from './checkout-blik.js';
-import { clientAddressOf, countBlikAttempt } from './blik-limits.js';
+import { buyerClientOf, clientAddressOf, countBlikAttempt } from './blik-limits.js';
 import { providerPaymentOf, startPayment } from '../payments/start.js';
 import { paymentProviderOf } from '../payments/settings.js';
 import { checkoutOutcome, type PaymentData, saleOf, settlePayment } from '../application/payments.js';
@@ -189,7 +189,7 @@ export function mountCheckoutPage(app: Hono<ServiceEnv>): void {
     if (!code) return show(c, undefined, false, BLIK_TEXT[languageOf(c, payment)].malformed);
     await countBlikAttempt(c, { accountId: account.id, address: clientAddressOf(c), product: payment.product_id as number | null });
     const { issuing, blik } = c.get('config');
-    await sendBlikCode(issuing, { provider, token: payment.token, code, describe: (current) => providerPayment(c, current), settings: blik, again: true }).catch((error: unknown) => {
+    await sendBlikCode(issuing, { provider, token: payment.token, code, describe: (current) => ({ ...providerPayment(c, current), buyerClient: buyerClientOf(c) }), settings: blik, again: true }).catch((error: unknown) => {
       // A payment that cannot take this code (paid, waiting for another, no BLIK) shows where it stands.
       if (!(error instanceof BlikRefusedError)) throw error;
     });

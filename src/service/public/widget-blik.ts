@@ -5,6 +5,7 @@ import type { PaymentData } from '../application/payments.js';
 import { ApiError, invalid, type ServiceContext } from '../http.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { providerPaymentOf } from '../payments/start.js';
+import { buyerClientOf } from './blik-limits.js';
 import type { StoredRow } from '../store.js';
 
 /**
@@ -41,7 +42,7 @@ export async function chargeCheckoutByCode(
     provider: checkout.provider,
     token: checkout.row.data.token,
     code: checkout.code,
-    describe: (payment) => providerPaymentOf(publicUrl, payment, checkout.lang),
+    describe: (payment) => ({ ...providerPaymentOf(publicUrl, payment, checkout.lang), buyerClient: buyerClientOf(c) }),
     settings: blik,
   }).catch((error: unknown) => {
     throw error instanceof BlikRefusedError ? new ApiError(409, error.message) : error;
