@@ -5,6 +5,13 @@ export const styles = css`
   :host {
     display: inline-block;
   }
+  /* A dark button brings its own surface, so its light text never stands on a light page. */
+  :host([theme='dark']),
+  :host([theme='auto']) {
+    padding: 0.5rem 0.75rem;
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
   .base {
     display: flex;
     flex-wrap: wrap;
