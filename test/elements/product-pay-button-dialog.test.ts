@@ -14,7 +14,6 @@ let shop: ShopFixtureInfo;
 before(async () => {
   shop = (await (await fetch('/__shop/info')).json()) as ShopFixtureInfo;
 });
-after(() => setViewport({ width: 800, height: 600 }));
 
 const part = <T extends Element = HTMLElement>(el: ProductPayButton, name: string) => el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
 const squash = (value: string | null | undefined) => value?.replace(/\s+/g, ' ').trim() ?? '';

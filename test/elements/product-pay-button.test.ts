@@ -318,7 +318,7 @@ describe('<product-pay-button>', () => {
     await totalBecomes(el, 'Total incl. VAT €590.00');
     expect(part(el, 'vat-note')).to.equal(null);
     set('tax_no', 'DE811907980');
-    await totalBecomes(el, 'Total no VAT: reverse charge €479.67');
+    await totalBecomes(el, 'Total VAT not charged €479.67');
     expect(text(el, 'vat-note')).to.contain('Reverse charge');
     await expect(el).to.be.accessible();
     const start = await startPayment(el);

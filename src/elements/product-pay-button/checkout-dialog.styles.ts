@@ -5,7 +5,7 @@ export const dialogStyles = css`
   dialog {
     width: min(var(--product-pay-button-dialog-width, 40rem), 100vw - 2rem);
     box-sizing: border-box;
-    padding: 0;
+    padding: 0 1.25rem;
     color: inherit;
     background: var(--_surface);
     border: 1px solid var(--_border);
@@ -13,39 +13,23 @@ export const dialogStyles = css`
   }
   form {
     container-type: inline-size;
-    padding: 1.25rem 1.25rem 0;
-  }
-  .head {
-    display: flex;
-    align-items: start;
-    justify-content: space-between;
-    gap: 1rem;
   }
   h2 {
-    margin: 0;
+    margin: 1.25rem 2.5rem 0 0;
     font-size: 1.375em;
-    font-weight: 650;
-    line-height: 1.25;
   }
   .close {
-    flex: none;
-    width: 2.25rem;
-    min-height: 2.25rem;
-    margin: -0.25rem -0.5rem 0 0;
+    position: absolute;
+    top: 0.75rem;
+    right: 0.75rem;
+    width: 2.5rem;
     padding: 0;
     border: 0;
   }
-  .close:hover {
-    background: var(--_hover);
-  }
-  .seller {
-    margin: 0.25rem 0 0;
-    color: var(--_text-muted);
-  }
-  /* One column on a phone (post code beside city even there), two where the dialog has room. */
+  /* One column on a phone, with post code beside city (half); two where the dialog has room (pair). */
   .fields {
     display: grid;
-    grid-template-columns: minmax(0, 1fr) minmax(0, 2fr);
+    grid-template-columns: repeat(2, minmax(0, 1fr));
     gap: 0.75rem 1rem;
     margin: 1rem 0;
   }
@@ -53,14 +37,11 @@ export const dialogStyles = css`
     grid-column: 1 / -1;
     margin: 0;
   }
-  .fields > .half {
+  .half {
     grid-column: auto;
   }
   @container (width >= 30rem) {
-    .fields {
-      grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
-    }
-    .fields > .pair {
+    .pair {
       grid-column: auto;
     }
   }
@@ -69,22 +50,11 @@ export const dialogStyles = css`
     align-content: start;
     gap: 0.25rem;
   }
-  label > *,
-  .control input {
+  label > * {
     min-width: 0;
   }
-  .control {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.5rem;
-  }
-  .control input {
-    flex: 1 1 8rem;
-  }
   .check {
-    display: flex;
-    align-items: center;
-    gap: 0.5rem;
+    display: block;
   }
   .check input {
     min-height: 0;
@@ -108,20 +78,15 @@ export const dialogStyles = css`
   dl div {
     display: flex;
     justify-content: space-between;
-    align-items: baseline;
-    gap: 1rem;
   }
   dd {
     margin: 0;
   }
   [part~='total'] {
-    margin-top: 0.25rem;
-    padding-top: 0.375rem;
-    border-top: 1px solid var(--_border);
     font-size: 1.25em;
     font-weight: 700;
   }
-  [part~='total'] small {
+  small {
     font-size: 0.7em;
     font-weight: 400;
     color: var(--_text-muted);
@@ -133,8 +98,8 @@ export const dialogStyles = css`
     margin: 0.25rem 0;
     padding-inline-start: 1.25rem;
   }
-  form > .error:empty {
-    margin: 0;
+  [part='lookup-button'] {
+    justify-self: start;
   }
   /* Continue stays in sight while the fields scroll; a payment method's block sits above the actions. */
   .payment {
@@ -145,7 +110,6 @@ export const dialogStyles = css`
   }
   .actions {
     display: flex;
-    flex-wrap: wrap;
     justify-content: end;
     gap: 0.5rem;
   }

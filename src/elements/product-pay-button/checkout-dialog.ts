@@ -274,8 +274,8 @@ export class CheckoutDialog implements ReactiveController {
     };
     // Fields side by side where the dialog has room (`pair`), and post code beside city even on a phone.
     const field = (name: string, text: string, type: string, autocomplete: string, after: unknown = nothing, layout = 'pair') =>
-      html`<label class=${layout}>${text}<span class="control"><input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
-        aria-invalid=${invalid(name)} aria-describedby="${name}-error" />${after}</span>${hint(name)}</label>`;
+      html`<label class=${layout}>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
+        aria-invalid=${invalid(name)} aria-describedby="${name}-error" />${after}${hint(name)}</label>`;
     const country = info?.seller_country ?? 'PL';
     // The last quote stays on screen, dimmed, while the next one is asked for; the checkout's own answer once it differs.
     const revised = this.state.revised;
@@ -289,11 +289,9 @@ export class CheckoutDialog implements ReactiveController {
         <form part="form" @submit=${(event: SubmitEvent) => this.#submit(event)} aria-busy=${busy} novalidate
           @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}
           @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}>
-          <div class="head">
-            <h2 id="title" part="title">${info?.name ?? m.loading}</h2>
-            <button part="close-button" class="close" type="button" aria-label=${m.close} ?disabled=${busy} @click=${() => this.#close()}>✕</button>
-          </div>
-          ${info?.seller ? html`<p class="seller">${info.seller}</p>` : nothing}
+          <h2 id="title" part="title">${info?.name ?? m.loading}</h2>
+          <button part="close-button" class="close" type="button" aria-label=${m.close} ?disabled=${busy} @click=${() => this.#close()}>×</button>
+          ${info?.seller ? html`<p>${info.seller}</p>` : nothing}
           <div class="fields">
           ${host.portalToken
             ? html`<p class="wide">${m.asCustomer}</p>`

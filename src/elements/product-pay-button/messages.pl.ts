@@ -50,7 +50,6 @@ const pl: PayButtonMessages = {
   total: 'Razem',
   inclVat: 'z VAT',
   noVat: 'bez VAT',
-  reverseCharge: 'bez VAT: odwrotne obciążenie',
   close: 'Zamknij',
   continue: 'Przejdź do płatności',
   cancel: 'Anuluj',

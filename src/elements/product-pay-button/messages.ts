@@ -51,7 +51,6 @@ export const en = {
   /** Beside the total: what it holds of VAT. */
   inclVat: 'incl. VAT',
   noVat: 'VAT not charged',
-  reverseCharge: 'no VAT: reverse charge',
   close: 'Close',
   continue: 'Continue to payment',
   cancel: 'Cancel',

@@ -280,13 +280,12 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     const invoice = result?.outcome?.invoice;
     const e = m.errors;
     const quote = this.#dialog?.state.revised ?? this.#dialog?.quote;
+    // A product the server does not know (404) is no longer for sale: no retry would change that.
+    const gone = this.failure instanceof SaleError && this.failure.status === 404;
     return html`<div part="base" class="base" aria-busy=${!(info || this.failure)}>
         ${this.failure
-          ? // A product the server does not know (404) is no longer for sale: no retry would change that.
-            this.failure instanceof SaleError && this.failure.status === 404
-            ? html`<span part="error" class="error" role="alert">${e.notForSale}</span>`
-            : html`<span part="error" class="error" role="alert">${e.failed}</span>
-                <button part="retry-button" type="button" @click=${this.reload}>${m.retry}</button>`
+          ? html`<span part="error" class="error" role="alert">${gone ? e.notForSale : e.failed}</span>
+              ${gone ? nothing : html`<button part="retry-button" type="button" @click=${this.reload}>${m.retry}</button>`}`
           : info
             ? html`<span part="name" class="name">${info.name}</span><span part="price" class="price">${this.#money(info.price_gross)}</span>${badge}
                 <button part="button" class="buy" type="button" ?disabled=${info.available === false || result?.status === 'checking'}

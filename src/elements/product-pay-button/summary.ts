@@ -21,12 +21,6 @@ function explanation(m: PayButtonMessages, quote: ProductQuote | CheckoutAnswer)
   return quote.fallback ? m.fallback : (m.cases as Partial<Record<string, string>>)[quote.vat_treatment];
 }
 
-/** What the total holds of VAT: "incl. VAT", or why it holds none (reverse charge, or no VAT charged). */
-function vatMark(m: PayButtonMessages, quote: ProductQuote | CheckoutAnswer, vat: string): string {
-  if (quote.vat_treatment === 'reverse_charge') return m.reverseCharge;
-  return /^[0.]+$/.test(vat) ? m.noVat : m.inclVat;
-}
-
 /**
  * The dialog's price rows (unit price, quantity, VAT, total) exactly as the server quoted them, and
  * beside them why the VAT is what it is and the words the invoice will carry for the buyer's case.
@@ -38,10 +32,11 @@ export function saleSummary(m: PayButtonMessages, { info, quote, revised, pendin
   const line = quote && lineTotals(quote.amount, 1, quote.tax, info.currency);
   const note = quote && explanation(m, quote);
   const notes = quote?.notes ?? [];
+  // Beside the total, what it holds of VAT: "incl. VAT", or none charged (a reverse charge, a 0% supply); the note says why.
   return html`${quote && line && !quantityWrong
       ? html`<dl part="summary" class="summary ${pending ? 'stale' : ''}" aria-busy=${pending}>
           ${row(m.unitPrice, money('unit_price' in quote ? quote.unit_price : info.price_gross))}${row(m.quantity, `${quote.quantity} ${info.quantity_unit ?? ''}`)}
-          ${row(`${m.vat} ${line.rate}`, money(line.vat))}${row(html`${m.total} <small>${vatMark(m, quote, line.vat)}</small>`, money(quote.amount), 'row total')}
+          ${row(`${m.vat} ${line.rate}`, money(line.vat))}${row(html`${m.total} <small>${/^[0.]+$/.test(line.vat) ? m.noVat : m.inclVat}</small>`, money(quote.amount), 'row total')}
         </dl>`
       : html`<p part="summary" class="summary" aria-busy=${!quantityWrong}>${quantityWrong ? m.fixQuantity : m.loading}</p>`}
     ${note || notes.length || revised
