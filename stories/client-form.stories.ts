@@ -187,3 +187,20 @@ export const RegisterDown: Story = {
     await lookedUp(el);
   }),
 };
+
+/**
+ * On a page whose own stylesheet makes every label a grid (as the demo's does): "(optional)" stays on
+ * its label's line, at a phone's width, in Polish, with the full country list named in Polish.
+ */
+export const PhoneUnderPageLabelStyles: Story = {
+  args: { endpoint: scenario('signup'), mode: 'create', locale: 'pl' },
+  tags: ['phone'],
+  decorators: [
+    (story) => html`
+      <style>
+        .page-labels label { display: grid; gap: 0.3rem; }
+      </style>
+      <div class="page-labels" style="width: 358px">${story()}</div>
+    `,
+  ],
+};

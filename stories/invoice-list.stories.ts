@@ -146,3 +146,19 @@ export const KsefNotApplicable: Story = { args: { endpoint: scenario('ksef-none'
 export const KsefDetailSentPolish = ksefStory('sent', 'pl');
 export const KsefDetailErrorPolish = ksefStory('error', 'pl');
 export const KsefDetailOfflinePolish = ksefStory('offline', 'pl');
+
+/** On a 390 px phone the rows are cards, and the opened KSeF detail takes the card's width, wrapping by words. */
+export const KsefDetailPhone: Story = {
+  ...ksefStory('sent'),
+  tags: ['phone'],
+  decorators: [(story) => html`<div style="width: 358px">${story()}</div>`],
+};
+
+/** The same in Polish and the dark theme, in the virtually scrolled list. */
+export const KsefDetailPhonePolishDark: Story = {
+  ...ksefStory('sent', 'pl'),
+  args: { endpoint: scenario('ksef-sent'), locale: 'pl', theme: 'dark', paging: 'scroll' },
+  tags: ['phone'],
+  globals: { backgrounds: { value: 'dark' } },
+  decorators: [(story) => html`<div style="width: 358px">${story()}</div>`],
+};

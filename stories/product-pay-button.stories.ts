@@ -150,7 +150,10 @@ export const Unavailable: Story = { args: { endpoint: '', 'app-url': '/storybook
 export const LoadError: Story = { args: { endpoint: scenario('error') } };
 
 /** A token the shop does not sell. */
+/** A token the shop no longer sells (the BFF answers 404): said as such, with no retry that could not help. */
 export const UnknownProduct: Story = { args: { product: 'no-such-product' } };
+
+export const UnknownProductPolish: Story = { args: { product: 'no-such-product', locale: 'pl' } };
 
 /** The checkout dialog for a private person: e-mail and name, then unit price, VAT and total. */
 export const DialogOpen: Story = { play: play((el) => openDialog(el)) };
@@ -223,7 +226,7 @@ export const Themed: Story = {
           --ik-font-family: Georgia, serif;
         }
         .themed product-pay-button::part(name) { font-weight: 700; letter-spacing: 0.01em; }
-        .themed product-pay-button::part(price) { color: #0f766e; font-size: 1.25rem; }
+        .themed product-pay-button::part(price) { color: light-dark(#0f766e, #5eead4); font-size: 1.25rem; }
         .themed product-pay-button::part(button) { text-transform: uppercase; box-shadow: 0 4px 14px rgb(15 118 110 / 35%); }
       </style>
       <div class="themed">${story()}</div>
@@ -236,6 +239,19 @@ export const DarkSection: Story = {
   args: { theme: 'dark' },
   decorators: [(story) => html`<section style="background: #090d16; padding: 2rem; border-radius: 12px">${story()}</section>`],
 };
+
+/** The dialog in the dark theme, over a dark section: the price summary's sunken box stays dark, its text light. */
+export const DarkSectionDialog: Story = {
+  ...DarkSection,
+  args: { theme: 'dark', product: 'coffee-beans', 'show-quantity': true },
+  globals: { backgrounds: { value: 'dark' } },
+  play: play((el) => openDialog(el)),
+};
+
+export const DarkSectionDialogPolish: Story = { ...DarkSectionDialog, args: { ...DarkSectionDialog.args, locale: 'pl' } };
+
+/** `theme="dark"` on a light page: the button brings its own dark surface, so its light text stays readable. */
+export const DarkOnLightPage: Story = { args: { theme: 'dark' } };
 
 export const Polish: Story = { args: { locale: 'pl' } };
 
@@ -334,5 +350,37 @@ export const RegisterDown: Story = {
     type(el, 'tax_no', '5252248481');
     part<HTMLButtonElement>(el, 'lookup-button')!.click();
     await pause(500);
+  }),
+};
+
+/** The reverse-charge dialog in Polish: "bez VAT" beside the total, and the note says why. */
+export const ReverseChargePolish: Story = { args: { product: 'brand-workshop-eur', locale: 'pl' }, play: play(GERMAN_COMPANY) };
+
+/** The reverse-charge dialog in the dark theme. */
+export const ReverseChargeDark: Story = {
+  args: { product: 'brand-workshop-eur', theme: 'dark' },
+  globals: { backgrounds: { value: 'dark' } },
+  play: play(GERMAN_COMPANY),
+};
+
+/**
+ * The company form on a 390 px phone (the `phone` tag: the accessibility run opens it at 390×844): one
+ * column with post code beside city, and Continue in sight at the bottom while the fields scroll.
+ */
+export const CompanyFormPhone: Story = {
+  tags: ['phone'],
+  play: play((el) => openDialog(el, { ...ADA, company: 'Analytical Engines Ltd', tax_no: '5252445767' })),
+};
+
+export const CompanyFormPhonePolish: Story = { ...CompanyFormPhone, args: { locale: 'pl' } };
+
+/** A yen product's buyer picks Japan from every country, named in their language. */
+export const YenBuyerInJapan: Story = {
+  args: { product: 'logo-licence-jpy' },
+  play: play(async (el) => {
+    await openDialog(el, ADA);
+    type(el, 'country', 'JP');
+    await pause(300);
+    await quoted(el);
   }),
 };

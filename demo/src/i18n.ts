@@ -8,6 +8,14 @@ const STORAGE_KEY = 'invoicekit-demo-language';
 const ELEMENTS = 'invoice-list, product-pay-button, client-form';
 
 const en = {
+  'home.pageTitle': 'Demo Studio · invoicekit demo',
+  'home.description': 'Demo Studio’s shop, customer portal and account page, built from the invoicekit elements on an embedded invoicing service.',
+  'shop.pageTitle': 'Shop · invoicekit demo',
+  'shop.description': 'Buy buttons for design work, goods and subscriptions in three currencies: pay on a test payment page and get the invoice by e-mail.',
+  'portal.pageTitle': 'Customer portal · invoicekit demo',
+  'portal.description': 'A customer’s invoices with filters, search, PDF and payment, what they owe per currency, and their billing details.',
+  'account.description': 'A customer keeps their own billing details: tax numbers, addresses and bank accounts, checked the way an invoice needs them.',
+  'wiring.description': 'How invoicekit is wired: the elements on your page, the backend-for-frontend on your server, and the invoicing service.',
   'nav.label': 'Demo pages',
   'nav.skip': 'Skip to content',
   'nav.home': 'Overview',
@@ -93,6 +101,14 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 const pl: Record<MessageKey, string> = {
+  'home.pageTitle': 'Demo Studio · demo invoicekit',
+  'home.description': 'Sklep, portal klienta i strona konta Demo Studio, zbudowane z elementów invoicekit na wbudowanym serwisie fakturowym.',
+  'shop.pageTitle': 'Sklep · demo invoicekit',
+  'shop.description': 'Przyciski zakupu projektów, towarów i subskrypcji w trzech walutach: zapłać na testowej stronie płatności i odbierz fakturę e-mailem.',
+  'portal.pageTitle': 'Portal klienta · demo invoicekit',
+  'portal.description': 'Faktury klienta z filtrami, wyszukiwaniem, PDF i płatnością, należności w każdej walucie oraz dane do faktury.',
+  'account.description': 'Klient sam prowadzi swoje dane do faktury: numery podatkowe, adresy i konta bankowe, sprawdzane tak, jak wymaga tego faktura.',
+  'wiring.description': 'Jak połączony jest invoicekit: elementy na Twojej stronie, backend-for-frontend na Twoim serwerze i serwis fakturowy.',
   'nav.label': 'Strony demo',
   'nav.skip': 'Przejdź do treści',
   'nav.home': 'Przegląd',
@@ -153,11 +169,11 @@ const pl: Record<MessageKey, string> = {
   'shop.tryAgain': 'Spróbuj ponownie',
   'account.title': 'Dane do faktur',
   'account.lead': 'To, co znajdzie się na Twoich fakturach. Zmiany są zapisywane w serwisie fakturowym przez BFF.',
-  'account.pageTitle': 'Konto · invoicekit demo',
+  'account.pageTitle': 'Konto · demo invoicekit',
   'account.signedInAs': 'Zalogowano jako',
   'account.saved': 'Zapisano. Nowe faktury dla {name} będą miały te dane.',
   'account.serviceFailed': 'Serwis fakturowy nie zapisał danych. Spróbuj ponownie za chwilę.',
-  'wiring.pageTitle': 'Jak to działa · invoicekit demo',
+  'wiring.pageTitle': 'Jak to działa · demo invoicekit',
   'wiring.title': 'Jak to jest połączone',
   'wiring.lead': 'Trzy części, każda na swoim miejscu. Tajny token API zostaje na Twoim serwerze.',
   'wiring.browser': 'Twoja strona',
@@ -193,6 +209,10 @@ export function applyLanguage(language: Language = currentLanguage()): void {
   document.documentElement.lang = language;
   for (const node of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
     node.textContent = catalogs[language][node.dataset.i18n as MessageKey] ?? node.textContent;
+  }
+  // The page's description for search engines and link previews, in the page's language.
+  for (const node of document.querySelectorAll<HTMLMetaElement>('meta[data-i18n-content]')) {
+    node.content = catalogs[language][node.dataset.i18nContent as MessageKey] ?? node.content;
   }
   for (const node of document.querySelectorAll<HTMLElement>('[data-i18n-label]')) {
     node.setAttribute('aria-label', catalogs[language][node.dataset.i18nLabel as MessageKey] ?? '');

@@ -101,7 +101,8 @@ const WORDS = {
     ossNotes: ['OSS procedure (Union scheme, Art. 130a–130d of the Polish VAT Act; Art. 369a–369k of Directive 2006/112/EC)', 'VAT of the member state of consumption: DE'],
     quantity: 'Enter a whole number from 1 to 1000.',
     fixQuantity: 'Correct the quantity to see the price.',
-    total: (amount: string) => `Total ${amount}`,
+    total: (amount: string) => `Total incl. VAT ${amount}`,
+    reverseTotal: (amount: string) => `Total VAT not charged ${amount}`,
     euro: (amount: string) => `€${amount}`,
     pln: (amount: string) => `PLN ${amount}`,
   },
@@ -118,7 +119,8 @@ const WORDS = {
     ossNotes: ['Procedura OSS (procedura unijna, art. 130a–130d ustawy o VAT; art. 369a–369k dyrektywy 2006/112/WE)', 'VAT państwa członkowskiego konsumpcji: DE'],
     quantity: 'Podaj liczbę całkowitą od 1 do 1000.',
     fixQuantity: 'Popraw ilość, aby zobaczyć cenę.',
-    total: (amount: string) => `Razem ${amount}`,
+    total: (amount: string) => `Razem z VAT ${amount}`,
+    reverseTotal: (amount: string) => `Razem bez VAT ${amount}`,
     euro: (amount: string) => `${amount.replace('.', ',')} €`,
     pln: (amount: string) => `${amount.replace('.', ',')} zł`,
   },
@@ -141,7 +143,7 @@ for (const lang of ['en', 'pl'] as const) {
         'FR',
         'FR19812345676',
       ]);
-      await totalBecomes(el, w.total(w.euro('479.67')));
+      await totalBecomes(el, w.reverseTotal(w.euro('479.67')));
       const note = squash(part(el, 'vat-note')!.textContent);
       expect(note).to.contain(w.reverseCharge);
       expect(note).to.contain(w.reverseChargeNote);
@@ -186,7 +188,7 @@ for (const lang of ['en', 'pl'] as const) {
       const el = await openButton('brand-workshop-eur', lang);
       await asCompany(el, 'DE', 'DE811907980');
       for (const [name, value] of [['company', 'Acme GmbH'], ['street', 'Hauptstraße 1'], ['post_code', '10115'], ['city', 'Berlin']]) type(el, name!, value!);
-      await totalBecomes(el, w.total(w.euro('479.67')));
+      await totalBecomes(el, w.reverseTotal(w.euro('479.67')));
       let starts = 0;
       el.addEventListener('pay-start', (event) => {
         starts += 1;
@@ -207,7 +209,7 @@ for (const lang of ['en', 'pl'] as const) {
       const el = await openButton('brand-workshop-eur', lang);
       await asCompany(el, 'FR', 'FR19812345676');
       for (const [name, value] of [['company', 'ATELIER LUMIERE SARL'], ['street', '12 RUE DE LA PAIX'], ['post_code', '75002'], ['city', 'PARIS']]) type(el, name!, value!);
-      await totalBecomes(el, w.total(w.euro('479.67')));
+      await totalBecomes(el, w.reverseTotal(w.euro('479.67')));
       await vies('FR', false);
       try {
         let starts = 0;

@@ -107,7 +107,7 @@ describe('<product-pay-button>', () => {
     el.quantity = 3;
     await el.updateComplete;
     part<HTMLButtonElement>(el, 'button')!.click();
-    await totalBecomes(el, 'Total ¥45,000');
+    await totalBecomes(el, 'Total incl. VAT ¥45,000');
     expect(rows(el, 'summary')).to.include('¥45,000');
     expect(rows(el, 'summary')).to.include('VAT 23%');
     expect(rows(el, 'summary')).to.include('¥8,415');
@@ -139,7 +139,7 @@ describe('<product-pay-button>', () => {
     const email = newEmail();
     await openDialog(el, email);
     // The seller stored the unit in Polish (usł.); an English page reads it in English.
-    expect(rows(el, 'summary')).to.equal('Unit price PLN 1,845.00 Quantity 1 service VAT 23% PLN 345.00 Total PLN 1,845.00');
+    expect(rows(el, 'summary')).to.equal('Unit price PLN 1,845.00 Quantity 1 service VAT 23% PLN 345.00 Total incl. VAT PLN 1,845.00');
     await expect(el).to.be.accessible();
     const start = await startPayment(el);
     expect(start.detail).to.include({ product: 'logo-design', quantity: 1, amount: '1845', currency: 'PLN' });
@@ -260,7 +260,7 @@ describe('<product-pay-button>', () => {
     const quantity = part(el, 'form')!.querySelector<HTMLInputElement>('input[name=quantity]')!;
     quantity.value = '3';
     quantity.dispatchEvent(new Event('input'));
-    await totalBecomes(el, 'Total PLN 269.70');
+    await totalBecomes(el, 'Total incl. VAT PLN 269.70');
     expect(accessibleName(el)).to.equal('Buy now: Coffee beans, 1 kg, PLN 269.70');
     const start = await startPayment(el);
     expect(start.detail).to.include({ quantity: 3, amount: '269.7' });
@@ -315,10 +315,10 @@ describe('<product-pay-button>', () => {
     set('city', 'Berlin');
     set('country', 'DE');
     // Not yet a valid VAT number: the product's own rate.
-    await totalBecomes(el, 'Total €590.00');
+    await totalBecomes(el, 'Total incl. VAT €590.00');
     expect(part(el, 'vat-note')).to.equal(null);
     set('tax_no', 'DE811907980');
-    await totalBecomes(el, 'Total €479.67');
+    await totalBecomes(el, 'Total VAT not charged €479.67');
     expect(text(el, 'vat-note')).to.contain('Reverse charge');
     await expect(el).to.be.accessible();
     const start = await startPayment(el);
@@ -351,11 +351,15 @@ describe('<product-pay-button>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('shows a load failure with a retry, and speaks Polish', async () => {
+  it('says a product the server does not know is no longer for sale, offers no retry, and speaks Polish', async () => {
     const broken = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="no-such-product" locale="en"></product-pay-button>`);
     await ready(broken);
-    expect(text(broken, 'error')).to.equal('Something went wrong.');
+    expect(text(broken, 'error')).to.equal('This product is no longer for sale.');
+    expect(part(broken, 'retry-button')).to.equal(null);
     await expect(broken).to.be.accessible();
+    const gonePolish = await fixture<ProductPayButton>(html`<product-pay-button endpoint=${shop.bff} product="no-such-product" locale="pl"></product-pay-button>`);
+    await ready(gonePolish);
+    expect(text(gonePolish, 'error')).to.equal('Ten produkt nie jest już w sprzedaży.');
     broken.product = 'logo-design';
     await ready(broken);
     await waitUntil(() => part(broken, 'price'), 'the price never showed', { timeout: 10_000 });

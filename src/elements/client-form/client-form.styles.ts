@@ -65,7 +65,9 @@ export const styles = css`
       gap: 0.25rem;
       min-width: 0;
     }
+    /* The form is in the page's light DOM: a page's label rules (a grid, say) must not break "(optional)" onto a line of its own. */
     .cf-field label {
+      display: block;
       font-weight: 600;
     }
     .cf-note {

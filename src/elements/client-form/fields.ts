@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { CLIENT_TEXT_LIMITS, COUNTRY_CODES, type ClientFormField as Field } from '../../kernel/validation/client.js';
+import { countriesByName } from '../shared/countries.js';
 
 /** The `autocomplete` token of each field: billing details, so browsers offer the invoice address. */
 const AUTOCOMPLETE: Record<Field, string> = {
@@ -81,17 +82,9 @@ export function clientField(field: Field, { id, name, label, optional, required,
   </div>`;
 }
 
-/** The countries of the last locale asked for, sorted by their names in it. */
-let countries: [locale: string, options: (readonly [code: string, name: string])[]] | undefined;
-
 /** The country list's options in `locale`, with the saved one selected; a `current` value that is no code is kept visible. */
 export function countryOptions(locale: string, current: string, saved: string, choose: string) {
-  if (countries?.[0] !== locale) {
-    const names = new Intl.DisplayNames([locale], { type: 'region' });
-    const collator = new Intl.Collator(locale);
-    countries = [locale, COUNTRY_CODES.map((code) => [code, names.of(code) ?? code] as const).sort((a, b) => collator.compare(a[1], b[1]))];
-  }
-  const options = [...countries[1]];
+  const options = [...countriesByName(locale)];
   // A stored country that is no code is kept visible, so nothing changes behind the customer's back.
   if (current && !COUNTRY_CODES.includes(current)) options.unshift([current, current]);
   return html`<option value="" ?selected=${!saved}>${choose}</option>

@@ -33,7 +33,6 @@ export const ksefStyles = css`
   }
   .ksef-number {
     font-variant-numeric: tabular-nums;
-    word-break: break-all;
   }
   .ksef-toggle {
     margin-top: 0.125rem;

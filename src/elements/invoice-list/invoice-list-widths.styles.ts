@@ -60,7 +60,8 @@ export const widthStyles = css`
       padding: 1rem;
       border-bottom: 1px solid var(--_border);
     }
-    .row > * {
+    /* As specific as the table's first and last cell padding, which a card's cells must lose too. */
+    .row > :is(th, td) {
       padding: 0;
       border: 0;
     }
@@ -77,6 +78,16 @@ export const widthStyles = css`
       font-size: 0.9375rem;
       white-space: normal;
       overflow-wrap: anywhere;
+    }
+    /* An open KSeF detail spans the card, number and total columns and the gap (not the number's half), its terms above their values. */
+    .ksef-detail {
+      /* Written with a minus: the build's CSS minifier takes the spaces from around a plus, which calc() needs. */
+      width: calc(200% - -1rem);
+      inset-inline-start: 0;
+      box-sizing: border-box;
+    }
+    .ksef-detail dl {
+      grid-template-columns: 1fr;
     }
     .status {
       grid-area: status;

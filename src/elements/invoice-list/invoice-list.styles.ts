@@ -22,6 +22,9 @@ const baseStyles = css`
     box-sizing: border-box;
     container: invoice-list / inline-size;
     --_row-height: var(--invoice-list-row-height, 4.5rem);
+    /* Tints only the list paints with: the other elements' first load carries none of them. */
+    --_hover: color-mix(in srgb, var(--_text) 3%, transparent);
+    --_skeleton: color-mix(in srgb, var(--_text) 7%, var(--_surface));
   }
   .frame {
     background: var(--_surface);

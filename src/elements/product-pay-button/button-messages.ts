@@ -14,6 +14,8 @@ export const buttonEn = {
   cancelled: 'Payment not completed. Nothing was charged.',
   errors: {
     failed: 'Something went wrong.',
+    /** The server knows no such product (404): a retry would not help. */
+    notForSale: 'This product is no longer for sale.',
   },
 };
 

@@ -2,10 +2,62 @@ import { css } from 'lit';
 
 /** The checkout dialog's own rules, adopted when its module loads (after the button's, as they always came). */
 export const dialogStyles = css`
+  dialog {
+    width: min(var(--product-pay-button-dialog-width, 40rem), 100vw - 2rem);
+    box-sizing: border-box;
+    padding: 0 1.25rem;
+    color: inherit;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  form {
+    container-type: inline-size;
+  }
   h2 {
-    font-weight: 600;
-    font-size: 1em;
+    margin: 1.25rem 2.5rem 0 0;
+    font-size: 1.375em;
+  }
+  .close {
+    position: absolute;
+    top: 0.75rem;
+    right: 0.75rem;
+    width: 2.5rem;
+    padding: 0;
+    border: 0;
+  }
+  /* One column on a phone, with post code beside city (half); two where the dialog has room (pair). */
+  .fields {
+    display: grid;
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+    gap: 0.75rem 1rem;
+    margin: 1rem 0;
+  }
+  .fields > * {
+    grid-column: 1 / -1;
     margin: 0;
+  }
+  .half {
+    grid-column: auto;
+  }
+  @container (width >= 30rem) {
+    .pair {
+      grid-column: auto;
+    }
+  }
+  label {
+    display: grid;
+    align-content: start;
+    gap: 0.25rem;
+  }
+  label > * {
+    min-width: 0;
+  }
+  .check {
+    display: block;
+  }
+  .check input {
+    min-height: 0;
   }
   .field-error {
     color: var(--_danger);
@@ -17,26 +69,8 @@ export const dialogStyles = css`
   [aria-invalid='true'] {
     border-color: var(--_danger);
   }
-  dialog {
-    width: min(var(--product-pay-button-dialog-width, 26rem), 100vw - 2rem);
-    box-sizing: border-box;
-    color: inherit;
-    background: var(--_surface);
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-  }
-  label {
-    display: grid;
-    gap: 0.25rem;
-    margin: 0.8rem 0;
-  }
-  .check {
-    display: block;
-  }
-  .check input {
-    min-height: 0;
-  }
   .summary {
+    margin: 0;
     padding: 0.5rem 1rem;
     border-radius: var(--_radius-small);
     background: var(--_surface-sunken);
@@ -48,8 +82,14 @@ export const dialogStyles = css`
   dd {
     margin: 0;
   }
-  .total {
+  [part~='total'] {
+    font-size: 1.25em;
     font-weight: 700;
+  }
+  small {
+    font-size: 0.7em;
+    font-weight: 400;
+    color: var(--_text-muted);
   }
   .summary.stale {
     opacity: 0.6;
@@ -60,6 +100,13 @@ export const dialogStyles = css`
   }
   [part='lookup-button'] {
     justify-self: start;
+  }
+  /* Continue stays in sight while the fields scroll; a payment method's block sits above the actions. */
+  .payment {
+    position: sticky;
+    bottom: 0;
+    padding: 0.75rem 0 1.25rem;
+    background: var(--_surface);
   }
   .actions {
     display: flex;

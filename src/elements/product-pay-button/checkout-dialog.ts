@@ -4,7 +4,8 @@ import { formatMoney } from '../shared/format.js';
 import { SaleError, type CheckoutAnswer, type CheckoutBuyer, type SaleClient, type SaleProduct } from '../shared/sale-client.js';
 import { readyCatalog, type Language } from '../shared/i18n.js';
 import { PayBeforeEvent, PayErrorEvent, PayStartEvent } from './events.js';
-import { buyerProblems, EU_COUNTRIES } from '../../kernel/checkout.js';
+import { buyerProblems } from '../../kernel/checkout.js';
+import { countriesByName } from '../shared/countries.js';
 import type { ClientFieldProblem } from '../../kernel/validation/client.js';
 import type { ProductQuote } from '../../contract/sale.js';
 import { CompanyLookup } from '../shared/company-lookup.js';
@@ -16,9 +17,6 @@ import { catalogs } from './messages.js';
 import { dialogStyles } from './checkout-dialog.styles.js';
 
 export { catalogs };
-
-/** The countries a company buyer picks from: the EU's, whose VAT rules differ, and the neighbours shops sell to most. */
-const SALE_COUNTRIES = [...EU_COUNTRIES, 'CH', 'GB', 'NO', 'UA', 'US'];
 
 const MAX_QUANTITY = 1000;
 /** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */
@@ -274,35 +272,39 @@ export class CheckoutDialog implements ReactiveController {
       const problem = errorOf(name);
       return problem ? html`<span part="field-error" class="field-error" id="${name}-error">${m.problems[problem as keyof typeof m.problems] ?? m.problems.server}</span>` : nothing;
     };
-    const field = (name: string, text: string, type: string, autocomplete: string, after: unknown = nothing) =>
-      html`<label>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
+    // Fields side by side where the dialog has room (`pair`), and post code beside city even on a phone.
+    const field = (name: string, text: string, type: string, autocomplete: string, after: unknown = nothing, layout = 'pair') =>
+      html`<label class=${layout}>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
         aria-invalid=${invalid(name)} aria-describedby="${name}-error" />${after}${hint(name)}</label>`;
-    const regions = new Intl.DisplayNames(this.#ctx.locale(), { type: 'region' });
+    const country = info?.seller_country ?? 'PL';
     // The last quote stays on screen, dimmed, while the next one is asked for; the checkout's own answer once it differs.
     const revised = this.state.revised;
     const quote = revised ?? this.quote;
     const quantityWrong = errors.quantity === 'quantity';
     const lookup = this.#lookup.state;
     // A `close` the browser queued as the dialog left the page (an SPA route change) may land after it
-    // opened again: only a dialog still closed closes the checkout.
+    // opened again: only a dialog still closed closes the checkout. The `payment` area is where a payment
+    // method's block goes, before the actions, which stay in sight while the fields scroll.
     return html`<dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${(event: Event) => !(event.target as HTMLDialogElement).open && this.#close()}>
         <form part="form" @submit=${(event: SubmitEvent) => this.#submit(event)} aria-busy=${busy} novalidate
           @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}
           @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}>
-          <h2 id="title">${info?.name ?? m.loading}</h2>
+          <h2 id="title" part="title">${info?.name ?? m.loading}</h2>
+          <button part="close-button" class="close" type="button" aria-label=${m.close} ?disabled=${busy} @click=${() => this.#close()}>×</button>
           ${info?.seller ? html`<p>${info.seller}</p>` : nothing}
+          <div class="fields">
           ${host.portalToken
-            ? html`<p>${m.asCustomer}</p>`
+            ? html`<p class="wide">${m.asCustomer}</p>`
             : html`${field('email', m.email, 'email', 'email')}${field('name', m.name, 'text', 'name')}
-                <label class="check"><input type="checkbox" .checked=${company} ?disabled=${busy} @change=${(event: Event) => this.#set({ company: (event.target as HTMLInputElement).checked })} />${m.company}</label>
-                <label>${m.country}<select part="input" name="country" autocomplete="country" required ?disabled=${busy}
+                <label class="check wide"><input type="checkbox" .checked=${company} ?disabled=${busy} @change=${(event: Event) => this.#set({ company: (event.target as HTMLInputElement).checked })} />${m.company}</label>
+                <label class="pair">${m.country}<select part="input" name="country" autocomplete="country" required ?disabled=${busy}
                   aria-invalid=${invalid('country')} aria-describedby="country-error">
-                  ${SALE_COUNTRIES.map((code) => html`<option value=${code} ?selected=${code === (info?.seller_country ?? 'PL')}>${regions.of(code)}</option>`)}
+                  ${countriesByName(this.#ctx.locale()).map(([code, name]) => html`<option value=${code} ?selected=${code === country}>${name}</option>`)}
                 </select>${hint('country')}</label>
                 ${company
                   ? html`${field('tax_no', m.taxNo, 'text', 'off', html`<button part="lookup-button" type="button" ?disabled=${busy || lookup?.status === 'pending'}
                         @click=${(event: Event) => this.#lookupCompany((event.target as HTMLElement).closest('form')!)}>${m.lookup}</button>`)}
-                      <p part="lookup-status" class="note" role="status">${lookup?.status === 'pending'
+                      <p part="lookup-status" class="note wide" role="status">${lookup?.status === 'pending'
                         ? m.lookupPending
                         : lookup?.status === 'unavailable'
                           ? m.lookupUnavailable
@@ -310,14 +312,15 @@ export class CheckoutDialog implements ReactiveController {
                             ? m.lookupFilled(lookup.name, lookup.kept.length > 0)
                             : nothing}</p>
                       ${field('company', m.companyName, 'text', 'organization')}
-                      ${field('street', m.street, 'text', 'street-address')}${field('post_code', m.postCode, 'text', 'postal-code')}
-                      ${field('city', m.city, 'text', 'address-level2')}`
+                      ${field('street', m.street, 'text', 'street-address')}${field('post_code', m.postCode, 'text', 'postal-code', nothing, 'half')}
+                      ${field('city', m.city, 'text', 'address-level2', nothing, 'half')}`
                   : nothing}`}
           ${host.showQuantity
-            ? html`<label>${m.quantity}<input part="input" name="quantity" type="number" min="1" max=${MAX_QUANTITY} step="1" inputmode="numeric" required
+            ? html`<label class="pair">${m.quantity}<input part="input" name="quantity" type="number" min="1" max=${MAX_QUANTITY} step="1" inputmode="numeric" required
                 .value=${String(host.quantity)} ?readonly=${busy} aria-invalid=${invalid('quantity')} aria-describedby="quantity-error"
                 @input=${(event: Event) => this.#quantityInput(event.target as HTMLInputElement)} />${hint('quantity')}</label>`
             : nothing}
+          </div>
           ${info
             ? saleSummary(m, { info, quote, revised: !!revised, pending: this.#quotes.status === 'pending', quantityWrong, locale: this.#ctx.locale() })
             : html`<p part="summary" class="summary">${m.loading}</p>`}
@@ -330,15 +333,17 @@ export class CheckoutDialog implements ReactiveController {
                   ? e.invalid
                   : e.failed
             : nothing}</p>
-          <div class="actions">
-            <button part="cancel-button" type="button" ?disabled=${busy} @click=${() => this.#close()}>${m.cancel}</button>
-            <button part="continue-button" class="buy" ?disabled=${busy || !this.quote || quantityWrong}>${busy
-              ? m.redirecting
-              : revised
-                ? m.continueRevised(this.#money(revised.amount))
-                : problem
-                  ? m.retry
-                  : m.continue}</button>
+          <div part="payment" class="payment">
+            <div class="actions">
+              <button part="cancel-button" type="button" ?disabled=${busy} @click=${() => this.#close()}>${m.cancel}</button>
+              <button part="continue-button" class="buy" ?disabled=${busy || !this.quote || quantityWrong}>${busy
+                ? m.redirecting
+                : revised
+                  ? m.continueRevised(this.#money(revised.amount))
+                  : problem
+                    ? m.retry
+                    : m.continue}</button>
+            </div>
           </div>
         </form>
       </dialog>`;

@@ -48,6 +48,9 @@ const pl: PayButtonMessages = {
   asCustomer: 'Faktura na dane z Twojego konta.',
   unitPrice: 'Cena jednostkowa',
   total: 'Razem',
+  inclVat: 'z VAT',
+  noVat: 'bez VAT',
+  close: 'Zamknij',
   continue: 'Przejdź do płatności',
   cancel: 'Anuluj',
   redirecting: 'Otwieramy stronę płatności…',
@@ -61,6 +64,7 @@ const pl: PayButtonMessages = {
     busy: 'Zbyt wiele prób. Odczekaj chwilę.',
     invalid: 'Sprawdź',
     failed: 'Coś poszło nie tak.',
+    notForSale: 'Ten produkt nie jest już w sprzedaży.',
   },
 };
 

@@ -48,6 +48,10 @@ export const en = {
   asCustomer: 'Invoiced to your account details.',
   unitPrice: 'Unit price',
   total: 'Total',
+  /** Beside the total: what it holds of VAT. */
+  inclVat: 'incl. VAT',
+  noVat: 'VAT not charged',
+  close: 'Close',
   continue: 'Continue to payment',
   cancel: 'Cancel',
   redirecting: 'Opening payment…',

@@ -5,6 +5,12 @@ export const styles = css`
   :host {
     display: inline-block;
   }
+  /* A dark (or system-following) button brings its own surface, so its light text never stands on a light page. */
+  :host(:not([theme='light'])) {
+    padding: 0.5rem 0.75rem;
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
   .base {
     display: flex;
     flex-wrap: wrap;
@@ -13,8 +19,6 @@ export const styles = css`
   }
   .name {
     font-weight: 600;
-    font-size: 1em;
-    margin: 0;
   }
   .badge {
     font-size: 0.7rem;

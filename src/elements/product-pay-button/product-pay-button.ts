@@ -4,7 +4,7 @@ import { Task } from '../shared/task.js';
 import { DEV } from '../shared/dev-mode.js';
 import { warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatMoney } from '../shared/format.js';
-import { SaleClient, type CheckoutOutcome, type CheckoutStatus, type SaleProduct } from '../shared/sale-client.js';
+import { SaleClient, SaleError, type CheckoutOutcome, type CheckoutStatus, type SaleProduct } from '../shared/sale-client.js';
 import { themeStyles } from '../shared/theme.js';
 import { PayCancelEvent, PaySuccessEvent } from './events.js';
 import { pendingAttempt, type PendingAttempt } from './attempt.js';
@@ -51,6 +51,8 @@ const MAX_QUANTITY = 1000;
  * @csspart error - The error message when the product cannot be loaded.
  * @csspart retry-button - Its retry button.
  * @csspart dialog - The checkout dialog.
+ * @csspart title - The dialog's heading: the product's name.
+ * @csspart close-button - The dialog's close button, top right (Escape closes it too).
  * @csspart form - The form inside it.
  * @csspart input - Each text field.
  * @csspart summary - The unit price, quantity, VAT and total.
@@ -58,6 +60,7 @@ const MAX_QUANTITY = 1000;
  * @csspart total - The total row.
  * @csspart continue-button - The button that starts the payment.
  * @csspart cancel-button - The dialog's cancel button.
+ * @csspart payment - The dialog's payment area: a payment method's fields, then Cancel and Continue, in sight while the fields scroll.
  * @csspart field-error - The problem with a dialog field, in the buyer's language, beside the field.
  * @csspart vat-note - Why the VAT is what it is for this buyer (reverse charge, OSS, a VIES fallback) and the words the invoice will carry.
  * @csspart revised - The new total when the checkout priced the sale otherwise than the dialog showed (VIES could not answer).
@@ -69,7 +72,7 @@ const MAX_QUANTITY = 1000;
  * @cssprop [--product-pay-button-background=var(--ik-color-accent)] - Background of the buy button.
  * @cssprop [--product-pay-button-color=var(--ik-color-accent-text)] - Text color of the buy button.
  * @cssprop [--product-pay-button-font-size=1em] - Text size of the buy button.
- * @cssprop [--product-pay-button-dialog-width=26rem] - Width of the checkout dialog, at most the viewport's less 2rem.
+ * @cssprop [--product-pay-button-dialog-width=40rem] - Width of the checkout dialog, at most the viewport's less 2rem; at 30rem and wider its fields stand in two columns.
  */
 export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
   static override styles = [themeStyles, styles];
@@ -277,10 +280,12 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     const invoice = result?.outcome?.invoice;
     const e = m.errors;
     const quote = this.#dialog?.state.revised ?? this.#dialog?.quote;
+    // A product the server does not know (404) is no longer for sale: no retry would change that.
+    const gone = this.failure instanceof SaleError && this.failure.status === 404;
     return html`<div part="base" class="base" aria-busy=${!(info || this.failure)}>
         ${this.failure
-          ? html`<span part="error" class="error" role="alert">${e.failed}</span>
-              <button part="retry-button" type="button" @click=${this.reload}>${m.retry}</button>`
+          ? html`<span part="error" class="error" role="alert">${gone ? e.notForSale : e.failed}</span>
+              ${gone ? nothing : html`<button part="retry-button" type="button" @click=${this.reload}>${m.retry}</button>`}`
           : info
             ? html`<span part="name" class="name">${info.name}</span><span part="price" class="price">${this.#money(info.price_gross)}</span>${badge}
                 <button part="button" class="buy" type="button" ?disabled=${info.available === false || result?.status === 'checking'}

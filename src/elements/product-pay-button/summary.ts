@@ -28,14 +28,15 @@ function explanation(m: PayButtonMessages, quote: ProductQuote | CheckoutAnswer)
  */
 export function saleSummary(m: PayButtonMessages, { info, quote, revised, pending, quantityWrong, locale }: SummaryInput): TemplateResult {
   const money = (amount: string) => formatMoney(amount, info.currency, locale);
-  const row = (text: string, amount: string, part = 'row') => html`<div part=${part}><dt>${text}</dt><dd>${amount}</dd></div>`;
+  const row = (text: unknown, amount: string, part = 'row') => html`<div part=${part}><dt>${text}</dt><dd>${amount}</dd></div>`;
   const line = quote && lineTotals(quote.amount, 1, quote.tax, info.currency);
   const note = quote && explanation(m, quote);
   const notes = quote?.notes ?? [];
+  // Beside the total, what it holds of VAT: "incl. VAT", or none charged (a reverse charge, a 0% supply); the note says why.
   return html`${quote && line && !quantityWrong
       ? html`<dl part="summary" class="summary ${pending ? 'stale' : ''}" aria-busy=${pending}>
           ${row(m.unitPrice, money('unit_price' in quote ? quote.unit_price : info.price_gross))}${row(m.quantity, `${quote.quantity} ${info.quantity_unit ?? ''}`)}
-          ${row(`${m.vat} ${line.rate}`, money(line.vat))}${row(m.total, money(quote.amount), 'row total')}
+          ${row(`${m.vat} ${line.rate}`, money(line.vat))}${row(html`${m.total} <small>${/^[0.]+$/.test(line.vat) ? m.noVat : m.inclVat}</small>`, money(quote.amount), 'row total')}
         </dl>`
       : html`<p part="summary" class="summary" aria-busy=${!quantityWrong}>${quantityWrong ? m.fixQuantity : m.loading}</p>`}
     ${note || notes.length || revised

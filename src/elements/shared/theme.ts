@@ -25,8 +25,6 @@ export const themeStyles = css`
     --_radius: var(--ik-radius, 0.75rem);
     --_radius-small: var(--ik-radius-small, 0.5rem);
     --_focus: 0 0 0 2px var(--_surface), 0 0 0 4px var(--_accent);
-    --_hover: color-mix(in srgb, var(--_text) 3%, transparent);
-    --_skeleton: color-mix(in srgb, var(--_text) 7%, var(--_surface));
     color-scheme: light;
     font: var(--ik-font-size, 0.875rem) / 1.45 var(--ik-font-family, system-ui, sans-serif);
     color: var(--_text);

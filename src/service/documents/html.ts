@@ -59,6 +59,10 @@ const PAGE_STYLE = `
   .badge { display: inline-block; padding: 0.15rem 0.6rem; border-radius: 999px; font-size: 0.8rem; font-weight: 600; border: 1px solid currentColor; }
   .badge.paid { color: var(--ok); } .badge.due { color: var(--warn); }
   .notice { border: 1px solid var(--ok); border-radius: 10px; padding: 0.75rem 1rem; margin-bottom: 1.25rem; }
+  .facts { display: grid; gap: 0.5rem 1.5rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 16rem), 1fr)); margin: 1.25rem 0 0; }
+  .facts dt { font-size: 0.8rem; color: var(--muted); font-weight: 600; }
+  .facts dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
+  .notice p { margin: 0; }
   .amount { font-size: clamp(1.75rem, 5vw, 2.5rem); font-weight: 700; letter-spacing: -0.02em; margin: 0.5rem 0 1rem; font-variant-numeric: tabular-nums; }
   @media (max-width: 34rem) { .hide-narrow { display: none; } th, td { padding: 0.5rem 0.3rem; } }
 `;

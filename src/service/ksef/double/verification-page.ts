@@ -1,5 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
-import { html, type Html } from '../../documents/html.js';
+import { html, page, type Html } from '../../documents/html.js';
 import type { StoredInvoice } from './state.js';
 
 /** What the double found of a KOD II link; `reason` says why it does not verify. */
@@ -79,21 +79,19 @@ export function verificationPage(invoice: StoredInvoice | undefined, request: { 
   return pageOf(request.english, t.title, html`<p role="status" data-state="${invoice ? 'found' : 'missing'}">${invoice ? t.found : t.missing}</p>`, rows);
 }
 
-/** A verification page: its title, the test environment's note, the outcome, then the data as a list. */
+/** A verification page in the service's own look: its title, the test environment's note, the outcome, then the data as a list. */
 function pageOf(english: boolean, title: string, outcome: Html, rows: readonly (readonly (string | null)[])[]): string {
   const t = english ? messages.en : messages.pl;
-  return html`<!doctype html>
-<html lang="${english ? 'en' : 'pl'}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>
-<body>
-<main>
+  return page({
+    title,
+    lang: english ? 'en' : 'pl',
+    body: html`<div class="sheet">
 <h1>${title}</h1>
-<p role="note"><strong>${t.test}</strong></p>
-${outcome}
-<dl>${rows.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
-</main>
-</body>
-</html>`.text;
+<p role="note" class="muted"><strong>${t.test}</strong></p>
+<div class="notice">${outcome}</div>
+<dl class="facts">${rows.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
+</div>`,
+  });
 }
 
 /** The page KOD II leads to: whether the issuer's certificate and the link's signature hold. */
