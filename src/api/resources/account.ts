@@ -1,7 +1,7 @@
 import { successBody, type SuccessBody } from '../schemas/common.js';
 import { accountOperationResult, type AccountAddUserInput, type AccountOperationResult } from '../schemas/account-operations.js';
 import { userResult, type UserResult } from '../schemas/account.js';
-import { type PaymentSettings, type PaymentSettingsInput, paymentSettingsResult } from '../schemas/payment-settings.js';
+import { type PaymentMethods, paymentMethods, type PaymentSettings, type PaymentSettingsInput, paymentSettingsResult } from '../schemas/payment-settings.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 export interface AccountApi {
@@ -15,6 +15,8 @@ export interface AccountApi {
   paymentSettings(options?: CallOptions): Promise<PaymentSettings>;
   /** Chooses the payment provider and sets its keys; a secret left out keeps the stored one. */
   updatePaymentSettings(payments: PaymentSettingsInput, options?: CallOptions): Promise<PaymentSettings>;
+  /** The ways a checkout may pay: the provider, whether it moves no real money, and whether it takes BLIK codes on the page. */
+  paymentMethods(options?: CallOptions): Promise<PaymentMethods>;
 }
 
 /** The account operations of the hosted service (`/account/…`). */
@@ -29,5 +31,6 @@ export function accountApi(transport: Transport): AccountApi {
       (await transport.request({ method: 'GET', path: 'account/payments', format: 'json' }, paymentSettingsResult, options)).payments,
     updatePaymentSettings: async (payments, options) =>
       (await transport.request({ method: 'PUT', path: 'account/payments', format: 'json', body: { payments } }, paymentSettingsResult, options)).payments,
+    paymentMethods: async (options) => transport.request({ method: 'GET', path: 'account/payment_methods', format: 'json' }, paymentMethods, options),
   };
 }

@@ -21,6 +21,11 @@ export interface PaymentsApi {
   /** Changes a payment; a paid payment's amount moves its invoice's `paid` and status. */
   update(id: Id, input: PaymentUpdateInput, options?: CallOptions): Promise<Payment>;
   delete(id: Id, options?: CallOptions): Promise<SuccessBody>;
+  /**
+   * Sends the buyer's six-digit BLIK code for an unpaid payment (`POST /banking/payments/{id}/blik`):
+   * the payment answers with its `blik` state. A code is sent once: 409 when one was sent already.
+   */
+  blik(id: Id, code: string, options?: CallOptions): Promise<Payment>;
   /** One page of payments, each with the invoices it paid (`include=invoices`). */
   listWithInvoices(query?: PaymentListQuery, options?: CallOptions): Promise<PaymentWithInvoices[]>;
 }
@@ -47,6 +52,8 @@ export function paymentsApi(transport: Transport): PaymentsApi {
       transport.request({ method: 'POST', path: 'banking/payments', body: { banking_payment: input } }, payment, options),
     update: async (id, input, options) =>
       transport.request({ method: 'PUT', path: `banking/payments/${idSegment(id)}`, body: { banking_payment: input } }, payment, options),
+    blik: async (id, code, options) =>
+      transport.request({ method: 'POST', path: `banking/payments/${idSegment(id)}/blik`, format: 'json', body: { code } }, payment, options),
     delete: async (id, options) =>
       transport.request({ method: 'DELETE', path: `banking/payments/${idSegment(id)}` }, successBody, options),
     listWithInvoices: async (query = {}, options) =>

@@ -82,6 +82,16 @@ export type PaymentListQuery = z.input<typeof paymentListQuery>;
 
 const s = z.string().nullable();
 const n = z.number().nullable();
+
+/** Where a BLIK payment stands: `pending` while the buyer confirms in the bank app; `reason` once it failed. */
+export const paymentBlik = z.object({
+  status: z.enum(['pending', 'paid', 'failed']),
+  reason: z.enum(['wrong_code', 'expired_code', 'declined', 'timeout', 'provider_error']).nullable(),
+  /** When the code stops being good (ISO 8601). */
+  expires_at: z.string(),
+});
+export type PaymentBlik = z.infer<typeof paymentBlik>;
+
 export const payment = z.looseObject({
   id: z.number(),
   name: z.string(),
@@ -122,6 +132,8 @@ export const payment = z.looseObject({
   provider_title: s,
   created_at: z.string(),
   updated_at: z.string(),
+  /** A BLIK payment's state (never its code): absent or null for any other payment. */
+  blik: paymentBlik.nullish(),
 });
 export type Payment = z.infer<typeof payment>;
 export const paymentList = z.array(payment);
