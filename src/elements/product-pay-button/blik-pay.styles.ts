@@ -1,0 +1,32 @@
+import { css } from 'lit';
+
+/** BLIK's own rules, adopted with the dialog's: the code field, the time left, the text only screen readers hear. */
+export const blikStyles = css`
+  .blik {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: end;
+    gap: 0 0.5rem;
+    margin: 0.8rem 0;
+    padding: 0;
+    border: 0;
+  }
+  .blik label {
+    flex: 1 1 8em;
+  }
+  .blik input {
+    letter-spacing: 0.2em;
+  }
+  .time {
+    font-size: 2em;
+    font-variant-numeric: tabular-nums;
+    margin: 0.5rem 0;
+  }
+  .sr {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+  }
+`;
