@@ -13,16 +13,6 @@ const SPOKEN = [90, 60, 30, 10];
 /** Past the code's expiry, the server decides a timeout within seconds; a page that hears nothing gives up after this. */
 const GIVE_UP_MS = 30_000;
 
-/**
- * The code typed or pasted ("123 456", "123-456") as six digits; `null` when the BLIK button was
- * pressed with anything else; `undefined` when the buyer chose another button.
- */
-export function blikCode(form: HTMLFormElement, submitter: HTMLElement | null): string | null | undefined {
-  if (submitter?.getAttribute('name') !== 'blik') return undefined;
-  const code = String(new FormData(form).get('code') ?? '').replace(/[\s-]/g, '');
-  return /^\d{6}$/.test(code) ? code : null;
-}
-
 interface Waiting {
   phase: 'waiting' | 'paid' | 'failed';
   attempt: PendingAttempt;
@@ -47,6 +37,8 @@ export class BlikPay implements ReactiveController {
   #state?: Waiting | undefined;
   #timer?: ReturnType<typeof setInterval>;
   #checks = new AbortController();
+  /** The buyer asked to pay with BLIK (its button, or Enter in the code field), not Continue: true during that submit only. */
+  #chosen = false;
 
   constructor(host: PayButtonHost, ctx: DialogContext, messages: () => PayButtonMessages) {
     this.#host = host;
@@ -58,6 +50,16 @@ export class BlikPay implements ReactiveController {
     const sheet = blikStyles.styleSheet;
     if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     else adoptStyles(root, [blikStyles]);
+  }
+
+  /**
+   * For the submit under way: the code typed or pasted ("123 456", "123-456") as six digits, `null`
+   * when BLIK was chosen with anything else, `undefined` when the buyer chose another way to pay.
+   */
+  code(form: HTMLFormElement): string | null | undefined {
+    if (!this.#chosen) return undefined;
+    const code = String(new FormData(form).get('code')).replace(/[\s-]/g, '');
+    return /^\d{6}$/.test(code) ? code : null;
   }
 
   /** A BLIK payment is on screen: the form gives way to it. */
@@ -146,10 +148,18 @@ export class BlikPay implements ReactiveController {
       const input = event.target as HTMLInputElement;
       input.value = input.value.replace(/\D/g, '').slice(0, 6);
     };
+    // Not the form's default button: Enter in the buyer's fields goes on as it always did, Enter in the code pays with BLIK.
+    const choose = (event: Event) => {
+      event.preventDefault();
+      // The submit event is dispatched at once, within this call.
+      this.#chosen = true;
+      (event.target as HTMLElement).closest('form')!.requestSubmit();
+      this.#chosen = false;
+    };
     return html`<fieldset part="blik" class="blik">
       <label>${m.blik.code}<input part="input blik-code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" ?readonly=${busy}
-        aria-invalid=${invalid} aria-describedby="code-error" @input=${normalize} />${hint}</label>
-      <button part="blik-button" name="blik" ?disabled=${busy}>${m.blik.pay}</button>
+        aria-invalid=${invalid} aria-describedby="code-error" @input=${normalize} @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && choose(event)} />${hint}</label>
+      <button part="blik-button" type="button" ?disabled=${busy} @click=${choose}>${m.blik.pay}</button>
     </fieldset>`;
   }
 

@@ -14,7 +14,7 @@ import { saleSummary } from './summary.js';
 import { buyerFrom, quoteQuery } from './buyer.js';
 import { catalogs } from './messages.js';
 import { dialogStyles } from './checkout-dialog.styles.js';
-import { BlikPay, blikCode } from './blik-pay.js';
+import { BlikPay } from './blik-pay.js';
 
 export { catalogs };
 
@@ -215,7 +215,7 @@ export class CheckoutDialog implements ReactiveController {
     const buyer: CheckoutBuyer | undefined = token ? undefined : this.#buyerFrom(form);
     const { product, quantity } = host;
     const detail = { product, quantity, amount: quote.amount, currency: info.currency };
-    const code = blikCode(form, event.submitter);
+    const code = this.#blik.code(form);
     if (this.state.revised && code === undefined) return this.#pay(this.state.revised, detail);
     // The same rules the checkout applies: nothing is sent that it would refuse.
     const problems = { ...(buyer && buyerProblems(buyer)), ...(code === null && { code: 'blik' as const }) };
