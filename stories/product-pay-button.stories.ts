@@ -336,3 +336,87 @@ export const RegisterDown: Story = {
     await pause(500);
   }),
 };
+
+// ——— BLIK on the page ———
+
+/** Types a BLIK code as a buyer pastes it, and presses "Pay with BLIK". */
+async function payWithBlik(el: ProductPayButton, typed: string): Promise<void> {
+  await openDialog(el, ADA);
+  await quoted(el);
+  const input = part<HTMLInputElement>(el, 'blik-code')!;
+  input.value = typed;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  el.shadowRoot!.querySelector<HTMLButtonElement>('fieldset [part~="blik-button"]')!.click();
+}
+
+const blik = (typed: string) => play((el) => payWithBlik(el, typed));
+
+/** Waits past the bank app's answer (the stand-in's second look, about 4 s) so the outcome shows. */
+const blikOutcome = (typed = '777123') =>
+  play(async (el) => {
+    await payWithBlik(el, typed);
+    for (let i = 0; i < 120 && !part(el, 'blik-status')?.querySelector('.actions'); i++) await pause(50);
+  });
+
+/** BLIK on the page: a product in PLN whose account's provider takes BLIK codes offers the six-digit field beside Continue. */
+export const BlikField: Story = { args: { endpoint: scenario('blik') }, play: play((el) => openDialog(el, ADA)) };
+
+export const BlikFieldPolish: Story = { ...BlikField, args: { ...BlikField.args, locale: 'pl' } };
+
+export const BlikFieldDark: Story = { ...BlikField, args: { ...BlikField.args, theme: 'dark' }, decorators: DarkSection.decorators! };
+
+/** Five digits: the dialog says so at the field and sends nothing. */
+export const BlikTypingError: Story = { args: { endpoint: scenario('blik') }, play: blik('12345') };
+
+export const BlikTypingErrorPolish: Story = { ...BlikTypingError, args: { ...BlikTypingError.args, locale: 'pl' } };
+
+/** The code is sent: "Confirm the payment in your bank app" with the two minutes counting down, asked every 2 s. */
+export const BlikWaiting: Story = { args: { endpoint: scenario('blik-waiting') }, play: blik('777 123') };
+
+export const BlikWaitingPolish: Story = { ...BlikWaiting, args: { ...BlikWaiting.args, locale: 'pl' } };
+
+export const BlikWaitingDark: Story = { ...BlikWaiting, args: { ...BlikWaiting.args, theme: 'dark' }, decorators: DarkSection.decorators! };
+
+/** The wait on a phone, 390 px wide. */
+export const BlikWaitingPhone: Story = {
+  ...BlikWaiting,
+  parameters: { viewport: { defaultViewport: 'mobile2' } },
+  decorators: [(story) => html`<div style="width: 390px">${story()}</div>`],
+};
+
+/** Approved in the bank app: the invoice, with a link to it; `pay-success` fired. */
+export const BlikPaid: Story = { args: { endpoint: scenario('blik') }, play: blikOutcome() };
+
+export const BlikPaidPolish: Story = { ...BlikPaid, args: { ...BlikPaid.args, locale: 'pl' } };
+
+export const BlikPaidDark: Story = { ...BlikPaid, args: { ...BlikPaid.args, theme: 'dark' }, decorators: DarkSection.decorators! };
+
+/** The provider refused the code at once: wrong. "Try again" takes a new code; "Pay another way" goes to the payment page. */
+export const BlikWrongCode: Story = { args: { endpoint: scenario('blik-wrong-code') }, play: blik('111111') };
+
+export const BlikWrongCodePolish: Story = { ...BlikWrongCode, args: { ...BlikWrongCode.args, locale: 'pl' } };
+
+export const BlikWrongCodeDark: Story = { ...BlikWrongCode, args: { ...BlikWrongCode.args, theme: 'dark' }, decorators: DarkSection.decorators! };
+
+/** The code had expired before it was sent. */
+export const BlikExpiredCode: Story = { args: { endpoint: scenario('blik-expired-code') }, play: blik('222222') };
+
+export const BlikExpiredCodePolish: Story = { ...BlikExpiredCode, args: { ...BlikExpiredCode.args, locale: 'pl' } };
+
+/** The buyer declined in the bank app. */
+export const BlikDeclined: Story = { args: { endpoint: scenario('blik-declined') }, play: blikOutcome('333333') };
+
+export const BlikDeclinedPolish: Story = { ...BlikDeclined, args: { ...BlikDeclined.args, locale: 'pl' } };
+
+/** The bank app gave no answer before the code expired. */
+export const BlikTimeout: Story = { args: { endpoint: scenario('blik-timeout') }, play: blikOutcome('444444') };
+
+export const BlikTimeoutPolish: Story = { ...BlikTimeout, args: { ...BlikTimeout.args, locale: 'pl' } };
+
+/** The provider failed. */
+export const BlikProviderError: Story = { args: { endpoint: scenario('blik-provider-error') }, play: blikOutcome() };
+
+export const BlikProviderErrorPolish: Story = { ...BlikProviderError, args: { ...BlikProviderError.args, locale: 'pl' } };
+
+/** The server refused the code (a 422 naming `payment.code`): said at the field. */
+export const BlikCodeRefused: Story = { args: { endpoint: scenario('blik-invalid') }, play: blik('777123') };
