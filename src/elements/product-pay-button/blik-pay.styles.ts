@@ -13,6 +13,7 @@ export const blikStyles = css`
   }
   .blik label {
     flex: 1 1 8em;
+    margin: 0;
   }
   .blik input {
     letter-spacing: 0.2em;
