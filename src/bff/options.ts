@@ -23,8 +23,8 @@ export interface BffServiceClient {
     Partial<Pick<InvoicingClient['invoices'], 'summary' | 'listFields' | 'listPage' | 'einvoice'>>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
-  /** `blik` is optional: without it the checkout takes no BLIK code on the page. */
-  payments: Pick<InvoicingClient['payments'], 'create' | 'get'> & Partial<Pick<InvoicingClient['payments'], 'blik'>>;
+  /** `sendBlikCode` is optional: without it the checkout takes no BLIK code on the page. */
+  payments: Pick<InvoicingClient['payments'], 'create' | 'get'> & Partial<Pick<InvoicingClient['payments'], 'sendBlikCode'>>;
   /**
    * Asked whether the account's provider moves real money; without it products never say `test_mode`.
    * `paymentMethods` is optional: without it (or against a service without the route) no BLIK is offered.

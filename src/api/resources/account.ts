@@ -1,7 +1,8 @@
 import { successBody, type SuccessBody } from '../schemas/common.js';
 import { accountOperationResult, type AccountAddUserInput, type AccountOperationResult } from '../schemas/account-operations.js';
 import { userResult, type UserResult } from '../schemas/account.js';
-import { type PaymentMethods, paymentMethods, type PaymentSettings, type PaymentSettingsInput, paymentSettingsResult } from '../schemas/payment-settings.js';
+import { type PaymentSettings, type PaymentSettingsInput, paymentSettingsResult } from '../schemas/payment-settings.js';
+import { paymentMethods, type PaymentMethods } from '../schemas/payment.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 export interface AccountApi {
@@ -15,7 +16,7 @@ export interface AccountApi {
   paymentSettings(options?: CallOptions): Promise<PaymentSettings>;
   /** Chooses the payment provider and sets its keys; a secret left out keeps the stored one. */
   updatePaymentSettings(payments: PaymentSettingsInput, options?: CallOptions): Promise<PaymentSettings>;
-  /** The ways a checkout may pay: the provider, whether it moves no real money, and whether it takes BLIK codes on the page. */
+  /** Who takes the account's payments and whether its checkouts take BLIK codes (`GET /account/payment_methods`). */
   paymentMethods(options?: CallOptions): Promise<PaymentMethods>;
 }
 

@@ -22,10 +22,11 @@ export interface PaymentsApi {
   update(id: Id, input: PaymentUpdateInput, options?: CallOptions): Promise<Payment>;
   delete(id: Id, options?: CallOptions): Promise<SuccessBody>;
   /**
-   * Sends the buyer's six-digit BLIK code for an unpaid payment (`POST /banking/payments/{id}/blik`):
-   * the payment answers with its `blik` state. A code is sent once: 409 when one was sent already.
+   * Sends the buyer's BLIK code for an unpaid payment, once (`POST /banking/payments/{id}/blik`), and
+   * answers the payment with its `blik` state. A second code, a paid payment or one BLIK cannot pay
+   * is a 409; a malformed code a 422 naming `code`.
    */
-  blik(id: Id, code: string, options?: CallOptions): Promise<Payment>;
+  sendBlikCode(id: Id, code: string, options?: CallOptions): Promise<Payment>;
   /** One page of payments, each with the invoices it paid (`include=invoices`). */
   listWithInvoices(query?: PaymentListQuery, options?: CallOptions): Promise<PaymentWithInvoices[]>;
 }
@@ -52,10 +53,10 @@ export function paymentsApi(transport: Transport): PaymentsApi {
       transport.request({ method: 'POST', path: 'banking/payments', body: { banking_payment: input } }, payment, options),
     update: async (id, input, options) =>
       transport.request({ method: 'PUT', path: `banking/payments/${idSegment(id)}`, body: { banking_payment: input } }, payment, options),
-    blik: async (id, code, options) =>
-      transport.request({ method: 'POST', path: `banking/payments/${idSegment(id)}/blik`, format: 'json', body: { code } }, payment, options),
     delete: async (id, options) =>
       transport.request({ method: 'DELETE', path: `banking/payments/${idSegment(id)}` }, successBody, options),
+    sendBlikCode: async (id, code, options) =>
+      transport.request({ method: 'POST', path: `banking/payments/${idSegment(id)}/blik`, format: 'json', body: { code } }, payment, options),
     listWithInvoices: async (query = {}, options) =>
       transport.request(
         { method: 'GET', path: 'banking/payments', query: { ...toQuery(query), include: 'invoices' } },

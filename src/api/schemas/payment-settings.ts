@@ -86,12 +86,3 @@ export type PaymentSettings = z.infer<typeof paymentSettings>;
 
 /** The answer of `GET` and `PUT /account/payments`. */
 export const paymentSettingsResult = z.object({ payments: paymentSettings });
-
-/** What `GET /account/payment_methods` answers: which ways to pay a checkout offers, BLIK on the page among them. */
-export const paymentMethods = z.object({
-  provider: z.enum(['test', 'stripe', 'przelewy24']).nullable(),
-  test_mode: z.boolean(),
-  /** True when the provider takes a BLIK code on the shop's own page ("level 0"). */
-  blik: z.boolean(),
-});
-export type PaymentMethods = z.infer<typeof paymentMethods>;

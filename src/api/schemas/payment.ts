@@ -80,18 +80,30 @@ export type PaymentUpdateInput = z.input<typeof paymentUpdateInput>;
 export const paymentListQuery = pageQuery.extend({ invoice_id: optionalId, oid: z.string().optional() });
 export type PaymentListQuery = z.input<typeof paymentListQuery>;
 
-const s = z.string().nullable();
-const n = z.number().nullable();
-
-/** Where a BLIK payment stands: `pending` while the buyer confirms in the bank app; `reason` once it failed. */
+/** Where a BLIK payment stands (an extension of this service): never its code. */
 export const paymentBlik = z.object({
   status: z.enum(['pending', 'paid', 'failed']),
   reason: z.enum(['wrong_code', 'expired_code', 'declined', 'timeout', 'provider_error']).nullable(),
-  /** When the code stops being good (ISO 8601). */
+  /** When the code stops being good: two minutes after it was sent. */
   expires_at: z.string(),
 });
 export type PaymentBlik = z.infer<typeof paymentBlik>;
 
+/** Body of `POST /banking/payments/{id}/blik`: the six digits from the buyer's bank app. */
+export const blikCodeInput = z.object({ code: z.string().describe('Six digits; spaces are ignored. Sent once to the provider, never stored or echoed.') });
+export type BlikCodeInput = z.input<typeof blikCodeInput>;
+
+/** `GET /account/payment_methods`: who takes the account's payments, and whether its checkouts take BLIK codes. */
+export const paymentMethods = z.object({
+  provider: z.enum(['test', 'stripe', 'przelewy24']).nullable(),
+  test_mode: z.boolean(),
+  /** True when the provider takes a BLIK code on the page (for payments in PLN). */
+  blik: z.boolean(),
+});
+export type PaymentMethods = z.infer<typeof paymentMethods>;
+
+const s = z.string().nullable();
+const n = z.number().nullable();
 export const payment = z.looseObject({
   id: z.number(),
   name: z.string(),
@@ -130,10 +142,10 @@ export const payment = z.looseObject({
   provider_response: s,
   provider_status: s,
   provider_title: s,
+  /** A BLIK payment's state; null for any other (absent from the hosted service). */
+  blik: paymentBlik.nullish(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** A BLIK payment's state (never its code): absent or null for any other payment. */
-  blik: paymentBlik.nullish(),
 });
 export type Payment = z.infer<typeof payment>;
 export const paymentList = z.array(payment);

@@ -46,10 +46,10 @@ export function blikStateOf(blik: PaymentBlik | null | undefined): BlikState | u
  */
 export async function sendBlikCode(bff: Bff, c: BffContext, paymentId: number, code: string, key: string | undefined): Promise<BlikState> {
   const payments = bff.client.payments;
-  if (!payments.blik) throw invalid('payment.method', 'is not available for this product');
-  const send = payments.blik;
+  if (!payments.sendBlikCode) throw invalid('payment.method', 'is not available for this product');
+  const send = payments.sendBlikCode;
   const serviceKey = key ? await serviceIdempotencyKey(bff.secretKey, 'checkout-blik', key) : undefined;
-  const sent = await bff.service(c, 'payments.blik', async (call) => {
+  const sent = await bff.service(c, 'payments.sendBlikCode', async (call) => {
     try {
       return await send(paymentId, code, { ...call, ...(serviceKey ? { idempotencyKey: serviceKey } : {}) });
     } catch (error) {
