@@ -39,10 +39,12 @@ afterAll(async () => {
   await service?.stop();
 });
 
+let buyers = 0;
+/** A checkout paying with `code`, by a buyer of their own (whose e-mail says nothing of the code). */
 const checkoutBody = (code: string, overrides: Record<string, unknown> = {}) => ({
   product: PLN_TOKEN,
   quantity: 1,
-  buyer: { email: `blik-${code}@example.com`, name: 'Ada Lovelace', country: 'PL' },
+  buyer: { email: `blik-buyer-${(buyers += 1)}@example.com`, name: 'Ada Lovelace', country: 'PL' },
   returnUrl: `${SHOP_ORIGIN}/thanks`,
   payment: { method: 'blik', code },
   ...overrides,
@@ -140,7 +142,8 @@ describe('POST /bff/checkout with payment: { method: "blik", code }', () => {
 
   it('answers pending with the code’s expiry, then paid with the invoice once the buyer approves in the bank app', async () => {
     const sentAt = Date.now();
-    const response = await postCheckout(checkoutBody('777123'));
+    const body = checkoutBody('777123');
+    const response = await postCheckout(body);
     expect(response.status).toBe(201);
     const text = await response.text();
     expect(text).not.toContain('777123');
@@ -153,7 +156,7 @@ describe('POST /bff/checkout with payment: { method: "blik", code }', () => {
     expect(outcome.status).toBe('paid');
     expect(outcome.invoice?.number).toMatch(/\S/);
     expect(outcome.payment).toEqual({ method: 'blik', status: 'paid', reason: null, expires_at: answer.payment!.expires_at });
-    const [payment] = (await api.payments.list({ per_page: 100 })).filter((p) => p.email === 'blik-777123@example.com');
+    const [payment] = (await api.payments.list({ per_page: 100 })).filter((p) => p.email === body.buyer.email);
     expect([payment!.paid, payment!.blik]).toEqual([true, { status: 'paid', reason: null, expires_at: answer.payment!.expires_at }]);
     expect(compare(decimal(payment!.price), decimal('50.00'))).toBe(0);
     expect(JSON.stringify(payment)).not.toContain('777123');
