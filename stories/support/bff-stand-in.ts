@@ -436,7 +436,8 @@ function directAnswer(route: string, request: Request): Response {
   // The service quotes by the tax engine (case, rate, the invoice's words), where the BFF quotes by the checkout core's three kinds.
   const quote = saleQuote(found, { country: 'PL', ossRegistered: false }, (name) => new URL(request.url).searchParams.get(name) ?? undefined);
   const supply_kind = found.service === true ? 'service' : 'goods';
-  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
+  // A shop without a provider takes no BLIK codes: the widget route says so outright.
+  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false, blik: false }, 200, { 'cache-control': 'public, max-age=30' });
 }
 
 /**
