@@ -162,7 +162,8 @@ describe('the seller in the back office', () => {
     await dialog.locator('input[name="name"]').fill('Jan Kowalski');
     await dialog.locator('[part~="continue-button"]').click();
     await shopPage.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
-    await shopPage.getByRole('button', { name: /^Zapłać / }).click();
+    // "Zapłać 49,20 zł", not the page's "Zapłać BLIKIEM".
+    await shopPage.getByRole('button', { name: /^Zapłać \d/ }).click();
     await shopPage.waitForURL((url) => url.origin === shopOrigin, { timeout: 20_000 });
     await expect.poll(() => button.locator('[part~="status"]').textContent(), { timeout: 20_000 }).toMatch(/Faktura \d+\/\d{2}\/\d{4}/);
     const number = /Faktura (\d+\/\d{2}\/\d{4})/.exec((await button.locator('[part~="status"]').textContent())!)![1]!;
