@@ -4,6 +4,7 @@ import '../../src/elements/product-pay-button/define.js';
 import type { PayCancelEvent, PayStartEvent, PaySuccessEvent } from '../../src/elements/product-pay-button/events.js';
 import type { ProductPayButton } from '../../src/elements/product-pay-button/product-pay-button.js';
 import { installBffStandIn } from '../../stories/support/bff-stand-in.js';
+import type { ShopFixtureInfo, ShopState } from './support/shop-fixture.js';
 
 /**
  * BLIK on the page (issue 47) in Chromium, against the BFF stand-in whose answers
@@ -33,15 +34,22 @@ const code = (el: ProductPayButton) => part<HTMLInputElement>(el, 'blik-code')!;
 const payButton = (el: ProductPayButton) => el.shadowRoot!.querySelector<HTMLButtonElement>('fieldset [part~="blik-button"]')!;
 const errorAt = (el: ProductPayButton, name: string) => squash(el.shadowRoot!.getElementById(`${name}-error`)?.textContent);
 
-/** A button on the stand-in's `scenario`, with the dialog open for a buyer who typed e-mail and name. */
-async function openButton(scenario: string, lang = 'en', product = 'logo-design'): Promise<ProductPayButton> {
-  const el = await fixture<ProductPayButton>(html`<product-pay-button endpoint="/storybook-bff/${scenario}" product=${product} locale=${lang}></product-pay-button>`);
+/**
+ * A button on the stand-in's `scenario` (or a real server's, `where`), with the dialog open for a
+ * buyer who typed `email` and a name.
+ */
+async function openButton(scenario: string, lang = 'en', product = 'logo-design', where?: { endpoint: string } | { appUrl: string; account: string }, email = 'ada@example.com'): Promise<ProductPayButton> {
+  const el = !where
+    ? await fixture<ProductPayButton>(html`<product-pay-button endpoint="/storybook-bff/${scenario}" product=${product} locale=${lang}></product-pay-button>`)
+    : 'endpoint' in where
+      ? await fixture<ProductPayButton>(html`<product-pay-button endpoint=${where.endpoint} product=${product} locale=${lang}></product-pay-button>`)
+      : await fixture<ProductPayButton>(html`<product-pay-button app-url=${where.appUrl} account=${where.account} product=${product} locale=${lang}></product-pay-button>`);
   // The page takes the buyer to the payment page itself: the test page never navigates.
   el.addEventListener('pay-start', (event) => event.preventDefault());
   await waitUntil(() => part(el, 'price'), 'the product did not load', { timeout: 10_000 });
   part<HTMLButtonElement>(el, 'button')!.click();
   await el.updateComplete;
-  for (const [name, value] of [['email', 'ada@example.com'], ['name', 'Ada Lovelace']]) {
+  for (const [name, value] of [['email', email], ['name', 'Ada Lovelace']]) {
     const input = part(el, 'form')!.querySelector<HTMLInputElement>(`[name=${name}]`)!;
     input.value = value!;
     input.dispatchEvent(new Event('input', { bubbles: true }));
@@ -211,5 +219,53 @@ describe('product-pay-button with BLIK on the page', () => {
     expect(squash(again.shadowRoot!.activeElement?.textContent)).to.equal('Close');
     await sendKeys({ press: 'Enter' });
     await waitingFor(again, 'the dialog did not close', () => !part<HTMLDialogElement>(again, 'dialog')?.open);
+  });
+});
+
+/**
+ * The same through the real parts: the service with its test provider, whose documented codes say how
+ * the bank app answers (777123 approved after about 2 s, 111111 a wrong code), and the BFF in front of
+ * it (test/elements/support/shop-fixture.ts).
+ */
+describe('product-pay-button with BLIK against the real service and BFF', () => {
+  let shop: ShopFixtureInfo;
+  before(async () => {
+    shop = (await (await fetch('/__shop/info')).json()) as ShopFixtureInfo;
+  });
+  const state = async (email: string) => (await (await fetch(`/__shop/state?email=${encodeURIComponent(email)}`)).json()) as ShopState;
+  let buyers = 0;
+  const newEmail = () => `blik-${Date.now()}-${(buyers += 1)}@example.com`;
+
+  it('pays through the BFF: the code approved in the bank app, the invoice the service issued', async () => {
+    const email = newEmail();
+    const el = await openButton('', 'pl', 'logo-design', { endpoint: shop.bff }, email);
+    const success = oneEvent(el, 'pay-success') as Promise<PaySuccessEvent>;
+    await payWithBlik(el, '777 123');
+    await waitingFor(el, 'the wait did not start', () => !!part(el, 'blik-time'));
+    expect(squash(part(el, 'blik-status')!.querySelector('h2')!.textContent)).to.equal('Potwierdź płatność w aplikacji banku');
+    const { detail } = await success;
+    const recorded = await state(email);
+    expect(recorded.payments.map(({ paid, price, currency }) => ({ paid, price, currency }))).to.deep.equal([{ paid: true, price: '1845.0', currency: 'PLN' }]);
+    expect(detail.invoice?.number).to.equal(recorded.invoices[0]!.number);
+    await el.updateComplete;
+    expect(squash(part(el, 'blik-status')!.querySelector('h2')!.textContent)).to.equal(`Płatność przyjęta. Dziękujemy! Faktura ${detail.invoice!.number} jest w drodze na Twój e-mail.`);
+  });
+
+  it('pays in direct mode after a wrong code: the reason, Try again, and a new code approved', async () => {
+    const email = newEmail();
+    const el = await openButton('', 'en', 'logo-design', { appUrl: shop.service, account: shop.account }, email);
+    const cancel = oneEvent(el, 'pay-cancel') as Promise<PayCancelEvent>;
+    await payWithBlik(el, '111111');
+    expect((await cancel).detail.failure).to.equal('wrong_code');
+    await el.updateComplete;
+    expect(squash(part(el, 'blik-status')!.querySelector('h2')!.textContent)).to.equal('The code was wrong. Check it in your bank app and try again.');
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="blik-status"] [part~="blik-button"]')!.click();
+    await waitingFor(el, 'Try again did not bring the field back', () => el.shadowRoot!.activeElement === code(el));
+    const success = oneEvent(el, 'pay-success') as Promise<PaySuccessEvent>;
+    await payWithBlik(el, '777123');
+    const { detail } = await success;
+    const recorded = await state(email);
+    expect(recorded.payments.map(({ paid }) => paid).sort()).to.deep.equal([false, true]);
+    expect(detail.invoice?.number).to.equal(recorded.invoices[0]!.number);
   });
 });
