@@ -196,6 +196,19 @@ describe('product-pay-button with BLIK on the page', () => {
     expect(JSON.parse(sent[1]!.body).payment).to.equal(undefined);
   });
 
+  it('shows the outcome in the dialog even when the buyer closed it while waiting, and moves the focus to it', async () => {
+    const el = await openButton('blik');
+    await payWithBlik(el, '777123');
+    await waitingFor(el, 'the wait did not start', () => !!part(el, 'blik-time'));
+    expect(el.shadowRoot!.activeElement?.id).to.equal('blik-title');
+    part<HTMLDialogElement>(el, 'dialog')!.close();
+    await waitingFor(el, 'the dialog did not close', () => !part<HTMLDialogElement>(el, 'dialog')!.open);
+    const { detail } = (await oneEvent(el, 'pay-success')) as PaySuccessEvent;
+    await waitingFor(el, 'the outcome did not open the dialog', () => part<HTMLDialogElement>(el, 'dialog')!.open);
+    expect(squash(part(el, 'blik-status')!.querySelector('h2')!.textContent)).to.equal(`Payment received. Thank you! Invoice ${detail.invoice!.number} is on its way to your e-mail.`);
+    await waitingFor(el, 'the focus did not move to the outcome', () => el.shadowRoot!.activeElement?.id === 'blik-title');
+  });
+
   it('works by keyboard alone: Enter in the code field pays with BLIK, Enter in the others does not', async () => {
     const el = await openButton('blik');
     part(el, 'form')!.querySelector<HTMLInputElement>('[name=name]')!.focus();

@@ -34,16 +34,19 @@ export class BlikPay implements ReactiveController {
   readonly #host: PayButtonHost;
   readonly #ctx: DialogContext;
   readonly #messages: () => PayButtonMessages;
+  readonly #show: () => void;
   #state?: Waiting | undefined;
   #timer?: ReturnType<typeof setInterval>;
   #checks = new AbortController();
   /** The buyer asked to pay with BLIK (its button, or Enter in the code field), not Continue: true during that submit only. */
   #chosen = false;
 
-  constructor(host: PayButtonHost, ctx: DialogContext, messages: () => PayButtonMessages) {
+  /** `show` opens the dialog: an outcome that lands after the buyer closed it shows there all the same. */
+  constructor(host: PayButtonHost, ctx: DialogContext, messages: () => PayButtonMessages, show: () => void) {
     this.#host = host;
     this.#ctx = ctx;
     this.#messages = messages;
+    this.#show = show;
     host.addController(this);
     // Its rules join the dialog's, as the dialog's joined the button's.
     const root = host.renderRoot as ShadowRoot;
@@ -89,6 +92,13 @@ export class BlikPay implements ReactiveController {
       this.#tick();
     }, 1000);
     this.#tick();
+    void this.#focus();
+  }
+
+  /** The field the buyer pressed Enter in has gone: the focus moves to what took its place. */
+  async #focus(): Promise<void> {
+    await this.#host.updateComplete;
+    this.#host.renderRoot.querySelector<HTMLElement>('#blik-title')?.focus();
   }
 
   #left(): number {
@@ -122,8 +132,10 @@ export class BlikPay implements ReactiveController {
     const m = this.#messages();
     const paid = outcome.status === 'paid';
     const reason = paid ? null : (outcome.reason ?? outcome.payment?.reason ?? 'declined');
+    this.#show();
     Object.assign(state, { phase: paid ? 'paid' : 'failed', reason, invoice: outcome.invoice, said: paid ? m.paid(outcome.invoice?.number) : m.blik.reasons[reason!] });
     this.#host.requestUpdate();
+    void this.#focus();
     this.#host.dispatchEvent(paid ? new PaySuccessEvent({ ...state.attempt, invoice: outcome.invoice }) : new PayCancelEvent({ ...state.attempt, reason: 'declined', failure: reason! }));
   }
 
@@ -172,13 +184,13 @@ export class BlikPay implements ReactiveController {
       ${state
         ? html`<section part="blik-status" class="blik-status" aria-labelledby="blik-title">
             ${state.phase === 'waiting'
-              ? html`<h2 id="blik-title">${m.blik.wait}</h2>
+              ? html`<h2 id="blik-title" tabindex="-1">${m.blik.wait}</h2>
                   <p part="blik-time" class="time" aria-hidden="true">${Math.floor(left! / 60)}:${String(left! % 60).padStart(2, '0')}</p>`
               : state.phase === 'paid'
-                ? html`<h2 id="blik-title" class="ok">${m.paid(invoice?.number)}</h2>
+                ? html`<h2 id="blik-title" tabindex="-1" class="ok">${m.paid(invoice?.number)}</h2>
                     ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}
                     <form method="dialog" class="actions"><button part="cancel-button">${m.blik.close}</button></form>`
-                : html`<h2 id="blik-title" class="error">${m.blik.reasons[state.reason!]}</h2>
+                : html`<h2 id="blik-title" tabindex="-1" class="error">${m.blik.reasons[state.reason!]}</h2>
                     <div class="actions">
                       <button part="cancel-button" type="button" @click=${() => this.#back(true)}>${m.blik.other}</button>
                       <button part="blik-button" class="buy" type="button" @click=${() => this.#back(false)}>${m.retry}</button>

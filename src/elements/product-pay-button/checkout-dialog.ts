@@ -101,7 +101,7 @@ export class CheckoutDialog implements ReactiveController {
       },
     });
     this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => ctx.client().company(country, taxNo, signal));
-    this.#blik = new BlikPay(host, ctx, () => readyCatalog(catalogs, ctx.language()) ?? catalogs.en);
+    this.#blik = new BlikPay(host, ctx, () => readyCatalog(catalogs, ctx.language()) ?? catalogs.en, () => this.show());
     host.addController(this);
     // The dialog's rules join the button's own, after them as they always stood.
     const root = host.renderRoot as ShadowRoot;
