@@ -23,6 +23,10 @@ export const blikStyles = css`
     font-variant-numeric: tabular-nums;
     margin: 0.5rem 0;
   }
+  /* The heading takes the focus only so that it is read; it is no control to point at. */
+  #blik-title {
+    outline: none;
+  }
   .sr {
     position: absolute;
     width: 1px;
