@@ -111,6 +111,7 @@ export const BlikWaitingDark: Story = { ...BlikWaiting, args: { ...BlikWaiting.a
 /** The wait on a phone, 390 px wide. */
 export const BlikWaitingPhone: Story = {
   ...BlikWaiting,
+  tags: ['phone'],
   parameters: { viewport: { defaultViewport: 'mobile2' } },
   decorators: [(story) => html`<div style="width: 390px">${story()}</div>`],
 };
