@@ -61,6 +61,7 @@ export interface RateLimits {
   token?: RateLimitRule;
   list?: RateLimitRule;
   create?: RateLimitRule;
+  blik?: RateLimitRule;
 }
 
 export function resolveBff(options: BffOptions): Bff {
@@ -209,5 +210,6 @@ function rateLimits(option: RateLimitOptions | false | undefined, shared: RateLi
     token: pick(option?.token, DEFAULT_RATE_LIMITS.token),
     list: pick(option?.list, DEFAULT_RATE_LIMITS.list),
     create: pick(option?.create, DEFAULT_RATE_LIMITS.create),
+    blik: pick(option?.blik, DEFAULT_RATE_LIMITS.blik),
   };
 }

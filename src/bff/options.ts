@@ -23,9 +23,13 @@ export interface BffServiceClient {
     Partial<Pick<InvoicingClient['invoices'], 'summary' | 'listFields' | 'listPage' | 'einvoice'>>;
   products: Pick<InvoicingClient['products'], 'list' | 'get'>;
   clients: Pick<InvoicingClient['clients'], 'get' | 'update' | 'create'>;
-  payments: Pick<InvoicingClient['payments'], 'create' | 'get'>;
-  /** Asked whether the account's provider moves real money; without it products never say `test_mode`. */
-  account?: Pick<InvoicingClient['account'], 'paymentSettings'>;
+  /** `sendBlikCode` is optional: without it the checkout takes no BLIK code on the page. */
+  payments: Pick<InvoicingClient['payments'], 'create' | 'get'> & Partial<Pick<InvoicingClient['payments'], 'sendBlikCode'>>;
+  /**
+   * Asked whether the account's provider moves real money; without it products never say `test_mode`.
+   * `paymentMethods` is optional: without it (or against a service without the route) no BLIK is offered.
+   */
+  account?: Pick<InvoicingClient['account'], 'paymentSettings'> & Partial<Pick<InvoicingClient['account'], 'paymentMethods'>>;
   /** Optional: the seller's country for the VAT of a sale (else `checkout.sellerCountry`, else PL). */
   departments?: Pick<InvoicingClient['departments'], 'list'>;
 }
@@ -67,6 +71,13 @@ export interface CheckoutOptions {
    * `oss_registered`, as the service answers it (false against a service that has no such field).
    */
   ossRegistered?: boolean;
+  /**
+   * Whether the checkout takes a BLIK code on the page (products in PLN then say `blik: true`). By
+   * default the account decides: the BFF asks the service (`GET /account/payment_methods`), remembering
+   * the answer for `productCacheMs`; a service without that route (the hosted one) means no BLIK.
+   * `true` or `false` decides outright.
+   */
+  blik?: boolean;
 }
 
 export interface BffOptions {

@@ -20,6 +20,11 @@ export interface RateLimitOptions {
   list?: RateLimitRule | false;
   /** Checkout and sign-up, per client IP. Default 20 a minute. */
   create?: RateLimitRule | false;
+  /**
+   * Checkouts that send a BLIK code, per client IP and, at ten times the count, per product. Default 5
+   * a minute: a buyer who mistypes tries again, but codes are not guessed by the hundred.
+   */
+  blik?: RateLimitRule | false;
   store?: RateLimitStore;
 }
 
@@ -28,6 +33,7 @@ export const DEFAULT_RATE_LIMITS = {
   token: { limit: 120, windowMs: 60_000 },
   list: { limit: 600, windowMs: 60_000 },
   create: { limit: 20, windowMs: 60_000 },
+  blik: { limit: 5, windowMs: 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
 
 export class MemoryRateLimitStore implements RateLimitStore {

@@ -4,7 +4,7 @@ import { supplyKindOf } from '../../src/kernel/tax/index.js';
 import { unitForReader } from '../../src/kernel/units.js';
 import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
 import type { ErrorBody, ErrorCode } from '../../src/contract/errors.js';
-import type { CheckoutAnswer, CheckoutOutcome, PaymentAttempt, SaleProduct } from '../../src/contract/sale.js';
+import type { BlikFailureReason, BlikState, CheckoutAnswer, CheckoutOutcome, PaymentAttempt, SaleProduct } from '../../src/contract/sale.js';
 
 /**
  * A stand-in for the BFF, for Storybook only: stories point `endpoint` at `/storybook-bff/<scenario>`
@@ -32,6 +32,13 @@ export const STAND_IN_SCENARIOS = {
   any: ['loading', 'error', 'expired'],
   /** The service's widget routes in direct mode: a shop that takes no online payments. */
   direct: ['unavailable'],
+  /**
+   * BLIK on the page: products in PLN say `blik: true`; a checkout with a code is `blik` paid on the second
+   * look, `blik-waiting` never answered, `blik-declined`, `blik-timeout` and `blik-provider-error` failed
+   * on the second look, `blik-wrong-code` and `blik-expired-code` refused at once, `blik-invalid` a 422
+   * naming `payment.code`.
+   */
+  blik: ['blik', 'blik-waiting', 'blik-wrong-code', 'blik-expired-code', 'blik-declined', 'blik-timeout', 'blik-provider-error', 'blik-invalid'],
 } as const;
 
 const DAY = 86_400_000;
@@ -314,6 +321,27 @@ interface Attempt {
   product: StandInProduct;
   quantity: number;
   amount: string;
+  /** A BLIK payment's state, and how often its outcome was asked. */
+  blik?: BlikState;
+  looks?: number;
+}
+
+/** A BLIK code lives two minutes. */
+const BLIK_CODE_MS = 120_000;
+/** The scenarios whose BLIK payment fails, and why; refused at once for a wrong or expired code, else on the second look. */
+const BLIK_FAILURES: Record<string, BlikFailureReason> = {
+  'blik-wrong-code': 'wrong_code',
+  'blik-expired-code': 'expired_code',
+  'blik-declined': 'declined',
+  'blik-timeout': 'timeout',
+  'blik-provider-error': 'provider_error',
+};
+
+/** Where a BLIK payment stands on its `looks`-th look in `scenario`. */
+function blikLook(scenario: string, blik: BlikState, looks: number): BlikState {
+  const failure = BLIK_FAILURES[scenario];
+  if (blik.status !== 'pending' || scenario === 'blik-waiting' || looks < 2) return blik;
+  return failure ? { ...blik, status: 'failed', reason: failure } : { ...blik, status: 'paid' };
 }
 const attempts = new Map<string, Attempt>();
 
@@ -335,13 +363,17 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
   if (productRoute && request.method === 'GET') {
     const found = STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)];
     if (!found) return notFound('product');
-    return json({ ...inReadersWords(found, request), ...(scenario === 'test-mode' ? { test_mode: true } : {}) }, 200, { 'cache-control': 'public, max-age=30' });
+    const blik = scenario.startsWith('blik') && found.currency === 'PLN';
+    return json({ ...inReadersWords(found, request), ...(scenario === 'test-mode' ? { test_mode: true } : {}), ...(blik ? { blik: true } : {}) }, 200, { 'cache-control': 'public, max-age=30' });
   }
   if (route === 'checkout' && request.method === 'POST') {
     if (scenario === 'offline') throw new TypeError('Failed to fetch');
     if (scenario === 'redirecting') return never(request.signal);
     if (scenario === 'checkout-busy') return failure(429, 'rate_limited', 'Too many requests. Try again later.', { headers: { 'retry-after': '1' } });
-    const body = (await request.json()) as { product?: string; quantity?: number };
+    const body = (await request.json()) as { product?: string; quantity?: number; payment?: { code?: string } };
+    if (body.payment && (scenario === 'blik-invalid' || !/^[0-9]{6}$/.test(body.payment.code ?? ''))) {
+      return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { 'payment.code': ['must be the six digits from your bank app'] } });
+    }
     if (scenario === 'checkout-vies-invalid') {
       return failure(422, 'validation_failed', 'Some fields are not valid.', { fields: { 'buyer.tax_no': ['is not a VAT number registered in VIES'] } });
     }
@@ -353,13 +385,18 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     const quantity = body.quantity ?? 1;
     const amount = toPlain(roundMoney(mul(decimal(found.price_gross), decimal(quantity)), found.currency));
     const attempt = `storybook-attempt-${attempts.size + 1}`;
-    attempts.set(attempt, { product: found, quantity, amount });
+    const refused = scenario === 'blik-wrong-code' || scenario === 'blik-expired-code';
+    const blik: BlikState | undefined = body.payment && {
+      method: 'blik', status: refused ? 'failed' : 'pending', reason: refused ? BLIK_FAILURES[scenario]! : null, expires_at: new Date(Date.now() + BLIK_CODE_MS).toISOString(),
+    };
+    attempts.set(attempt, { product: found, quantity, amount, ...(blik ? { blik, looks: 0 } : {}) });
     return json(
       {
         attempt, redirectUrl: `https://pay.invoicekit.example/checkout/${attempt}`, amount, tax: found.tax, vat_treatment: 'standard', case: 'domestic', notes: [],
         currency: found.currency, quantity, product: { token: found.token, name: found.name },
         // VIES could not answer at the checkout: Polish VAT, whatever the quote said.
         ...(scenario === 'vies-down' ? { fallback: 'vies_unavailable' as const } : {}),
+        ...(blik ? { status: blik.status === 'failed' ? ('failed' as const) : ('pending' as const), payment: blik } : {}),
       } satisfies CheckoutAnswer,
       201,
     );
@@ -369,10 +406,14 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     const attempt = attempts.get(decodeURIComponent(outcome[1]!));
     if (!attempt) return notFound('checkout');
     if (scenario === 'outcome-checking') return never(request.signal);
-    const status = OUTCOMES[scenario] ?? 'paid';
+    const blik = attempt.blik && blikLook(scenario, attempt.blik, (attempt.looks = (attempt.looks ?? 0) + 1));
+    const status = blik ? (blik.status === 'paid' ? 'paid' : blik.status === 'failed' ? 'failed' : 'pending') : (OUTCOMES[scenario] ?? 'paid');
     const invoice = status === 'paid' ? { number: `FV/${attempts.size}/2026`, view_url: `https://invoices.invoicekit.example/i/${2000 + attempts.size}` } : null;
     return json(
-      { status, amount: attempt.amount, currency: attempt.product.currency, quantity: attempt.quantity, product: { name: attempt.product.name }, invoice } satisfies CheckoutOutcome,
+      {
+        status, amount: attempt.amount, currency: attempt.product.currency, quantity: attempt.quantity, product: { name: attempt.product.name }, invoice,
+        ...(blik ? { payment: blik, ...(blik.status === 'failed' ? { reason: blik.reason } : {}) } : {}),
+      } satisfies CheckoutOutcome,
       200,
       { 'cache-control': 'private, no-store' },
     );
@@ -395,7 +436,8 @@ function directAnswer(route: string, request: Request): Response {
   // The service quotes by the tax engine (case, rate, the invoice's words), where the BFF quotes by the checkout core's three kinds.
   const quote = saleQuote(found, { country: 'PL', ossRegistered: false }, (name) => new URL(request.url).searchParams.get(name) ?? undefined);
   const supply_kind = found.service === true ? 'service' : 'goods';
-  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false }, 200, { 'cache-control': 'public, max-age=30' });
+  // A shop without a provider takes no BLIK codes: the widget route says so outright.
+  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false, blik: false }, 200, { 'cache-control': 'public, max-age=30' });
 }
 
 /**

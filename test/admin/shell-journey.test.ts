@@ -110,6 +110,14 @@ describe('the seller in the back office', () => {
     await expect.poll(() => preview.locator('[part~="button"]').textContent(), { timeout: 20_000 }).toBe('Kup kubek');
     expect(await preview.getAttribute('theme')).toBe('dark');
     expect(await preview.locator('[part~="price"]').textContent()).toMatch(/^49,20\szł$/);
+    // The account pays through the test provider, which takes BLIK codes, and the product is in PLN.
+    expect(await page.locator('ik-admin-embed-builder [data-blik]').textContent()).toBe('BLIK on the page: on. Buyers type their BLIK code in the dialog and confirm in their bank app.');
+    // So the live preview's dialog offers the code field beside "Przejdź do płatności".
+    await preview.locator('[part~="button"]').click();
+    await expect.poll(() => preview.locator('[part~="blik-code"]').getAttribute('autocomplete'), { timeout: 20_000 }).toBe('one-time-code');
+    expect(await preview.locator('fieldset [part~="blik-button"]').textContent()).toBe('Zapłać BLIKIEM');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => preview.locator('[part~="dialog"]').evaluate((dialog) => (dialog as HTMLDialogElement).open)).toBe(false);
 
     await page.getByLabel('Origin').fill(`${shopOrigin}/any/page`);
     await page.getByRole('button', { name: 'Add origin' }).click();
@@ -154,7 +162,8 @@ describe('the seller in the back office', () => {
     await dialog.locator('input[name="name"]').fill('Jan Kowalski');
     await dialog.locator('[part~="continue-button"]').click();
     await shopPage.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
-    await shopPage.getByRole('button', { name: /^Zapłać / }).click();
+    // "Zapłać 49,20 zł", not the page's "Zapłać BLIKIEM".
+    await shopPage.getByRole('button', { name: /^Zapłać \d/ }).click();
     await shopPage.waitForURL((url) => url.origin === shopOrigin, { timeout: 20_000 });
     await expect.poll(() => button.locator('[part~="status"]').textContent(), { timeout: 20_000 }).toMatch(/Faktura \d+\/\d{2}\/\d{4}/);
     const number = /Faktura (\d+\/\d{2}\/\d{4})/.exec((await button.locator('[part~="status"]').textContent())!)![1]!;

@@ -71,6 +71,8 @@ describe('GET /bff/products/:token', () => {
       },
       // The account takes payments through the test provider: no real money moves.
       test_mode: true,
+      // Its test provider takes BLIK codes on the page, and the product is sold in PLN.
+      blik: true,
     });
   });
 

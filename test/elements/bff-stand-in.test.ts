@@ -261,6 +261,42 @@ describe('Storybook BFF stand-in', function (this: { timeout(ms: number): void }
     }
   });
 
+  it('answers BLIK on the page as the BFF does: the product, the checkout with a code, and its outcomes', async () => {
+    const product = await bff(real.blikBff, 'products/logo-design');
+    for (const scenario of STAND_IN_SCENARIOS.blik) compare('product', `${scenario} product`, await standIn(scenario, 'products/logo-design'), product);
+    const start = (code: string) => ({ ...json({ ...checkoutBody('coffee-beans', 1), payment: { method: 'blik', code } }), headers: { 'content-type': 'application/json', 'idempotency-key': newKey() } });
+    const [realPending, realFailed] = [await bff(real.blikBff, 'checkout', start('777123')), await bff(real.blikBff, 'checkout', start('111111'))];
+    compare('blik-checkout', 'BLIK checkout, pending', await standIn('blik', 'checkout', start('777123')), realPending);
+    compare('blik-checkout', 'BLIK checkout, wrong code', await standIn('blik-wrong-code', 'checkout', start('111111')), realFailed);
+    compare('blik-checkout', 'BLIK checkout, expired code', await standIn('blik-expired-code', 'checkout', start('222222')), await bff(real.blikBff, 'checkout', start('222222')));
+    compare('error', 'BLIK code refused', await standIn('blik-invalid', 'checkout', start('777123')), await bff(real.blikBff, 'checkout', start('12345')));
+
+    const attemptOf = (answer: Answer) => encodeURIComponent((answer.body as { attempt: string }).attempt);
+    /** The stand-in's outcome of a BLIK checkout in `scenario`, on its `looks`-th look. */
+    const standInBlik = async (scenario: string, code: string, looks: number) => {
+      const attempt = attemptOf(await standIn(scenario, 'checkout', start(code)));
+      for (let i = 1; i < looks; i += 1) await standIn(scenario, `checkout/${attempt}`);
+      return standIn(scenario, `checkout/${attempt}`);
+    };
+    /** The real outcome of a BLIK checkout with `code`, once it says `status`. */
+    const realBlik = async (checkout: Answer, status: string) => {
+      let answer: Answer | undefined;
+      await waitUntil(async () => ((answer = await bff(real.blikBff, `checkout/${attemptOf(checkout)}`)).body as { status: string }).status === status, `the BLIK checkout did not become ${status}`, {
+        timeout: 15_000,
+        interval: 200,
+      });
+      return answer!;
+    };
+    compare('blik-outcome', 'BLIK waiting', await standInBlik('blik-waiting', '777123', 1), await bff(real.blikBff, `checkout/${attemptOf(await bff(real.blikBff, 'checkout', start('444444')))}`));
+    compare('blik-outcome', 'BLIK wrong code', await standInBlik('blik-wrong-code', '111111', 1), await realBlik(realFailed, 'failed'));
+    compare('blik-outcome', 'BLIK declined', await standInBlik('blik-declined', '333333', 2), await realBlik(await bff(real.blikBff, 'checkout', start('333333')), 'failed'));
+    compare('blik-outcome', 'BLIK paid', await standInBlik('blik', '777123', 2), await realBlik(realPending, 'paid'));
+    for (const scenario of ['blik-timeout', 'blik-provider-error']) {
+      const answer = await standInBlik(scenario, '777123', 2);
+      expect((answer.body as { reason: string }).reason, scenario).to.equal(scenario === 'blik-timeout' ? 'timeout' : 'provider_error');
+    }
+  });
+
   it('fails as the BFF does when the service is down, the token has expired, or nothing answers', async () => {
     const portal = ['invoices', 'client', 'invoices/1000/pdf-link'];
     for (const route of portal) compare('error', `service down: ${route}`, await standIn('error', route), await bff(real.deadBff, route, {}, real.token));

@@ -18,6 +18,11 @@ const en = {
   labelHint: 'Leave empty for “Buy now” in the buyer’s language.',
   preview: 'Preview',
   previewHint: 'This is the real button, with your payment settings as they are now: in test mode it says so.',
+  /** Whether this product's dialog takes a BLIK code: the provider must take codes on the page, and the price be in PLN. */
+  blik: (on: boolean, provider: boolean) =>
+    on
+      ? 'BLIK on the page: on. Buyers type their BLIK code in the dialog and confirm in their bank app.'
+      : `BLIK on the page: off. ${provider ? 'BLIK codes are taken for prices in PLN only.' : 'Your payment provider does not take BLIK codes on the page; buyers choose BLIK on its payment page.'}`,
   codes: 'Code to paste',
   codeTitles: { widgetScript: 'Widget script', element: 'Element', shortcode: 'WordPress shortcode', block: 'WordPress block', react: 'React' },
   codeHints: {
@@ -61,6 +66,10 @@ const pl: typeof en = {
   labelHint: 'Zostaw puste, aby przycisk mówił „Kup teraz” w języku kupującego.',
   preview: 'Podgląd',
   previewHint: 'To prawdziwy przycisk, z obecnymi ustawieniami płatności: w trybie testowym mówi o tym.',
+  blik: (on: boolean, provider: boolean) =>
+    on
+      ? 'BLIK na stronie: włączony. Kupujący wpisuje kod BLIK w oknie zakupu i potwierdza płatność w aplikacji banku.'
+      : `BLIK na stronie: wyłączony. ${provider ? 'Kod BLIK działa tylko dla cen w PLN.' : 'Twój operator płatności nie przyjmuje kodów BLIK na stronie; kupujący wybiera BLIK na jego stronie płatności.'}`,
   codes: 'Kod do wklejenia',
   codeTitles: { widgetScript: 'Skrypt widżetu', element: 'Element', shortcode: 'Shortcode WordPress', block: 'Blok WordPress', react: 'React' },
   codeHints: {

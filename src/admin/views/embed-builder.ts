@@ -141,16 +141,18 @@ export class AdminEmbedBuilder extends AdminView {
   private originStatus = '';
   private savingOrigins = false;
 
-  /** The product, the account's prefix and its default department, together. */
+  /** The product, the account's prefix, its default department and whether its provider takes BLIK codes on the page, together. */
   #data = new Task(this, {
     args: () => [this.api, this.params.id] as const,
     task: async ([api, id]) => {
-      const [product, session, departments] = await Promise.all([
+      const [product, session, departments, blik] = await Promise.all([
         api.get<AdminProduct>(`/products/${encodeURIComponent(id ?? '')}.json`),
         readSession(),
         api.get<AdminDepartment[]>('/departments.json'),
+        // A service that cannot say offers no BLIK on the page: the button then sends buyers to the provider's page.
+        api.get<{ blik: boolean }>('/account/payment_methods.json').then((methods) => methods.blik === true, () => false),
       ]);
-      return { product, prefix: session?.account.prefix ?? '', department: departments.find((department) => department.main) ?? departments[0] };
+      return { product, prefix: session?.account.prefix ?? '', department: departments.find((department) => department.main) ?? departments[0], blik };
     },
   });
 
@@ -173,6 +175,7 @@ export class AdminEmbedBuilder extends AdminView {
     const data = this.#data.value;
     if (!data) return html`<p class="muted" role="status">${t.loading}</p>`;
     const { product, prefix } = data;
+    const blik = data.blik && product.currency === 'PLN';
     const service = location.origin;
     const codes = embedCodes({ service, prefix, token: product.token, name: product.name, theme: this.theme, locale: this.locale, label: this.label });
     return html`
@@ -204,6 +207,7 @@ export class AdminEmbedBuilder extends AdminView {
             <product-pay-button app-url=${service} account=${prefix} product=${product.token} theme=${this.theme} locale=${this.locale || nothing} label=${this.label.trim() || nothing}></product-pay-button>
           </div>
           <p class="hint">${t.previewHint}</p>
+          <p class="hint" data-blik=${blik ? 'on' : 'off'}>${t.blik(blik, data.blik)}</p>
         </div>
         <div>
           <h2>${t.codes}</h2>

@@ -4,6 +4,7 @@ import type { createInvoicingClient } from '../../api/client.js';
 import type { CheckoutOutcome } from '../../contract/sale.js';
 import { BffError, notFound } from '../errors.js';
 import { PORTAL_TOKEN_ISSUER } from '../portal-token.js';
+import { blikStateOf } from './checkout-blik.js';
 
 type InvoicingClient = ReturnType<typeof createInvoicingClient>;
 
@@ -47,7 +48,9 @@ export interface CheckoutOutcomeDeps {
 /**
  * `GET /checkout/:attempt`: how a checkout ended, as the service records it (`paid`, `declined`,
  * `cancelled` or `pending`), with the invoice issued for it. The button asks this when the buyer
- * comes back from the payment page instead of believing the address it comes back to.
+ * comes back from the payment page instead of believing the address it comes back to, and every
+ * couple of seconds while a BLIK buyer confirms in the bank app: such a payment may also be `failed`,
+ * with the `reason`, and answers its `payment` state with when the code expires.
  */
 export function checkoutOutcomeRoutes({ client, key, call }: CheckoutOutcomeDeps): Hono {
   const routes = new Hono();
@@ -63,9 +66,14 @@ export function checkoutOutcomeRoutes({ client, key, call }: CheckoutOutcomeDeps
     const invoiceId = typeof payment.invoice_id === 'number' ? payment.invoice_id : undefined;
     const invoice = payment.paid && invoiceId ? await call(c, 'invoices.get', (options) => client.invoices.get(invoiceId, options)) : undefined;
     const providerStatus = payment.provider_status;
+    const blik = blikStateOf(payment.blik as Parameters<typeof blikStateOf>[0]);
+    // Money that moved settles the payment even after the page gave up on it: paid wins over a failed BLIK state.
+    const failed = !payment.paid && blik?.status === 'failed';
     c.header('Cache-Control', 'private, no-store');
     return c.json({
-      status: payment.paid ? 'paid' : providerStatus === 'declined' || providerStatus === 'cancelled' ? providerStatus : 'pending',
+      status: payment.paid ? 'paid' : failed ? 'failed' : providerStatus === 'declined' || providerStatus === 'cancelled' ? providerStatus : 'pending',
+      ...(failed ? { reason: blik.reason } : {}),
+      ...(blik ? { payment: payment.paid ? { ...blik, status: 'paid' as const, reason: null } : blik } : {}),
       amount: String(payment.price),
       currency: String(payment.currency),
       quantity: Number(payment.quantity),

@@ -16,6 +16,7 @@ import { checkBuyer, checkoutBuyerShape, checkoutLangInput, productToken } from 
 import { readJson, validate, webUrl } from '../validation.js';
 import { type ProductLookup, sellerLookup } from './products.js';
 import { type ViesCheck, viesRequester } from '../vies-check.js';
+import { admitBlik, checkoutPaymentInput, fingerprintedPayment, sendBlikCode } from './checkout-blik.js';
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -46,6 +47,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
     returnUrl: webUrl,
     cancelUrl: webUrl.optional(),
     lang: checkoutLangInput,
+    payment: checkoutPaymentInput,
   });
   // A signed-in customer is invoiced to their own record: they may name only where it is e-mailed.
   const customerInput = guestInput.extend({
@@ -85,7 +87,8 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
     }
 
     // The customer is part of the request: the same key from another customer is another request.
-    const fingerprint = await fingerprintOf({ ...input, customer: session?.clientId ?? null });
+    // The BLIK code enters the fingerprint only as an HMAC: the idempotency store never holds the digits.
+    const fingerprint = await fingerprintOf({ ...input, payment: await fingerprintedPayment(bff, input.payment), customer: session?.clientId ?? null });
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const claim = await idempotency.claim(key, fingerprint);
       if (claim.state !== 'claimed' && claim.fingerprint !== fingerprint) {
@@ -123,6 +126,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
   async function createCheckout(c: BffContext, input: CheckoutInput, session: PortalSession | undefined, key: string | undefined): Promise<StoredAnswer> {
     const product = await findProduct(c, input.product, true);
     if (!product) throw new BffError(422, ERROR_CODES.validation, 'Some fields are not valid.', { fields: { product: ['is not for sale'] } });
+    if (input.payment) await admitBlik(bff, c, product);
     // A guest's buyer passed the full schema; only a signed-in customer's may be partial.
     const buyer: CheckoutBuyer = session ? await customerAsBuyer(c, session, input.buyer?.email) : (input.buyer as CheckoutBuyer);
     const { decision, consultation, terms } = await taxOfSale(c, product, buyer);
@@ -161,6 +165,8 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
         }),
       [],
     );
+    // BLIK on the page: the code goes to the service once, for this payment, and into no answer.
+    const blik = input.payment ? await sendBlikCode(bff, c, payment.id, input.payment.code, key) : undefined;
     const paymentUrl = (payment as Record<string, unknown>)['payment_url'];
     const redirectUrl = typeof paymentUrl === 'string' && originOf(paymentUrl) ? paymentUrl : input.returnUrl;
     return {
@@ -178,6 +184,7 @@ export function checkoutRoutes(bff: Bff, findProduct: ProductLookup, vies: ViesC
         product: { token: product.token, name: product.name },
         ...(decision.fallback ? { fallback: decision.fallback } : {}),
         ...(consultation ? { vies: viesAnswer(consultation) } : {}),
+        ...(blik ? { status: blik.status === 'failed' ? 'failed' : 'pending', payment: blik } : {}),
       } satisfies CheckoutAnswer,
     };
   }

@@ -5,6 +5,7 @@ import type { Bff, BffContext, Env } from '../context.js';
 import { BffError, ERROR_CODES, notFound } from '../errors.js';
 import type { InvoicingClient } from '../options.js';
 import { paymentsTestMode } from '../test-mode.js';
+import { blikFor } from '../payment-methods.js';
 import { publicProduct } from '../views.js';
 import type { SaleProduct } from '../../contract/sale.js';
 
@@ -123,6 +124,7 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesC
       ...sale,
       quantity_unit: unitForReader(product.quantity_unit, c.req.header('accept-language')),
       ...((await paymentsTestMode(bff, c)) ? { test_mode: true } : {}),
+      ...((await blikFor(bff, c, product.currency)) ? { blik: true } : {}),
     };
     return c.json(answer);
   });

@@ -15,6 +15,7 @@ import { saleSummary } from './summary.js';
 import { buyerFrom, quoteQuery } from './buyer.js';
 import { catalogs } from './messages.js';
 import { dialogStyles } from './checkout-dialog.styles.js';
+import { BlikPay } from './blik-pay.js';
 
 export { catalogs };
 
@@ -23,7 +24,7 @@ const MAX_QUANTITY = 1000;
 const QUOTE_PAUSE_MS = 250;
 
 /** A problem at a dialog field: the buyer-check's codes, or what only a server could say. */
-type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' | 'unknownCompany';
+type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' | 'unknownCompany' | 'blik';
 
 /** The button the dialog belongs to: what the page set on it. */
 export interface PayButtonHost extends ReactiveControllerHost, EventTarget {
@@ -83,6 +84,8 @@ export class CheckoutDialog implements ReactiveController {
   #attempt?: { key: string; body: string } | undefined;
   /** The company section's lookups by tax number (docs/decisions/company-autofill.md). */
   readonly #lookup: CompanyLookup;
+  /** BLIK on the page, for a product that offers it. */
+  readonly #blik: BlikPay;
 
   constructor(host: PayButtonHost, ctx: DialogContext) {
     this.#host = host;
@@ -96,6 +99,7 @@ export class CheckoutDialog implements ReactiveController {
       },
     });
     this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => ctx.client().company(country, taxNo, signal));
+    this.#blik = new BlikPay(host, ctx, () => readyCatalog(catalogs, ctx.language()) ?? catalogs.en, () => this.show());
     host.addController(this);
     // The dialog's rules join the button's own, after them as they always stood.
     const root = host.renderRoot as ShadowRoot;
@@ -119,6 +123,7 @@ export class CheckoutDialog implements ReactiveController {
 
   /** Opens the dialog with what the buyer typed before, without the last error. */
   show(): void {
+    this.#blik.reopen();
     this.#set({ open: true, problem: undefined });
   }
 
@@ -208,20 +213,22 @@ export class CheckoutDialog implements ReactiveController {
     const buyer: CheckoutBuyer | undefined = token ? undefined : this.#buyerFrom(form);
     const { product, quantity } = host;
     const detail = { product, quantity, amount: quote.amount, currency: info.currency };
-    if (this.state.revised) return this.#pay(this.state.revised, detail);
-    if (buyer) {
-      // The same rules the checkout applies: nothing is sent that it would refuse.
-      const problems = buyerProblems(buyer);
-      this.#set({ fieldErrors: problems });
-      if (Object.keys(problems).length) return this.#focusProblem();
-    }
+    const code = this.#blik.code(form);
+    if (this.state.revised && code === undefined) return this.#pay(this.state.revised, detail);
+    // The same rules the checkout applies: nothing is sent that it would refuse.
+    const problems = { ...(buyer && buyerProblems(buyer)), ...(code === null && { code: 'blik' as const }) };
+    this.#set({ fieldErrors: problems });
+    if (Object.keys(problems).length) return this.#focusProblem();
     const before = new PayBeforeEvent({ ...detail, buyer });
     if (!host.dispatchEvent(before)) return;
 
     const back = host.returnUrl || location.href.replace(/#.*$/, '');
-    const request = { product, quantity, buyer, returnUrl: back, cancelUrl: back, lang: this.#ctx.language() };
+    const payment = code ? ({ method: 'blik', code } as const) : undefined;
+    const request = { product, quantity, buyer, returnUrl: back, cancelUrl: back, lang: this.#ctx.language(), payment };
     const body = JSON.stringify(request);
-    if (this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body };
+    // A code is sent once: each BLIK attempt is a new checkout, and the code leaves the page's field as it goes.
+    if (code || this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body: code ? '' : body };
+    if (code) (form.elements.namedItem('code') as HTMLInputElement).value = '';
     const { signal } = (this.#inFlight = new AbortController());
     this.#set({ busy: true, problem: undefined });
     try {
@@ -229,6 +236,7 @@ export class CheckoutDialog implements ReactiveController {
       // The product or quantity changed meanwhile, or the server priced something else: never go on with it.
       if (signal.aborted || answer.product.token !== host.product || answer.quantity !== host.quantity) return;
       this.#set({ busy: false });
+      if (answer.payment) return this.#blik.wait(answer, detail);
       // The checkout priced the sale otherwise than the quote shown (VIES could not answer): the buyer sees it first.
       if (!sameAmount(answer.amount, quote.amount)) this.#set({ revised: answer });
       else this.#pay(answer, detail);
@@ -240,7 +248,7 @@ export class CheckoutDialog implements ReactiveController {
       if (problem.status === 422) {
         this.#set({
           fieldErrors: Object.fromEntries(
-            Object.keys(problem.fields).map((key) => [key.replace(/^buyer\./, ''), key === 'buyer.tax_no' ? 'viesInvalid' : key === 'quantity' ? 'quantity' : 'server'] as const),
+            Object.keys(problem.fields).map((key) => [key.replace(/^(buyer|payment)\./, ''), key === 'buyer.tax_no' ? 'viesInvalid' : key === 'quantity' ? 'quantity' : key === 'payment.code' ? 'blik' : 'server'] as const),
           ),
         });
         void this.#focusProblem();
@@ -286,7 +294,7 @@ export class CheckoutDialog implements ReactiveController {
     // opened again: only a dialog still closed closes the checkout. The `payment` area is where a payment
     // method's block goes, before the actions, which stay in sight while the fields scroll.
     return html`<dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${(event: Event) => !(event.target as HTMLDialogElement).open && this.#close()}>
-        <form part="form" @submit=${(event: SubmitEvent) => this.#submit(event)} aria-busy=${busy} novalidate
+        <form part="form" ?hidden=${this.#blik.active} @submit=${(event: SubmitEvent) => this.#submit(event)} aria-busy=${busy} novalidate
           @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}
           @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}>
           <h2 id="title" part="title">${info?.name ?? m.loading}</h2>
@@ -324,6 +332,7 @@ export class CheckoutDialog implements ReactiveController {
           ${info
             ? saleSummary(m, { info, quote, revised: !!revised, pending: this.#quotes.status === 'pending', quantityWrong, locale: this.#ctx.locale() })
             : html`<p part="summary" class="summary">${m.loading}</p>`}
+          ${info?.blik && info.currency === 'PLN' ? this.#blik.field(m, invalid('code'), hint('code'), busy) : nothing}
           <p class="error" role="alert">${problem
             ? problem.status === 0
               ? e.offline
@@ -346,6 +355,7 @@ export class CheckoutDialog implements ReactiveController {
             </div>
           </div>
         </form>
+        ${this.#blik.panel(m)}
       </dialog>`;
   }
 }

@@ -1,4 +1,5 @@
 import type { CheckoutBuyer, CheckoutOutcome, CheckoutStatus } from '../shared/sale-client.js';
+import type { BlikFailureReason } from '../../contract/sale.js';
 
 /** What every pay event tells: which product, how many, and the price the server will charge. */
 export interface PayEventDetail {
@@ -68,9 +69,14 @@ export interface PayCancelDetail extends PayEventDetail {
   readonly attempt: string;
   /** `declined` by the provider, `cancelled` by the buyer, or `pending` when the buyer came back without finishing. */
   readonly reason: Exclude<CheckoutStatus, 'paid'>;
+  /** For a BLIK payment (`reason` is then `declined`): why it did not go through. */
+  readonly failure?: BlikFailureReason;
 }
 
-/** The buyer came back without paying: declined, cancelled or not finished. Nothing was charged. */
+/**
+ * The buyer came back without paying: declined, cancelled or not finished; or a BLIK payment on the
+ * page did not go through (`detail.failure` says why). Nothing was charged.
+ */
 export class PayCancelEvent extends PayEvent<PayCancelDetail> {
   constructor(detail: PayCancelDetail) {
     super('pay-cancel', detail);

@@ -44,6 +44,23 @@ export const en = {
     quantity: 'Enter a whole number from 1 to 1000.',
     viesInvalid: 'The EU VAT register (VIES) does not know this number. Check it, or buy without a company invoice.',
     unknownCompany: 'The register knows no company with this number. Check it and the country.',
+    blik: 'Enter the six digits from your bank app.',
+  },
+  /** BLIK on the page: the code, the wait for the bank app, and why a payment did not go through. */
+  blik: {
+    code: 'BLIK code',
+    pay: 'Pay with BLIK',
+    wait: 'Confirm the payment in your bank app',
+    left: (seconds: number) => `${seconds} seconds left.`,
+    other: 'Pay another way',
+    close: 'Close',
+    reasons: {
+      wrong_code: 'The code was wrong. Check it in your bank app and try again.',
+      expired_code: 'The code had expired. Get a new one in your bank app.',
+      declined: 'The payment was declined in your bank app. Nothing was charged.',
+      timeout: 'Your bank app gave no answer in time. Nothing was charged.',
+      provider_error: 'The payment provider could not take the payment. Nothing was charged.',
+    },
   },
   asCustomer: 'Invoiced to your account details.',
   unitPrice: 'Unit price',

@@ -19,7 +19,9 @@ const MAX_QUANTITY = 1000;
 /**
  * A buy button for one product: its name and price, an accessible checkout dialog that asks only for
  * what the invoice needs and shows unit price, VAT and total, then the payment page, and on return the
- * outcome as the server records it, with the issued invoice. Talks to the shop's BFF
+ * outcome as the server records it, with the issued invoice. Where the product says `blik` (a provider
+ * that takes BLIK codes, a price in PLN) the dialog also takes the buyer's six-digit BLIK code and waits
+ * on the page while they confirm in the bank app. Talks to the shop's BFF
  * (`endpoint` + `product`) or, with no backend at all, to the invoicing service's public widget routes
  * (`app-url` + `account` + `product`).
  *
@@ -38,8 +40,8 @@ const MAX_QUANTITY = 1000;
  * @slot - Fallback content shown until the element is defined, or if its script is blocked: put a plain `<a href>` to the product's order page here.
  * @fires {PayBeforeEvent} pay-before - The buyer pressed Continue; nothing was sent. `detail.buyer`, `product`, `quantity`, `amount`, `currency`. Cancelable: cancel to stop the checkout.
  * @fires {PayStartEvent} pay-start - The payment was created; the buyer is about to go to `detail.redirectUrl`. Cancelable: cancel to navigate yourself, then call `checkOutcome()`.
- * @fires {PaySuccessEvent} pay-success - The server says the payment is paid. `detail.invoice` names the issued invoice.
- * @fires {PayCancelEvent} pay-cancel - The buyer came back without paying. `detail.reason`: `declined`, `cancelled` or `pending`.
+ * @fires {PaySuccessEvent} pay-success - The server says the payment is paid (after the payment page, or a BLIK payment approved in the bank app). `detail.invoice` names the issued invoice.
+ * @fires {PayCancelEvent} pay-cancel - The buyer came back without paying (`detail.reason`: `declined`, `cancelled` or `pending`), or a BLIK payment did not go through (`reason` `declined`, `detail.failure`: `wrong_code`, `expired_code`, `declined`, `timeout` or `provider_error`). A BLIK payment fires no `pay-start`.
  * @fires {PayErrorEvent} pay-error - The checkout could not be started. `detail.status`, `code`, `message`.
  * @csspart base - The row holding name, price, badge and button.
  * @csspart name - The product name.
@@ -66,6 +68,12 @@ const MAX_QUANTITY = 1000;
  * @csspart revised - The new total when the checkout priced the sale otherwise than the dialog showed (VIES could not answer).
  * @csspart lookup-button - The button that fills the company's details from its register by tax number.
  * @csspart lookup-status - What the register lookup did: filled, kept what was typed, or could not answer.
+ * @csspart blik - The BLIK field and its button, for a product that offers BLIK.
+ * @csspart blik-code - The six-digit BLIK code field (also `input`).
+ * @csspart blik-button - "Pay with BLIK", and "Try again" after a BLIK payment failed.
+ * @csspart blik-status - What takes the form's place once the code is sent: the wait for the bank app, then the invoice or why it failed.
+ * @csspart blik-time - The time left to confirm in the bank app, counting down.
+ * @csspart blik-live - The polite live region that tells screen readers the time left and the outcome (visually hidden).
  * @cssprop [--product-pay-button-height=2.75rem] - Height of the buy button.
  * @cssprop [--product-pay-button-padding=1.25rem] - Horizontal padding of the buy button.
  * @cssprop [--product-pay-button-radius=var(--ik-radius-small)] - Corner radius of the buy button.

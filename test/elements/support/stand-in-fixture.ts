@@ -15,6 +15,8 @@ import { startFixtureBff } from './fixture-bff.js';
 export interface StandInFixtureInfo {
   bff: string;
   testModeBff: string;
+  /** Offers BLIK on the page (the service's test provider takes codes). */
+  blikBff: string;
   limitedBff: string;
   deadBff: string;
   /** A service that takes no online payments, for direct mode's `app-url`. */
@@ -45,7 +47,9 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
       return running;
     };
     // The plain BFF is a live shop whatever the account says; the other follows the account, on the test provider.
-    const plain = await bff({ signup: true, checkout: { testMode: false } });
+    // BLIK is offered only by its own BFF, so the stand-in's other sale scenarios stay as they were.
+    const plain = await bff({ signup: true, checkout: { testMode: false, blik: false } });
+    const blik = await bff({ checkout: { testMode: false, blik: true } });
     const testMode = await bff();
     const limited = await bff({ rateLimit: { ip: false, token: false, list: false, create: { limit: 1, windowMs: 60_000 } } });
     // Nothing listens on port 1: every call to the service fails as it does when the service is down.
@@ -100,6 +104,7 @@ export async function startStandInFixture(options: { pageOrigins: string[] }) {
     const info: StandInFixtureInfo = {
       bff: `${plain.url}/bff`,
       testModeBff: `${testMode.url}/bff`,
+      blikBff: `${blik.url}/bff`,
       limitedBff: `${limited.url}/bff`,
       deadBff: `${dead.url}/bff`,
       noPaymentsService: noPayments.url,
