@@ -24,7 +24,7 @@ let api: Api;
 let bff: TestBff;
 
 // The service's BLIK option (issue 47): codes live 4 s here, and the test provider's bank app answers after 300 ms.
-const serviceOptions = { seed: false, blik: { codeLifetimeMs: CODE_LIFETIME_MS, testApprovalMs: 300 } } as unknown as Parameters<typeof startTestService>[0];
+const serviceOptions: Parameters<typeof startTestService>[0] = { seed: false, blik: { codeLifetimeMs: CODE_LIFETIME_MS, testApprovalMs: 300 } };
 
 beforeAll(async () => {
   service = await startTestService(serviceOptions);
