@@ -14,6 +14,7 @@ import { mailTransportUrl } from './service/documents/mailer.js';
 import { startService } from './service/server.js';
 import { backOfficeLine } from './service/admin/announce.js';
 import { startRegistryDoubles } from './service/registries/doubles/index.js';
+import { portalPage } from './dev-portal-page.js';
 
 /**
  * `invoicekit dev` (`npm start`): the demo on the embedded service. One command starts
@@ -164,6 +165,9 @@ export async function runDev(argv: string[]): Promise<void> {
   });
   site.all('/demo-api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found.' } }, 404));
   site.onError((error, c) => c.json({ error: { code: 'service_unavailable', message: error.message } }, 502));
+  // The portal prints the customer's list on the server, as a host's page would (src/dev-portal-page.ts).
+  const portal = portalPage({ root, bff, client, portalSecret });
+  site.get('/portal.html', (c) => portal(c.req.raw));
   site.use('/*', serveStatic({ root }));
   site.notFound((c) => c.html('<!doctype html><title>Not found</title><p>Not found. <a href="/">Back to the demo</a></p>', 404));
   handle = site.fetch;
