@@ -102,6 +102,8 @@ function figures(lhr) {
     tbt: audit('total-blocking-time'),
     failing: Object.fromEntries(['accessibility', 'best-practices', 'seo'].map((id) => [id, failing(id)]).filter(([, ids]) => ids.length)),
     runtimeError: lhr.runtimeError?.message,
+    // What moved, for a page over its CLS target: the shifted elements as Lighthouse names them.
+    shifted: (lhr.audits['layout-shifts']?.details?.items ?? []).map((item) => `${item.node?.selector ?? item.node?.snippet ?? '?'} ${Number(item.score).toFixed(3)}`),
   };
 }
 
@@ -109,7 +111,7 @@ function figures(lhr) {
 export function shortfalls(result) {
   const short = [];
   for (const id of ['accessibility', 'best-practices', 'seo']) if (result[id] < TARGETS[id]) short.push(`${id} ${result[id]}${result.failing[id] ? ` (${result.failing[id].join(', ')})` : ''}`);
-  if (!(result.cls <= TARGETS.cls)) short.push(`CLS ${result.cls.toFixed(3)}`);
+  if (!(result.cls <= TARGETS.cls)) short.push(`CLS ${result.cls.toFixed(3)}${result.shifted.length ? ` (${result.shifted.join(', ')})` : ''}`);
   if (result.runtimeError) short.push(result.runtimeError);
   return short;
 }
