@@ -31,7 +31,7 @@ export function portalPage({ root, bff, client, portalSecret }: PortalPageOption
     const html = await (page ??= readFile(join(root, 'portal.html'), 'utf8'));
     const url = new URL(request.url);
     const list = await renderedList(url, request.headers.get('cookie') ?? '').catch(() => undefined);
-    const body = list ? html.replace(/<invoice-list\b[^>]*><\/invoice-list>/, list) : html;
+    const body = list ? html.replace(/<invoice-list\b[^>]*><\/invoice-list>/, list).replace(/(<div id="owed"[^>]*>)(<\/div>)/, `$1${owedCards(list)}$2`) : html;
     return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
   };
 
@@ -47,7 +47,41 @@ export function portalPage({ root, bff, client, portalSecret }: PortalPageOption
     const portalToken = await issuePortalToken({ clientId: chosen.id, ttlSeconds: 3600 }, portalSecret);
     const query = Object.fromEntries(QUERY.flatMap((key) => (url.searchParams.get(key) ? [[key, url.searchParams.get(key)!]] : [])));
     const rendered = await renderInvoiceList({ bff, portalToken, locale: 'en', endpoint: '/bff', ...query });
-    // The demo signs in on the page (demo/src/portal.ts) and hands the list the token itself.
     return rendered;
   }
+}
+
+interface CurrencyTotals {
+  currency: string;
+  outstanding: string;
+  overdue: string;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const isZero = (amount: string) => /^[-+]?0*(\.0*)?$/.test(amount);
+// Intl reads the decimal string itself, as the page's own script does: no binary float touches the amount.
+const money = (amount: string, currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount as unknown as number);
+
+/**
+ * What the customer owes, per currency, from the totals the rendered list carries: the same cards, in
+ * English, that the page's script draws (demo/src/portal.ts `renderOwed`), so they are there at the
+ * first paint and the script's redraw changes nothing on screen.
+ */
+function owedCards(list: string): string {
+  const state = /<script type="application\/json" data-server-state>([\s\S]*?)<\/script>/.exec(list)?.[1];
+  let totals: CurrencyTotals[] | undefined;
+  try {
+    totals = state ? (JSON.parse(state) as { totals?: CurrencyTotals[] }).totals : undefined;
+  } catch {
+    return '';
+  }
+  if (!totals) return '';
+  const owing = totals.filter((entry) => !isZero(entry.outstanding));
+  if (!owing.length) return '<p class="settled">Nothing to pay. Thank you!</p>';
+  return owing
+    .map((entry) => {
+      const overdue = !isZero(entry.overdue);
+      return `<div class="owed-card" data-currency="${escapeHtml(entry.currency)}"><span class="label">Outstanding · ${escapeHtml(entry.currency)}</span><strong class="amount">${escapeHtml(money(entry.outstanding, entry.currency))}</strong><span class="overdue"${overdue ? '' : ' hidden'}>Overdue: ${escapeHtml(money(entry.overdue, entry.currency))}</span></div>`;
+    })
+    .join('');
 }
