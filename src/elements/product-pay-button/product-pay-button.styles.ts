@@ -5,7 +5,9 @@ export const styles = css`
   :host {
     display: inline-block;
   }
+  /* As tall while the product loads as once it shows: the buy button's height (nothing below it moves). */
   .base {
+    min-height: var(--product-pay-button-height, 2.75rem);
     display: flex;
     flex-wrap: wrap;
     align-items: center;
