@@ -424,23 +424,22 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           filter: (change) => this.#filter(change),
           searchInput: this.#onSearchInput,
           searchKeydown: this.#onSearchKeydown,
-        })} ${state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
+        })} ${state === 'loading' ? html`<p class="owed" part="totals"><strong>\u00a0</strong></p>` : state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
         ${state === 'error'
-          ? errorState(this.#pages.error, this.#m, this.reload)
+          ? errorState(this.#pages.error, m, this.reload)
           : state === 'empty'
-            ? emptyState(this.#m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
-            : html`${this.#table(value, stale)}${value
-                ? pagination(value, {
-                    m,
-                    locale: this.#locale,
-                    scroll: this.paging === 'scroll',
-                    page: this.page,
-                    go: (page) => {
-                      this.#filter({ page });
-                      this.scrollIntoView({ block: 'nearest' });
-                    },
-                  })
-                : nothing}`}
+            ? emptyState(m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
+            : // While the first page loads, its pager holds its room unseen (the first of two pages), as the skeleton rows hold the rows'.
+              html`${this.#table(value, stale)}${pagination(value ?? ({ total: 2, per_page: 1, page: 1, data: [] } as unknown as InvoicePage), {
+                m,
+                locale: this.#locale,
+                scroll: this.paging === 'scroll',
+                page: this.page,
+                go: (page) => {
+                  this.#filter({ page });
+                  this.scrollIntoView({ block: 'nearest' });
+                },
+              })}`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
         <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult ? m.payOutcome[this.payResult.status](this.payResult.invoice.number) : ''}</div>
       </section>
@@ -466,7 +465,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           </thead>
           <tbody class=${result ? '' : 'loading'}>
             ${!result
-              ? Array.from({ length: Math.min(this.perPage, 6) }, () => skeletonRow())
+              ? [...Array(this.perPage)].map(skeletonRow)
               : scroll
                 ? this.#window()
                 : result.data.map((invoice) => invoiceRow(invoice, undefined, this.#rowView))}
