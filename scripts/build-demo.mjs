@@ -24,7 +24,7 @@ const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').r
 /**
  * Every page as the browser first paints it: the frame (skip link, header, footer) in the markup and
  * every text in English, where a script used to add them after the first paint and push the page
- * down (layout shift; docs/decisions/lighthouse-check.md). The script only switches the language.
+ * down (layout shift; docs/decisions/layout-stability.md). The script only switches the language.
  */
 function prerenderPage(html, en) {
   const text = (key) => escapeHtml(en[key] ?? '');
