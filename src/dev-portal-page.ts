@@ -47,7 +47,8 @@ export function portalPage({ root, bff, client, portalSecret }: PortalPageOption
     const portalToken = await issuePortalToken({ clientId: chosen.id, ttlSeconds: 3600 }, portalSecret);
     const query = Object.fromEntries(QUERY.flatMap((key) => (url.searchParams.get(key) ? [[key, url.searchParams.get(key)!]] : [])));
     const rendered = await renderInvoiceList({ bff, portalToken, locale: 'en', endpoint: '/bff', ...query });
-    return rendered;
+    // The page's sign-in keeps the list as it is for the customer it was rendered for (demo/src/portal.ts).
+    return rendered.replace(/^<invoice-list /, `<invoice-list data-customer="${escapeHtml(chosen.external_id ?? '')}" `);
   }
 }
 
