@@ -118,23 +118,23 @@ function loaded(kind: Kind): boolean {
   return !!element?.querySelector<HTMLInputElement>('[data-field="name"]')?.value;
 }
 
-/** The page's layout shifts so far, as Lighthouse sums them (shifts right after input do not count), and what moved. */
+/**
+ * The page's layout shifts so far, as Lighthouse sums them (shifts right after input do not count),
+ * and what moved. A buffered observer holds every shift of the page in its records at once.
+ */
 const shifts = (tab: Page) =>
-  tab.evaluate(
-    () =>
-      new Promise<{ sum: number; moved: string[] }>((resolve) => {
-        new PerformanceObserver((list) => {
-          const entries = list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] })[];
-          const counted = entries.filter((entry) => !entry.hadRecentInput);
-          resolve({
-            sum: Math.round(counted.reduce((sum, entry) => sum + entry.value, 0) * 10_000) / 10_000,
-            moved: counted.flatMap((entry) => entry.sources.map((source) => `${(source.node as Element | undefined)?.localName ?? '?'} ${JSON.stringify((source as unknown as { previousRect: DOMRect }).previousRect)} → ${JSON.stringify((source as unknown as { currentRect: DOMRect }).currentRect)}`)),
-          });
-        }).observe({ type: 'layout-shift', buffered: true });
-        // No shift at all: the observer is never called.
-        requestAnimationFrame(() => setTimeout(() => resolve({ sum: 0, moved: [] })));
-      }),
-  );
+  tab.evaluate(() => {
+    const observer = new PerformanceObserver(() => {});
+    observer.observe({ type: 'layout-shift', buffered: true });
+    const entries = observer.takeRecords() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] })[];
+    observer.disconnect();
+    const counted = entries.filter((entry) => !entry.hadRecentInput);
+    const box = ({ x, y, width, height }: DOMRectReadOnly) => `${Math.round(x)},${Math.round(y)} ${Math.round(width)}×${Math.round(height)}`;
+    return {
+      sum: Math.round(counted.reduce((sum, entry) => sum + entry.value, 0) * 10_000) / 10_000,
+      moved: counted.flatMap((entry) => entry.sources.map((source) => `${(source.node as Element | null)?.localName ?? 'a node in a shadow root'} ${box(source.previousRect)} → ${box(source.currentRect)}`)),
+    };
+  });
 
 async function measure(kind: Kind, viewport: { width: number; height: number }): Promise<{ heldWhilePainted: boolean; sum: number; moved: string[] }> {
   held = new Promise((resolve) => (release = resolve));
