@@ -5,9 +5,7 @@ export const styles = css`
   :host {
     display: inline-block;
   }
-  /* As tall while the product loads as once it shows: the buy button's height (nothing below it moves). */
   .base {
-    min-height: var(--product-pay-button-height, 2.75rem);
     display: flex;
     flex-wrap: wrap;
     align-items: center;
@@ -56,5 +54,9 @@ export const styles = css`
   }
   .error {
     color: var(--_danger);
+  }
+  /* As tall while the product loads as once it shows: the buy button's height (nothing below it moves). */
+  .base {
+    min-height: var(--product-pay-button-height, 2.75rem);
   }
 `;
