@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** The pager under the table; while the first page loads, its room unseen (nothing below moves when the page arrives). */
+/** The pager under the table. */
 export const paginationStyles = css`
   .pagination {
     display: flex;
@@ -17,9 +17,6 @@ export const paginationStyles = css`
     align-items: center;
     gap: 0.5rem;
     white-space: nowrap;
-  }
-  [data-state=loading] .pagination {
-    visibility: hidden;
   }
 `;
 

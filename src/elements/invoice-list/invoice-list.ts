@@ -9,7 +9,7 @@ import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatNumber, localToday } from '../shared/format.js';
 import { dayNumber, headerCell, invoiceRow, ksefCell, skeletonRow, type RowView, type SortField } from './rows.js';
-import { emptyState, errorState, pagination, totalsLine } from './summary.js';
+import { emptyState, errorState, pagination, rangeText, totalsLine } from './summary.js';
 import { toolbar } from './toolbar.js';
 import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
 import { ServerRendered } from '../shared/server-rendered.js';
@@ -239,13 +239,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #show(result: InvoicePage): void {
     const scroll = this.paging === 'scroll';
     if (scroll) this.#scroll.reset(result.total, result.data);
-    const n = (value: number) => formatNumber(value, this.resolvedLocale);
-    const from = (result.page - 1) * result.per_page + 1;
-    this.announcement = !result.total
-      ? this.msg.noResults
-      : scroll
-        ? this.msg.count(n(result.total), result.total)
-        : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
+    this.announcement = !result.total ? this.msg.noResults : rangeText(result, this.msg, this.resolvedLocale, scroll);
     this.result = result;
     this.totals = result.totals;
   }
@@ -429,17 +423,18 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           ? errorState(this.#pages.error, m, this.reload)
           : state === 'empty'
             ? emptyState(m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
-            : // While the first page loads, its pager holds its room unseen (the first of two pages), as the skeleton rows hold the rows'.
-              html`${this.#table(value, stale)}${pagination(value ?? ({ total: 2, per_page: 1, page: 1, data: [] } as unknown as InvoicePage), {
-                m,
-                locale: this.#locale,
-                scroll: this.paging === 'scroll',
-                page: this.page,
-                go: (page) => {
-                  this.#filter({ page });
-                  this.scrollIntoView({ block: 'nearest' });
-                },
-              })}`}
+            : html`${this.#table(value, stale)}${value
+                ? pagination(value, {
+                    m,
+                    locale: this.#locale,
+                    scroll: this.paging === 'scroll',
+                    page: this.page,
+                    go: (page) => {
+                      this.#filter({ page });
+                      this.scrollIntoView({ block: 'nearest' });
+                    },
+                  })
+                : nothing}`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
         <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult ? m.payOutcome[this.payResult.status](this.payResult.invoice.number) : ''}</div>
       </section>
@@ -463,7 +458,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               ${header(columns.status, 'status')} ${header(html`<span class="visually-hidden">${columns.actions}</span>`, 'actions')}
             </tr>
           </thead>
-          <tbody class=${result ? '' : 'loading'}>
+          <tbody>
             ${!result
               ? [...Array(this.perPage)].map(skeletonRow)
               : scroll

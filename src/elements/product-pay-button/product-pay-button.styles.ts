@@ -55,8 +55,4 @@ export const styles = css`
   .error {
     color: var(--_danger);
   }
-  /* As tall while the product loads as once it shows: the buy button's height (nothing below it moves). */
-  .base {
-    min-height: var(--product-pay-button-height, 2.75rem);
-  }
 `;
