@@ -32,7 +32,8 @@ export function unavailable(name: string, unit: string, note: string, target?: E
 
 const number = (value: number | null, unit: string) => {
   if (value == null) return 'not available';
-  const digits = unit === 'req/s' || unit === 'B' ? 0 : value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  // A layout shift of 0.014 is not one of 0.01: Lighthouse's CLS is read to three places.
+  const digits = unit === 'req/s' || unit === 'B' || unit === 'points' ? 0 : unit === 'CLS' ? 3 : value >= 100 ? 0 : value >= 10 ? 1 : 2;
   return `${value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${unit}`;
 };
 

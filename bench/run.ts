@@ -9,11 +9,12 @@ import { startCluster } from './postgres.js';
 import { startChild, type Child } from './processes/protocol.js';
 import { entry, table, unavailable, writeResults, type Entry } from './report.js';
 import { measureSizes } from './sizes.js';
+import { lighthouseFigures } from './lighthouse.js';
 import { invoiceBody } from './invoice-body.js';
 
 /**
- * `npm run bench` (about 2.5 minutes on 2 cores) and `npm run bench -- --quick` (a subset with about 20 seconds of load, half a minute in all);
- * `npm run bench -- --only bff-list` measures the BFF's portal list latency row alone.
+ * `npm run bench` (about 4.5 minutes on 2 cores, two of them Lighthouse's) and `npm run bench -- --quick` (a subset with about 20 seconds of load, half a minute in all,
+ * without Lighthouse); `npm run bench -- --only bff-list` measures the BFF's portal list latency row alone, `--only lighthouse` Lighthouse's rows.
  *
  * Every process measured runs on its own: the service, the BFF and the baseline are Node processes
  * started like the CLI starts them, and the load comes from this process (autocannon) over
@@ -23,8 +24,8 @@ import { invoiceBody } from './invoice-body.js';
  * for sizes. The benchmark reports targets; it never fails on them.
  */
 const quick = process.argv.includes('--quick');
-/** `--only <row>`: one row alone, for measuring a change to it (`bff-list`: the BFF's portal list latency). */
-const ONLY_ROWS = ['bff-list'];
+/** `--only <row>`: one row alone, for measuring a change to it (`bff-list`: the BFF's portal list latency; `lighthouse`: Lighthouse on the demo pages). */
+const ONLY_ROWS = ['bff-list', 'lighthouse'];
 const only = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : undefined;
 const SECONDS = quick ? 1.5 : 3;
 const STORAGE_MS = quick ? 500 : 1000;
@@ -387,6 +388,16 @@ async function postgresPhase(): Promise<void> {
   }
 }
 
+/** Lighthouse on every demo page (about two minutes): the demo started as `npm start` starts it, on its own ports. */
+async function lighthousePhase(): Promise<void> {
+  log('Lighthouse on the demo pages');
+  try {
+    entries.push(...(await lighthouseFigures({ log })));
+  } catch (error) {
+    entries.push(unavailable('lighthouse', 'points', `failed: ${String(error).split('\n')[0]}`));
+  }
+}
+
 let sizesResult: Awaited<ReturnType<typeof measureSizes>> | undefined;
 
 async function wholeRun(): Promise<void> {
@@ -396,6 +407,7 @@ async function wholeRun(): Promise<void> {
   }
   await servicePhase();
   if (!quick) await postgresPhase();
+  if (!quick) await lighthousePhase();
   if (sizesResult) entries.push(...sizesResult.entries);
   const seconds = (performance.now() - started) / 1000;
   await writeResults(resultsPath, entries, { date: new Date().toISOString(), quick, seconds: Math.round(seconds), cores: cpus().length, node: process.version });
@@ -407,7 +419,8 @@ try {
   if (only === undefined) await wholeRun();
   else if (!ONLY_ROWS.includes(only)) throw new Error(`--only takes one of: ${ONLY_ROWS.join(', ')}`);
   else {
-    await bffListOnly();
+    if (only === 'lighthouse') await lighthousePhase();
+    else await bffListOnly();
     // One row is not a run: bench/results.json keeps the last whole run.
     console.log(table(entries));
   }

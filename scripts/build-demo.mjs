@@ -6,15 +6,52 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('../demo/', import.meta.url));
 const checkout = fileURLToPath(new URL('../', import.meta.url));
+
+/** The demo's pages in its navigation: `<body data-page="…">` names the current one. */
+const PAGES = [
+  { page: 'shop', href: '/shop.html', label: 'nav.shop' },
+  { page: 'portal', href: '/portal.html', label: 'nav.portal' },
+  { page: 'account', href: '/account.html', label: 'nav.account' },
+  { page: 'wiring', href: '/how-it-works.html', label: 'nav.wiring' },
+];
+
+const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Every page as the browser first paints it: the frame (skip link, header, footer) in the markup and
+ * every text in English, where a script used to add them after the first paint and push the page
+ * down (layout shift; docs/decisions/layout-stability.md). The script only switches the language.
+ */
+function prerenderPage(html, en) {
+  const text = (key) => escapeHtml(en[key] ?? '');
+  const current = /<body[^>]*\sdata-page="([^"]*)"/.exec(html)?.[1];
+  const links = PAGES.map(
+    ({ page, href, label }) => `<a href="${href}" data-i18n="${label}"${page === current ? ' aria-current="page"' : ''}>${text(label)}</a>`,
+  ).join('');
+  // The outbox is the service's own page: it opens beside the demo, which stays where it was.
+  const outbox = `<a href="/outbox" data-service-link="outbox" data-i18n="nav.outbox" target="_blank" rel="noopener">${text('nav.outbox')}</a>`;
+  const header =
+    `<div class="brand-row"><a class="brand" href="/"><span class="logo" aria-hidden="true"></span>Demo Studio</a>` +
+    `<span class="badge" data-i18n="nav.demo">${text('nav.demo')}</span></div>` +
+    `<nav data-i18n-label="nav.label" aria-label="${text('nav.label')}">${links}${outbox}</nav>` +
+    `<select id="language" data-i18n-label="nav.language" aria-label="${text('nav.language')}"><option value="en">English</option><option value="pl">Polski</option></select>`;
+  return html
+    .replace(/(<header\b[^>]*\bdata-demo-bar[^>]*>)(<\/header>)/, `<a class="skip-link" href="#content" data-i18n="nav.skip">${text('nav.skip')}</a>\n$1${header}$2`)
+    .replace(/<main>/, '<main id="content" tabindex="-1">')
+    .replace(/<\/main>/, `</main>\n<footer class="demo-footer"><p data-i18n="footer.text">${text('footer.text')}</p></footer>`)
+    .replace(/<([a-z][a-z0-9]*)(\s[^>]*?\bdata-i18n="([^"]+)"[^>]*)><\/\1>/g, (tag, name, attributes, key) => `<${name}${attributes}>${text(key)}</${name}>`);
+}
 
 /** Builds the demo site into `outDir`, emptying it first. */
 export async function buildDemo(outDir = join(checkout, 'dist/demo/')) {
   // Vite is loaded only to build: a start that finds its version built does without it.
   const { build } = await import('vite');
   const pages = (await readdir(root)).filter((name) => name.endsWith('.html'));
+  const { catalogs } = await tsImport('../demo/src/i18n.ts', import.meta.url);
   await build({
     root,
     configFile: false,
@@ -24,6 +61,20 @@ export async function buildDemo(outDir = join(checkout, 'dist/demo/')) {
       {
         name: 'invoicekit:production-elements',
         load: (id) => (/\/src\/elements\/shared\/dev-mode\.ts$/.test(id) ? 'export const DEV = false;' : null),
+      },
+      { name: 'invoicekit:prerendered-frame', transformIndexHtml: (html) => prerenderPage(html, catalogs.en) },
+      {
+        // The site's one style sheet (about 2.5 KB compressed) goes into each page: a stylesheet link
+        // would hold the first paint back by a round trip on a phone's network.
+        name: 'invoicekit:inline-style-sheet',
+        transformIndexHtml: {
+          order: 'post',
+          handler: (html, { bundle }) =>
+            html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (link, file) => {
+              const asset = bundle?.[file];
+              return asset?.type === 'asset' ? `<style>${String(asset.source)}</style>` : link;
+            }),
+        },
       },
     ],
     build: {

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { createInvoicingClient, type InvoicingClient } from './api/index.js';
 import { createBff, issuePortalToken, subscribeBffToWebhooks } from './bff/index.js';
 import { withPortFlag } from './bff/listen-errors.js';
@@ -14,6 +15,7 @@ import { mailTransportUrl } from './service/documents/mailer.js';
 import { startService } from './service/server.js';
 import { backOfficeLine } from './service/admin/announce.js';
 import { startRegistryDoubles } from './service/registries/doubles/index.js';
+import { portalPage } from './dev-portal-page.js';
 
 /**
  * `invoicekit dev` (`npm start`): the demo on the embedded service. One command starts
@@ -164,6 +166,16 @@ export async function runDev(argv: string[]): Promise<void> {
   });
   site.all('/demo-api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found.' } }, 404));
   site.onError((error, c) => c.json({ error: { code: 'service_unavailable', message: error.message } }, 502));
+  // The site's own files and pages go compressed, and the build's hashed files are kept for a year, as a
+  // host's production server sends them (the BFF and the demo's API above answer as they do).
+  site.use('/*', compress());
+  site.use('/assets/*', async (c, next) => {
+    await next();
+    if (c.res.ok) c.res.headers.set('cache-control', 'public, max-age=31536000, immutable');
+  });
+  // The portal prints the customer's list on the server, as a host's page would (src/dev-portal-page.ts).
+  const portal = portalPage({ root, bff, client, portalSecret });
+  site.get('/portal.html', (c) => portal(c.req.raw));
   site.use('/*', serveStatic({ root }));
   site.notFound((c) => c.html('<!doctype html><title>Not found</title><p>Not found. <a href="/">Back to the demo</a></p>', 404));
   handle = site.fetch;

@@ -144,10 +144,16 @@ async function openEvents(current: DemoSession, retryMs = 1000): Promise<void> {
     if (stream.readyState === EventSource.CLOSED && events === stream) setTimeout(() => void openEvents(current, Math.min(retryMs * 2, 60_000)), retryMs);
   });
 }
+/**
+ * The customer the demo's server rendered the list for, with a token of its own (src/dev-portal-page.ts):
+ * signed in as them, the list keeps that token and the page it shows, with no second load.
+ */
+let rendered = list.dataset.customer;
 signIn((current) => {
   if (!current) return;
   session = current;
-  list.setAttribute('portal-token', current.token);
+  if (current.customer.id !== rendered) list.setAttribute('portal-token', current.token);
+  rendered = undefined;
   details.setAttribute('portal-token', current.token);
   loadTotals(current).catch(() => announce(t('portal.signInFailed'), 'error'));
   void openEvents(current);

@@ -16,6 +16,12 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** The chosen customer, kept for the page and told to the server, which renders the portal's list for them (src/dev-portal-page.ts). */
+function remember(customer: string): void {
+  localStorage.setItem(STORAGE_KEY, customer);
+  document.cookie = `${STORAGE_KEY}=${encodeURIComponent(customer)}; path=/; SameSite=Lax`;
+}
+
 /** The value of the shop's "guest" choice: buying without signing in. */
 const GUEST = '';
 
@@ -28,16 +34,17 @@ export async function signIn(onChange: (session: DemoSession | undefined) => voi
   const customers = await json<{ id: string; client_id: number; name: string }[]>(await fetch('/demo-api/customers'));
   // `?customer=<client id>` (the back office's "Open portal view") views as that customer, and stays chosen.
   const asked = customers.find((c) => String(c.client_id) === new URLSearchParams(location.search).get('customer'));
-  if (asked) localStorage.setItem(STORAGE_KEY, asked.id);
+  if (asked) remember(asked.id);
   const stored = localStorage.getItem(STORAGE_KEY);
   const known = stored !== null && (customers.some((c) => c.id === stored) || (options.guest !== undefined && stored === GUEST));
   const chosen = known ? stored : (customers[0]?.id ?? GUEST);
+  if (chosen !== GUEST) remember(chosen);
   if (select) {
     const choices = customers.map((c) => new Option(c.name, c.id, false, c.id === chosen));
     if (options.guest !== undefined) choices.unshift(new Option(options.guest, GUEST, false, chosen === GUEST));
     select.replaceChildren(...choices);
     select.addEventListener('change', () => {
-      localStorage.setItem(STORAGE_KEY, select.value);
+      remember(select.value);
       void load(select.value);
     });
   }

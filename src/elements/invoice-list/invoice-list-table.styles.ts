@@ -217,7 +217,7 @@ export const rowActionStyles = css`
   /* One animation for all the first load's placeholders, not one per bar: every animated element
      costs a style recalculation in every frame. Placeholders met while scrolling stay still. */
   @media (prefers-reduced-motion: no-preference) {
-    .loading {
+    [data-state=loading] tbody {
       animation: pulse 1.4s ease-in-out infinite;
     }
   }

@@ -9,7 +9,7 @@ import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatNumber, localToday } from '../shared/format.js';
 import { dayNumber, headerCell, invoiceRow, ksefCell, skeletonRow, type RowView, type SortField } from './rows.js';
-import { emptyState, errorState, pagination, totalsLine } from './summary.js';
+import { emptyState, errorState, pagination, rangeText, totalsLine } from './summary.js';
 import { toolbar } from './toolbar.js';
 import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
 import { ServerRendered } from '../shared/server-rendered.js';
@@ -239,13 +239,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #show(result: InvoicePage): void {
     const scroll = this.paging === 'scroll';
     if (scroll) this.#scroll.reset(result.total, result.data);
-    const n = (value: number) => formatNumber(value, this.resolvedLocale);
-    const from = (result.page - 1) * result.per_page + 1;
-    this.announcement = !result.total
-      ? this.msg.noResults
-      : scroll
-        ? this.msg.count(n(result.total), result.total)
-        : this.msg.showing(n(from), n(from + result.data.length - 1), n(result.total));
+    this.announcement = !result.total ? this.msg.noResults : rangeText(result, this.msg, this.resolvedLocale, scroll);
     this.result = result;
     this.totals = result.totals;
   }
@@ -424,11 +418,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           filter: (change) => this.#filter(change),
           searchInput: this.#onSearchInput,
           searchKeydown: this.#onSearchKeydown,
-        })} ${state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
+        })} ${state === 'loading' ? html`<p class="owed" part="totals"><strong>\u00a0</strong></p>` : state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
         ${state === 'error'
-          ? errorState(this.#pages.error, this.#m, this.reload)
+          ? errorState(this.#pages.error, m, this.reload)
           : state === 'empty'
-            ? emptyState(this.#m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
+            ? emptyState(m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
             : html`${this.#table(value, stale)}${value
                 ? pagination(value, {
                     m,
@@ -464,9 +458,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
               ${header(columns.status, 'status')} ${header(html`<span class="visually-hidden">${columns.actions}</span>`, 'actions')}
             </tr>
           </thead>
-          <tbody class=${result ? '' : 'loading'}>
+          <tbody>
             ${!result
-              ? Array.from({ length: Math.min(this.perPage, 6) }, () => skeletonRow())
+              ? [...Array(this.perPage)].map(skeletonRow)
               : scroll
                 ? this.#window()
                 : result.data.map((invoice) => invoiceRow(invoice, undefined, this.#rowView))}

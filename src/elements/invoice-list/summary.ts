@@ -23,17 +23,23 @@ export function totalsLine(totals: CustomerTotals[], m: InvoiceListMessages, loc
   </p>`;
 }
 
+/** "Showing 1–25 of 30", or in scroll mode "30 invoices": the pager's line, and what the list announces when a page arrives. */
+export function rangeText(result: InvoicePage, m: InvoiceListMessages, locale: string, scroll: boolean): string {
+  const n = (value: number) => formatNumber(value, locale);
+  const from = (result.page - 1) * result.per_page + 1;
+  return scroll ? m.count(n(result.total), result.total) : m.showing(n(from), n(from + result.data.length - 1), n(result.total));
+}
+
 /** The range shown and the page buttons, or in scroll mode the count. */
 export function pagination(result: InvoicePage, view: { m: InvoiceListMessages; locale: string; scroll: boolean; page: number; go(page: number): void }) {
   const { m, page: current } = view;
   const n = (value: number) => formatNumber(value, view.locale);
-  if (view.scroll) return html`<div class="pagination" part="pagination"><p>${m.count(n(result.total), result.total)}</p></div>`;
+  if (view.scroll) return html`<div class="pagination" part="pagination"><p>${rangeText(result, m, view.locale, true)}</p></div>`;
   const pages = Math.ceil(result.total / result.per_page);
-  const from = (result.page - 1) * result.per_page + 1;
   const page = (to: number) => () => view.go(to);
   return html`
     <nav class="pagination" part="pagination" aria-label=${m.pagination}>
-      <p>${m.showing(n(from), n(from + result.data.length - 1), n(result.total))}</p>
+      <p>${rangeText(result, m, view.locale, false)}</p>
       ${pages > 1
         ? html`<div class="pager">
             <button type="button" part="page-button" class="prev" ?disabled=${current < 2} @click=${page(current - 1)}>
