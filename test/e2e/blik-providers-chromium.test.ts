@@ -190,6 +190,8 @@ interface Visit {
   button: Locator;
   dialog: Locator;
   errors: string[];
+  /** The bodies of the answers it received, read as they came. */
+  answers: Promise<unknown>[];
 }
 
 /** A buyer's visit to the shop's page (`/widget` or `/bff-shop`): its answers are kept, its pay events recorded. */
@@ -204,16 +206,19 @@ async function visit(path: '/widget' | '/bff-shop'): Promise<Visit> {
   });
   const page = await context.newPage();
   const errors: string[] = [];
+  const answers: Promise<unknown>[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('response', (response) => {
     const url = response.url();
-    pageAnswers.push(response.text().then((text) => ({ url, text }), () => ({ url, text: '' })));
+    const read = response.text().then((text) => ({ url, text }), () => ({ url, text: '' }));
+    pageAnswers.push(read);
+    answers.push(read);
   });
   await page.goto(`${origin}${path}`, { waitUntil: 'load' });
   const button = page.locator('product-pay-button');
   await expect.poll(() => button.locator('[part~="price"]').textContent(), { timeout: 20_000 }).toMatch(/^PLN\s1,845\.00$/);
-  return { context, page, button, dialog: button.locator('[part~="dialog"]'), errors };
+  return { context, page, button, dialog: button.locator('[part~="dialog"]'), errors, answers };
 }
 
 const payEvents = (page: Page) => page.evaluate(() => (window as unknown as { payEvents: unknown[] }).payEvents) as Promise<PayEventRecord[]>;
@@ -235,21 +240,31 @@ async function typeCode({ dialog }: Visit, code: string): Promise<void> {
 
 const heading = ({ dialog }: Visit) => dialog.locator('[part~="blik-status"] h2');
 
-/** The wait for the bank app: its heading, the two minutes counting down, and what a screen reader hears. */
-async function expectWaiting(visit: Visit): Promise<void> {
+/**
+ * The wait for the bank app, for the code sent (from `sentAt`) for `email`'s payment: the heading,
+ * the time left to the expiry the service gave the code (two minutes) counting down, and what a
+ * screen reader hears. Resolves with the payment, pending at the provider.
+ */
+async function expectWaiting(visit: Visit, email: string, sentAt: number, payments = 1): Promise<PaymentJson & { token: string }> {
   await expect.poll(() => heading(visit).textContent()).toBe(TEXT.wait);
-  const time = await visit.dialog.locator('[part~="blik-time"]').textContent();
-  expect(time).toMatch(/^(2:00|1:[45]\d)$/);
-  expect(await visit.dialog.locator('[part~="blik-live"]').textContent()).toMatch(/^Confirm the payment in your bank app\. (120|1[01]\d) seconds left\.$/);
   expect(await visit.dialog.locator('[part~="form"]').isHidden()).toBe(true);
-}
-
-/** The one payment of `email`, once the checkout has sent its code to the provider. */
-async function pendingPaymentOf(email: string): Promise<PaymentJson & { token: string }> {
-  const [payment, ...more] = await paymentsOf(email);
-  expect(more).toEqual([]);
+  const all = await paymentsOf(email);
+  expect(all).toHaveLength(payments);
+  const payment = all.find((each) => each.blik?.status === 'pending')!;
   expect(payment).toMatchObject({ paid: false, invoice_id: null, blik: { status: 'pending', reason: null } });
-  return payment!;
+  const expires = Date.parse(payment.blik!.expires_at);
+  expect(expires).toBeGreaterThanOrEqual(sentAt + CODE_LIFETIME_MS);
+  expect(expires).toBeLessThanOrEqual(Date.now() + CODE_LIFETIME_MS);
+  // The page counts to that expiry by its own clock, once a second: what it shows is the time left now, or a second more.
+  const [shown, left] = await visit.page.evaluate(
+    (at) => [document.querySelector('product-pay-button')!.shadowRoot!.querySelector('[part~="blik-time"]')!.textContent, Math.max(0, Math.ceil((at - Date.now()) / 1000))] as const,
+    expires,
+  );
+  const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  expect([clock(left), clock(left + 1)]).toContain(shown);
+  expect(left).toBeGreaterThan(100);
+  expect(await visit.dialog.locator('[part~="blik-live"]').textContent()).toMatch(/^Confirm the payment in your bank app\. (120|1[01]\d) seconds left\.$/);
+  return payment;
 }
 
 /** The bank app approves: the success state names the invoice the service issued, and `pay-success` fired once with it. */
@@ -301,6 +316,8 @@ async function leave(visit: Visit, email: string, codes: readonly string[]): Pro
   expect(dom).toContain(email);
   for (const code of codes) expect(dom).not.toContain(code);
   expect(visit.errors).toEqual([]);
+  // Every body is read before the page goes, so that the search at the end sees them all.
+  await Promise.all(visit.answers);
   await visit.context.close();
 }
 
@@ -316,9 +333,9 @@ describe('BLIK through Przelewy24', () => {
     const buyer = await visit('/widget');
     expect(await buyer.button.getAttribute('app-url')).toBe(service.url);
     await fillBuyer(buyer, email);
+    const sentAt = Date.now();
     await typeCode(buyer, CODES.p24Widget);
-    await expectWaiting(buyer);
-    const payment = await pendingPaymentOf(email);
+    const payment = await expectWaiting(buyer, email, sentAt);
     expect(p24.bySession(payment.token)!.blik).toEqual({ answer: 'approve' });
     await expectPaid(buyer, przelewy24, email, payment.token);
     await leave(buyer, email, [CODES.p24Widget]);
@@ -335,9 +352,9 @@ describe('BLIK through Przelewy24', () => {
     await buyer.page.evaluate(() => navigator.clipboard.writeText('705 318'));
     await buyer.page.keyboard.press('ControlOrMeta+V');
     expect(await field.inputValue()).toBe(CODES.p24Bff);
+    const sentAt = Date.now();
     await buyer.dialog.locator('[part~="blik"] [part~="blik-button"]').click();
-    await expectWaiting(buyer);
-    const payment = await pendingPaymentOf(email);
+    const payment = await expectWaiting(buyer, email, sentAt);
     await expectPaid(buyer, przelewy24, email, payment.token);
     await leave(buyer, email, [CODES.p24Bff]);
   });
@@ -358,12 +375,10 @@ describe('BLIK through Przelewy24', () => {
     expect(await buyer.dialog.locator('input[name="email"]').inputValue()).toBe(email);
     // Enter in the code field pays with BLIK.
     await buyer.page.keyboard.type(CODES.afterWrong);
+    const sentAt = Date.now();
     await buyer.page.keyboard.press('Enter');
-    await expectWaiting(buyer);
-    const payments = await paymentsOf(email);
-    expect(payments).toHaveLength(2);
-    const retried = payments.find((each) => each.token !== refused!.token)!;
-    expect(retried).toMatchObject({ paid: false, blik: { status: 'pending', reason: null } });
+    const retried = await expectWaiting(buyer, email, sentAt, 2);
+    expect(retried.token).not.toBe(refused!.token);
     await expectPaid(buyer, przelewy24, email, retried.token);
     expect((await paymentsOf(email)).find((each) => each.token === refused!.token)).toMatchObject({ paid: false, invoice_id: null, blik: { status: 'failed', reason: 'wrong_code' } });
     await leave(buyer, email, [CODES.wrong, CODES.afterWrong]);
@@ -373,9 +388,9 @@ describe('BLIK through Przelewy24', () => {
     const email = 'p24-declined@shop.example';
     const buyer = await visit('/widget');
     await fillBuyer(buyer, email);
+    const sentAt = Date.now();
     await typeCode(buyer, CODES.declined);
-    await expectWaiting(buyer);
-    const payment = await pendingPaymentOf(email);
+    const payment = await expectWaiting(buyer, email, sentAt);
     expect((await przelewy24.decline(payment.token)).status).toBe(200);
     await expectFailed(buyer, TEXT.declined, 'declined');
     expect(await paymentsOf(email)).toMatchObject([{ paid: false, invoice_id: null, blik: { status: 'failed', reason: 'declined' } }]);
@@ -391,9 +406,9 @@ describe('BLIK through Stripe', () => {
     const email = 'stripe-widget@shop.example';
     const buyer = await visit('/widget');
     await fillBuyer(buyer, email);
+    const sentAt = Date.now();
     await typeCode(buyer, CODES.stripeWidget);
-    await expectWaiting(buyer);
-    const payment = await pendingPaymentOf(email);
+    const payment = await expectWaiting(buyer, email, sentAt);
     expect(stripe.intents.get(intentOf(payment.token))).toMatchObject({ status: 'requires_action', amount: 184500, currency: 'pln' });
     await expectPaid(buyer, stripeProvider, email, payment.token);
     await leave(buyer, email, [CODES.stripeWidget]);
@@ -403,9 +418,9 @@ describe('BLIK through Stripe', () => {
     const email = 'stripe-bff@shop.example';
     const buyer = await visit('/bff-shop');
     await fillBuyer(buyer, email);
+    const sentAt = Date.now();
     await typeCode(buyer, CODES.stripeBff);
-    await expectWaiting(buyer);
-    const payment = await pendingPaymentOf(email);
+    const payment = await expectWaiting(buyer, email, sentAt);
     await expectPaid(buyer, stripeProvider, email, payment.token);
     await leave(buyer, email, [CODES.stripeBff]);
   });
@@ -414,9 +429,9 @@ describe('BLIK through Stripe', () => {
     const email = 'stripe-late@shop.example';
     const buyer = await visit('/bff-shop');
     await fillBuyer(buyer, email);
+    const sentAt = Date.now();
     await typeCode(buyer, CODES.unanswered);
-    await expectWaiting(buyer);
-    const payment = await pendingPaymentOf(email);
+    const payment = await expectWaiting(buyer, email, sentAt);
     // The code's two minutes and the grace pass on the service's clock: the page's next question hears the timeout.
     clockAheadMs = CODE_LIFETIME_MS + GRACE_MS + 1_000;
     const cancel = await expectFailed(buyer, TEXT.timeout, 'timeout');
