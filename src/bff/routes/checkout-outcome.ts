@@ -72,7 +72,8 @@ export function checkoutOutcomeRoutes({ client, key, call }: CheckoutOutcomeDeps
     c.header('Cache-Control', 'private, no-store');
     return c.json({
       status: payment.paid ? 'paid' : failed ? 'failed' : providerStatus === 'declined' || providerStatus === 'cancelled' ? providerStatus : 'pending',
-      ...(failed ? { reason: blik.reason } : {}),
+      // As the widget route: a BLIK attempt always names its reason, null unless it failed.
+      ...(blik ? { reason: failed ? blik.reason : null } : {}),
       ...(blik ? { payment: payment.paid ? { ...blik, status: 'paid' as const, reason: null } : blik } : {}),
       amount: String(payment.price),
       currency: String(payment.currency),
