@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailTransportUrl } from '../../src/service/documents/mailer.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
 import { accountWithUser, signIn } from './support/session.js';
 import { axeViolations, signedInContext } from './support/records-page.js';
 
@@ -14,7 +12,7 @@ import { axeViolations, signedInContext } from './support/records-page.js';
  * server: a message the server refuses is listed as failed in the server's words, the next one as
  * sent, the newest first, in English and Polish.
  */
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let service: TestService;
 let http: Api;
 let browser: Browser;
@@ -22,18 +20,8 @@ let cookie: string;
 let refusal: string | null = null;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.resume();
-      stream.on('end', () => (refusal ? callback(Object.assign(new Error(refusal), { responseCode: 550 })) : callback()));
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  service = await startTestService({ smtpUrl: mailTransportUrl(`smtp://127.0.0.1:${port}`, { from: 'Invoicing <invoices@operator.example>' }) });
+  smtp = await startSmtpSink(() => (refusal ? { code: 550, text: refusal } : undefined));
+  service = await startTestService({ smtpUrl: smtp.url() });
   const account = await accountWithUser(service, { prefix: 'zegarmistrz', login: 'jan', email: 'jan@zegarmistrz.example', password: 'tik tak tik tak' });
   http = api({ url: service.url, apiToken: account.apiToken });
   cookie = (await signIn(service, 'jan', 'tik tak tik tak')).cookie;
@@ -43,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 async function open(path: string, lang: 'en' | 'pl' = 'en'): Promise<Page> {

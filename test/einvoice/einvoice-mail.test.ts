@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoicingClient } from '../../src/api/index.js';
-import { mailTransportUrl } from '../../src/service/documents/mailer.js';
 import { readFacturX, validateEInvoice } from '../helpers/einvoice/index.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
 import { GERMAN_BUYER, SELLER } from './cases.js';
 
 /**
@@ -14,7 +12,7 @@ import { GERMAN_BUYER, SELLER } from './cases.js';
  * plain PDF and tells the seller why.
  */
 
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let service: TestService;
 let http: Api;
 const messages: string[] = [];
@@ -43,29 +41,17 @@ function attachmentsOf(message: string): Attachment[] {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push(Buffer.concat(chunks).toString('latin1'));
-        callback();
-      });
-    },
+  smtp = await startSmtpSink(({ raw }) => {
+    messages.push(raw.toString('latin1'));
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  service = await startTestService({ smtpUrl: mailTransportUrl(`smtp://127.0.0.1:${port}`, { from: 'Invoicing <invoices@operator.example>' }) });
+  service = await startTestService({ smtpUrl: smtp.url() });
   http = api(service);
   const [department] = (await http.get('/departments.json')).body as { id: number }[];
   expect((await http.put(`/departments/${department!.id}.json`, { department: { einvoice_address: '9945:PL5252248481' } })).status).toBe(200);
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 /** An invoice to a German client who prefers `format`, sent by e-mail; the message the server got. */

@@ -4,10 +4,10 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
 import { makePng } from './support/images.js';
 
 const run = promisify(execFile);
@@ -404,39 +404,22 @@ describe('send_by_email through SMTP', () => {
     to: string[];
     raw: string;
   }
-  let smtp: SMTPServer;
+  let smtp: SmtpSink;
   let smtpService: TestService;
   const received: Received[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onRcptTo(address, _session, callback) {
-        if (address.address.startsWith('nobody@')) callback(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 }));
-        else callback();
+    smtp = await startSmtpSink(
+      (mail) => {
+        received.push({ from: mail.from, to: mail.to, raw: mail.raw.toString('utf8') });
       },
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    smtpService = await startTestService({ smtpUrl: `smtp://127.0.0.1:${port}?from=invoices@invoicekit.example` });
+      { onRecipient: (address) => (address.startsWith('nobody@') ? { code: 550, text: '5.1.1 No such user' } : undefined) },
+    );
+    smtpService = await startTestService({ smtpUrl: smtp.url({ from: 'invoices@invoicekit.example' }) });
   });
   afterAll(async () => {
     await smtpService?.stop();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('delivers the message with the PDF attached and marks the invoice sent', async () => {

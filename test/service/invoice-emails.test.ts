@@ -1,17 +1,15 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvoicingClient } from '../../src/api/index.js';
-import { mailTransportUrl } from '../../src/service/documents/mailer.js';
 import { api, type Api, secondAccount } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
 
 /**
  * An invoice's e-mail history (`GET /invoices/{id}/emails.json`): every message sent or tried over
  * SMTP, with the mail server's words when it refused, and the overview's "e-mails that keep
  * failing" read from it. The outbox (no SMTP) logs its messages the same way.
  */
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let service: TestService;
 let http: Api;
 /** What the mail server answers the message's data: nothing (accepted) or a refusal. */
@@ -19,27 +17,16 @@ let refusal: { code: number; text: string } | null = null;
 const delivered: string[][] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      stream.resume();
-      stream.on('end', () => {
-        if (refusal) return callback(Object.assign(new Error(refusal.text), { responseCode: refusal.code }));
-        delivered.push(session.envelope.rcptTo.map((r) => r.address));
-        callback();
-      });
-    },
+  smtp = await startSmtpSink(({ to }) => {
+    if (refusal) return refusal;
+    delivered.push(to);
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  service = await startTestService({ smtpUrl: mailTransportUrl(`smtp://127.0.0.1:${port}`, { from: 'Invoicing <invoices@operator.example>' }) });
+  service = await startTestService({ smtpUrl: smtp.url() });
   http = api({ url: service.url, apiToken: service.apiToken });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 async function createInvoice(buyer: string): Promise<{ id: number; number: string }> {

@@ -1,12 +1,11 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailTransportUrl } from '../../src/service/documents/mailer.js';
 import { startService } from '../../src/service/server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
 import { secondAccount } from '../helpers/http.js';
 
 interface Received {
@@ -15,38 +14,23 @@ interface Received {
   raw: string;
 }
 
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let smtpPort: number;
 let service: TestService;
 const received: Received[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
+  smtp = await startSmtpSink((mail) => {
+    received.push({ from: mail.from, to: mail.to, raw: mail.raw.toString('utf8') });
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtpPort = smtp.port;
   service = await startTestService({
-    smtpUrl: mailTransportUrl(`smtp://127.0.0.1:${smtpPort}`, { from: 'Invoicing <invoices@operator.example>', perHour: '5' }),
+    smtpUrl: smtp.url({ perHour: '5' }),
   });
 });
 afterAll(async () => {
   await service?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 async function createInvoice(fields: Record<string, unknown>): Promise<{ id: number; number: string }> {

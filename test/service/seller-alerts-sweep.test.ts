@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailTransportUrl } from '../../src/service/documents/mailer.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
 import { accountWithUser } from '../admin/support/session.js';
 
 /**
@@ -30,7 +29,7 @@ interface Event {
   body: string;
 }
 
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let receiver: Server;
 let service: TestService;
 let http: Api;
@@ -48,24 +47,11 @@ async function closedPort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address);
-        if (to.includes(REFUSED)) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const [head = '', ...body] = raw.split(/\r?\n\r?\n/);
-        mails.push({ to, subject: /^Subject: (.*)$/m.exec(head)?.[1] ?? '', text: quotedPrintable(body.join('\n\n')).replace(/\r\n/g, '\n') });
-        callback();
-      });
-    },
+  smtp = await startSmtpSink(({ to, raw }) => {
+    if (to.includes(REFUSED)) return { code: 550, text: 'Mailbox unavailable' };
+    const [head = '', ...body] = raw.toString('utf8').split(/\r?\n\r?\n/);
+    mails.push({ to, subject: /^Subject: (.*)$/m.exec(head)?.[1] ?? '', text: quotedPrintable(body.join('\n\n')).replace(/\r\n/g, '\n') });
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   receiver = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -76,7 +62,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   service = await startTestService({
-    smtpUrl: mailTransportUrl(`smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, { from: 'Invoicing <invoices@operator.example>' }),
+    smtpUrl: smtp.url(),
     webhooks: { allowPrivate: true, maxAttempts: 1, pollMs: 3_600_000 },
   });
   const shop = await accountWithUser(service, { prefix: 'ceramika', login: 'ola', email: 'ola@ceramika.example', password: 'glina i szkliwo' });
@@ -85,7 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
 });
 

@@ -1,10 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { mailTransportUrl } from '../../../src/service/documents/mailer.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { type SmtpSink, startSmtpSink } from '../../helpers/smtp.js';
 
 /**
  * What the BLIK tests share: a service with the test provider on a clock the tests move, behind one
@@ -55,7 +53,7 @@ export const expiresAt = (sentAt: number, lifetime = 120_000) => new Date(sentAt
 
 /** Starts the sink and the service for the file (`beforeAll`), with `products` created, and stops them after. */
 export function useBlikService(products: Record<string, unknown>[]): BlikHarness {
-  let smtp: SMTPServer | undefined;
+  let smtp: SmtpSink | undefined;
   let service: TestService | undefined;
   let address = 0;
   const h: BlikHarness = {
@@ -68,7 +66,7 @@ export function useBlikService(products: Record<string, unknown>[]): BlikHarness
     mails: [],
     logLines: [],
     answers: [],
-    smtpUrl: () => mailTransportUrl(`smtp://127.0.0.1:${(smtp!.server.address() as AddressInfo).port}`, { from: 'Invoicing <invoices@operator.example>' })!,
+    smtpUrl: () => smtp!.url(),
     nextAddress: () => `198.51.${Math.floor((address += 1) / 250)}.${(address % 250) + 1}`,
     async answerOf(response) {
       const text = await response.text();
@@ -118,27 +116,16 @@ export function useBlikService(products: Record<string, unknown>[]): BlikHarness
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
-        stream.on('end', () => {
-          h.mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-          callback();
-        });
-      },
+    smtp = await startSmtpSink((mail) => {
+      h.mails.push({ to: mail.to, data: mail.raw.toString('utf8') });
     });
-    await new Promise<void>((resolve) => smtp!.listen(0, '127.0.0.1', resolve));
     service = await startTestService({ smtpUrl: h.smtpUrl(), clock: h.clock, trustProxy: 1, log: (entry) => h.logLines.push(JSON.stringify(entry)), logRequests: true });
     for (const product of products) expect((await h.apiCall('POST', '/products.json', { product })).status).toBe(201);
   }, 60_000);
 
   afterAll(async () => {
     await service?.stop();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
   });
 
   return h;

@@ -83,3 +83,47 @@ export class ProviderServer {
 }
 
 export const bearerOf = (headers: IncomingHttpHeaders) => /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+
+/**
+ * The notifications a stand-in posts to the service, as they are answered: a test waits for the next
+ * one, or for every one started so far.
+ */
+export class DeliveryLog<T> {
+  readonly done: T[] = [];
+  #pending = new Set<Promise<T>>();
+  #waiting: ((delivery: T) => void)[] = [];
+
+  /** Posts `body` as JSON to `url` with `headers`; `answered` makes the record from the service's status (0: unreachable). */
+  post(url: string, body: string, headers: Record<string, string>, answered: (status: number) => T): Promise<T> {
+    const delivery = fetch(url, { method: 'POST', headers, body }).then(
+      async (response) => {
+        await response.body?.cancel();
+        return answered(response.status);
+      },
+      () => answered(0),
+    );
+    return this.track(delivery);
+  }
+
+  /** Records `delivery` once it is answered. */
+  track(delivery: Promise<T>): Promise<T> {
+    const recorded: Promise<T> = delivery.then((done) => {
+      this.done.push(done);
+      this.#pending.delete(recorded);
+      for (const wake of this.#waiting.splice(0)) wake(done);
+      return done;
+    });
+    this.#pending.add(recorded);
+    return recorded;
+  }
+
+  /** Resolves with the next delivery once the service has answered it. */
+  next(): Promise<T> {
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Resolves once every delivery started so far has been answered. */
+  async settled(): Promise<void> {
+    while (this.#pending.size) await Promise.all([...this.#pending]);
+  }
+}

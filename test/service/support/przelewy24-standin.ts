@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type ProviderAnswer, type ProviderRequest, ProviderServer } from './provider-server.js';
+import { DeliveryLog, type ProviderAnswer, type ProviderRequest, ProviderServer } from './provider-server.js';
 
 /**
  * A stand-in for Przelewy24's REST API v1, written from its reference (https://docs.przelewy24.pl):
@@ -66,12 +66,14 @@ const p24Error = (code: number, error: string): ProviderAnswer => ({ status: cod
 export class Przelewy24StandIn {
   readonly transactions = new Map<string, P24Transaction>();
   readonly server: ProviderServer;
-  readonly deliveries: P24Delivery[] = [];
+  readonly #log = new DeliveryLog<P24Delivery>();
+  /** Every notification delivered, as the service answered it. */
+  get deliveries(): P24Delivery[] {
+    return this.#log.done;
+  }
   /** How long the bank app takes to answer a BLIK code; `null`: only when the test calls `approve` or `decline`. */
   approvalMs: number | null = null;
   #nextOrderId = 300_000_000;
-  #pending = new Set<Promise<unknown>>();
-  #waiting: ((delivery: P24Delivery) => void)[] = [];
 
   constructor(readonly merchant: P24Merchant) {
     this.server = new ProviderServer((request) => this.#answer(request));
@@ -100,12 +102,12 @@ export class Przelewy24StandIn {
 
   /** Resolves with the next delivery once the service has answered it. */
   nextDelivery(): Promise<P24Delivery> {
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return this.#log.next();
   }
 
   /** Resolves once every notification the stand-in started delivering has been answered. */
   async settled(): Promise<void> {
-    while (this.#pending.size) await Promise.all([...this.#pending]);
+    await this.#log.settled();
   }
 
   #answer(request: ProviderRequest): ProviderAnswer {
@@ -214,21 +216,7 @@ export class Przelewy24StandIn {
   }
 
   #deliver(url: string, body: Record<string, unknown>): Promise<P24Delivery> {
-    const delivery = fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
-      async (response) => {
-        await response.body?.cancel();
-        return { url, body, status: response.status };
-      },
-      () => ({ url, body, status: 0 }),
-    );
-    const recorded = delivery.then((done) => {
-      this.deliveries.push(done);
-      this.#pending.delete(recorded);
-      for (const wake of this.#waiting.splice(0)) wake(done);
-      return done;
-    });
-    this.#pending.add(recorded);
-    return recorded;
+    return this.#log.post(url, JSON.stringify(body), { 'content-type': 'application/json' }, (status) => ({ url, body, status }));
   }
 
   /** The buyer paid on the transaction page: the notification Przelewy24 then posts to `urlStatus`, signed. */

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { bearerOf, type ProviderAnswer, type ProviderRequest, ProviderServer } from './provider-server.js';
+import { bearerOf, DeliveryLog, type ProviderAnswer, type ProviderRequest, ProviderServer } from './provider-server.js';
 
 /**
  * A stand-in for the parts of Stripe's API a Checkout integration uses, written from Stripe's API
@@ -63,14 +63,16 @@ export class StripeStandIn {
   readonly sessions = new Map<string, StripeSession>();
   readonly intents = new Map<string, StripeIntent>();
   readonly server: ProviderServer;
-  readonly deliveries: StripeDelivery[] = [];
+  readonly #log = new DeliveryLog<StripeDelivery>();
+  /** Every notification delivered, as the service answered it. */
+  get deliveries(): StripeDelivery[] {
+    return this.#log.done;
+  }
   /** Where events go, and the secret they are signed with. */
   webhook: { url: string; secret: string } | undefined;
   /** How long the bank app takes to answer a BLIK code; `null`: only when the test calls `approve`, `decline` or `expire`. */
   approvalMs: number | null = null;
   #replays = new Map<string, { body: string; answer: ProviderAnswer }>();
-  #pending = new Set<Promise<unknown>>();
-  #waiting: ((delivery: StripeDelivery) => void)[] = [];
 
   constructor(readonly secretKeys: readonly string[]) {
     this.server = new ProviderServer((request) => this.#answer(request));
@@ -246,31 +248,19 @@ export class StripeStandIn {
     const webhook = this.webhook;
     const payload = this.event(type, { ...object } as StripeSession);
     // Without an endpoint the event goes nowhere, as with Stripe.
-    const delivery = !webhook ? Promise.resolve({ type, payload, status: 0 }) : fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': stripeSignature(payload, webhook.secret) }, body: payload }).then(
-      async (response) => {
-        await response.body?.cancel();
-        return { type, payload, status: response.status };
-      },
-      () => ({ type, payload, status: 0 }),
-    );
-    const recorded = delivery.then((done) => {
-      this.deliveries.push(done);
-      this.#pending.delete(recorded);
-      for (const wake of this.#waiting.splice(0)) wake(done);
-      return done;
-    });
-    this.#pending.add(recorded);
-    return recorded;
+    if (!webhook) return this.#log.track(Promise.resolve({ type, payload, status: 0 }));
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': stripeSignature(payload, webhook.secret) };
+    return this.#log.post(webhook.url, payload, headers, (status) => ({ type, payload, status }));
   }
 
   /** Resolves with the next delivery once the service has answered it. */
   nextDelivery(): Promise<StripeDelivery> {
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return this.#log.next();
   }
 
   /** Resolves once every event the stand-in started delivering has been answered. */
   async settled(): Promise<void> {
-    while (this.#pending.size) await Promise.all([...this.#pending]);
+    await this.#log.settled();
   }
 
   /** The buyer finished paying on Stripe's page: the session is complete (paid, or processing for a delayed method). */
