@@ -29,14 +29,26 @@ const classicBuilds: Record<string, { entry: string; file: string }> = {
   widget: { entry: 'src/elements/product-pay-button/define.ts', file: 'widget/product-pay-button.js' },
 };
 
-const minifyCss = (text: string) =>
-  text
+/**
+ * A stylesheet without comments and the spaces CSS does not need: around braces, semicolons, commas
+ * and the `>` and `+` combinators. Inside parentheses a `+` keeps its spaces, which `calc()` needs
+ * (`calc(200% + 1rem)`); a `-` keeps them everywhere.
+ */
+export function minifyCss(text: string): string {
+  let depth = 0;
+  return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')
-    .replace(/ ?([{};,>+]) ?/g, '$1')
+    .replace(/[()]| ?([{};,>+]) ?/g, (match, sign: string | undefined) => {
+      if (match === '(') depth += 1;
+      else if (match === ')') depth -= 1;
+      else if (sign === '+' && depth > 0) return match;
+      return sign ?? match;
+    })
     .replace(/: /g, ':')
     .replace(/;}/g, '}')
     .replace(/([ :,(])0\./g, '$1.');
+}
 // Whitespace between Lit template parts only ever renders as one space, so runs shrink to one.
 const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
