@@ -52,7 +52,6 @@ const pl: PayButtonMessages = {
     wait: 'Potwierdź płatność w aplikacji banku',
     left: (seconds: number) => `Pozostało sekund: ${seconds}.`,
     other: 'Zapłać inaczej',
-    close: 'Zamknij',
     reasons: {
       wrong_code: 'Nieprawidłowy kod. Sprawdź go w aplikacji banku i spróbuj ponownie.',
       expired_code: 'Kod wygasł. Wygeneruj nowy w aplikacji banku.',

@@ -53,7 +53,6 @@ export const en = {
     wait: 'Confirm the payment in your bank app',
     left: (seconds: number) => `${seconds} seconds left.`,
     other: 'Pay another way',
-    close: 'Close',
     reasons: {
       wrong_code: 'The code was wrong. Check it in your bank app and try again.',
       expired_code: 'The code had expired. Get a new one in your bank app.',
