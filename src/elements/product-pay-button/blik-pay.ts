@@ -27,7 +27,7 @@ interface Waiting {
 /**
  * BLIK on the page (docs/decisions/blik-on-the-page.md): the six-digit field, then the wait for the
  * bank app with the time left, then the outcome with a way to try again or pay another way. Loads
- * with the dialog, its rules adopted with the dialog's. The code lives in the field until it is sent, and nowhere after.
+ * with the dialog. The code lives in the field until it is sent, and nowhere after.
  */
 export class BlikPay implements ReactiveController {
   readonly #host: PayButtonHost;
