@@ -63,7 +63,7 @@ const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 /** The name `unsafeCSS` is imported under in a module whose `css` templates were rewritten. */
 const UNSAFE_CSS = '__invoicekitUnsafeCSS';
 
-function minifyLitTemplates(): Plugin {
+export function minifyLitTemplates(): Plugin {
   return {
     name: 'invoicekit:minify-lit-templates',
     apply: 'build',
