@@ -29,28 +29,48 @@ const classicBuilds: Record<string, { entry: string; file: string }> = {
   widget: { entry: 'src/elements/product-pay-button/define.ts', file: 'widget/product-pay-button.js' },
 };
 
-const minifyCss = (text: string) =>
-  text
+/**
+ * A stylesheet without comments and the spaces CSS does not need: around braces, semicolons, commas
+ * and the `>` and `+` combinators. Inside parentheses a `+` keeps its spaces, which `calc()` needs
+ * (`calc(200% + 1rem)`); a `-` keeps them everywhere.
+ */
+export function minifyCss(text: string): string {
+  let depth = 0;
+  return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')
-    .replace(/ ?([{};,>+]) ?/g, '$1')
+    .replace(/[()]| ?([{};,>+]) ?/g, (match, sign: string | undefined) => {
+      if (match === '(') depth += 1;
+      else if (match === ')') depth -= 1;
+      else if (sign === '+' && depth > 0) return match;
+      return sign ?? match;
+    })
     .replace(/: /g, ':')
     .replace(/;}/g, '}')
     .replace(/([ :,(])0\./g, '$1.');
+}
 // Whitespace between Lit template parts only ever renders as one space, so runs shrink to one.
 const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
 /**
  * Strips the indentation and comments out of Lit's `css`, `html` and `svg` template literals. Minifiers
- * keep template text as written, and in elements that text is most of the bytes.
+ * keep template text as written, and in elements that text is most of the bytes. A `css` template
+ * becomes `unsafeCSS()` of the same text, a plain template literal: the stylesheet is the same (a
+ * `CSSResult` interpolated into a template literal gives its `cssText`), and a module whose styles
+ * were all written so leaves Lit's `css` tag, with its template joining and its error messages, out
+ * of the bundle. TypeScript has already checked what the templates interpolate.
  */
-function minifyLitTemplates(): Plugin {
+/** The name `unsafeCSS` is imported under in a module whose `css` templates were rewritten. */
+const UNSAFE_CSS = '__invoicekitUnsafeCSS';
+
+export function minifyLitTemplates(): Plugin {
   return {
     name: 'invoicekit:minify-lit-templates',
     apply: 'build',
     transform(code, id) {
       if (!/\/src\/(elements|admin)\/.*\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return null;
       const edits: { start: number; end: number; text: string }[] = [];
+      let unsafeCss = false;
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
@@ -64,12 +84,17 @@ function minifyLitTemplates(): Plugin {
             const at = code.indexOf(raw, quasi.start);
             if (raw && at >= 0 && at + raw.length <= quasi.end) edits.push({ start: at, end: at + raw.length, text: minify(raw) });
           }
+          if (n.tag.name === 'css' && code.slice(n.start, n.start + 4) === 'css`' && code[n.end - 1] === '`') {
+            edits.push({ start: n.start, end: n.start + 3, text: `${UNSAFE_CSS}(` }, { start: n.end, end: n.end, text: ')' });
+            unsafeCss = true;
+          }
         }
         for (const key in n) if (key !== 'parent') visit(n[key]);
       };
       visit(parseSync(id, code).program);
       let out = code;
       for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+      if (unsafeCss) out = `import { unsafeCSS as ${UNSAFE_CSS} } from 'lit';\n${out}`;
       return { code: out, map: null };
     },
   };

@@ -8,6 +8,8 @@ import {
   isIban,
   isNip,
   isPhone,
+  postCodeExample,
+  POST_CODE_PATTERNS,
   postCodeProblem,
   taxNumberProblem,
 } from '../../src/kernel/validation/client.js';
@@ -69,6 +71,11 @@ describe('client validation', () => {
     for (const [code, country] of good) expect(postCodeProblem(code, country), `${country} ${code}`).toBeUndefined();
     const bad: [string, string][] = [['00950', 'PL'], ['1011', 'DE'], ['SW1A', 'GB'], ['1012', 'NL'], ['1000', 'PT'], ['!', 'BR']];
     for (const [code, country] of bad) expect(postCodeProblem(code, country), `${country} ${code}`).toBe('postCode');
+  });
+
+  it('gives an example of each known post code format, one that passes its own check', () => {
+    expect([postCodeExample('PL'), postCodeExample('GB'), postCodeExample('US'), postCodeExample('BR')]).toEqual(['00-950', 'SW1A 1AA', '20500', undefined]);
+    for (const country of Object.keys(POST_CODE_PATTERNS)) expect(postCodeProblem(postCodeExample(country)!, country), country).toBeUndefined();
   });
 
   it('checks e-mail addresses and phone numbers', () => {

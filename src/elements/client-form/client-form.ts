@@ -3,7 +3,7 @@ import {
   CLIENT_FORM_FIELDS,
   clientProblems,
   COUNTRY_CODES,
-  POST_CODE_FORMATS,
+  postCodeExample,
   type ClientFieldProblem,
   type ClientFormField,
   type ClientFormValues,
@@ -325,7 +325,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       const key = field === 'name' && !this.company ? 'personName' : field;
       return p.required[key as keyof typeof p.required] ?? p.required.other;
     }
-    if (problem === 'postCode') return p.postCode(POST_CODE_FORMATS[this.values.country]?.[1] ?? '');
+    if (problem === 'postCode') return p.postCode(postCodeExample(this.values.country) ?? '');
     if (problem.startsWith('tooLong:')) return p.tooLong(problem.slice(8));
     // A server message already turned into the form's words is shown as it is.
     return p[problem as Exclude<ClientFieldProblem, 'required' | 'postCode'> | 'server'] ?? problem;

@@ -81,8 +81,7 @@ export const widthStyles = css`
     }
     /* An open KSeF detail spans the card, number and total columns and the gap (not the number's half), its terms above their values. */
     .ksef-detail {
-      /* Written with a minus: the build's CSS minifier takes the spaces from around a plus, which calc() needs. */
-      width: calc(200% - -1rem);
+      width: calc(200% + 1rem);
       inset-inline-start: 0;
       box-sizing: border-box;
     }

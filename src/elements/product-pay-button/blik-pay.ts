@@ -1,10 +1,9 @@
-import { adoptStyles, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import type { BlikFailureReason, CheckoutAnswer, CheckoutOutcome } from '../../contract/sale.js';
 import { PayCancelEvent, PaySuccessEvent } from './events.js';
 import type { PendingAttempt } from './attempt.js';
 import type { DialogContext, PayButtonHost } from './checkout-dialog.js';
 import type { PayButtonMessages } from './messages.js';
-import { blikStyles } from './blik-pay.styles.js';
 
 /** How often the attempt's status is asked while the buyer confirms in the bank app. */
 const POLL_MS = 2_000;
@@ -48,11 +47,6 @@ export class BlikPay implements ReactiveController {
     this.#messages = messages;
     this.#show = show;
     host.addController(this);
-    // Its rules join the dialog's, as the dialog's joined the button's.
-    const root = host.renderRoot as ShadowRoot;
-    const sheet = blikStyles.styleSheet;
-    if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-    else adoptStyles(root, [blikStyles]);
   }
 
   /**
@@ -189,7 +183,7 @@ export class BlikPay implements ReactiveController {
               : state.phase === 'paid'
                 ? html`<h2 id="blik-title" tabindex="-1" class="ok">${m.paid(invoice?.number)}</h2>
                     ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}
-                    <form method="dialog" class="actions"><button part="cancel-button">${m.blik.close}</button></form>`
+                    <form method="dialog" class="actions"><button part="cancel-button">${m.close}</button></form>`
                 : html`<h2 id="blik-title" tabindex="-1" class="error">${m.blik.reasons[state.reason!]}</h2>
                     <div class="actions">
                       <button part="cancel-button" type="button" @click=${() => this.#back(true)}>${m.blik.other}</button>

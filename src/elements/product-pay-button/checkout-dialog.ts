@@ -15,6 +15,7 @@ import { saleSummary } from './summary.js';
 import { buyerFrom, quoteQuery } from './buyer.js';
 import { catalogs } from './messages.js';
 import { dialogStyles } from './checkout-dialog.styles.js';
+import { blikStyles } from './blik-pay.styles.js';
 import { BlikPay } from './blik-pay.js';
 
 export { catalogs };
@@ -101,11 +102,11 @@ export class CheckoutDialog implements ReactiveController {
     this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => ctx.client().company(country, taxNo, signal));
     this.#blik = new BlikPay(host, ctx, () => readyCatalog(catalogs, ctx.language()) ?? catalogs.en, () => this.show());
     host.addController(this);
-    // The dialog's rules join the button's own, after them as they always stood.
+    // The dialog's rules and BLIK's join the button's own, after them as they always stood.
     const root = host.renderRoot as ShadowRoot;
-    const sheet = dialogStyles.styleSheet;
-    if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-    else adoptStyles(root, [dialogStyles]);
+    const styles = [dialogStyles, blikStyles];
+    if (dialogStyles.styleSheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...styles.map((style) => style.styleSheet!)];
+    else adoptStyles(root, styles);
   }
 
   /** The server's latest price for the buyer (a newer one may be under way); the checkout's own answer decides. */

@@ -33,12 +33,10 @@ const pl: PayButtonMessages = {
   problems: {
     required: 'Uzupełnij to pole.',
     email: 'Podaj adres e-mail, np. jan@example.com.',
-    phone: 'Podaj numer telefonu.',
     country: 'Wybierz kraj.',
     nip: 'Ten NIP jest nieprawidłowy. Sprawdź jego 10 cyfr.',
     vat: 'To nie jest poprawny numer VAT UE wybranego kraju. Sprawdź cyfry.',
     taxNo: 'To nie jest numer podatkowy.',
-    iban: 'To nie jest poprawny IBAN.',
     postCode: 'To nie jest kod pocztowy wybranego kraju.',
     server: 'Sprawdź to pole.',
     quantity: 'Podaj liczbę całkowitą od 1 do 1000.',
@@ -52,7 +50,6 @@ const pl: PayButtonMessages = {
     wait: 'Potwierdź płatność w aplikacji banku',
     left: (seconds: number) => `Pozostało sekund: ${seconds}.`,
     other: 'Zapłać inaczej',
-    close: 'Zamknij',
     reasons: {
       wrong_code: 'Nieprawidłowy kod. Sprawdź go w aplikacji banku i spróbuj ponownie.',
       expired_code: 'Kod wygasł. Wygeneruj nowy w aplikacji banku.',

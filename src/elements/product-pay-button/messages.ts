@@ -30,15 +30,14 @@ export const en = {
   lookupPending: 'Asking the register…',
   lookupUnavailable: 'The register cannot answer now. Fill in the company details yourself.',
   lookupFilled: (name: string, kept: boolean) => `Filled in from the register: ${name}.${kept ? ' Fields you had typed were kept.' : ''}`,
+  /** What is wrong at a field, by problem code: the dialog has no phone or bank account field, so no words for them. */
   problems: {
     required: 'Fill this in.',
     email: 'Enter an e-mail address, such as ada@example.com.',
-    phone: 'Enter a phone number.',
     country: 'Choose a country.',
     nip: 'This NIP is not valid. Check its 10 digits.',
     vat: 'This is not a valid EU VAT number of the chosen country. Check its digits.',
     taxNo: 'This is not a tax number.',
-    iban: 'This is not a valid IBAN.',
     postCode: 'This is not a post code of the chosen country.',
     server: 'Check this field.',
     quantity: 'Enter a whole number from 1 to 1000.',
@@ -53,7 +52,6 @@ export const en = {
     wait: 'Confirm the payment in your bank app',
     left: (seconds: number) => `${seconds} seconds left.`,
     other: 'Pay another way',
-    close: 'Close',
     reasons: {
       wrong_code: 'The code was wrong. Check it in your bank app and try again.',
       expired_code: 'The code had expired. Get a new one in your bank app.',

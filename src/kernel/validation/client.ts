@@ -111,50 +111,57 @@ export function bankAccountProblem(value: string, country: string): ClientFieldP
   return /^[A-Z0-9]{5,34}$/.test(account) ? undefined : 'iban';
 }
 
-/** Post code patterns by country, with an example a message can show. */
-export const POST_CODE_FORMATS: Record<string, [pattern: string, example: string]> = {
-  AT: ['\\d{4}', '1010'],
-  AU: ['\\d{4}', '2000'],
-  BE: ['\\d{4}', '1000'],
-  BG: ['\\d{4}', '1000'],
-  CA: ['[A-Z]\\d[A-Z] ?\\d[A-Z]\\d', 'K1A 0B1'],
-  CH: ['\\d{4}', '8001'],
-  CY: ['\\d{4}', '1010'],
-  CZ: ['\\d{3} ?\\d{2}', '110 00'],
-  DE: ['\\d{5}', '10115'],
-  DK: ['\\d{4}', '1050'],
-  EE: ['\\d{5}', '10111'],
-  ES: ['\\d{5}', '28001'],
-  FI: ['\\d{5}', '00100'],
-  FR: ['\\d{5}', '75001'],
-  GB: ['[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}', 'SW1A 1AA'],
-  GR: ['\\d{3} ?\\d{2}', '105 57'],
-  HR: ['\\d{5}', '10000'],
-  HU: ['\\d{4}', '1051'],
-  IE: ['[A-Z]\\d[\\dW] ?[A-Z\\d]{4}', 'D02 X285'],
-  IT: ['\\d{5}', '00184'],
-  JP: ['\\d{3}-?\\d{4}', '100-0001'],
-  LT: ['(LT-)?\\d{5}', 'LT-01100'],
-  LU: ['(L-)?\\d{4}', '1009'],
-  LV: ['(LV-)?\\d{4}', 'LV-1050'],
-  MT: ['[A-Z]{3} ?\\d{4}', 'VLT 1117'],
-  NL: ['\\d{4} ?[A-Z]{2}', '1012 AB'],
-  NO: ['\\d{4}', '0150'],
-  PL: ['\\d{2}-\\d{3}', '00-950'],
-  PT: ['\\d{4}-\\d{3}', '1000-001'],
-  RO: ['\\d{6}', '010011'],
-  SE: ['\\d{3} ?\\d{2}', '111 22'],
-  SI: ['(SI-)?\\d{4}', '1000'],
-  SK: ['\\d{3} ?\\d{2}', '811 01'],
-  UA: ['\\d{5}', '01001'],
-  US: ['\\d{5}(-\\d{4})?', '20500'],
+/** Post code patterns by country: how forms, the checkout and the registers' addresses read them. */
+export const POST_CODE_PATTERNS: Record<string, string> = {
+  AT: '\\d{4}',
+  AU: '\\d{4}',
+  BE: '\\d{4}',
+  BG: '\\d{4}',
+  CA: '[A-Z]\\d[A-Z] ?\\d[A-Z]\\d',
+  CH: '\\d{4}',
+  CY: '\\d{4}',
+  CZ: '\\d{3} ?\\d{2}',
+  DE: '\\d{5}',
+  DK: '\\d{4}',
+  EE: '\\d{5}',
+  ES: '\\d{5}',
+  FI: '\\d{5}',
+  FR: '\\d{5}',
+  GB: '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}',
+  GR: '\\d{3} ?\\d{2}',
+  HR: '\\d{5}',
+  HU: '\\d{4}',
+  IE: '[A-Z]\\d[\\dW] ?[A-Z\\d]{4}',
+  IT: '\\d{5}',
+  JP: '\\d{3}-?\\d{4}',
+  LT: '(LT-)?\\d{5}',
+  LU: '(L-)?\\d{4}',
+  LV: '(LV-)?\\d{4}',
+  MT: '[A-Z]{3} ?\\d{4}',
+  NL: '\\d{4} ?[A-Z]{2}',
+  NO: '\\d{4}',
+  PL: '\\d{2}-\\d{3}',
+  PT: '\\d{4}-\\d{3}',
+  RO: '\\d{6}',
+  SE: '\\d{3} ?\\d{2}',
+  SI: '(SI-)?\\d{4}',
+  SK: '\\d{3} ?\\d{2}',
+  UA: '\\d{5}',
+  US: '\\d{5}(-\\d{4})?',
 };
+
+/** An example post code of each country above, in their order; apart, so a check alone ships none. */
+const POST_CODE_EXAMPLES = '1010|2000|1000|1000|K1A 0B1|8001|1010|110 00|10115|1050|10111|28001|00100|75001|SW1A 1AA|105 57|10000|1051|D02 X285|00184|100-0001|LT-01100|1009|LV-1050|VLT 1117|1012 AB|0150|00-950|1000-001|010011|111 22|1000|811 01|01001|20500';
+
+/** An example post code of `country` for a message to show (`"00-950"`), if its format is known. */
+export const postCodeExample = (country: string): string | undefined =>
+  POST_CODE_EXAMPLES.split('|')[Object.keys(POST_CODE_PATTERNS).indexOf(country)];
 
 export function postCodeProblem(value: string, country: string): ClientFieldProblem | undefined {
   const code = value.trim().toUpperCase();
   if (!code) return undefined;
-  const format = POST_CODE_FORMATS[country];
-  if (format) return new RegExp(`^(${format[0]})$`).test(code) ? undefined : 'postCode';
+  const pattern = POST_CODE_PATTERNS[country];
+  if (pattern) return new RegExp(`^(${pattern})$`).test(code) ? undefined : 'postCode';
   return /^[A-Z0-9][A-Z0-9 -]{1,11}$/.test(code) ? undefined : 'postCode';
 }
 

@@ -1,6 +1,6 @@
 import type { CompanyDetails } from '../../contract/company.js';
 import { EU_COUNTRIES } from '../../kernel/checkout.js';
-import { compactCode, isNip, POST_CODE_FORMATS, vatPrefixOf } from '../../kernel/validation/client.js';
+import { compactCode, isNip, POST_CODE_PATTERNS, vatPrefixOf } from '../../kernel/validation/client.js';
 import { isValidVatNumber } from '../../kernel/validation/vat-numbers.js';
 import { RegistryUnavailableError } from './errors.js';
 import type { ViesClient } from './vies.js';
@@ -80,7 +80,7 @@ export async function lookupCompany(registers: CompanyRegisters, country: string
 export function splitAddress(country: string, address: string): { street: string | null; post_code: string | null; city: string | null } {
   let lines = address.split(/\r?\n/).map((line) => line.trim().replace(/\s+/g, ' ')).filter(Boolean);
   if (lines.length === 1) lines = lines[0]!.split(/\s*,\s*/).filter(Boolean);
-  const code = `(?<code>${POST_CODE_FORMATS[country]?.[0] ?? '\\d{4,6}'})`;
+  const code = `(?<code>${POST_CODE_PATTERNS[country] ?? '\\d{4,6}'})`;
   const codeFirst = new RegExp(`^(?:[A-Z]{1,2}-)?${code}\\s+(?<city>.+)$`, 'i');
   const codeLast = new RegExp(`^(?<city>.+?)\\s+(?:[A-Z]{1,2}-)?${code}$`, 'i');
   const codeAlone = new RegExp(`^(?:[A-Z]{1,2}-)?${code}$`, 'i');
