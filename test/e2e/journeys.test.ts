@@ -193,7 +193,7 @@ describe('buying in the shop', () => {
     await expect.poll(() => page.locator('product-pay-button[product="logo-design"]').getAttribute('portal-token')).toBe(token);
     await checkout(page, 'logo-design');
     expect(await page.locator('body').innerText()).toContain('kontakt@podlipami.example');
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('button', { name: /^Pay (?!with BLIK)/ }).click();
     await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/Thank you.*\d+\/\d{2}\/\d{4}/);
     const number = /(\d+\/\d{2}\/\d{4})/.exec((await page.locator('#status').textContent())!)![1]!;
@@ -268,7 +268,7 @@ describe('buying in the shop', () => {
     expect(await page.locator('product-pay-button[product="coffee-beans"]').getAttribute('portal-token')).toBeNull();
     await checkout(page, 'coffee-beans', 'guest@shop.example');
     expect(await page.locator('body').innerText()).toContain('guest@shop.example');
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('button', { name: /^Pay (?!with BLIK)/ }).click();
     await page.waitForURL(/\/shop\.html/, { timeout: 20_000 });
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/Thank you/);
     const [payment] = (await serviceJson<StoredPayment[]>('/banking/payments.json?per_page=100')).filter((p) => p.email === 'guest@shop.example');
@@ -321,7 +321,7 @@ describe('paying from the portal', () => {
 
     await outcome.getByRole('button', { name: 'Pay again' }).click();
     await page.waitForURL(/\/banking\/payments\/pay\//, { timeout: 20_000 });
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('button', { name: /^Pay (?!with BLIK)/ }).click();
     await page.waitForURL(/\/portal\.html/, { timeout: 20_000 });
     await expect.poll(() => outcome.textContent(), { timeout: 20_000 }).toContain(`Payment for ${number} received`);
     await expect.poll(() => page.locator('invoice-list [part~="row"]', { hasText: number }).locator('[part~="status-paid"]').count(), { timeout: 20_000 }).toBe(1);
