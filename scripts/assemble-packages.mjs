@@ -46,6 +46,7 @@ for (const [name, { copy, declarations }] of Object.entries(contents)) {
   for (const path of copy) await cp(join(root, path), join(out, path), { recursive: true });
   for (const path of declarations) await copyDeclarations(join(root, path), join(out, path));
   await copyReferencedDeclarations(out);
+  await shareShippedSources(out);
   if (name === 'elements') {
     // VS Code custom data and JetBrains web-types, from the manifest shipped beside them.
     const elementsManifest = JSON.parse(await readFile(join(root, 'custom-elements.json'), 'utf8'));
@@ -96,5 +97,30 @@ async function copyDeclarations(from, to) {
       await mkdir(dirname(join(to, entry.name)), { recursive: true });
       await cp(source, join(to, entry.name));
     }
+  }
+}
+
+/**
+ * The source maps of a package point at the sources the package ships itself (`src/...`): their
+ * copies embedded in `sourcesContent` go, and a debugger reads the shipped file at the map's path.
+ * Sources the package does not ship (Lit, shared code of other packages) stay embedded.
+ */
+async function shareShippedSources(out) {
+  for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js.map')) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    const map = JSON.parse(await readFile(path, 'utf8'));
+    if (!Array.isArray(map.sourcesContent)) continue;
+    const base = join(dirname(path), map.sourceRoot ?? '');
+    let shared = 0;
+    map.sourcesContent = map.sources.map((source, index) => {
+      const shipped = join(base, source);
+      if (!relative(out, shipped).startsWith('..') && existsSync(shipped)) {
+        shared += 1;
+        return null;
+      }
+      return map.sourcesContent[index] ?? null;
+    });
+    if (shared > 0) await writeFile(path, JSON.stringify(map));
   }
 }

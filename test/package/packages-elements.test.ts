@@ -122,6 +122,24 @@ export const wrong = [
 `;
   }
 
+  it.concurrent('ships source maps whose every source is a shipped file or carried in the map', async ({ expect }) => {
+    const root = join(projects.elements, 'node_modules', '@invoicekit', 'elements');
+    const maps = (await readdir(root, { recursive: true })).filter((path) => path.endsWith('.js.map'));
+    expect(maps).toContain(join('dist', 'invoicekit.js.map'));
+    const unreadable: string[] = [];
+    let shared = 0;
+    for (const path of maps) {
+      const map = JSON.parse(await readFile(join(root, path), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      map.sources.forEach((source, index) => {
+        if (typeof map.sourcesContent?.[index] === 'string') return;
+        if (existsSync(join(root, path, '..', source))) shared += 1;
+        else unreadable.push(`${path}: ${source}`);
+      });
+    }
+    expect(unreadable).toEqual([]);
+    expect(shared).toBeGreaterThan(50);
+  });
+
   it.concurrent('builds a Vite page that imports one element', async ({ expect }) => {
     const page = join(projects.elements, 'page');
     await mkdir(page);
