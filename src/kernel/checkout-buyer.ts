@@ -1,5 +1,5 @@
 import type { CheckoutBuyer } from '../contract/sale.js';
-import { type ClientFieldProblem, compactCode, isCountryCode, isEmail, isPhone, postCodeProblem } from './validation/client.js';
+import { type ClientFieldProblem, compactCode, isCountryCode, isEmail, isPhone, postCodeProblem } from './validation/fields.js';
 
 /**
  * The checkout's rules for a buyer, with the tax number's check given by the caller: the server, the

@@ -1,4 +1,4 @@
-import { type ClientFieldProblem, compactCode, vatPrefixOf } from './client.js';
+import { type ClientFieldProblem, compactCode, vatPrefixOf } from './fields.js';
 
 /**
  * Tax numbers checked by their shape alone: each VAT prefix's characters and length, as its country's
