@@ -36,6 +36,9 @@ export type SaleTaxCase =
   | 'non_eu_consumer_electronic'
   | 'exempt';
 
+/** What the checkout's rules find wrong with a buyer's field (the kernel's codes; each side words them itself). */
+export type ClientFieldProblem = 'required' | 'email' | 'phone' | 'country' | 'nip' | 'vat' | 'taxNo' | 'iban' | 'postCode';
+
 /** What the buyer a product query describes pays, by the checkout's VAT rule. */
 export interface ProductQuote {
   vat_treatment: VatTreatmentKind;
@@ -55,6 +58,12 @@ export interface ProductQuote {
   oss_country?: string | null;
   /** Why Polish VAT was kept for an EU business (VIES refused, could not answer, was not asked). */
   fallback?: 'vies_invalid' | 'vies_unavailable' | 'vies_not_checked' | null;
+  /**
+   * What the checkout would refuse in the buyer the query describes, by the checkout's own rules: a
+   * company's tax number that fails its country's check digits (`nip`, `vat`) or is no tax number
+   * (`taxNo`). Absent when nothing is wrong; a blank number is not asked about.
+   */
+  problems?: { tax_no?: ClientFieldProblem };
 }
 
 /** What anyone may see of a product: its schema's public fields, nothing more. */

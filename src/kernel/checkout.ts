@@ -1,7 +1,8 @@
 import type { CheckoutBuyer, ProductQuote, SaleTaxCase, VatTreatmentKind } from '../contract/sale.js';
 import { decimal, mul, roundMoney, toPlain } from './money.js';
 import { decideTax, EU_COUNTRIES, quoteFor, supplyKindOf, type TaxCase, type TaxDecision, type TaxSale, taxNotes, type ViesStatus } from './tax/index.js';
-import { type ClientFieldProblem, compactCode, isCountryCode, isEmail, isPhone, postCodeProblem, taxNumberProblem, vatPrefixOf } from './validation/client.js';
+import { type ClientFieldProblem, compactCode, taxNumberProblem, vatPrefixOf } from './validation/client.js';
+import { type BuyerProblems, buyerProblemsWith, isCompanyBuyer } from './checkout-buyer.js';
 import { isValidVatNumber } from './validation/vat-numbers.js';
 
 /**
@@ -40,44 +41,21 @@ export { EU_COUNTRIES };
 export const TAX_NO_KINDS = ['nip', 'nip_ue', 'other', 'empty'] as const;
 export type TaxNoKind = (typeof TAX_NO_KINDS)[number];
 
-export const BUYER_FIELDS = ['email', 'name', 'first_name', 'last_name', 'tax_no', 'street', 'post_code', 'city', 'country', 'phone'] as const;
-export type BuyerField = (typeof BUYER_FIELDS)[number];
-
-const blank = (value: string | null | undefined) => !value || !value.trim();
-
-/** A company invoice: asked for, or implied by a tax number when the body does not say. */
-export const isCompanyBuyer = (buyer: Pick<CheckoutBuyer, 'company' | 'tax_no'>): boolean => buyer.company ?? !blank(buyer.tax_no);
+export { BUYER_FIELDS, type BuyerField, type BuyerProblems, buyerProblemsWith, isCompanyBuyer, type TaxNumberCheck } from './checkout-buyer.js';
 
 /**
- * Every problem with a buyer, by field. A company needs its name, tax number (unless it has none,
- * `tax_no_kind: empty`), street, post code, city and country; a consumer needs a first and last name,
- * or a name. Tax numbers, post codes, e-mail and phone are checked as `<client-form>` checks them.
+ * Every problem with a buyer, by field (`buyerProblemsWith`), each tax number checked by its
+ * country's check digits: the rule both checkouts apply, and `<client-form>`'s.
  */
-export function buyerProblems(buyer: CheckoutBuyer): Partial<Record<BuyerField, ClientFieldProblem>> {
-  const problems: Partial<Record<BuyerField, ClientFieldProblem>> = {};
-  const check = (field: BuyerField, problem: ClientFieldProblem | false | undefined) => {
-    if (problem) problems[field] ??= problem;
-  };
-  const text = (field: BuyerField) => (buyer[field] ?? '').trim();
-  const country = text('country').toUpperCase();
-  const known = isCountryCode(country) ? country : '';
-  check('email', blank(buyer.email) ? 'required' : !isEmail(buyer.email) && 'email');
-  check('phone', !!text('phone') && !isPhone(text('phone')) && 'phone');
-  check('country', !!country && !known && 'country');
-  check('post_code', postCodeProblem(text('post_code'), known));
-  if (isCompanyBuyer(buyer)) {
-    for (const field of ['name', 'street', 'post_code', 'city', 'country'] as const) check(field, !text(field) && 'required');
-    const kind = buyer.tax_no_kind ?? '';
-    if (kind !== 'empty') {
-      check('tax_no', !text('tax_no') && 'required');
-      const number = compactCode(text('tax_no'));
-      check('tax_no', kind === 'other' ? !!number && !/^[A-Z0-9]{4,30}$/.test(number) && 'taxNo' : taxNumberProblem(number, known));
-    }
-  } else {
-    check('name', !text('name') && !(text('first_name') && text('last_name')) && 'required');
-    check('tax_no', taxNumberProblem(text('tax_no'), known));
-  }
-  return problems;
+export const buyerProblems: (buyer: CheckoutBuyer) => BuyerProblems = buyerProblemsWith(taxNumberProblem);
+
+/**
+ * What the quote says is wrong with a company buyer's tax number, by `buyerProblems`' rules (its
+ * `tax_no_kind` respected), or `undefined`: nothing for a blank number, which the buyer has not typed
+ * yet, nor for a consumer. The pay button shows it at the field without carrying the check digits.
+ */
+function quotedTaxNumberProblem(buyer: CheckoutBuyer): ClientFieldProblem | undefined {
+  return isCompanyBuyer(buyer) && (buyer.tax_no ?? '').trim() ? buyerProblems(buyer).tax_no : undefined;
 }
 
 /** The VAT number of an EU company, when the buyer is one and their number passes its country's check. */
@@ -210,6 +188,7 @@ export function saleQuote(
   const { quantity, buyer } = quoteQuery(query);
   const decision = decideTax(checkoutTaxSale({ sellerCountry: seller.country, ossRegistered: seller.ossRegistered, product, buyer, vies }));
   const lang = checkoutLang(query('lang'), null);
+  const taxNoProblem = quotedTaxNumberProblem(buyer);
   return {
     vat_treatment: treatmentOf(decision).kind,
     quantity,
@@ -219,6 +198,7 @@ export function saleQuote(
     notes: taxNotes(decision.case, lang, { ossCountry: decision.ossCountry }),
     oss_country: decision.ossCountry,
     fallback: decision.fallback,
+    ...(taxNoProblem && { problems: { tax_no: taxNoProblem } }),
   };
 }
 

@@ -76,6 +76,24 @@ describe('GET /bff/products/:token', () => {
     });
   });
 
+  it('names what is wrong with a company’s tax number in the quote, by its check digits, and nothing for a right one', async () => {
+    const quoteOf = async (query: string) => {
+      const response = await fetch(`${bff.base}/products/${PRODUCT_TOKEN}?${query}`, { headers: { origin: SHOP_ORIGIN } });
+      expect(response.status).toBe(200);
+      return ((await json(response)) as { quote: Record<string, unknown> }).quote;
+    };
+    const gross = toPlain(decimal(product.price_gross));
+    expect(await quoteOf('country=DE&company=1&tax_no=DE136695978')).toEqual({
+      vat_treatment: 'standard', quantity: 1, amount: gross, unit_price: gross, tax: product.tax, case: 'eu_consumer_domestic', rate: product.tax, notes: [], oss_country: null, fallback: null,
+      problems: { tax_no: 'vat' },
+    });
+    const right = await quoteOf('country=DE&company=1&tax_no=DE136695976');
+    expect(right).toMatchObject({ vat_treatment: 'intra_eu_supply', amount: toPlain(decimal(product.price_net)), case: 'intra_eu_supply' });
+    expect('problems' in right).toBe(false);
+    expect((await quoteOf('country=PL&company=1&tax_no=5252445768')).problems).toEqual({ tax_no: 'nip' });
+    expect((await quoteOf('country=DE&company=1&tax_no=DE136695978&tax_no_kind=empty')).problems).toBeUndefined();
+  });
+
   describe("test mode follows the account's provider", () => {
     const providerIs = async (payments: Record<string, unknown>) => {
       const reply = await fetch(`${service.url}/account/payments.json`, {

@@ -226,6 +226,11 @@ describe('Storybook BFF stand-in', function (this: { timeout(ms: number): void }
     }
     compare('product', 'test-mode product', await standIn('test-mode', 'products/logo-licence-jpy'), await bff(real.testModeBff, 'products/logo-licence-jpy'));
     compare('error', 'unknown product', await standIn('shop', 'products/no-such-product'), await bff(real.bff, 'products/no-such-product'));
+    // A company's tax number with a wrong check digit: both quotes name it, as the dialog shows it.
+    const wrongDigit = 'products/logo-design?country=DE&company=1&tax_no=DE136695978';
+    const [standInQuote, realQuote] = [await standIn('shop', wrongDigit), await bff(real.bff, wrongDigit)];
+    compare('product', 'quote naming the tax number', standInQuote, realQuote);
+    for (const answer of [standInQuote, realQuote]) expect((answer.body as { quote: { problems?: unknown } }).quote.problems).to.deep.equal({ tax_no: 'vat' });
 
     const start = () => ({ ...json(checkoutBody('coffee-beans', 3)), headers: { 'content-type': 'application/json', 'idempotency-key': newKey() } });
     compare('checkout', 'checkout', await standIn('shop', 'checkout', start()), await bff(real.bff, 'checkout', start()));

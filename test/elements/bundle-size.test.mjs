@@ -98,6 +98,19 @@ for (const element of elements) {
   });
 }
 
+test('the pay button never loads the EU VAT check digits: the server’s quote gives their verdict', async () => {
+  // Its sources, by esbuild's metafile: the dialog checks a tax number's shape, not its check digits.
+  const sources = await build({ entryPoints: ['src/elements/product-pay-button/define.ts'], bundle: true, format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+  const inputs = Object.keys(sources.metafile.inputs);
+  assert.ok(inputs.includes('src/kernel/validation/tax-number-shape.ts'), 'the dialog checks tax numbers by their shape');
+  assert.deepEqual(inputs.filter((input) => /kernel\/(validation\/(vat-numbers|client)|checkout)\.ts$/.test(input)), []);
+  // Its build, every chunk it may load: none holds the rules' tables (Spain's check letters).
+  const { chunks } = await weigh('product-pay-button.js');
+  assert.ok(!chunks.text.includes('TRWAGMYFPDXBNJZSQVHLCKE'), 'the EU VAT check digits are in a chunk the pay button loads');
+  const form = await weigh('client-form.js');
+  assert.ok(form.all.text.includes('TRWAGMYFPDXBNJZSQVHLCKE'), 'the client form still checks the check digits itself');
+});
+
 test('the development build keeps the warnings for bad attribute values', async () => {
   const dev = await readdir('dist/dev/elements');
   assert.ok(dev.includes('invoice-list.js'), 'dist/dev/elements/invoice-list.js is missing: run npm run build');

@@ -95,6 +95,7 @@ const WORDS = {
     reverseCharge: 'Reverse charge: a service to a company in another EU country with a valid VAT number is invoiced without Polish VAT, so you pay the net price.',
     reverseChargeNote: 'Reverse charge',
     viesInvalid: 'The EU VAT register (VIES) does not know this number. Check it, or buy without a company invoice.',
+    vat: 'This is not a valid EU VAT number of the chosen country. Check its digits.',
     viesDown: 'The EU VAT register (VIES) could not confirm your VAT number just now, so the sale goes ahead with Polish VAT.',
     revised: 'The price changed: the total is now €590.00.',
     continueRevised: 'Continue to payment: €590.00',
@@ -113,6 +114,7 @@ const WORDS = {
     reverseCharge: 'Odwrotne obciążenie: usługa dla firmy z innego kraju UE z ważnym numerem VAT jest fakturowana bez polskiego VAT, więc płacisz cenę netto.',
     reverseChargeNote: 'Odwrotne obciążenie',
     viesInvalid: 'Unijny rejestr VAT (VIES) nie zna tego numeru. Sprawdź go albo kup bez faktury na firmę.',
+    vat: 'To nie jest poprawny numer VAT UE wybranego kraju. Sprawdź cyfry.',
     viesDown: 'Unijny rejestr VAT (VIES) nie mógł teraz potwierdzić Twojego numeru VAT, więc sprzedaż odbywa się z polskim VAT.',
     revised: 'Cena się zmieniła: do zapłaty jest teraz 590,00 €.',
     continueRevised: 'Przejdź do płatności: 590,00 €',
@@ -181,6 +183,33 @@ for (const lang of ['en', 'pl'] as const) {
       } finally {
         await vies(country, true);
       }
+    });
+
+    it('shows a wrong check digit at the tax number once the quote for it answers, and goes on only with the right one', async () => {
+      // The dialog checks the number's shape; its check digits are the server's quote's to judge.
+      const el = await openButton('brand-workshop-eur', lang);
+      await asCompany(el, 'DE', 'DE136695978');
+      for (const [name, value] of [['company', 'Acme GmbH'], ['street', 'Hauptstraße 1'], ['post_code', '10115'], ['city', 'Berlin']]) type(el, name!, value!);
+      await waitUntil(() => errorAt(el, 'tax_no') === w.vat, `the quote's problem was not shown (the field says "${errorAt(el, 'tax_no')}")`, { timeout: 10_000 });
+      expect(field(el, 'tax_no').getAttribute('aria-invalid')).to.equal('true');
+      await expect(el).to.be.accessible();
+      let before = 0;
+      el.addEventListener('pay-before', (event) => {
+        before += 1;
+        event.preventDefault();
+      });
+      continueButton(el).click();
+      await el.updateComplete;
+      expect(before, 'a checkout was started for a number the quote refused').to.equal(0);
+      expect(errorAt(el, 'tax_no')).to.equal(w.vat);
+      expect(el.shadowRoot!.activeElement?.getAttribute('name')).to.equal('tax_no');
+      type(el, 'tax_no', 'DE136695976');
+      await totalBecomes(el, w.reverseTotal(w.euro('479.67')));
+      expect(errorAt(el, 'tax_no')).to.equal('');
+      expect(field(el, 'tax_no').getAttribute('aria-invalid')).to.equal('false');
+      continueButton(el).click();
+      await el.updateComplete;
+      expect(before).to.equal(1);
     });
 
     it('shows a VIES refusal at the tax number, focused, and sends the buyer nowhere', async () => {

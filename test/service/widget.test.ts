@@ -70,6 +70,24 @@ describe('the product widget endpoints', () => {
     });
   });
 
+  it('names what is wrong with a company’s tax number in the quote, by its check digits, and nothing for a right one', async () => {
+    const quoteOf = async (query: string) => {
+      const response = await fetch(widget(`/widget/products/logo-design.json?${query}`), { headers: { origin: SHOP } });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { quote: Record<string, unknown> }).quote;
+    };
+    expect(await quoteOf('country=DE&company=1&tax_no=DE136695978')).toEqual({
+      vat_treatment: 'standard', quantity: 1, amount: '1845', unit_price: '1845', tax: '23', case: 'eu_consumer_domestic', rate: '23', notes: [], oss_country: null, fallback: null,
+      problems: { tax_no: 'vat' },
+    });
+    expect(await quoteOf('country=DE&company=1&tax_no=DE136695976')).toEqual({
+      vat_treatment: 'intra_eu_supply', quantity: 1, amount: '1500', unit_price: '1500', tax: '0', case: 'intra_eu_supply', rate: '0',
+      notes: ['Intra-Community supply of goods, VAT 0% (Art. 42(1) of the Polish VAT Act; Art. 138(1) of Directive 2006/112/EC)'], oss_country: null, fallback: null,
+    });
+    expect((await quoteOf('country=PL&company=1&tax_no=5252445768')).problems).toEqual({ tax_no: 'nip' });
+    expect((await quoteOf('country=DE&company=1&tax_no=DE136695978&tax_no_kind=empty')).problems).toBeUndefined();
+  });
+
   it("names the product's unit in the buyer's language, as the invoice will print it", async () => {
     const created = await fetch(`${service.url}/products.json`, {
       method: 'POST',

@@ -4,9 +4,10 @@ import { formatMoney } from '../shared/format.js';
 import { SaleError, type CheckoutAnswer, type CheckoutBuyer, type SaleClient, type SaleProduct } from '../shared/sale-client.js';
 import { readyCatalog, type Language } from '../shared/i18n.js';
 import { PayBeforeEvent, PayErrorEvent, PayStartEvent } from './events.js';
-import { buyerProblems } from '../../kernel/checkout.js';
+import { buyerProblemsWith } from '../../kernel/checkout-buyer.js';
+import { taxNumberShapeProblem } from '../../kernel/validation/tax-number-shape.js';
 import { countriesByName } from '../shared/countries.js';
-import type { ClientFieldProblem } from '../../kernel/validation/client.js';
+import type { ClientFieldProblem } from '../../kernel/validation/fields.js';
 import type { ProductQuote } from '../../contract/sale.js';
 import { CompanyLookup } from '../shared/company-lookup.js';
 import { pendingAttempt, type PendingAttempt } from './attempt.js';
@@ -23,6 +24,13 @@ export { catalogs };
 const MAX_QUANTITY = 1000;
 /** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */
 const QUOTE_PAUSE_MS = 250;
+
+/**
+ * The checkout's buyer rules with tax numbers checked by their shape: the check digits' verdict comes
+ * with the server's quote for the number as typed (`quote.problems`), so a shop page never loads them
+ * (docs/decisions/lighter-elements.md).
+ */
+const buyerProblems = buyerProblemsWith(taxNumberShapeProblem);
 
 /** A problem at a dialog field: the buyer-check's codes, or what only a server could say. */
 type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' | 'unknownCompany' | 'blik';
@@ -112,6 +120,11 @@ export class CheckoutDialog implements ReactiveController {
   /** The server's latest price for the buyer (a newer one may be under way); the checkout's own answer decides. */
   get quote(): ProductQuote | undefined {
     return this.#quotes.value;
+  }
+
+  /** What the quote for the tax number as typed says is wrong with it, once that quote has answered. */
+  #quotedTaxNoProblem(): ClientFieldProblem | undefined {
+    return this.#quotes.status === 'complete' ? this.quote?.problems?.tax_no : undefined;
   }
 
   /** Changes the dialog's state; the button renders again only if something changed, as with its own properties. */
@@ -216,10 +229,10 @@ export class CheckoutDialog implements ReactiveController {
     const detail = { product, quantity, amount: quote.amount, currency: info.currency };
     const code = this.#blik.code(form);
     if (this.state.revised && code === undefined) return this.#pay(this.state.revised, detail);
-    // The same rules the checkout applies: nothing is sent that it would refuse.
+    // The same rules the checkout applies, the check digits by the quote: nothing is sent that it would refuse.
     const problems = { ...(buyer && buyerProblems(buyer)), ...(code === null && { code: 'blik' as const }) };
     this.#set({ fieldErrors: problems });
-    if (Object.keys(problems).length) return this.#focusProblem();
+    if (Object.keys(problems).length || (buyer && this.#quotedTaxNoProblem())) return this.#focusProblem();
     const before = new PayBeforeEvent({ ...detail, buyer });
     if (!host.dispatchEvent(before)) return;
 
@@ -275,7 +288,9 @@ export class CheckoutDialog implements ReactiveController {
     const { busy, problem, company } = this.state;
     const e = m.errors;
     const errors = this.state.fieldErrors ?? {};
-    const errorOf = (name: string) => errors[name === 'company' ? 'name' : name];
+    // The quote's word on the tax number as typed stands over an older one at that field.
+    const quoted = this.#quotedTaxNoProblem();
+    const errorOf = (name: string) => (name === 'tax_no' && quoted) || errors[name === 'company' ? 'name' : name];
     const invalid = (name: string) => (errorOf(name) ? 'true' : 'false');
     const hint = (name: string) => {
       const problem = errorOf(name);

@@ -1,4 +1,4 @@
-import { COUNTRY_CODES } from '../../kernel/validation/client.js';
+import { COUNTRY_CODES } from '../../kernel/validation/fields.js';
 
 /** The list of the last locale asked for (a page's elements share one language), as [code, name] pairs. */
 let last: [locale: string, options: [code: string, name: string][]] | undefined;

@@ -1,4 +1,7 @@
+import { type ClientFieldProblem, compactCode, isCountryCode, isEmail, isPhone, POST_CODE_PATTERNS, postCodeProblem, vatPrefixOf } from './fields.js';
 import { isValidVatNumber, VAT_NUMBER_CHECKS } from './vat-numbers.js';
+
+export { type ClientFieldProblem, COUNTRY_CODES, compactCode, isCountryCode, isEmail, isPhone, POST_CODE_PATTERNS, postCodeProblem, vatPrefixOf } from './fields.js';
 
 /**
  * How a client's details are checked for invoicing: tax numbers (the Polish NIP checksum, EU VAT
@@ -28,26 +31,6 @@ export const CLIENT_FORM_FIELDS = [
 ] as const;
 export type ClientFormField = (typeof CLIENT_FORM_FIELDS)[number];
 export type ClientFormValues = Record<ClientFormField, string>;
-
-/** What is wrong with a field; the element and the BFF each turn it into their own sentence. */
-export type ClientFieldProblem = 'required' | 'email' | 'phone' | 'country' | 'nip' | 'vat' | 'taxNo' | 'iban' | 'postCode';
-
-/** ISO 3166-1 alpha-2, with XK (Kosovo), which banks and tax offices use. Names come from `Intl.DisplayNames`. */
-export const COUNTRY_CODES: readonly string[] = (
-  'ADAEAFAGAIALAMAOAQARASATAUAWAXAZBABBBDBEBFBGBHBIBJBLBMBNBOBQBRBSBTBVBWBYBZCACCCDCFCGCHCICKCLCMCNCOCRCUCVCWCXCYCZ' +
-  'DEDJDKDMDODZECEEEGEHERESETFIFJFKFMFOFRGAGBGDGEGFGGGHGIGLGMGNGPGQGRGSGTGUGWGYHKHMHNHRHTHUIDIEILIMINIOIQIRISIT' +
-  'JEJMJOJPKEKGKHKIKMKNKPKRKWKYKZLALBLCLILKLRLSLTLULVLYMAMCMDMEMFMGMHMKMLMMMNMOMPMQMRMSMTMUMVMWMXMYMZNANCNENFNGNI' +
-  'NLNONPNRNUNZOMPAPEPFPGPHPKPLPMPNPRPSPTPWPYQARERORSRURWSASBSCSDSESGSHSISJSKSLSMSNSOSRSSSTSVSXSYSZTCTDTFTGTHTJTK' +
-  'TLTMTNTOTRTTTVTWTZUAUGUMUSUYUZVAVCVEVGVIVNVUWFWSXKYEYTZAZMZW'
-).match(/../g)!;
-
-export const isCountryCode = (code: string): boolean => COUNTRY_CODES.includes(code);
-
-/** The VAT prefix of a country: Greece is EL in VAT numbers. */
-export const vatPrefixOf = (country: string): string => (country === 'GR' ? 'EL' : country);
-
-/** `"PL 525-244-57-67"` → `"PL5252445767"`: what is left when separators are taken out. */
-export const compactCode = (value: string): string => value.toUpperCase().replace(/[\s.\-/]/g, '');
 
 /** The Polish NIP: ten digits whose weighted sum modulo 11 is the last digit. */
 export function isNip(value: string): boolean {
@@ -111,66 +94,12 @@ export function bankAccountProblem(value: string, country: string): ClientFieldP
   return /^[A-Z0-9]{5,34}$/.test(account) ? undefined : 'iban';
 }
 
-/** Post code patterns by country: how forms, the checkout and the registers' addresses read them. */
-export const POST_CODE_PATTERNS: Record<string, string> = {
-  AT: '\\d{4}',
-  AU: '\\d{4}',
-  BE: '\\d{4}',
-  BG: '\\d{4}',
-  CA: '[A-Z]\\d[A-Z] ?\\d[A-Z]\\d',
-  CH: '\\d{4}',
-  CY: '\\d{4}',
-  CZ: '\\d{3} ?\\d{2}',
-  DE: '\\d{5}',
-  DK: '\\d{4}',
-  EE: '\\d{5}',
-  ES: '\\d{5}',
-  FI: '\\d{5}',
-  FR: '\\d{5}',
-  GB: '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}',
-  GR: '\\d{3} ?\\d{2}',
-  HR: '\\d{5}',
-  HU: '\\d{4}',
-  IE: '[A-Z]\\d[\\dW] ?[A-Z\\d]{4}',
-  IT: '\\d{5}',
-  JP: '\\d{3}-?\\d{4}',
-  LT: '(LT-)?\\d{5}',
-  LU: '(L-)?\\d{4}',
-  LV: '(LV-)?\\d{4}',
-  MT: '[A-Z]{3} ?\\d{4}',
-  NL: '\\d{4} ?[A-Z]{2}',
-  NO: '\\d{4}',
-  PL: '\\d{2}-\\d{3}',
-  PT: '\\d{4}-\\d{3}',
-  RO: '\\d{6}',
-  SE: '\\d{3} ?\\d{2}',
-  SI: '(SI-)?\\d{4}',
-  SK: '\\d{3} ?\\d{2}',
-  UA: '\\d{5}',
-  US: '\\d{5}(-\\d{4})?',
-};
-
 /** An example post code of each country above, in their order; apart, so a check alone ships none. */
 const POST_CODE_EXAMPLES = '1010|2000|1000|1000|K1A 0B1|8001|1010|110 00|10115|1050|10111|28001|00100|75001|SW1A 1AA|105 57|10000|1051|D02 X285|00184|100-0001|LT-01100|1009|LV-1050|VLT 1117|1012 AB|0150|00-950|1000-001|010011|111 22|1000|811 01|01001|20500';
 
 /** An example post code of `country` for a message to show (`"00-950"`), if its format is known. */
 export const postCodeExample = (country: string): string | undefined =>
   POST_CODE_EXAMPLES.split('|')[Object.keys(POST_CODE_PATTERNS).indexOf(country)];
-
-export function postCodeProblem(value: string, country: string): ClientFieldProblem | undefined {
-  const code = value.trim().toUpperCase();
-  if (!code) return undefined;
-  const pattern = POST_CODE_PATTERNS[country];
-  if (pattern) return new RegExp(`^(${pattern})$`).test(code) ? undefined : 'postCode';
-  return /^[A-Z0-9][A-Z0-9 -]{1,11}$/.test(code) ? undefined : 'postCode';
-}
-
-/** One address, a domain with a dot, nothing a mail server would refuse on sight. */
-export const isEmail = (value: string): boolean => /^[^\s@"<>(),;:]+@[^\s@"<>(),;:_]+\.[A-Za-z]{2,}$/.test(value.trim()) && !/\.\./.test(value);
-
-/** Digits with the usual separators and an optional leading `+`: 6 to 20 digits in all. */
-export const isPhone = (value: string): boolean =>
-  /^\+?[\d\s()./-]+$/.test(value.trim()) && /^(\D*\d){6,20}\D*$/.test(value);
 
 /**
  * Every problem with a client's details, by field. A company needs its name and tax number, a private
