@@ -412,7 +412,7 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
     return json(
       {
         status, amount: attempt.amount, currency: attempt.product.currency, quantity: attempt.quantity, product: { name: attempt.product.name }, invoice,
-        ...(blik ? { payment: blik, ...(blik.status === 'failed' ? { reason: blik.reason } : {}) } : {}),
+        ...(blik ? { payment: blik, reason: blik.status === 'failed' ? blik.reason : null } : {}),
       } satisfies CheckoutOutcome,
       200,
       { 'cache-control': 'private, no-store' },
