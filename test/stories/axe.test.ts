@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { access, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -134,16 +134,22 @@ async function storyViolations(page: Page, entry: IndexEntry): Promise<string[]>
 }
 
 describe('axe over every story', () => {
-  let folder: string;
+  let folder: string | undefined;
   let site: { server: Server; url: string };
   let browser: Browser;
   let stories: IndexEntry[];
 
   beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'invoicekit-storybook-'));
-    [browser] = await Promise.all([launchChromium(), buildStorybook(folder)]);
-    site = await serve(folder);
-    const index = JSON.parse(await readFile(join(folder, 'index.json'), 'utf8')) as { entries: Record<string, IndexEntry> };
+    // `npm test` has built Storybook already (scripts/test.sh names the folder); run alone, the test builds its own.
+    const built = process.env.INVOICEKIT_STORYBOOK_BUILT;
+    if (built) [browser] = await Promise.all([launchChromium(), access(join(built, 'index.json'))]);
+    else {
+      folder = await mkdtemp(join(tmpdir(), 'invoicekit-storybook-'));
+      [browser] = await Promise.all([launchChromium(), buildStorybook(folder)]);
+    }
+    const served = built ?? folder!;
+    site = await serve(served);
+    const index = JSON.parse(await readFile(join(served, 'index.json'), 'utf8')) as { entries: Record<string, IndexEntry> };
     stories = Object.values(index.entries).filter((entry) => entry.type === 'story');
   }, 180_000);
 
