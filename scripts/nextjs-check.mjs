@@ -183,6 +183,11 @@ async function visit(browser, url, { buy = false } = {}) {
         rows: list?.shadowRoot?.querySelectorAll('tr[data-row]').length ?? 0,
         name: form?.querySelector('[data-field="name"]')?.value,
         formError: form?.querySelector('[role="alert"]')?.textContent?.trim() || undefined,
+        // Once each: markup a server printed is taken over, never left beside the element's own.
+        buttons: buy?.shadowRoot?.querySelectorAll('button[part~="button"]').length,
+        frames: list?.shadowRoot?.querySelectorAll('section[part~="frame"]').length,
+        // The form's fields are in its light DOM; a shadow root a server printed keeps only a slot.
+        formShadow: form?.shadowRoot?.innerHTML ?? null,
       };
     });
   const deadline = Date.now() + 20_000;
@@ -277,7 +282,18 @@ try {
   const { launchChromium } = await tsImport('../test/helpers/chromium.ts', import.meta.url);
   const browser = await launchChromium();
   cleanups.push(() => browser.close());
-  const expected = (heading) => ({ heading, price: 'PLN 1,845.00', rows: 10, name: 'Nowak Design Sp. z o.o.', formError: undefined, errors: [], productRequests: ['/bff/products/logo-design'] });
+  const expected = (heading, formShadow = null) => ({
+    heading,
+    price: 'PLN 1,845.00',
+    rows: 10,
+    name: 'Nowak Design Sp. z o.o.',
+    formError: undefined,
+    buttons: 1,
+    frames: 1,
+    formShadow,
+    errors: [],
+    productRequests: ['/bff/products/logo-design'],
+  });
   const report = (path, seen, want, passed) => {
     const wrong = Object.keys(want).filter((key) => JSON.stringify(seen[key]) !== JSON.stringify(want[key]));
     if (wrong.length) {
@@ -311,7 +327,7 @@ try {
     console.error(`/lit: the server printed no declarative shadow root for ${shallow.map((tag) => `<${tag}>`).join(', ')}`);
   }
   step('loading /lit in Chromium');
-  report('/lit', await visit(browser, `${origin}/lit`, { buy: true }), { ...expected('Server rendered by Lit'), dialogOpen: true }, 'printed with declarative shadow roots, hydrated with no error, and the button opened its dialog');
+  report('/lit', await visit(browser, `${origin}/lit`, { buy: true }), { ...expected('Server rendered by Lit', '<slot></slot>'), dialogOpen: true }, 'printed with declarative shadow roots, hydrated with no error, and the button opened its dialog');
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);
