@@ -250,9 +250,9 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     removeEventListener('beforeunload', this.#warnBeforeUnload);
   }
 
-  /** Renders into the light DOM: see the class description. Fields a server printed into a declarative shadow root (define.ts) give way to a slot. */
+  /** Renders into the light DOM: see the class description. Fields a server printed into a declarative shadow root (define.ts) give way to a slot, which shows the light DOM's. */
   protected override createRenderRoot(): HTMLElement {
-    if (this.shadowRoot) this.shadowRoot.innerHTML = '<slot></slot>';
+    this.shadowRoot?.replaceChildren(document.createElement('slot'));
     return this;
   }
 
