@@ -92,13 +92,10 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   /** Base URL of the BFF's routes. */
   endpoint = '/bff';
-
   /** The short-lived portal token your backend minted for this customer (`edit` mode). */
   portalToken = '';
-
   /** Called once when the BFF says the portal token has expired (unless the `token-expired` handler set `portalToken`): answers a new token for the same customer, under which the failed request is sent again. A save goes on under it without reloading the form. */
   tokenProvider?: TokenProvider | undefined;
-
   /** `edit` loads and saves the session customer's client; `create` signs a new customer up (`POST /clients`). */
   mode: ClientFormMode = 'edit';
   /** Prefix of the inputs' names inside a page's form: `client` gives `client[name]`, `client[tax_no]`, …; empty gives plain names. */
@@ -250,11 +247,12 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     super.disconnectedCallback();
     // Taken out of the page mid-load, it loads again when put back.
     this.#loads.abort();
-    window.removeEventListener('beforeunload', this.#warnBeforeUnload);
+    removeEventListener('beforeunload', this.#warnBeforeUnload);
   }
 
-  /** Renders into the light DOM: see the class description. */
+  /** Renders into the light DOM: see the class description. Fields a server printed into a declarative shadow root (define.ts) give way to a slot, which shows the light DOM's. */
   protected override createRenderRoot(): HTMLElement {
+    this.shadowRoot?.replaceChildren(document.createElement('slot'));
     return this;
   }
 
@@ -382,8 +380,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   }
 
   #syncUnloadWarning(): void {
-    if (this.isConnected && this.#loads.status !== 'pending' && this.dirty) window.addEventListener('beforeunload', this.#warnBeforeUnload);
-    else window.removeEventListener('beforeunload', this.#warnBeforeUnload);
+    (this.isConnected && this.#loads.status !== 'pending' && this.dirty ? addEventListener : removeEventListener)('beforeunload', this.#warnBeforeUnload);
   }
 
   /** Takes up a change however it came: typing, choosing, pasting or the browser's autofill (input and change events). */

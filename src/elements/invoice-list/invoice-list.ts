@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, isServer, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { Task } from '../shared/task.js';
 import { VirtualScroll } from '../shared/virtual-scroll.js';
@@ -192,6 +192,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       const rendered = this.#server.take();
       // The server's page stands for the first load only when it answers the same question.
       if (rendered && this.paging !== 'scroll' && this.page === 1 && rendered.per_page === this.perPage && this.portalToken) return rendered;
+      // Rendered on a server with no page given (Lit's SSR through React): the loading state, and no request.
+      if (isServer) return new Promise<InvoicePage>(() => undefined);
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
       return this.#client().listInvoices(this.#query!, signal);
     },
@@ -271,7 +273,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       this.page = 1;
       this.#scroll.toTop();
     }
-    if (this.portalToken && !this.#returnChecked) {
+    if (!isServer && this.portalToken && !this.#returnChecked) {
       this.#returnChecked = true;
       void this.#checkReturn();
     }

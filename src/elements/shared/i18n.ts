@@ -45,13 +45,10 @@ export function catalogLanguage(locale: string): Language | undefined {
 
 /** The locale the page implies for `element`: the nearest `lang`, crossing shadow roots, then the browser. */
 export function pageLocale(element: Element): string {
-  let node: Node | null = element;
-  while (node) {
-    if (node instanceof Element) {
-      const lang = node.getAttribute('lang');
-      if (lang) return lang;
-    }
-    node = node instanceof ShadowRoot ? node.host : node.parentNode;
+  // Read without `instanceof Element` or `ShadowRoot`, which a server renderer (Node, no DOM) lacks: there it is the tag's own `lang`, else English.
+  for (let node: Node | null = element; node; node = (node as ShadowRoot).host || node.parentNode) {
+    const lang = (node as Element).getAttribute?.('lang');
+    if (lang) return lang;
   }
-  return navigator.language || 'en';
+  return globalThis.navigator?.language || 'en';
 }

@@ -22,6 +22,9 @@ export interface WrapOptions {
   ownsLightDom?: boolean;
 }
 
+/** Whether this render is on a server where `@lit-labs/ssr-react` renders Lit elements deeply. */
+const litSsr = (): boolean => (globalThis as { litSsrReactEnabled?: boolean }).litSsrReactEnabled === true;
+
 /** Empty markup, one object for every render, so that React never sets it again after the first. */
 const OWN_CONTENT = Object.freeze({ __html: '' });
 
@@ -37,7 +40,10 @@ export function wrap<T extends Tag>(tagName: T, elementClass: new () => Invoicek
   // Typed loosely inside: the component it returns has the wrapped component's own props.
   const Inner = Component as unknown as React.ComponentType<Record<string, unknown> & React.RefAttributes<HTMLElement>>;
   const OwnContent = React.forwardRef<HTMLElement, Record<string, unknown>>((props, ref) =>
-    React.createElement(Inner, { ...props, children: undefined, dangerouslySetInnerHTML: OWN_CONTENT, ref }),
+    // Under Lit's SSR for React (`@lit-labs/nextjs`) the server gives the element a declarative shadow
+    // root as its child, which React allows only without `dangerouslySetInnerHTML`; the browser never
+    // sees that child (the parser turns it into the shadow root), so both still hydrate as one.
+    React.createElement(Inner, { ...props, children: undefined, ...(litSsr() ? {} : { dangerouslySetInnerHTML: OWN_CONTENT }), ref }),
   );
   OwnContent.displayName = Component.displayName ?? tagName;
   return OwnContent as unknown as typeof Component;
