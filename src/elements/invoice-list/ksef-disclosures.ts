@@ -31,9 +31,10 @@ export class KsefDisclosures implements ReactiveController {
     return this.#open.size && !this.#detail ? this.#load : undefined;
   }
 
+  /** On the shadow root, not the host: the host hears no `pointerover` or `focusin` that moves between its own controls. */
   hostConnected(): void {
-    this.#host.addEventListener('pointerover', this.#onIntent);
-    this.#host.addEventListener('focusin', this.#onIntent);
+    this.#host.renderRoot.addEventListener('pointerover', this.#onIntent);
+    this.#host.renderRoot.addEventListener('focusin', this.#onIntent);
   }
 
   /** The module's styles join the element's after a render, once the element has adopted its own (a server-rendered list does so at its first). */
@@ -64,7 +65,7 @@ export class KsefDisclosures implements ReactiveController {
 
   /** The pointer over a disclosure, or the focus on one: its detail is about to be opened. */
   #onIntent = (event: Event): void => {
-    if ((event.composedPath()[0] as Partial<Element>).closest?.('[data-ksef-toggle]')) this.#loadDetail();
+    if ((event.target as Element).closest('[data-ksef-toggle]')) this.#loadDetail();
   };
 
   #loadDetail(): void {
