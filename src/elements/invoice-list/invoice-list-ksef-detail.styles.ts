@@ -1,8 +1,9 @@
 import { css } from 'lit';
 
 /**
- * An open KSeF detail: loaded with its template (`ksef-detail.ts`) and added after the element's own
- * styles, so its narrow-width rules come last, as the width rules do among those.
+ * An open KSeF detail, narrow widths included: loaded with its template (`ksef-detail.ts`), which
+ * draws them in the panel. Every rule names the detail's own classes, so none ties with the element's
+ * styles, which a shadow root's adopted sheets would win.
  */
 export const ksefDetailStyles = css`
   .ksef-detail {

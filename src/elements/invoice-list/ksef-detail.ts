@@ -6,7 +6,7 @@ import { ksefDetailMessages } from './ksef-detail-messages.js';
 import type { InvoiceListMessages } from './messages.js';
 import { ksefStateText } from './rows.js';
 
-export { ksefDetailStyles } from './invoice-list-ksef-detail.styles.js';
+import { ksefDetailStyles } from './invoice-list-ksef-detail.styles.js';
 
 /**
  * What an open KSeF detail shows, inside the panel the row's disclosure controls (`ksefCell` in
@@ -17,7 +17,11 @@ export { ksefDetailStyles } from './invoice-list-ksef-detail.styles.js';
 export function ksefDetail(ksef: KsefView, invoice: { readonly number: string }, m: InvoiceListMessages, locale: string) {
   const w = ksefDetailMessages[catalogLanguage(locale) ?? 'en'];
   const note = ksef.state === 'error' ? w.ksefErrors[ksef.error ?? 'rejected'] : ksef.state === 'pending' ? (ksef.offline ? w.ksefOffline : w.ksefPendingText) : null;
-  return html`<dl>
+  // The styles come with the detail, in its panel: nothing needs adding to the element's own.
+  return html`<style>
+      ${ksefDetailStyles.cssText}
+    </style>
+    <dl>
       <dt>${w.ksefStateLabel}</dt>
       <dd>${ksefStateText(ksef, m)}</dd>
       ${ksef.number ? html`<dt>${m.ksefNumber}</dt><dd class="ksef-number">${ksef.number}</dd>` : nothing}

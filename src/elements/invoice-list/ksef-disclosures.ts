@@ -1,4 +1,4 @@
-import { adoptStyles, nothing, type ReactiveController, type ReactiveElement } from 'lit';
+import { nothing, type ReactiveController, type ReactiveElement } from 'lit';
 import type { KsefView } from '../../contract/ksef.js';
 import type { PortalInvoice } from '../shared/bff-client.js';
 import type { InvoiceListMessages } from './messages.js';
@@ -18,8 +18,6 @@ export class KsefDisclosures implements ReactiveController {
   readonly #open = new Set<number>();
   #detail?: typeof import('./ksef-detail.js');
   #load?: Promise<void> | undefined;
-  /** The module's styles are in the element's shadow root. */
-  #adopted = false;
 
   constructor(host: ReactiveElement) {
     this.#host = host;
@@ -35,14 +33,6 @@ export class KsefDisclosures implements ReactiveController {
   hostConnected(): void {
     this.#host.renderRoot.addEventListener('pointerover', this.#onIntent);
     this.#host.renderRoot.addEventListener('focusin', this.#onIntent);
-  }
-
-  /** The module's styles join the element's after a render, once the element has adopted its own (a server-rendered list does so at its first). */
-  hostUpdated(): void {
-    const root = this.#host.renderRoot;
-    if (!this.#detail || this.#adopted || !(root instanceof ShadowRoot)) return;
-    this.#adopted = true;
-    adoptStyles(root, [...(this.#host.constructor as typeof ReactiveElement).elementStyles, this.#detail.ksefDetailStyles]);
   }
 
   /** A row's KSeF cell, with its detail when it is open and loaded. */
