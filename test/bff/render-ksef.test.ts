@@ -22,7 +22,7 @@ const invoice: RenderedInvoice = {
   id: 41,
   number: 'K-1',
   kind: 'vat',
-  status: 'issued',
+  status: 'unpaid',
   issue_date: '2026-02-02',
   sell_date: '2026-02-02',
   payment_to: '2026-03-04',
