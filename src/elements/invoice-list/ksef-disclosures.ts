@@ -5,7 +5,7 @@ import type { InvoiceListMessages } from './messages.js';
 import { ksefCell } from './rows.js';
 
 /**
- * The rows' KSeF disclosures: which are open, and the open detail's template and styles, a module of
+ * The rows' KSeF disclosures: which are open, and the open detail's template, styles and words, a module of
  * their own (`ksef-detail.ts`) loaded by dynamic `import()` when a customer is about to open one: the
  * pointer over a disclosure, the focus on it, or the opening itself. A list whose details nobody opens
  * never loads it (docs/decisions/element-loading.md). A disclosure opened while the module loads shows
