@@ -11,7 +11,6 @@ import { detailRequests, loadBuiltList, toggleOf } from './support/ksef-loading.
  */
 const { bff, tokens } = await portal();
 before(loadBuiltList);
-after(() => sendMouse({ type: 'move', position: [0, 0] }));
 
 /** Moves the real mouse to the middle of `node`. */
 async function pointAt(node: Element): Promise<void> {
@@ -20,6 +19,9 @@ async function pointAt(node: Element): Promise<void> {
 }
 
 describe('<invoice-list> KSeF detail on the pointer', () => {
+  // The mouse leaves the list, so no hover outlives the test.
+  afterEach(() => sendMouse({ type: 'move', position: [0, 0] }));
+
   it('fetches the detail when the pointer reaches a disclosure, not another cell of its row', async () => {
     const el = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${tokens.ksef} locale="en" order="issue_date.asc"></invoice-list>`);
     await settled(el);
