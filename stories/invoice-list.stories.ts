@@ -129,6 +129,8 @@ const openKsefDetail: NonNullable<Story['play']> = async ({ canvasElement }) => 
   const el = canvasElement.querySelector('invoice-list')!;
   for (let i = 0; i < 60 && !el.shadowRoot?.querySelector('[part~="row"]'); i++) await new Promise((r) => setTimeout(r, 50));
   el.shadowRoot?.querySelector<HTMLButtonElement>('[part~="ksef-toggle"]')?.click();
+  // The detail's module loads on the first opening; the list's update completes once it is shown.
+  await el.updateComplete;
 };
 const ksefStory = (state: string, locale = 'en'): Story => ({ args: { endpoint: scenario(`ksef-${state}`), locale }, play: openKsefDetail });
 

@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** A row's KSeF state and the detail it opens. */
+/** A row's KSeF state and the button that opens its detail; the open detail's styles load with it (`invoice-list-ksef-detail.styles.ts`). */
 export const ksefStyles = css`
   .ksef {
     display: flex;
@@ -51,52 +51,5 @@ export const ksefStyles = css`
   }
   .ksef-toggle[aria-expanded='true']::after {
     content: ' ▾';
-  }
-  .ksef-detail {
-    max-width: 24rem;
-    margin-top: 0.375rem;
-    padding: 0.5rem 0.625rem;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius-small, 0.25rem);
-    background: var(--_surface);
-    font-size: 0.75rem;
-    font-weight: 400;
-    text-align: start;
-    white-space: normal;
-    cursor: auto;
-  }
-  .ksef-detail[hidden] {
-    display: none;
-  }
-  .ksef-detail dl {
-    display: grid;
-    grid-template-columns: auto 1fr;
-    gap: 0.125rem 0.75rem;
-    margin: 0;
-  }
-  .ksef-detail dt {
-    color: var(--_text-muted);
-  }
-  .ksef-detail dd {
-    margin: 0;
-  }
-  .ksef-note {
-    margin: 0.375rem 0 0;
-  }
-  .ksef-detail a {
-    display: inline-block;
-    margin-top: 0.375rem;
-    color: var(--_accent);
-  }
-  /* Rows keep their height while scrolling: the detail opens over the rows below. */
-  .scrolling th[part~='number'] {
-    position: relative;
-  }
-  .scrolling .ksef-detail {
-    position: absolute;
-    z-index: 2;
-    inset-inline-start: 0.5rem;
-    top: 100%;
-    box-shadow: var(--_shadow);
   }
 `;

@@ -79,15 +79,6 @@ export const widthStyles = css`
       white-space: normal;
       overflow-wrap: anywhere;
     }
-    /* An open KSeF detail spans the card, number and total columns and the gap (not the number's half), its terms above their values. */
-    .ksef-detail {
-      width: calc(200% + 1rem);
-      inset-inline-start: 0;
-      box-sizing: border-box;
-    }
-    .ksef-detail dl {
-      grid-template-columns: 1fr;
-    }
     .status {
       grid-area: status;
     }

@@ -3,12 +3,12 @@ import { InvoiceKitElement } from '../shared/base-element.js';
 import { Task } from '../shared/task.js';
 import { VirtualScroll } from '../shared/virtual-scroll.js';
 import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PaymentOutcomeStatus, type PortalInvoice } from '../shared/bff-client.js';
-import type { KsefView } from '../../contract/ksef.js';
 import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../contract/portal.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatNumber, localToday } from '../shared/format.js';
-import { dayNumber, headerCell, invoiceRow, ksefCell, skeletonRow, type RowView, type SortField } from './rows.js';
+import { dayNumber, headerCell, invoiceRow, skeletonRow, type RowView, type SortField } from './rows.js';
+import { KsefDisclosures } from './ksef-disclosures.js';
 import { emptyState, errorState, pagination, rangeText, totalsLine } from './summary.js';
 import { toolbar } from './toolbar.js';
 import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
@@ -176,8 +176,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   });
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
-  /** The rows whose KSeF detail is open, by invoice id. */
-  #ksefOpen = new Set<number>();
+  /** The rows' KSeF details, whose module loads when one is about to open. */
+  #ksef = new KsefDisclosures(this);
   #m: InvoiceListMessages = catalogs.en;
   /** What the rows of the render under way share. */
   #rowView!: RowView;
@@ -285,6 +285,12 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** A server-rendered list keeps the shadow root the server printed. */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     return this.#server.serverRoot() ?? super.createRenderRoot();
+  }
+
+  /** Resolves once the element has rendered, including a KSeF detail just opened whose module was still loading. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    await this.#ksef.loading;
+    return super.getUpdateComplete();
   }
 
   /** A server-rendered list is painted as the server printed it before the element renders its own. */
@@ -402,7 +408,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       select: (invoice, event) => void this.#select(invoice, event),
       download: (invoice, event) => void this.#download(invoice, event),
       pay: (invoice, event) => void this.#pay(invoice, event),
-      ksef: (ksef, invoice) => this.#ksef(ksef, invoice),
+      ksef: (ksef, invoice) => this.#ksef.cell(ksef, invoice, m, this.#locale),
     };
     const value = this.result;
     const stale = this.#pages.status === 'pending' && !!value;
@@ -480,17 +486,5 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     );
     const spacer = (height: number) => (height ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${height}px`}></td></tr>` : nothing);
     return html`${spacer(before)}${rows}${spacer(after)}`;
-  }
-
-  /** The invoice in KSeF: its state and, once sent, its KSeF number; then its detail, a disclosure (`ksef-detail.ts`). */
-  #ksef(ksef: KsefView, invoice: PortalInvoice) {
-    const m = this.#m;
-    const toggle = (open: boolean, refocus: boolean) => {
-      if (open) this.#ksefOpen.add(invoice.id);
-      else this.#ksefOpen.delete(invoice.id);
-      this.requestUpdate();
-      if (refocus) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-ksef-toggle="${invoice.id}"]`)?.focus());
-    };
-    return ksefCell(ksef, invoice, { open: this.#ksefOpen.has(invoice.id), m, locale: this.#locale, numberLabel: m.columns.number, toggle });
   }
 }

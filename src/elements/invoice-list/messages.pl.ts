@@ -82,16 +82,6 @@ const pl: InvoiceListMessages = {
   ksefTest: 'test',
   ksefDetails: 'Szczegóły KSeF',
   ksefDetailsOf: (number: string) => `Szczegóły KSeF faktury ${number}`,
-  ksefStateLabel: 'Stan',
-  ksefSentAt: 'Wysłano do KSeF',
-  ksefVerify: 'Sprawdź w KSeF',
-  ksefOffline: 'Wystawiona offline: ważna już teraz, do KSeF trafia później.',
-  ksefPendingText: 'Sprzedawca wysłał fakturę; KSeF nie nadał jej jeszcze numeru.',
-  ksefErrors: {
-    rejected: 'KSeF nie przyjął faktury. Sprzedawca został o tym powiadomiony, poprawi ją i wyśle ponownie.',
-    unavailable: 'KSeF był niedostępny. Sprzedawca wyśle fakturę ponownie.',
-  },
-  ksefTestText: 'Wysłana do testowego środowiska KSeF: nie ma mocy prawnej.',
 };
 
 export default pl;

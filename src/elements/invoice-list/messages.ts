@@ -94,19 +94,9 @@ export const en = {
   ksef: { sent: 'In KSeF', pending: 'Sending to KSeF', error: 'KSeF error' },
   ksefNumber: 'KSeF number',
   ksefTest: 'test',
-  /** The KSeF detail of a row: a disclosure under the invoice's number. */
+  /** The KSeF detail of a row: a disclosure under the invoice's number. What it shows once open is worded in `ksef-detail-messages.ts`. */
   ksefDetails: 'KSeF details',
   ksefDetailsOf: (number: string) => `KSeF details of invoice ${number}`,
-  ksefStateLabel: 'State',
-  ksefSentAt: 'Sent to KSeF',
-  ksefVerify: 'Verify in KSeF',
-  ksefOffline: 'Issued offline: valid now, and sent to KSeF afterwards.',
-  ksefPendingText: 'The seller has sent the invoice; KSeF has not assigned its number yet.',
-  ksefErrors: {
-    rejected: 'KSeF did not accept the invoice. The seller has been told and will correct it and send it again.',
-    unavailable: 'KSeF was unavailable. The seller will send the invoice again.',
-  },
-  ksefTestText: 'Sent to a KSeF test environment: it has no legal force.',
 };
 
 export type InvoiceListMessages = typeof en;

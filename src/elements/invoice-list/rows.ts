@@ -3,7 +3,6 @@ import type { KsefView } from '../../contract/ksef.js';
 import type { PortalListOrder } from '../../contract/portal.js';
 import { LIST_STATUSES, type ListStatus, type PortalInvoice } from '../shared/bff-client.js';
 import { formatDate, formatMoney } from '../shared/format.js';
-import { ksefDetail } from './ksef-detail.js';
 import type { InvoiceListMessages } from './messages.js';
 
 /** One stroked 20×20 path per icon, drawn by a single template. */
@@ -125,13 +124,59 @@ export function invoiceRow(invoice: PortalInvoice, index: number | undefined, vi
   </tr>`;
 }
 
-/** The invoice in KSeF: its state and, once sent, its KSeF number; then its detail, a disclosure (`ksef-detail.ts`). */
-export function ksefCell(ksef: KsefView, invoice: PortalInvoice, detail: Parameters<typeof ksefDetail>[2]) {
-  const m = detail.m;
+/** An invoice's state in KSeF, as its cell and its open detail both say it: "In KSeF (test)". */
+export const ksefStateText = (ksef: KsefView, m: InvoiceListMessages) => `${m.ksef[ksef.state]}${ksef.test ? ` (${m.ksefTest})` : ''}`;
+
+/** What a row's KSeF cell takes from the list (`ksef-disclosures.ts`). */
+export interface KsefCellView {
+  readonly m: InvoiceListMessages;
+  readonly open: boolean;
+  /** The open detail's contents (`ksef-detail.ts`), or `nothing` while its module loads: the panel shows once they are in. */
+  readonly detail: unknown;
+  /** Opens or closes the detail; `refocus` puts the focus back on the button afterwards. */
+  readonly toggle: (open: boolean, refocus: boolean) => void;
+}
+
+/**
+ * The invoice in KSeF: its state and, once sent, its KSeF number; then a disclosure button
+ * (`aria-expanded`, `aria-controls`) and the panel it opens in the same cell. Enter and Space toggle
+ * it, as any button; Escape in the panel closes it and puts the focus back on the button.
+ */
+export function ksefCell(ksef: KsefView, invoice: PortalInvoice, view: KsefCellView) {
+  const { m, open } = view;
+  const id = `ksef-detail-${invoice.id}`;
+  const onKeydown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !open) return;
+    e.stopPropagation();
+    view.toggle(false, true);
+  };
   return html`<span class="ksef ${ksef.state}" part="ksef ksef-${ksef.state}"
-    ><span class="ksef-state">${m.ksef[ksef.state]}${ksef.test ? ` (${m.ksefTest})` : ''}</span
-    >${ksef.number ? html`<span class="ksef-number" part="ksef-number"><span class="visually-hidden">${m.ksefNumber}: </span>${ksef.number}</span>` : nothing}</span
-  >${ksefDetail(ksef, invoice, detail)}`;
+      ><span class="ksef-state">${ksefStateText(ksef, m)}</span
+      >${ksef.number ? html`<span class="ksef-number" part="ksef-number"><span class="visually-hidden">${m.ksefNumber}: </span>${ksef.number}</span>` : nothing}</span
+    ><button
+      type="button"
+      class="ksef-toggle"
+      part="ksef-toggle"
+      data-ksef-toggle=${invoice.id}
+      aria-expanded=${open ? 'true' : 'false'}
+      aria-controls=${id}
+      @click=${() => view.toggle(!open, false)}
+      @keydown=${onKeydown}
+    >
+      ${m.ksefDetails}<span class="visually-hidden">, ${m.columns.number} ${invoice.number}</span>
+    </button>
+    <div
+      id=${id}
+      class="ksef-detail"
+      part="ksef-detail"
+      role="group"
+      aria-label=${m.ksefDetailsOf(invoice.number)}
+      ?hidden=${!open || view.detail === nothing}
+      @click=${(e: Event) => e.stopPropagation()}
+      @keydown=${onKeydown}
+    >
+      ${open ? view.detail : nothing}
+    </div>`;
 }
 
 export type SortField = 'issue_date' | 'payment_to' | 'price_gross';
