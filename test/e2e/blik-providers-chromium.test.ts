@@ -12,6 +12,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 import { PORTAL_SECRET } from '../bff/support.js';
 import { Przelewy24StandIn } from '../service/support/przelewy24-standin.js';
 import { StripeStandIn } from '../service/support/stripe-standin.js';
+import { type BlikProviderCase, blikProviderCases } from '../service/support/blik-providers.js';
 
 /**
  * BLIK on the page, from the pay button in Chromium to each provider's stand-in and back: a shop's
@@ -132,34 +133,8 @@ afterAll(async () => {
   delete process.env.INVOICEKIT_STRIPE_API_URL;
 });
 
-interface Provider {
-  settings: Record<string, unknown>;
-  /** The buyer confirms in the bank app: the stand-in notifies the service, which answers. */
-  approve(paymentToken: string): Promise<{ status: number }>;
-  decline(paymentToken: string): Promise<{ status: number }>;
-  /** Requests the stand-in received that carry `text`. */
-  requestsWith(text: string): number;
-}
-
-const przelewy24: Provider = {
-  settings: { provider: 'przelewy24', przelewy24: { merchant_id: MERCHANT.merchantId, pos_id: String(MERCHANT.posId), crc: MERCHANT.crc, api_key: MERCHANT.apiKey, sandbox: true } },
-  approve: (token) => p24.approve(p24.bySession(token)!.token),
-  decline: (token) => p24.decline(p24.bySession(token)!.token),
-  requestsWith: (text) => p24.server.requests.filter((request) => request.body.includes(text) || request.path.includes(text)).length,
-};
-
-const stripeProvider: Provider = {
-  settings: { provider: 'stripe', stripe: { secret_key: STRIPE_KEY, webhook_secret: WEBHOOK_SECRET } },
-  approve: (token) => stripe.approve(intentOf(token)),
-  decline: (token) => stripe.decline(intentOf(token)),
-  requestsWith: (text) => stripe.server.requests.filter((request) => request.body.includes(text) || request.path.includes(text)).length,
-};
-
-function intentOf(paymentToken: string): string {
-  const intent = [...stripe.intents.values()].find((i) => i.metadata.payment_token === paymentToken);
-  if (!intent) throw new Error(`no payment intent for ${paymentToken}`);
-  return intent.id;
-}
+type Provider = BlikProviderCase;
+const { przelewy24, stripe: stripeProvider } = blikProviderCases(() => ({ p24, stripe }), { merchant: MERCHANT, stripeKey: STRIPE_KEY, webhookSecret: WEBHOOK_SECRET });
 
 interface PaymentJson {
   id: number;
@@ -409,7 +384,7 @@ describe('BLIK through Stripe', () => {
     const sentAt = Date.now();
     await typeCode(buyer, CODES.stripeWidget);
     const payment = await expectWaiting(buyer, email, sentAt);
-    expect(stripe.intents.get(intentOf(payment.token))).toMatchObject({ status: 'requires_action', amount: 184500, currency: 'pln' });
+    expect([...stripe.intents.values()].find((intent) => intent.metadata.payment_token === payment.token)).toMatchObject({ status: 'requires_action', amount: 184500, currency: 'pln' });
     await expectPaid(buyer, stripeProvider, email, payment.token);
     await leave(buyer, email, [CODES.stripeWidget]);
   });

@@ -3,6 +3,7 @@ import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { Przelewy24StandIn } from './support/przelewy24-standin.js';
 import { StripeStandIn } from './support/stripe-standin.js';
+import { blikProviderCases } from './support/blik-providers.js';
 
 /**
  * BLIK on the page, end to end, through each real provider's stand-in: the widget checkout with
@@ -49,38 +50,7 @@ afterAll(async () => {
   delete process.env.INVOICEKIT_STRIPE_API_URL;
 });
 
-interface ProviderCase {
-  name: string;
-  settings: Record<string, unknown>;
-  /** The buyer confirms in the bank app. */
-  approve(paymentToken: string): Promise<{ status: number }>;
-  /** The buyer declines in the bank app. */
-  decline(paymentToken: string): Promise<{ status: number }>;
-  /** Requests the provider's stand-in received that carry `text`. */
-  requestsWith(text: string): number;
-}
-
-const przelewy24: ProviderCase = {
-  name: 'Przelewy24',
-  settings: { provider: 'przelewy24', przelewy24: { merchant_id: MERCHANT.merchantId, pos_id: String(MERCHANT.posId), crc: MERCHANT.crc, api_key: MERCHANT.apiKey, sandbox: true } },
-  approve: (token) => p24.approve(p24.bySession(token)!.token),
-  decline: (token) => p24.decline(p24.bySession(token)!.token),
-  requestsWith: (text) => p24.server.requests.filter((request) => request.body.includes(text) || request.path.includes(text)).length,
-};
-
-const stripeCase: ProviderCase = {
-  name: 'Stripe',
-  settings: { provider: 'stripe', stripe: { secret_key: STRIPE_KEY, webhook_secret: WEBHOOK_SECRET } },
-  approve: (token) => stripe.approve(intentOf(token)),
-  decline: (token) => stripe.decline(intentOf(token)),
-  requestsWith: (text) => stripe.server.requests.filter((request) => request.body.includes(text) || request.path.includes(text)).length,
-};
-
-function intentOf(paymentToken: string): string {
-  const intent = [...stripe.intents.values()].find((i) => i.metadata.payment_token === paymentToken);
-  if (!intent) throw new Error(`no payment intent for ${paymentToken}`);
-  return intent.id;
-}
+const { przelewy24, stripe: stripeCase } = blikProviderCases(() => ({ p24, stripe }), { merchant: MERCHANT, stripeKey: STRIPE_KEY, webhookSecret: WEBHOOK_SECRET });
 
 const widget = (path: string) => `${service.url}/a/${service.prefix}${path}`;
 const expiresAt = (sentAt: number) => new Date(sentAt + CODE_LIFETIME_MS).toISOString();
