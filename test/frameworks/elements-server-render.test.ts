@@ -4,7 +4,7 @@ import { html, type TemplateResult } from 'lit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/elements/product-pay-button/define.js';
 import '../../src/elements/invoice-list/define.js';
-import '../../src/elements/client-form/define.js';
+import { ClientForm } from '../../src/elements/client-form/define.js';
 
 /**
  * The elements' first render on a server, in Node with no DOM, as Lit's server renderer does it under
@@ -43,6 +43,11 @@ describe('the elements rendered on a server', () => {
     expect(out).toContain('<section class="frame" part="frame" data-state="loading" aria-label="Your invoices" aria-busy="true">');
     await new Promise((settle) => setTimeout(settle, 50));
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('gives the form its :host sheet even when the class was finalized before define.js ran', () => {
+    const sheets = ClientForm.elementStyles.map((sheet) => ('cssText' in sheet ? sheet.cssText : ''));
+    expect(sheets.join('')).toMatch(/^\s*:host \{/);
   });
 
   it('prints the form’s fields, styled under :host', () => {

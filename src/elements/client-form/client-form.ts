@@ -1,4 +1,4 @@
-import { html, isServer, nothing, type PropertyDeclarations, type PropertyValues, unsafeCSS } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import {
   CLIENT_FORM_FIELDS,
   clientProblems,
@@ -75,8 +75,6 @@ const adopted = new WeakSet<Document | ShadowRoot>();
  */
 export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   static formAssociated = true;
-  // A server renderer (Lit's SSR, as in Next.js) prints the fields into a declarative shadow root, where the sheet's rules apply under `:host`; the browser adopts the sheet itself.
-  static override styles = isServer ? unsafeCSS(styles.cssText.replace('client-form {', ':host {')) : undefined;
   static override properties: PropertyDeclarations = {
     endpoint: {},
     portalToken: { attribute: 'portal-token' },
