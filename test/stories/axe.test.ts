@@ -91,7 +91,7 @@ async function rendered(page: Page, id: string): Promise<string> {
   return (await handle.jsonValue()) as string;
 }
 
-/** Waits (up to 2 s) until no element in the story says it is busy: what it loads from the stand-in has arrived. */
+/** Waits (up to 1 s) until no element in the story says it is busy: what it loads from the stand-in has arrived (a loading story stays busy). */
 async function settled(page: Page): Promise<void> {
   await page
     .waitForFunction(
@@ -101,7 +101,7 @@ async function settled(page: Page): Promise<void> {
         return !busy(document);
       },
       undefined,
-      { timeout: 2_000, polling: 50 },
+      { timeout: 1_000, polling: 50 },
     )
     .catch(() => undefined);
 }
@@ -125,9 +125,15 @@ async function storyViolations(page: Page, entry: IndexEntry): Promise<string[]>
   // The stories' dark background (`backgrounds` global `dark`), painted by the check itself so that
   // no global outlives its story.
   await page.evaluate(() => document.head.append(Object.assign(document.createElement('style'), { id: 'dark-page', textContent: 'body { background: #090d16 !important; }' })));
-  await emit('updateStoryArgs', { storyId: entry.id, updatedArgs: { theme: 'dark' } });
   // A story whose render takes no `theme` (a page form around the element, say) is checked on the dark page as it stands.
-  await page.waitForFunction(() => document.querySelector('#storybook-root [theme="dark"]'), undefined, { timeout: 2_000 }).catch(() => undefined);
+  const themed = await page.evaluate(() => {
+    const story = (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { story?: { initialArgs?: object; argTypes?: object } } } }).__STORYBOOK_PREVIEW__?.currentRender?.story;
+    return !story || 'theme' in (story.initialArgs ?? {}) || 'theme' in (story.argTypes ?? {});
+  });
+  if (themed) {
+    await emit('updateStoryArgs', { storyId: entry.id, updatedArgs: { theme: 'dark' } });
+    await page.waitForFunction(() => document.querySelector('#storybook-root [theme="dark"]'), undefined, { timeout: 2_000 }).catch(() => undefined);
+  }
   await rendered(page, entry.id);
   await settled(page);
   return [...found, ...(await axeViolations(page)).map((violation) => `dark: ${violation}`)];
