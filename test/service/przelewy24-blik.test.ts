@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { przelewy24Provider } from '../../src/service/payments/przelewy24.js';
-import type { PaymentProvider, ProviderPayment } from '../../src/service/payments/provider.js';
+import type { PaymentProvider } from '../../src/service/payments/provider.js';
 import { api, type Api } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { Przelewy24StandIn, sha384 } from './support/przelewy24-standin.js';
+import { apiPayment, type PaymentJson } from './support/blik-providers.js';
 
 /**
  * BLIK level 0 through Przelewy24, against a stand-in of its REST API v1: the provider registers the
@@ -42,37 +43,8 @@ afterAll(async () => {
   delete process.env.INVOICEKIT_P24_API_URL;
 });
 
-interface PaymentJson {
-  id: number;
-  paid: boolean;
-  invoice_id: number | null;
-  provider: string | null;
-  provider_status: string | null;
-  provider_title: string | null;
-  payment_url: string;
-}
-
 /** A payment made through the API, as the provider is told about it. */
-async function newPayment(email: string, currency = 'PLN'): Promise<{ json: PaymentJson; payment: ProviderPayment }> {
-  const created = await shop.post('/banking/payments.json', { banking_payment: { name: 'Logo design', price: '1845.00', currency, email, generate_invoice: true } });
-  expect(created.status).toBe(201);
-  const json = created.body as PaymentJson;
-  const token = json.payment_url.split('/').at(-1)!;
-  return {
-    json,
-    payment: {
-      token,
-      amount: '1845.00',
-      currency,
-      description: 'Logo design',
-      buyerEmail: email,
-      returnUrl: `${json.payment_url}/return`,
-      checkoutUrl: json.payment_url,
-      locale: 'pl',
-      buyerClient: BUYER,
-    },
-  };
-}
+const newPayment = (email: string, currency = 'PLN') => apiPayment(shop, { email, currency, buyerClient: BUYER });
 
 const paymentJson = async (id: number) => (await shop.get(`/banking/payments/${id}.json`)).body as PaymentJson;
 const requestsWith = (text: string) => p24.server.requests.filter((request) => request.body.includes(text) || request.path.includes(text));

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentProvider, ProviderPayment } from '../../src/service/payments/provider.js';
+import type { PaymentProvider } from '../../src/service/payments/provider.js';
 import { stripeProvider } from '../../src/service/payments/stripe.js';
 import { api, type Api, secondAccount } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { readStripeForm, StripeStandIn, stripeSignature } from './support/stripe-standin.js';
+import { apiPayment, type PaymentJson } from './support/blik-providers.js';
 
 /**
  * BLIK level 0 through Stripe, with the official `stripe` package talking to a stand-in of Stripe's
@@ -38,23 +39,7 @@ afterAll(async () => {
   delete process.env.INVOICEKIT_STRIPE_API_URL;
 });
 
-interface PaymentJson {
-  id: number;
-  paid: boolean;
-  invoice_id: number | null;
-  provider: string | null;
-  provider_status: string | null;
-  provider_title: string | null;
-  payment_url: string;
-}
-
-async function newPayment(email: string, currency = 'PLN', price = '1845.00'): Promise<{ json: PaymentJson; payment: ProviderPayment }> {
-  const created = await shop.post('/banking/payments.json', { banking_payment: { name: 'Logo design', price, currency, email, generate_invoice: true } });
-  expect(created.status).toBe(201);
-  const json = created.body as PaymentJson;
-  const token = json.payment_url.split('/').at(-1)!;
-  return { json, payment: { token, amount: price, currency, description: 'Logo design', buyerEmail: email, returnUrl: `${json.payment_url}/return`, checkoutUrl: json.payment_url, locale: 'pl' } };
-}
+const newPayment = (email: string, currency = 'PLN', price = '1845.00') => apiPayment(shop, { email, currency, price });
 
 const paymentJson = async (id: number) => (await shop.get(`/banking/payments/${id}.json`)).body as PaymentJson;
 const intentRequests = () => stripe.apiRequests.filter((request) => request.path === '/v1/payment_intents');

@@ -1,3 +1,5 @@
+import type { ProviderPayment } from '../../../src/service/payments/provider.js';
+import type { Api } from '../../helpers/http.js';
 import type { Przelewy24StandIn } from './przelewy24-standin.js';
 import type { StripeStandIn } from './stripe-standin.js';
 
@@ -45,4 +47,29 @@ export function blikProviderCases(standIns: () => { p24: Przelewy24StandIn; stri
       requestsWith: (text) => carrying(standIns().stripe.server.requests, text),
     },
   };
+}
+
+/** A payment as the API answers it, in what the providers' BLIK tests read. */
+export interface PaymentJson {
+  id: number;
+  paid: boolean;
+  invoice_id: number | null;
+  provider: string | null;
+  provider_status: string | null;
+  provider_title: string | null;
+  payment_url: string;
+}
+
+/** A payment made through the API (`shop`), and the same payment as a provider is told about it. */
+export async function apiPayment(
+  shop: Api,
+  sale: { email: string; currency?: string; price?: string; buyerClient?: ProviderPayment['buyerClient'] },
+): Promise<{ json: PaymentJson; payment: ProviderPayment }> {
+  const { email, currency = 'PLN', price = '1845.00' } = sale;
+  const created = await shop.post('/banking/payments.json', { banking_payment: { name: 'Logo design', price, currency, email, generate_invoice: true } });
+  if (created.status !== 201) throw new Error(`the payment was not created: ${created.status} ${created.text}`);
+  const json = created.body as PaymentJson;
+  const token = json.payment_url.split('/').at(-1)!;
+  const payment: ProviderPayment = { token, amount: price, currency, description: 'Logo design', buyerEmail: email, returnUrl: `${json.payment_url}/return`, checkoutUrl: json.payment_url, locale: 'pl' };
+  return { json, payment: sale.buyerClient ? { ...payment, buyerClient: sale.buyerClient } : payment };
 }
