@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import { compare, decimal, sub, toWire, ZERO } from '../../kernel/money.js';
-import { clientIp } from '../../kernel/checkout.js';
+import { clientAddressOf, countAttempt } from './caller.js';
 import type { RateLimitRule } from '../../server-kit/rate-limit.js';
 import type { Sql } from '../sql.js';
 import { latestUnpaidPayment } from '../data/payments.js';
-import { ApiError, type ServiceContext, type ServiceEnv } from '../http.js';
+import { type ServiceContext, type ServiceEnv } from '../http.js';
 import { formatUnit, invoiceTaxWords, labelsFor } from '../documents/labels.js';
 import type { InvoiceData } from '../invoicing/invoices.js';
 import { newPaymentData, type PaymentData } from '../application/payments.js';
@@ -15,7 +15,6 @@ import { paymentProviderOf } from '../payments/settings.js';
 import { providerPageOf, providerPaymentOf } from '../payments/start.js';
 import { html, type Html, page, PAGE_HEADERS } from '../documents/html.js';
 import { ksefQrBlock } from './ksef-qr.js';
-import { SqlRateLimitStore } from '../data/rate-limits.js';
 
 /**
  * Public pages that need no api_token: the invoice view (`view_url`), its PDF, the page that pays
@@ -132,19 +131,6 @@ export function sendPage(c: ServiceContext, title: string, lang: Lang, body: Htm
 /** Presses of an invoice's Pay (`POST /invoice/payment/<token>`) per client address and window. */
 export const PAY_LINK_RATE_LIMIT = { limit: 10, windowMs: 10 * 60_000 } as const satisfies RateLimitRule;
 
-/** The caller's address behind the configured proxies, by the checkout core's rule. */
-function callerAddress(c: ServiceContext): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return clientIp(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, c.get('config').trustProxy);
-}
-
-async function limitPayLink(c: ServiceContext): Promise<void> {
-  const hit = await new SqlRateLimitStore(c.get('db')).hit(`pay-link-ip:${callerAddress(c)}`, PAY_LINK_RATE_LIMIT.windowMs);
-  if (hit.count > PAY_LINK_RATE_LIMIT.limit) {
-    const reset = Math.max(1, Math.ceil((hit.resetAt - Date.now()) / 1000));
-    throw new ApiError(429, 'Too many payment attempts. Try again later.', undefined, { 'retry-after': String(reset) });
-  }
-}
 
 /**
  * The pay link's own unpaid payment of this invoice for exactly `left`, if one is pending: pressing
@@ -237,7 +223,7 @@ export function mountPublicPages(app: Hono<ServiceEnv>): void {
 
   app.post('/payment/:token', async (c) => {
     const token = c.req.param('token');
-    await limitPayLink(c);
+    await countAttempt(c, PAY_LINK_RATE_LIMIT, `pay-link-ip:${clientAddressOf(c)}`, 'Too many payment attempts. Try again later.');
     const provider = await paymentProviderOf(c, (await byToken<InvoiceData>(c.get('db'), 'invoices', token)).account);
     if (!provider) return invoicePaymentPage(c, 403);
     if (provider.id !== 'test') return c.redirect(await invoiceCheckout(c, token, provider), 303);

@@ -5,7 +5,7 @@ import type { PaymentData } from '../application/payments.js';
 import { ApiError, invalid, type ServiceContext } from '../http.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { providerPaymentOf } from '../payments/start.js';
-import { buyerClientOf } from './blik-limits.js';
+import { buyerClientOf } from './caller.js';
 import type { StoredRow } from '../store.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, toPlain } from '../../kernel/money.js';
-import { allowedReturnUrl, clientIp as clientAddress, checkoutLang, type CheckoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quantityProblem, saleQuote, treatmentOf } from '../../kernel/checkout.js';
+import { allowedReturnUrl, checkoutLang, type CheckoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quantityProblem, saleQuote, treatmentOf } from '../../kernel/checkout.js';
 import { supplyKindOf, taxNotes } from '../../kernel/tax/index.js';
 import { decideCheckoutSale, ViesRefusalError } from '../../server-kit/sale.js';
 import type { CheckoutAnswer, CheckoutOutcome, SaleProduct } from '../../contract/sale.js';
@@ -31,6 +31,7 @@ import { accountByPrefix, PREFIX_PATTERN } from '../accounts.js';
 import { departmentsMainFirst } from '../data/departments.js';
 import { widgetProductByToken } from '../data/widget-products.js';
 import { mountCompanyLookup } from './company.js';
+import { clientAddressOf } from './caller.js';
 
 /**
  * The product widget (spec §1 rule 4): public, credential-less routes under `/a/<prefix>/` that a shop
@@ -137,11 +138,6 @@ function quoteQuery(c: ServiceContext): (name: string) => string | undefined {
   return (name) => c.req.query(name);
 }
 
-/** The buyer's address behind the configured proxies, by the checkout core's rule (shared with the BFF). */
-function clientIp(c: ServiceContext): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, c.get('config').trustProxy);
-}
 
 /** Open to every origin: these routes take no credentials, and what they answer is public. */
 const cors: MiddlewareHandler<ServiceEnv> = async (c, next) => {
@@ -169,7 +165,7 @@ async function createCheckout(c: ServiceContext, prefix: string, input: Checkout
   if (!provider) throw new ApiError(409, 'Online payment is not available');
   if (input.payment) {
     if (!blikAvailable(provider, found.product.data.currency)) throw blikUnavailable();
-    await countBlikAttempt(c, { accountId: found.account.id, address: clientIp(c), product: found.product.id });
+    await countBlikAttempt(c, { accountId: found.account.id, address: clientAddressOf(c), product: found.product.id });
   }
   const seller = await sellerOf(db, found.account);
   const product = found.product.data;
@@ -255,10 +251,10 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
   app.use('/widget/*', cors);
   app.use('/p/:token', cors);
   app.use('/widget/*', async (c, next) => {
-    await limit(c, WIDGET_RATE_LIMITS.ip, `widget-ip:${clientIp(c)}`);
+    await limit(c, WIDGET_RATE_LIMITS.ip, `widget-ip:${clientAddressOf(c)}`);
     await next();
   });
-  mountCompanyLookup(app, { limit, clientIp, accountByPrefix });
+  mountCompanyLookup(app, { limit, clientIp: clientAddressOf, accountByPrefix });
 
   app.get('/widget/products/:token', async (c) => {
     const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));
@@ -280,7 +276,7 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
       if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw new ApiError(415, 'Send the checkout as application/json');
       const input = parseCheckout(c.get('body'));
       // Only new attempts count; replays of an Idempotency-Key were answered above.
-      await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
+      await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientAddressOf(c)}`);
       c.header('cache-control', 'no-store');
       return c.json(await createCheckout(c, prefixOf(c), input), 201);
     },
@@ -373,7 +369,7 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
       if (!fields) throw error;
       return orderPageRefusal(c, found, lang, fields);
     }
-    await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientIp(c)}`);
+    await limit(c, WIDGET_RATE_LIMITS.create, `widget-create:${clientAddressOf(c)}`);
     let next: string;
     try {
       // One order per form, however often it is posted: a BLIK code goes once.
