@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { dialogOpenFigure } from './dialog-open.js';
 import { entry, unavailable, type Entry } from './report.js';
 import { staticTable } from './static-table.js';
 
@@ -263,6 +264,7 @@ export async function browserFigures(bffUrl: string, customers: BrowserCustomers
         );
       }
       entries.push(entry({ name: 'browser: <product-pay-button> first price shown', value: median(times), unit: 'ms', baseline: floor, baselineName: 'a static 25-row table', note: `median of ${runs}` }));
+      entries.push(await dialogOpenFigure(browser, bffUrl, customers.productToken, 5));
     }
   } finally {
     await browser.close();

@@ -238,6 +238,7 @@ async function servicePhase(): Promise<void> {
     BENCH_API_TOKEN: t,
     BENCH_PORTAL_SECRET: PORTAL_SECRET,
     BENCH_KIT_PATH: kitPath,
+    BENCH_SPLIT_DIR: sizesResult!.splitDir,
   });
   children.push(bff as Child<unknown>);
   const tokens: Record<number, string> = {};

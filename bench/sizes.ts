@@ -1,11 +1,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { builtElements, bundle } from './kits.js';
+import { builtElements, bundle, splitBundle } from './kits.js';
 import { entry, type Entry } from './report.js';
 
 /** The element budgets of the size test (`test/elements/bundle-size.test.mjs`), in bytes gzipped. */
-const budgets = JSON.parse(await readFile(new URL('../test/elements/size-budgets.json', import.meta.url), 'utf8')) as { defaultBytes: number; bytes: Record<string, number> };
+const budgets = JSON.parse(await readFile(new URL('../test/elements/size-budgets.json', import.meta.url), 'utf8')) as {
+  defaultBytes: number;
+  bytes: Record<string, number>;
+  defaultFirstLoadBytes: number;
+  firstLoadBytes: Record<string, number>;
+};
 
 const LIT_ALONE = `
 import { LitElement, html, css } from 'lit';
@@ -25,9 +30,11 @@ const brotliKb = (code: Uint8Array) =>
 /**
  * Builds the production element modules (`vite build`, as the package ships them) into a temp
  * folder, then bundles each with everything it imports and minifies it as the size test does.
- * Also writes the whole kit as one file for the browser figures.
+ * Each is also bundled with code splitting, as a page loads it: its first load is the chunks it
+ * fetches before it shows anything. Also writes the whole kit as one file, and each element's split
+ * chunks in a folder of its own under `split`, for the browser figures.
  */
-export async function measureSizes(root: string): Promise<{ entries: Entry[]; kitPath: string }> {
+export async function measureSizes(root: string): Promise<{ entries: Entry[]; kitPath: string; splitDir: string }> {
   const { out, modules, kit: kitInput } = await builtElements(root);
   const lit = await bundle({ contents: LIT_ALONE, resolveDir: root }, root);
   const litGzip = gzipKb(lit);
@@ -48,6 +55,19 @@ export async function measureSizes(root: string): Promise<{ entries: Entry[]; ki
       }),
       entry({ name: `size: <${tag}> with Lit, min+brotli`, value: brotliKb(code), unit: 'KB', baseline: brotliKb(lit), baselineName: 'Lit alone' }),
     );
+    const split = await splitBundle(join(out, 'elements', module), join(out, 'split', tag), root);
+    const sum = (paths: string[]) => paths.reduce((total, path) => total + split.gzipped.get(path)!, 0);
+    entries.push(
+      entry({
+        name: `size: <${tag}> first load, min+gzip`,
+        value: sum(split.first) / 1024,
+        unit: 'KB',
+        baseline: litGzip,
+        baselineName: 'Lit alone',
+        target: { on: 'value', op: '<=', limit: (budgets.firstLoadBytes[module] ?? budgets.defaultFirstLoadBytes) / 1024 },
+        note: `${split.first.length} of ${split.all.length} chunks, each gzipped alone; ${Math.round(sum(split.first)).toLocaleString('en-US')} B`,
+      }),
+    );
   }
   const kit = await bundle(kitInput, root);
   entries.push(
@@ -56,5 +76,5 @@ export async function measureSizes(root: string): Promise<{ entries: Entry[]; ki
   );
   const kitPath = join(out, 'kit.js');
   await writeFile(kitPath, kit);
-  return { entries, kitPath };
+  return { entries, kitPath, splitDir: join(out, 'split') };
 }

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createBff, renderInvoiceList } from '../../src/bff/index.js';
@@ -36,6 +37,13 @@ app.get('/bench/page.html', (c) => c.html('<!doctype html><meta charset="utf-8">
 app.get('/bench/kit.js', async (c) =>
   c.body(await readFile(process.env.BENCH_KIT_PATH!, 'utf8'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
 );
+// Each element bundled with code splitting (`bench/sizes.ts`): its entry and chunks, as a shop page fetches them.
+app.get('/bench/split/:element/:file', async (c) => {
+  const { element, file } = c.req.param();
+  if (!/^[a-z-]+$/.test(element) || !/^[\w-]+\.js$/.test(file) || !process.env.BENCH_SPLIT_DIR) return c.notFound();
+  const code = await readFile(join(process.env.BENCH_SPLIT_DIR, element, file), 'utf8').catch(() => undefined);
+  return code === undefined ? c.notFound() : c.body(code, 200, { 'content-type': 'text/javascript; charset=utf-8' });
+});
 const page = (body: string) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>Your invoices</title><body><h1>Your invoices</h1>${body}`;
 app.get('/bench/static-page.html', (c) => c.html(page(staticTable(25))));
 /** The last fragment rendered for each token: `&pasted` serves it as a file would be, without rendering. */
