@@ -217,6 +217,12 @@ describe('Storybook BFF stand-in', function (this: { timeout(ms: number): void }
     await neverAnswers('client-saving', 'client', change);
     const signup = json({ name: 'Grace Hopper', email: `grace.${Date.now()}@example.com` });
     compare('signup', 'sign-up', await standIn('signup', 'clients', signup), await bff(real.bff, 'clients', signup));
+    // The tax number check the form asks for an EU VAT number's check digits.
+    for (const query of ['country=DE&tax_no=DE136695976', 'country=&tax_no=DE136695977', 'country=XX&tax_no=DE136695976']) {
+      const route = `tax-number?${query}`;
+      compare('tax-number', route, await standIn('client-company', route), await bff(real.bff, route));
+    }
+    expect((await standIn('client-company', 'tax-number?country=&tax_no=DE136695977')).body).to.deep.equal({ problem: 'vat' });
   });
 
   it('answers products, checkout and its outcome as the BFF does', async () => {

@@ -1,13 +1,14 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import {
   CLIENT_FORM_FIELDS,
-  clientProblems,
-  COUNTRY_CODES,
+  clientProblemsWith,
   postCodeExample,
-  type ClientFieldProblem,
+  taxNumberProblemWith,
   type ClientFormField,
   type ClientFormValues,
-} from '../../kernel/validation/client.js';
+} from '../../kernel/validation/client-rules.js';
+import { compactCode, COUNTRY_CODES, isCountryCode, type ClientFieldProblem } from '../../kernel/validation/fields.js';
+import { vatNumberFits } from '../../kernel/validation/tax-number-shape.js';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { FormControl } from '../shared/form-control.js';
 import { clientField, countryCode, countryOptions } from './fields.js';
@@ -19,6 +20,7 @@ import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, TokenExpiredEven
 import { catalogs, type ClientFormMessages } from './messages.js';
 import { CompanyLookup } from '../shared/company-lookup.js';
 import { bffCompanyLookup, lookupControls, lookupCountry } from './lookup.js';
+import { TaxNumberCheck } from './tax-number-check.js';
 import { styles } from './client-form.styles.js';
 
 export const CLIENT_FORM_MODES = ['edit', 'create'] as const;
@@ -115,6 +117,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   #savedCompany = true;
   /** The country as stored, before it was read as a code: a name is replaced by its code on the next save. */
   #storedCountry = '';
+  /** The BFF's verdict on an EU VAT number's check digits, which the form checks by shape only. */
+  #taxCheck = new TaxNumberCheck(this, () => this.endpoint);
   #lookup = new CompanyLookup(this, (country, taxNo, signal) => bffCompanyLookup(this.endpoint)(country, taxNo, signal));
   /** Inside a page's form: its validity, reset and disabled state there. */
   #control = new FormControl(this, {
@@ -187,6 +191,9 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   /** Checks the values and saves them through the BFF: the changed fields with `PUT /client`, or a new client with `POST /clients` in `create` mode. Resolves to whether it saved. While a save runs, another does nothing. */
   async save(): Promise<boolean> {
     if (this.saving || this.#loads.status === 'pending' || this.#loads.status === 'error' || this.#isDisabled) return false;
+    // The BFF's verdict on an EU VAT number as it stands, asked at once: the save's own 422 is worded by it.
+    this.#askTaxCheck();
+    const verdict = this.#taxCheck.answered();
     if (!this.#revealProblems()) return false;
     const m = this.msg;
     const create = this.mode === 'create';
@@ -220,6 +227,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     } catch (error) {
       this.saving = false;
       const fields = error instanceof BffError && error.status === 422 ? error.fields : {};
+      if (fields.tax_no) await verdict;
       const serverErrors: Partial<Record<Field, string>> = {};
       for (const [field, messages] of Object.entries(fields)) {
         if ((CLIENT_FORM_FIELDS as readonly string[]).includes(field)) serverErrors[field as Field] = this.#serverText(field as Field, messages[0] ?? '');
@@ -276,6 +284,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     this.mode = oneOf(this, 'mode', this.mode, CLIENT_FORM_MODES, 'edit');
+    this.#askTaxCheck();
   }
 
   protected override updated(): void {
@@ -312,9 +321,23 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return COUNTRY_CODES.includes(region) ? region : '';
   }
 
+  /** The form's own checks: an EU VAT number by its shape and, once it answered, the BFF's verdict on its check digits. */
+  #ownProblems(): Partial<Record<Field, ClientFieldProblem>> {
+    return clientProblemsWith(this.values, { company: this.company, emailRequired: this.mode === 'create' }, (value, country) =>
+      taxNumberProblemWith(value, country, (prefix, number) => vatNumberFits(prefix, number) && this.#taxCheck.problem(country, compactCode(value)) !== 'vat'),
+    );
+  }
+
+  /** Asks the BFF about the tax number shown when it is an EU VAT number of the right shape, whose check digits only the BFF knows. */
+  #askTaxCheck(): void {
+    const country = isCountryCode(this.values.country.trim()) ? this.values.country.trim() : '';
+    let ask = false;
+    taxNumberProblemWith(this.values.tax_no, country, (prefix, number) => (ask = vatNumberFits(prefix, number)));
+    this.#taxCheck.ask(ask ? country : undefined, compactCode(this.values.tax_no));
+  }
+
   #problems(): Partial<Record<Field, ClientFieldProblem | string>> {
-    const problems: Partial<Record<Field, ClientFieldProblem | string>> = clientProblems(this.values, { company: this.company, emailRequired: this.mode === 'create' });
-    return { ...problems, ...this.serverErrors };
+    return { ...this.#ownProblems(), ...this.serverErrors };
   }
 
   #problemText(field: Field, problem: string): string {
@@ -332,7 +355,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   /** A server's message (the BFF's or the service's, in English) in the form's words: the problem the form's own checks see in the field (the BFF checks with the same rules), a length or a blank, or a general sentence. */
   #serverText(field: Field, message: string): string {
     const long = /too long\D*(\d+)/.exec(message);
-    const problem = clientProblems(this.values, { company: this.company, emailRequired: this.mode === 'create' })[field];
+    const problem = this.#ownProblems()[field];
     return this.#problemText(field, problem ?? (long ? `tooLong:${long[1]}` : /blank/.test(message) ? 'required' : 'server'));
   }
 
