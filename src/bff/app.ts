@@ -3,6 +3,7 @@ import { resolveBff, type BffApp, type BffContext, type Env } from './context.js
 import { answerErrors, cors, limitBody, requestLog } from './middleware.js';
 import type { BffOptions } from './options.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { clientCheckRoutes } from './routes/client-check.js';
 import { companyRoutes, resolveRegistries } from './routes/company.js';
 import { eventRoutes } from './routes/events.js';
 import { checkoutOutcomeRoutes } from './routes/checkout-outcome.js';
@@ -14,7 +15,6 @@ import { productLookup, productRoutes } from './routes/products.js';
 import { renderRoutes } from './routes/render.js';
 import { noteBasePath } from './render-invoice-list.js';
 import { signupRoutes } from './routes/signup.js';
-import { taxNumberRoutes } from './routes/tax-number.js';
 import { viesCheck } from './vies-check.js';
 
 export type { BffApp } from './context.js';
@@ -45,7 +45,7 @@ export function createBff(options: BffOptions): BffApp {
   routes.route('/', productRoutes(bff, findProduct, vies));
   routes.route('/', checkoutRoutes(bff, findProduct, vies));
   routes.route('/', companyRoutes(bff, registries, lookupRateLimit));
-  routes.route('/', taxNumberRoutes(bff));
+  routes.route('/', clientCheckRoutes(bff));
   routes.route('/', checkoutOutcomeRoutes({ client: bff.client, key: bff.secretKey, call: (c, what, run) => bff.service(c as BffContext, what, run) }));
   routes.route('/', portalInvoiceRoutes(bff));
   routes.route('/', portalPaymentRoutes(bff));

@@ -1,4 +1,4 @@
-import type { ClientFormField } from '../../kernel/validation/client-rules.js';
+import type { ClientFormField } from '../../kernel/validation/client.js';
 import type { PortalClient } from '../shared/bff-client.js';
 export { TokenExpiredEvent, type TokenProvider } from '../shared/token-renewal.js';
 

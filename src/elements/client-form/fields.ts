@@ -1,6 +1,5 @@
 import { html, nothing } from 'lit';
-import { CLIENT_TEXT_LIMITS, type ClientFormField as Field } from '../../kernel/validation/client-rules.js';
-import { COUNTRY_CODES } from '../../kernel/validation/fields.js';
+import { CLIENT_TEXT_LIMITS, COUNTRY_CODES, type ClientFormField as Field } from '../../kernel/validation/client.js';
 import { countriesByName } from '../shared/countries.js';
 
 /** The `autocomplete` token of each field: billing details, so browsers offer the invoice address. */

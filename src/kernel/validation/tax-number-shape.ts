@@ -41,9 +41,7 @@ export const VAT_NUMBER_SHAPES: Record<string, string> = {
   GB: '\\d{9}|\\d{12}|GD\\d{3}|HA\\d{3}',
 };
 
-/** Whether `number`, after the VAT prefix `prefix`, has that prefix's shape. */
-export const vatNumberFits = (prefix: string, number: string): boolean => new RegExp(`^(${VAT_NUMBER_SHAPES[prefix]})$`).test(number);
-const fits = vatNumberFits;
+const fits = (prefix: string, number: string): boolean => new RegExp(`^(${VAT_NUMBER_SHAPES[prefix]})$`).test(number);
 
 /**
  * `taxNumberProblem`'s rules with shapes for check digits: a number with a VAT prefix must have that
