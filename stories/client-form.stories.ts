@@ -100,13 +100,15 @@ export const Saved: Story = {
   }),
 };
 
-/** Checked before sending: a wrong NIP check digit, an IBAN that fails mod 97, a post code of the wrong shape. */
+/** Checked before sending, by the BFF's client check: a wrong NIP check digit, an IBAN that fails mod 97, a post code of the wrong shape. */
 export const ClientSideErrors: Story = {
-  play: play((el) => {
+  play: play(async (el) => {
     fill(el, 'tax_no', '525-244-57-68');
     fill(el, 'bank_account', 'PL61 1090 1014 0000 0712 1981 2875');
     fill(el, 'post_code', '00838');
     submit(el);
+    // Waits for the stand-in's verdict (about 350 ms) and the render after it.
+    for (let i = 0; i < 50 && !el.querySelector('[aria-invalid="true"]'); i++) await new Promise((r) => setTimeout(r, 50));
   }),
 };
 

@@ -3,6 +3,7 @@ import { resolveBff, type BffApp, type BffContext, type Env } from './context.js
 import { answerErrors, cors, limitBody, requestLog } from './middleware.js';
 import type { BffOptions } from './options.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { clientCheckRoutes } from './routes/client-check.js';
 import { companyRoutes, resolveRegistries } from './routes/company.js';
 import { eventRoutes } from './routes/events.js';
 import { checkoutOutcomeRoutes } from './routes/checkout-outcome.js';
@@ -44,6 +45,7 @@ export function createBff(options: BffOptions): BffApp {
   routes.route('/', productRoutes(bff, findProduct, vies));
   routes.route('/', checkoutRoutes(bff, findProduct, vies));
   routes.route('/', companyRoutes(bff, registries, lookupRateLimit));
+  routes.route('/', clientCheckRoutes(bff));
   routes.route('/', checkoutOutcomeRoutes({ client: bff.client, key: bff.secretKey, call: (c, what, run) => bff.service(c as BffContext, what, run) }));
   routes.route('/', portalInvoiceRoutes(bff));
   routes.route('/', portalPaymentRoutes(bff));

@@ -2,6 +2,8 @@ import { saleQuote } from '../../src/kernel/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
 import { supplyKindOf } from '../../src/kernel/tax/index.js';
 import { unitForReader } from '../../src/kernel/units.js';
+import { clientProblems, postCodeExample } from '../../src/kernel/validation/client.js';
+import type { ClientCheck, ClientCheckRequest } from '../../src/contract/client-check.js';
 import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
 import type { ErrorBody, ErrorCode } from '../../src/contract/errors.js';
 import type { BlikFailureReason, BlikState, CheckoutAnswer, CheckoutOutcome, PaymentAttempt, SaleProduct } from '../../src/contract/sale.js';
@@ -428,6 +430,15 @@ function companyAnswer(scenario: string, route: string): Response {
   return json({ name: 'DEMO STUDIO SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ', street: 'UL. PROSTA 51', post_code: '00-838', city: 'WARSZAWA', country: 'PL', tax_no: '5252248481', vat_active: true }, 200);
 }
 
+/** `POST /client-check`: the client rules' verdict on the fields sent, in any scenario, as the BFF answers it. */
+async function clientCheckAnswer(request: Request): Promise<Response> {
+  const { company = false, ...fields } = (await request.json()) as ClientCheckRequest;
+  const answer: ClientCheck = { problems: clientProblems(fields, { company }) };
+  const example = answer.problems.post_code === 'postCode' ? postCodeExample((fields.country ?? '').trim()) : undefined;
+  if (example) answer.post_code_example = example;
+  return json(answer, 200, PRIVATE);
+}
+
 /** Direct mode: the service's widget product route, for a shop with no payment provider. Its errors are the service's. */
 function directAnswer(route: string, request: Request): Response {
   const productRoute = /^a\/[^/]+\/widget\/products\/([^/]+)\.json$/.exec(route);
@@ -459,6 +470,7 @@ export async function standInAnswer(request: Request): Promise<Response> {
   if (/^clients?$/.test(route)) return clientAnswer(scenario, route, request);
   if (/^(products|checkout)(\/|$)/.test(route)) return saleAnswer(scenario, route, request);
   if (/^company\//.test(route)) return companyAnswer(scenario, route);
+  if (route === 'client-check' && request.method === 'POST') return clientCheckAnswer(request);
   return portalAnswer(scenario, route, request);
 }
 

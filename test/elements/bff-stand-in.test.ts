@@ -217,6 +217,12 @@ describe('Storybook BFF stand-in', function (this: { timeout(ms: number): void }
     await neverAnswers('client-saving', 'client', change);
     const signup = json({ name: 'Grace Hopper', email: `grace.${Date.now()}@example.com` });
     compare('signup', 'sign-up', await standIn('signup', 'clients', signup), await bff(real.bff, 'clients', signup));
+    // The client rules' verdict the form asks for as the customer types.
+    const checked = { company: true, name: 'Nowak Design', tax_no: 'DE136695977', email: '', phone: '', street: '', post_code: '1011', city: '', country: 'DE', bank: '', bank_account: '' };
+    for (const fields of [{ ...checked, tax_no: 'DE136695976', post_code: '10115' }, checked]) {
+      compare('client-check', `check of ${fields.tax_no}`, await standIn('client-company', 'client-check', json(fields)), await bff(real.bff, 'client-check', json(fields)));
+    }
+    expect((await standIn('client-company', 'client-check', json(checked))).body).to.deep.equal({ problems: { tax_no: 'vat', post_code: 'postCode' }, post_code_example: '10115' });
   });
 
   it('answers products, checkout and its outcome as the BFF does', async () => {

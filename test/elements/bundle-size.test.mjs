@@ -107,8 +107,9 @@ test('the pay button never loads the EU VAT check digits: the server’s quote g
   // Its build, every chunk it may load: none holds the rules' tables (Spain's check letters).
   const { chunks } = await weigh('product-pay-button.js');
   assert.ok(!chunks.text.includes('TRWAGMYFPDXBNJZSQVHLCKE'), 'the EU VAT check digits are in a chunk the pay button loads');
+  // Nor does the client form: the BFF's client check gives their verdict (docs/decisions/client-form-weight.md).
   const form = await weigh('client-form.js');
-  assert.ok(form.all.text.includes('TRWAGMYFPDXBNJZSQVHLCKE'), 'the client form still checks the check digits itself');
+  assert.ok(!form.all.text.includes('TRWAGMYFPDXBNJZSQVHLCKE'), 'the EU VAT check digits are in a chunk the client form loads');
 });
 
 test('the development build keeps the warnings for bad attribute values', async () => {

@@ -41,6 +41,8 @@ const errorOf = (el: ClientForm, field: string) => {
   const id = control.getAttribute('aria-describedby');
   return id ? document.getElementById(id)?.textContent?.trim() : undefined;
 };
+/** Waits for a field's problem to show: the BFF's verdict on the fields comes with its answer. */
+const shown = (el: ClientForm, field: string) => waitUntil(() => errorOf(el, field) !== undefined, `no problem shown at ${field}`, { timeout: 10_000 });
 const submitButton = (el: ClientForm) => el.querySelector<HTMLButtonElement>('button[type="submit"]')!;
 const kind = (el: ClientForm, company: boolean) => el.querySelector<HTMLInputElement>(`[data-field="company"][value="${company ? 1 : 0}"]`)!;
 
@@ -145,7 +147,7 @@ describe('<client-form> against the real BFF and service', () => {
     for (const [field, bad, good, message] of cases) {
       autofill(input(el, field), bad);
       submitButton(el).click();
-      await el.updateComplete;
+      await shown(el, field);
       await el.updateComplete;
       expect(input(el, field).getAttribute('aria-invalid'), bad).to.equal('true');
       expect(errorOf(el, field), bad).to.equal(message);
@@ -240,7 +242,8 @@ describe('<client-form> against the real BFF and service', () => {
 
     autofill(input(el, 'tax_no'), '1234567890');
     await el.updateComplete;
-    expect(form.checkValidity()).to.equal(false);
+    // Valid until the BFF's verdict on the new number is in; then not.
+    await waitUntil(() => !form.checkValidity(), 'the BFF’s verdict never came', { timeout: 10_000 });
     expect(el.validity.valid).to.equal(false);
     expect(el.validationMessage).to.equal('This NIP is not valid. Check its 10 digits.');
     let submitted = false;
@@ -320,8 +323,7 @@ describe('<client-form> against the real BFF and service', () => {
     expect([...country.options].some((o) => o.value === 'DE' && o.textContent === 'Niemcy')).to.equal(true);
     autofill(input(el, 'tax_no'), '5252445768');
     submitButton(el).click();
-    await el.updateComplete;
-    await el.updateComplete;
+    await shown(el, 'tax_no');
     expect(errorOf(el, 'tax_no')).to.equal('Ten NIP jest nieprawidłowy. Sprawdź jego 10 cyfr.');
     expect(el.scrollWidth).to.be.at.most(el.clientWidth);
     expect(document.documentElement.scrollWidth).to.be.at.most(320);
@@ -346,8 +348,7 @@ describe('<client-form> against the real BFF and service', () => {
     expect(input(el, 'country').value).to.equal('GB');
     expect(el.dirty).to.equal(false);
     submitButton(el).click();
-    await el.updateComplete;
-    await el.updateComplete;
+    await shown(el, 'post_code');
     expect(errorOf(el, 'tax_no')).to.equal('Enter the company’s tax number.');
     expect(errorOf(el, 'post_code')).to.equal('Enter the post code as SW1A 1AA.');
     autofill(input(el, 'tax_no'), 'GB980780684');

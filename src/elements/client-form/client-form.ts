@@ -1,13 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import {
-  CLIENT_FORM_FIELDS,
-  clientProblems,
-  COUNTRY_CODES,
-  postCodeExample,
-  type ClientFieldProblem,
-  type ClientFormField,
-  type ClientFormValues,
-} from '../../kernel/validation/client.js';
+import { CLIENT_FORM_FIELDS, COUNTRY_CODES, type ClientFieldProblem, type ClientFormField, type ClientFormValues } from '../../kernel/validation/client.js';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { FormControl } from '../shared/form-control.js';
 import { clientField, countryCode, countryOptions } from './fields.js';
@@ -16,9 +8,10 @@ import { BffError, ClientRecordClient, type PortalClient } from '../shared/bff-c
 import { oneOf } from '../shared/dev-warnings.js';
 import { portalTokenSource, type TokenProvider } from '../shared/token-renewal.js';
 import { ClientChangeEvent, ClientErrorEvent, ClientSavedEvent, TokenExpiredEvent, type ClientFormValue } from './events.js';
-import { catalogs, type ClientFormMessages } from './messages.js';
+import { catalogs, failureText, type ClientFormMessages } from './messages.js';
 import { CompanyLookup } from '../shared/company-lookup.js';
 import { bffCompanyLookup, lookupControls, lookupCountry } from './lookup.js';
+import { ClientCheck } from './client-check.js';
 import { styles } from './client-form.styles.js';
 
 export const CLIENT_FORM_MODES = ['edit', 'create'] as const;
@@ -115,6 +108,8 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   #savedCompany = true;
   /** The country as stored, before it was read as a code: a name is replaced by its code on the next save. */
   #storedCountry = '';
+  /** The BFF's verdict on the fields by the client rules, which the form does not carry. */
+  #check = new ClientCheck(this, () => this.endpoint);
   #lookup = new CompanyLookup(this, (country, taxNo, signal) => bffCompanyLookup(this.endpoint)(country, taxNo, signal));
   /** Inside a page's form: its validity, reset and disabled state there. */
   #control = new FormControl(this, {
@@ -187,6 +182,11 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   /** Checks the values and saves them through the BFF: the changed fields with `PUT /client`, or a new client with `POST /clients` in `create` mode. Resolves to whether it saved. While a save runs, another does nothing. */
   async save(): Promise<boolean> {
     if (this.saving || this.#loads.status === 'pending' || this.#loads.status === 'error' || this.#isDisabled) return false;
+    // The BFF's verdict on the fields as they stand, asked at once if typing has not paused yet.
+    this.saving = true;
+    this.#askCheck();
+    await this.#check.answered();
+    this.saving = false;
     if (!this.#revealProblems()) return false;
     const m = this.msg;
     const create = this.mode === 'create';
@@ -225,7 +225,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
         if ((CLIENT_FORM_FIELDS as readonly string[]).includes(field)) serverErrors[field as Field] = this.#serverText(field as Field, messages[0] ?? '');
       }
       this.serverErrors = serverErrors;
-      this.notice = [Object.keys(serverErrors).length ? m.invalid : `${m.saveError} ${this.#failureText(error)}`, 'error'];
+      this.notice = [Object.keys(serverErrors).length ? m.invalid : `${m.saveError} ${failureText(m, error, create)}`, 'error'];
       this.#reportError(error, 'save');
       await this.updateComplete;
       this.#focusFirstProblem();
@@ -276,6 +276,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     this.mode = oneOf(this, 'mode', this.mode, CLIENT_FORM_MODES, 'edit');
+    this.#askCheck();
   }
 
   protected override updated(): void {
@@ -312,9 +313,20 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     return COUNTRY_CODES.includes(region) ? region : '';
   }
 
+  /** A required field left blank, else the BFF's verdict on the field as it stands. */
+  #ownProblems = (): Partial<Record<Field, ClientFieldProblem>> => this.#check.problems(CLIENT_FORM_FIELDS, this.value, (field) => this.#required(field));
+
+  /** The BFF is asked about the fields once they are loaded (or a new customer's). */
+  #askCheck(): void {
+    this.#check.ask(this.#loads.status === 'complete' ? this.value : undefined);
+  }
+
+  #required(field: Field): boolean {
+    return field === 'name' || (field === 'tax_no' && this.company) || (field === 'email' && this.mode === 'create');
+  }
+
   #problems(): Partial<Record<Field, ClientFieldProblem | string>> {
-    const problems: Partial<Record<Field, ClientFieldProblem | string>> = clientProblems(this.values, { company: this.company, emailRequired: this.mode === 'create' });
-    return { ...problems, ...this.serverErrors };
+    return { ...this.#ownProblems(), ...this.serverErrors };
   }
 
   #problemText(field: Field, problem: string): string {
@@ -323,16 +335,16 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
       const key = field === 'name' && !this.company ? 'personName' : field;
       return p.required[key as keyof typeof p.required] ?? p.required.other;
     }
-    if (problem === 'postCode') return p.postCode(postCodeExample(this.values.country) ?? '');
+    if (problem === 'postCode') return p.postCode(this.#check.postCodeExample);
     if (problem.startsWith('tooLong:')) return p.tooLong(problem.slice(8));
     // A server message already turned into the form's words is shown as it is.
     return p[problem as Exclude<ClientFieldProblem, 'required' | 'postCode'> | 'server'] ?? problem;
   }
 
-  /** A server's message (the BFF's or the service's, in English) in the form's words: the problem the form's own checks see in the field (the BFF checks with the same rules), a length or a blank, or a general sentence. */
+  /** A server's message (the BFF's or the service's, in English) in the form's words: the problem the BFF's verdict names at the field (the save is checked by the same rules), a length or a blank, or a general sentence. */
   #serverText(field: Field, message: string): string {
     const long = /too long\D*(\d+)/.exec(message);
-    const problem = clientProblems(this.values, { company: this.company, emailRequired: this.mode === 'create' })[field];
+    const problem = this.#ownProblems()[field];
     return this.#problemText(field, problem ?? (long ? `tooLong:${long[1]}` : /blank/.test(message) ? 'required' : 'server'));
   }
 
@@ -362,16 +374,6 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   #input(field: Field): HTMLInputElement | HTMLSelectElement | null {
     return this.querySelector(`#${this.#id}-${field}`);
-  }
-
-  #failureText(error: unknown): string {
-    const m = this.msg;
-    const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
-    if (code === 'no_token') return m.errorNoToken;
-    if (status === 401) return m.errorSession;
-    if (status === 429) return m.errorBusy;
-    if (status === 404 && this.mode === 'create') return m.errorSignup;
-    return status ? m.errorText : m.errorOffline;
   }
 
   #reportError(error: unknown, action: 'load' | 'save'): void {
@@ -428,7 +430,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
     const body = html`
       ${failed
         ? html`<div class="cf-banner" part="error" role="alert">
-            <p>${this.mode === 'create' ? m.saveError : m.loadError} ${this.#failureText(this.#loads.error)}</p>
+            <p>${this.mode === 'create' ? m.saveError : m.loadError} ${failureText(m, this.#loads.error, this.mode === 'create')}</p>
             <button type="button" class="cf-button" part="button retry-button" @click=${this.reload}>${m.retry}</button>
           </div>`
         : nothing}
@@ -479,7 +481,7 @@ export class ClientForm extends InvoiceKitElement<ClientFormMessages> {
 
   #field(field: Field, disabled: boolean) {
     const m = this.msg;
-    const required = field === 'name' || (field === 'tax_no' && this.company) || (field === 'email' && this.mode === 'create');
+    const required = this.#required(field);
     return clientField(field, {
       id: `${this.#id}-${field}`,
       name: this.#inputName(field),

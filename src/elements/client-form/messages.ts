@@ -1,3 +1,4 @@
+import { BffError } from '../shared/fetch-json.js';
 import type { Catalogs } from '../shared/i18n.js';
 
 export const en = {
@@ -69,3 +70,13 @@ export const en = {
 export type ClientFormMessages = typeof en;
 
 export const catalogs: Catalogs<ClientFormMessages> = { en, pl: () => import('./messages.pl.js') };
+
+/** Why a load or save failed, in the form's words: `signup` when it was a sign-up. */
+export function failureText(m: ClientFormMessages, error: unknown, signup: boolean): string {
+  const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
+  if (code === 'no_token') return m.errorNoToken;
+  if (status === 401) return m.errorSession;
+  if (status === 429) return m.errorBusy;
+  if (status === 404 && signup) return m.errorSignup;
+  return status ? m.errorText : m.errorOffline;
+}
