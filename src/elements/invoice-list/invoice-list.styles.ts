@@ -21,7 +21,6 @@ const baseStyles = css`
     inline-size: 100%;
     box-sizing: border-box;
     container: invoice-list / inline-size;
-    --_row-height: var(--invoice-list-row-height, 4.5rem);
     /* Tints only the list paints with: the other elements' first load carries none of them. */
     --_hover: color-mix(in srgb, var(--_text) 3%, transparent);
     --_skeleton: color-mix(in srgb, var(--_text) 7%, var(--_surface));

@@ -1,7 +1,6 @@
 import { html, isServer, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { Task } from '../shared/task.js';
-import { VirtualScroll } from '../shared/virtual-scroll.js';
 import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PaymentOutcomeStatus, type PortalInvoice } from '../shared/bff-client.js';
 import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../contract/portal.js';
 import { DEV } from '../shared/dev-mode.js';
@@ -9,6 +8,7 @@ import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatNumber, localToday } from '../shared/format.js';
 import { dayNumber, headerCell, invoiceRow, skeletonRow, type RowView, type SortField } from './rows.js';
 import { KsefDisclosures } from './ksef-disclosures.js';
+import type { ScrollWindow } from './scroll-window.js';
 import { emptyState, errorState, pagination, rangeText, totalsLine } from './summary.js';
 import { toolbar } from './toolbar.js';
 import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
@@ -166,14 +166,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #server = new ServerRendered<InvoicePage>(this);
   #searchTimer?: ReturnType<typeof setTimeout>;
   #typing = false;
-  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered. */
-  #scroll = new VirtualScroll<PortalInvoice>(this, {
-    chunk: CHUNK,
-    fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
-    failed: () => (this.announcement = this.msg.errorTitle),
-    scroller: '.scrolling',
-    probe: '.probe',
-  });
+  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered; made once its module is in. */
+  #scroll?: ScrollWindow;
+  /** Scroll mode's module (`scroll-window.ts`) on its way, loaded when the list is first set to scroll. */
+  #scrollLoad?: Promise<unknown> | undefined;
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
   /** The rows' KSeF details, whose module loads when one is about to open. */
@@ -187,7 +183,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     // Scrolling shows every page: `page` and `per-page` do not count there.
     args: () => [this.endpoint, this.portalToken, ...(this.paging === 'scroll' ? [0, 0] : [this.page, this.perPage]), this.status, this.period, this.search.trim(), this.order] as const,
     task: (_, { signal }): InvoicePage | Promise<InvoicePage> => {
-      this.#scroll.stop();
+      this.#scroll?.stop();
       this.#setQuery();
       const rendered = this.#server.take();
       // The server's page stands for the first load only when it answers the same question.
@@ -195,7 +191,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       // Rendered on a server with no page given (Lit's SSR through React): the loading state, and no request.
       if (isServer) return new Promise<InvoicePage>(() => undefined);
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      return this.#client().listInvoices(this.#query!, signal);
+      const query = this.#query!;
+      // Scroll mode's first chunk is asked for once its window is ready to hold it.
+      return this.paging === 'scroll' ? this.#loadScrollWindow().then(() => this.#client().listInvoices(query, signal)) : this.#client().listInvoices(query, signal);
     },
     onComplete: (result) => {
       // Past the last page (a page number from an old link): the last page instead of an empty one.
@@ -232,6 +230,22 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     };
   }
 
+  /** Loads scroll mode's module and makes its window, once; a failed load is tried again by the next one. */
+  #loadScrollWindow(): Promise<unknown> {
+    return (this.#scrollLoad ??= import('./scroll-window.js').then(
+      ({ ScrollWindow }) =>
+        (this.#scroll ??= new ScrollWindow(this, {
+          chunk: CHUNK,
+          fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
+          failed: () => (this.announcement = this.msg.errorTitle),
+        })),
+      (error: unknown) => {
+        this.#scrollLoad = undefined;
+        throw error;
+      },
+    ));
+  }
+
   /** Made when first needed: a server renders the list without one. */
   #client(): BffClient {
     return (this.#api ??= new BffClient(this.endpoint, portalTokenSource(this, () => this.dispatchEvent(new TokenExpiredEvent()))));
@@ -240,7 +254,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** Shows a page the BFF answered (or the server rendered) and announces it. */
   #show(result: InvoicePage): void {
     const scroll = this.paging === 'scroll';
-    if (scroll) this.#scroll.reset(result.total, result.data);
+    if (scroll) this.#scroll?.reset(result.total, result.data);
     this.announcement = !result.total ? this.msg.noResults : rangeText(result, this.msg, this.resolvedLocale, scroll);
     this.result = result;
     this.totals = result.totals;
@@ -271,7 +285,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     // A query set whole (a page restoring it from its URL) keeps its page.
     if (this.hasUpdated && FILTERS.some((key) => changed.has(key)) && !changed.has('page')) {
       this.page = 1;
-      this.#scroll.toTop();
+      this.#scroll?.toTop();
     }
     if (!isServer && this.portalToken && !this.#returnChecked) {
       this.#returnChecked = true;
@@ -453,11 +467,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const header = (label: string | TemplateResult, className?: string, field?: SortField) => headerCell(this.order, (f) => this.#sortBy(f), label, className, field);
     const m = this.#m;
     const columns = m.columns;
-    const scroll = this.paging === 'scroll' && result;
+    const scroll = this.paging === 'scroll' && result ? this.#scroll : undefined;
     return html`
-      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#scroll.onScroll : undefined}>
-        ${scroll ? html`<div class="probe" aria-hidden="true"></div>` : nothing}
-        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#scroll.rows.length + 1 : nothing}>
+      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? scroll.onScroll : undefined}>
+        ${scroll ? scroll.head : nothing}
+        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? scroll.rows.length + 1 : nothing}>
           <caption class="visually-hidden">${m.caption}</caption>
           <thead>
             <tr>
@@ -470,21 +484,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
             ${!result
               ? [...Array(this.perPage)].map(skeletonRow)
               : scroll
-                ? this.#window()
+                ? scroll.rowsInView(this.#rowView)
                 : result.data.map((invoice) => invoiceRow(invoice, undefined, this.#rowView))}
           </tbody>
         </table>
       </div>
     `;
-  }
-
-  /** Only the rows in view (plus a margin) exist in the DOM; spacers of fixed row heights keep the scrollbar true. */
-  #window() {
-    const { before, rows, after } = this.#scroll.window(
-      (invoice, i) => invoiceRow(invoice, i, this.#rowView),
-      skeletonRow,
-    );
-    const spacer = (height: number) => (height ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${height}px`}></td></tr>` : nothing);
-    return html`${spacer(before)}${rows}${spacer(after)}`;
   }
 }
