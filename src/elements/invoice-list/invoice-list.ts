@@ -1,7 +1,7 @@
 import { html, isServer, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { Task } from '../shared/task.js';
-import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PaymentOutcomeStatus, type PortalInvoice } from '../shared/bff-client.js';
+import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PortalInvoice } from '../shared/bff-client.js';
 import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../contract/portal.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
@@ -11,7 +11,8 @@ import { KsefDisclosures } from './ksef-disclosures.js';
 import type { ScrollWindow } from './scroll-window.js';
 import { emptyState, errorState, pagination, rangeText, totalsLine } from './summary.js';
 import { toolbar } from './toolbar.js';
-import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
+import { follow, paymentWaiting, type PaymentResult } from './payment.js';
+import { OnDemand } from './on-demand.js';
 import { ServerRendered } from '../shared/server-rendered.js';
 import { portalTokenSource, type TokenProvider } from '../shared/token-renewal.js';
 import { themeStyles } from '../shared/theme.js';
@@ -157,8 +158,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** The last page the BFF answered; it stays on screen, dimmed, while the next one loads. */
   private result?: InvoicePage;
   /** How the payment the customer just came back from ended, as the BFF says. */
-  private payResult?: { status: PaymentOutcomeStatus; invoice: PortalInvoice };
+  private payResult?: PaymentResult;
   #returnChecked = false;
+  /** The pay flow (`payment-flow.ts`), loaded when a row's Pay is about to be used (the pointer or the focus on it) or a payment waits for the customer's return. */
+  #payment = new OnDemand(() => import('./payment-flow.js'), { host: this, selector: '.pay' });
 
   #api?: BffClient;
   #query?: InvoiceListQuery;
@@ -168,8 +171,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #typing = false;
   /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered; made once its module is in. */
   #scroll?: ScrollWindow;
-  /** Scroll mode's module (`scroll-window.ts`) on its way, loaded when the list is first set to scroll. */
-  #scrollLoad?: Promise<unknown> | undefined;
+  /** Scroll mode's module (`scroll-window.ts`), loaded when the list is first set to scroll. */
+  #scrollWindow = new OnDemand(() => import('./scroll-window.js'));
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
   /** The rows' KSeF details, whose module loads when one is about to open. */
@@ -231,19 +234,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   }
 
   /** Loads scroll mode's module and makes its window, once; a failed load is tried again by the next one. */
-  #loadScrollWindow(): Promise<unknown> {
-    return (this.#scrollLoad ??= import('./scroll-window.js').then(
-      ({ ScrollWindow }) =>
-        (this.#scroll ??= new ScrollWindow(this, {
-          chunk: CHUNK,
-          fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
-          failed: () => (this.announcement = this.msg.errorTitle),
-        })),
-      (error: unknown) => {
-        this.#scrollLoad = undefined;
-        throw error;
-      },
-    ));
+  async #loadScrollWindow(): Promise<void> {
+    const { ScrollWindow } = await this.#scrollWindow.load();
+    this.#scroll ??= new ScrollWindow(this, {
+      chunk: CHUNK,
+      fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
+      failed: () => (this.announcement = this.msg.errorTitle),
+    });
   }
 
   /** Made when first needed: a server renders the list without one. */
@@ -395,7 +392,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     this.busy = [...this.busy, invoice.id];
     let target = invoice.payment_url;
     try {
-      target = (await startPayment(this.#client(), invoice, this.returnUrl || location.href)) ?? target;
+      target = (await (await this.#payment.load()).startPayment(this.#client(), invoice, this.returnUrl || location.href)) ?? target;
     } catch {
       // The invoice's own payment page still takes the payment; only the way back is lost.
       this.announcement = this.msg.payFailed(invoice.number);
@@ -407,6 +404,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
 
   /** Back from the payment page: how the payment ended, as the BFF says, and a new list if it was paid late. */
   async #checkReturn(): Promise<void> {
+    if (!paymentWaiting()) return;
+    const { paymentOnReturn } = await this.#payment.load();
     this.payResult = (await paymentOnReturn(() => this.#client(), () => void this.reload())) ?? this.payResult;
   }
 
@@ -425,12 +424,13 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       ksef: (ksef, invoice) => this.#ksef.cell(ksef, invoice, m, this.#locale),
     };
     const value = this.result;
+    const payment = this.#payment.module;
     const stale = this.#pages.status === 'pending' && !!value;
     const state = this.#pages.status === 'error' ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
       <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
-        ${this.payResult
-          ? payOutcome(this.payResult, m, (e) => void this.#pay(this.payResult!.invoice, e), () => (this.payResult = undefined))
+        ${this.payResult && payment
+          ? payment.payOutcome(this.payResult, this.#locale, (e) => void this.#pay(this.payResult!.invoice, e), () => (this.payResult = undefined))
           : nothing} ${toolbar({
           m,
           draft: this.draft,
@@ -458,7 +458,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
                   })
                 : nothing}`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
-        <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult ? m.payOutcome[this.payResult.status](this.payResult.invoice.number) : ''}</div>
+        <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult && payment ? payment.outcomeText(this.payResult, this.#locale) : ''}</div>
       </section>
     `;
   }
