@@ -1,6 +1,9 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import type { InvoiceList } from '../../src/elements/invoice-list/invoice-list.js';
+import { render } from 'lit';
+import { en } from '../../src/elements/invoice-list/messages.js';
+import { unreachableState } from '../../src/elements/invoice-list/summary.js';
 import { loadBuiltList } from './support/ksef-loading.js';
 import { byIssueDateDesc, numbers, portal, rows, settled, shadow } from './support/portal.js';
 
@@ -64,5 +67,37 @@ describe('<invoice-list> loads on demand', () => {
     // Its styles came with it: every row is as tall as the row height says.
     const heights = new Set(rows(el).map((row) => Math.round(row.getBoundingClientRect().height)));
     expect([...heights]).to.deep.equal([72]);
+  });
+
+  it('fetches the error state’s words when a load fails, and shows the error only once they are in', async () => {
+    const fine = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${tokens.main} locale="en"></invoice-list>`);
+    await settled(fine);
+    expect(requests('error-state'), 'a list that loaded fetched the error state').to.equal(0);
+
+    const expired = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} portal-token=${tokens.expired} locale="pl"></invoice-list>`);
+    await settled(expired);
+    expect(requests('error-state')).to.equal(1);
+    expect(shadow(expired).querySelector('[part~="frame"]')!.getAttribute('data-state')).to.equal('error');
+    expect(shadow(expired).querySelector('[part~="error"]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
+      'Nie udało się wczytać faktur Sesja wygasła. Odśwież stronę, aby zalogować się ponownie. Spróbuj ponownie',
+    );
+    const none = await fixture<InvoiceList>(html`<invoice-list endpoint=${bff} locale="en"></invoice-list>`);
+    await settled(none);
+    expect(shadow(none).querySelector('[part~="error"] p:not(.title)')!.textContent).to.equal('This page did not provide a portal token.');
+    expect(shadow(none).querySelector('[part~="retry-button"]')).to.equal(null);
+    expect(requests('error-state'), 'the error state is fetched once').to.equal(1);
+  });
+
+  it('says the server is out of reach, with a retry, where the error state’s words cannot be loaded either', async () => {
+    let retried = 0;
+    const host = document.createElement('div');
+    document.body.append(host);
+    render(unreachableState(en, () => (retried += 1)), host);
+    const box = host.querySelector('[part~="error"]')!;
+    expect(box.getAttribute('role')).to.equal('alert');
+    expect([...box.querySelectorAll('p')].map((p) => p.textContent)).to.deep.equal(['We couldn’t load your invoices', 'We couldn’t reach the server. Check your connection.']);
+    box.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.click();
+    expect(retried).to.equal(1);
+    host.remove();
   });
 });

@@ -9,7 +9,7 @@ import { formatDate, formatNumber, localToday } from '../shared/format.js';
 import { dayNumber, headerCell, invoiceRow, skeletonRow, type RowView, type SortField } from './rows.js';
 import { KsefDisclosures } from './ksef-disclosures.js';
 import type { ScrollWindow } from './scroll-window.js';
-import { emptyState, errorState, pagination, rangeText, totalsLine } from './summary.js';
+import { emptyState, pagination, rangeText, totalsLine, unreachableState } from './summary.js';
 import { toolbar } from './toolbar.js';
 import { follow, paymentWaiting, type PaymentResult } from './payment.js';
 import { OnDemand } from './on-demand.js';
@@ -175,6 +175,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #scrollWindow = new OnDemand(() => import('./scroll-window.js'));
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
+  /** The error state (`error-state.ts`), loaded when a load fails; `null` when it could not be loaded. */
+  #errorView?: typeof import('./error-state.js') | null;
+  #errorLoad?: Promise<void> | undefined;
   /** The rows' KSeF details, whose module loads when one is about to open. */
   #ksef = new KsefDisclosures(this);
   #m: InvoiceListMessages = catalogs.en;
@@ -206,6 +209,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     onError: () => {
       this.announcement = this.msg.errorTitle;
       this.result = undefined;
+      // The error state shows once its module is in, the list looking as while loading meanwhile. Not loaded,
+      // the server is out of reach: the list says so in its own words, and the next failure tries again.
+      this.#errorLoad ??= import('./error-state.js')
+        .catch(() => null)
+        .then((module) => {
+          if (!(this.#errorView = module)) this.#errorLoad = undefined;
+          this.requestUpdate();
+        });
     },
   });
 
@@ -301,6 +312,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** Resolves once the element has rendered, including a KSeF detail just opened whose module was still loading. */
   protected override async getUpdateComplete(): Promise<boolean> {
     await this.#ksef.loading;
+    await this.#errorLoad;
     return super.getUpdateComplete();
   }
 
@@ -426,7 +438,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const value = this.result;
     const payment = this.#payment.module;
     const stale = this.#pages.status === 'pending' && !!value;
-    const state = this.#pages.status === 'error' ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
+    const errors = this.#errorView;
+    const state = this.#pages.status === 'error' && errors !== undefined ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
       <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
         ${this.payResult && payment
@@ -442,7 +455,9 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           searchKeydown: this.#onSearchKeydown,
         })} ${state === 'loading' ? html`<p class="owed" part="totals"><strong>\u00a0</strong></p>` : state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
         ${state === 'error'
-          ? errorState(this.#pages.error, m, this.reload)
+          ? errors
+            ? errors.errorState(this.#pages.error, m, this.#locale, this.reload)
+            : unreachableState(m, this.reload)
           : state === 'empty'
             ? emptyState(m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
             : html`${this.#table(value, stale)}${value

@@ -76,11 +76,7 @@ export const en = {
   noMatchText: 'Try a different number, status or period.',
   clearFilters: 'Clear filters',
   errorTitle: 'We couldn’t load your invoices',
-  errorText: 'Something went wrong on our side.',
   errorOffline: 'We couldn’t reach the server. Check your connection.',
-  errorSession: 'Your session has expired. Reload the page to sign in again.',
-  errorNoToken: 'This page did not provide a portal token.',
-  errorBusy: 'Too many requests. Please wait a moment.',
   retry: 'Try again',
   /** An invoice's state in KSeF, Poland's national e-invoicing system. */
   ksef: { sent: 'In KSeF', pending: 'Sending to KSeF', error: 'KSeF error' },
