@@ -29,6 +29,12 @@ export const scrollStyles = css`
   .scrolling table {
     table-layout: fixed;
   }
+  /* The headers stay in view above the rows scrolling under them. */
+  .scrolling thead th {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+  }
   .scrolling :is(.row, .skeleton) {
     height: var(--_row-height);
     box-sizing: border-box;

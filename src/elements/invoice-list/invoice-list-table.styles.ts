@@ -26,9 +26,6 @@ export const tableStyles = css`
     border-bottom: 0;
   }
   thead th {
-    position: sticky;
-    top: 0;
-    z-index: 1;
     padding-block: 0.625rem;
     background: var(--invoice-list-header-background, var(--_surface-sunken));
     color: var(--_text-muted);
@@ -41,7 +38,7 @@ export const tableStyles = css`
   .sort {
     gap: 0.25rem;
     height: auto;
-    margin: -0.25rem -0.375rem;
+    margin: -.25rem -.375rem;
     padding: 0.25rem 0.375rem;
     color: inherit;
     background: none;

@@ -19,7 +19,7 @@ export const widthStyles = css`
     }
   }
   @container invoice-list (width <= 50rem) {
-    [part='sort-select'] {
+    [part=sort-select] {
       display: flex;
     }
   }
@@ -97,7 +97,7 @@ export const widthStyles = css`
       margin: 0;
       height: 2.25rem;
     }
-    .skeleton td:nth-child(n + 4) {
+    .skeleton td:nth-child(n+4) {
       display: none;
     }
     .pagination {

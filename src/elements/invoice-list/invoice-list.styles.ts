@@ -8,7 +8,7 @@ import { widthStyles } from './invoice-list-widths.styles.js';
 /** What every part of the list shares: the host, the frame, icons and the shape of every control. */
 const baseStyles = css`
   .visually-hidden {
-    position: absolute !important;
+    position: absolute!important;
     width: 1px;
     height: 1px;
     overflow: hidden;
