@@ -8,7 +8,6 @@ import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatNumber, localToday } from '../shared/format.js';
 import { dayNumber, headerCell, invoiceRow, skeletonRow, type RowView, type SortField } from './rows.js';
 import { KsefDisclosures } from './ksef-disclosures.js';
-import type { ScrollWindow } from './scroll-window.js';
 import { emptyState, pagination, rangeText, totalsLine, unreachableState } from './summary.js';
 import { toolbar } from './toolbar.js';
 import { follow, paymentWaiting, type PaymentResult } from './payment.js';
@@ -169,9 +168,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #server = new ServerRendered<InvoicePage>(this);
   #searchTimer?: ReturnType<typeof setTimeout>;
   #typing = false;
-  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered; made once its module is in. */
-  #scroll?: ScrollWindow;
-  /** Scroll mode's module (`scroll-window.ts`), loaded when the list is first set to scroll. */
+  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered; made once its module (`scroll-window.ts`) is in. */
+  #scroll?: import('./scroll-window.js').ScrollWindow;
   #scrollWindow = new OnDemand(() => import('./scroll-window.js'));
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
@@ -198,7 +196,6 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       if (isServer) return new Promise<InvoicePage>(() => undefined);
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
       const query = this.#query!;
-      // Scroll mode's first chunk is asked for once its window is ready to hold it.
       return this.paging === 'scroll' ? this.#loadScrollWindow().then(() => this.#client().listInvoices(query, signal)) : this.#client().listInvoices(query, signal);
     },
     onComplete: (result) => {
@@ -209,14 +206,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     onError: () => {
       this.announcement = this.msg.errorTitle;
       this.result = undefined;
-      // The error state shows once its module is in, the list looking as while loading meanwhile. Not loaded,
-      // the server is out of reach: the list says so in its own words, and the next failure tries again.
-      this.#errorLoad ??= import('./error-state.js')
-        .catch(() => null)
-        .then((module) => {
-          if (!(this.#errorView = module)) this.#errorLoad = undefined;
-          this.requestUpdate();
-        });
+      // The error shows once its words are in (looking as while loading meanwhile); without them the server is out of reach, and the next failure tries again.
+      this.#errorLoad ??= import('./error-state.js').catch(() => null).then((module) => {
+        if (!(this.#errorView = module)) this.#errorLoad = undefined;
+        this.requestUpdate();
+      });
     },
   });
 
@@ -244,12 +238,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     };
   }
 
-  /** Loads scroll mode's module and makes its window, once; a failed load is tried again by the next one. */
+  /** Loads scroll mode's module and makes its window, once, before its first chunk is asked for; a failed load is tried again by the next one. */
   async #loadScrollWindow(): Promise<void> {
     const { ScrollWindow } = await this.#scrollWindow.load();
     this.#scroll ??= new ScrollWindow(this, {
-      chunk: CHUNK,
-      fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
+      chunk: CHUNK, fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
       failed: () => (this.announcement = this.msg.errorTitle),
     });
   }
@@ -309,7 +302,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     return this.#server.serverRoot() ?? super.createRenderRoot();
   }
 
-  /** Resolves once the element has rendered, including a KSeF detail just opened whose module was still loading. */
+  /** Resolves once the element has rendered, including a KSeF detail just opened, or an error, whose module was still loading. */
   protected override async getUpdateComplete(): Promise<boolean> {
     await this.#ksef.loading;
     await this.#errorLoad;
@@ -402,15 +395,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     if (!this.dispatchEvent(new InvoicePayEvent(invoice))) return event.preventDefault();
     event.preventDefault();
     this.busy = [...this.busy, invoice.id];
-    let target = invoice.payment_url;
-    try {
-      target = (await (await this.#payment.load()).startPayment(this.#client(), invoice, this.returnUrl || location.href)) ?? target;
-    } catch {
-      // The invoice's own payment page still takes the payment; only the way back is lost.
-      this.announcement = this.msg.payFailed(invoice.number);
-    } finally {
-      this.busy = this.busy.filter((id) => id !== invoice.id);
-    }
+    const announce = (text: string) => (this.announcement = text);
+    // Without the pay flow, the invoice's own payment page still takes the payment; only the way back is lost.
+    const target = await this.#payment.load().then((flow) => flow.startPayment(this.#client(), invoice, this.returnUrl || location.href, this.#locale, announce), () => invoice.payment_url);
+    this.busy = this.busy.filter((id) => id !== invoice.id);
     if (target) follow(target);
   }
 
@@ -455,9 +443,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           searchKeydown: this.#onSearchKeydown,
         })} ${state === 'loading' ? html`<p class="owed" part="totals"><strong>\u00a0</strong></p>` : state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
         ${state === 'error'
-          ? errors
-            ? errors.errorState(this.#pages.error, m, this.#locale, this.reload)
-            : unreachableState(m, this.reload)
+          ? errors ? errors.errorState(this.#pages.error, m, this.#locale, this.reload) : unreachableState(m, this.reload)
           : state === 'empty'
             ? emptyState(m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
             : html`${this.#table(value, stale)}${value

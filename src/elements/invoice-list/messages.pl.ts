@@ -42,7 +42,6 @@ const pl: InvoiceListMessages = {
   owedOn: (count) => `za ${count} ${forms(count, { one: 'fakturę', few: 'faktury', other: 'faktur' })}`,
   overdueAmount: (amount) => `${amount} po terminie`,
   nothingOwed: 'Nic do zapłaty. Dziękujemy!',
-  payFailed: (number) => `Nie udało się rozpocząć płatności za fakturę ${number}.`,
   download: 'PDF',
   einvoice: 'E-faktura',
   open: 'Otwórz',

@@ -55,7 +55,6 @@ export const en = {
   owedOn: (count: number) => `on ${count} ${forms(count, { one: 'invoice', other: 'invoices' })}`,
   overdueAmount: (amount: string) => `${amount} overdue`,
   nothingOwed: 'Nothing to pay. Thank you!',
-  payFailed: (number: string) => `Could not start paying invoice ${number}.`,
   download: 'PDF',
   einvoice: 'E-invoice',
   open: 'View',

@@ -11,8 +11,9 @@ import { PAYMENT_KEY, type PaymentResult } from './payment.js';
  */
 
 /** How the payment ended, in every language the list speaks: a few hundred bytes that come with the flow, not with the list. */
-const words: Record<Language, { payOutcome: Record<PaymentOutcomeStatus, (number: string) => string>; payAgain: string; dismiss: string }> = {
+const words: Record<Language, { payFailed: (number: string) => string; payOutcome: Record<PaymentOutcomeStatus, (number: string) => string>; payAgain: string; dismiss: string }> = {
   en: {
+    payFailed: (number) => `Could not start paying invoice ${number}.`,
     payOutcome: {
       paid: (number) => `Payment for ${number} received. Thank you!`,
       declined: (number) => `Payment for ${number} declined: nothing was charged. Try again?`,
@@ -23,6 +24,7 @@ const words: Record<Language, { payOutcome: Record<PaymentOutcomeStatus, (number
     dismiss: 'Dismiss',
   },
   pl: {
+    payFailed: (number) => `Nie udało się rozpocząć płatności za fakturę ${number}.`,
     payOutcome: {
       paid: (number) => `Płatność za ${number} przyjęta. Dziękujemy!`,
       declined: (number) => `Płatność za ${number} odrzucona: nic nie pobrano. Spróbować ponownie?`,
@@ -38,12 +40,19 @@ const wordsFor = (locale: string) => words[catalogLanguage(locale) ?? 'en'];
 
 /**
  * Asks the BFF where the customer pays what is left on `invoice` and comes back to `returnUrl`, and
- * keeps the attempt for the page they come back to. Answers the payment page, if the BFF named one.
+ * keeps the attempt for the page they come back to. Answers where to go: the payment page the BFF
+ * named, else the invoice's own, which still takes the payment (only the way back is lost), with a
+ * word why through `announce`.
  */
-export async function startPayment(client: BffClient, invoice: PortalInvoice, returnUrl: string): Promise<string | null> {
-  const answer = await client.payment(invoice.id, returnUrl);
-  if (answer.attempt) sessionStorage.setItem(PAYMENT_KEY, JSON.stringify({ attempt: answer.attempt, invoice }));
-  return answer.redirectUrl;
+export async function startPayment(client: BffClient, invoice: PortalInvoice, returnUrl: string, locale: string, announce: (text: string) => void): Promise<string | null> {
+  try {
+    const answer = await client.payment(invoice.id, returnUrl);
+    if (answer.attempt) sessionStorage.setItem(PAYMENT_KEY, JSON.stringify({ attempt: answer.attempt, invoice }));
+    return answer.redirectUrl ?? invoice.payment_url;
+  } catch {
+    announce(wordsFor(locale).payFailed(invoice.number));
+    return invoice.payment_url;
+  }
 }
 
 /**
