@@ -10,7 +10,7 @@ import { PAYMENT_KEY, type PaymentResult } from './payment.js';
  * when the list finds a payment waiting for the customer's return (docs/decisions/invoice-list-weight.md).
  */
 
-/** How the payment ended, in every language the list speaks: a few hundred bytes that come with the flow, not with the list. */
+/** What the pay flow says, in every language the list speaks: a few hundred bytes that come with the flow, not with the list. */
 const words: Record<Language, { payFailed: (number: string) => string; payOutcome: Record<PaymentOutcomeStatus, (number: string) => string>; payAgain: string; dismiss: string }> = {
   en: {
     payFailed: (number) => `Could not start paying invoice ${number}.`,
