@@ -49,7 +49,7 @@ export const ksefStyles = css`
   .ksef-toggle::after {
     content: ' ▸';
   }
-  .ksef-toggle[aria-expanded='true']::after {
+  .ksef-toggle[aria-expanded=true]::after {
     content: ' ▾';
   }
 `;

@@ -1,47 +1,7 @@
 import { css } from 'lit';
 
-/** The table in its scrolling window: headers, sorting, rows, amounts and status badges. */
+/** The table: headers, sorting, rows, amounts and status badges. */
 export const tableStyles = css`
-  .scrolling {
-    position: relative;
-    max-height: var(--invoice-list-max-height, 36rem);
-    overflow-y: auto;
-    overscroll-behavior: contain;
-    /* The window keeps the position itself: its rows are reused in place as it moves, and the browser's
-       scroll anchoring would follow a reused row and jump the list ahead by the window's step. */
-    overflow-anchor: none;
-    contain: content;
-  }
-  /* The row height comes from CSS, read once through this probe: rows never change height as they load. */
-  .probe {
-    position: absolute;
-    width: 1px;
-    height: var(--_row-height);
-    visibility: hidden;
-    pointer-events: none;
-  }
-  /* Fixed columns and rows while scrolling: rows coming into view never resize them or relayout the table. */
-  .scrolling table {
-    table-layout: fixed;
-  }
-  .scrolling :is(.row, .skeleton) {
-    height: var(--_row-height);
-    box-sizing: border-box;
-  }
-  .scrolling :is(.row, .skeleton) > * {
-    padding-block: 0;
-    overflow: hidden;
-    text-overflow: ellipsis;
-  }
-  .scrolling .status > *,
-  .scrolling .hint {
-    white-space: nowrap;
-    overflow: hidden;
-    text-overflow: ellipsis;
-  }
-  .scrolling th.actions {
-    width: 15rem;
-  }
   table {
     width: 100%;
     border-collapse: collapse;
@@ -66,9 +26,6 @@ export const tableStyles = css`
     border-bottom: 0;
   }
   thead th {
-    position: sticky;
-    top: 0;
-    z-index: 1;
     padding-block: 0.625rem;
     background: var(--invoice-list-header-background, var(--_surface-sunken));
     color: var(--_text-muted);
@@ -81,7 +38,7 @@ export const tableStyles = css`
   .sort {
     gap: 0.25rem;
     height: auto;
-    margin: -0.25rem -0.375rem;
+    margin: -.25rem -.375rem;
     padding: 0.25rem 0.375rem;
     color: inherit;
     background: none;
@@ -180,7 +137,7 @@ export const tableStyles = css`
   }
 `;
 
-/** A row's actions, the loading placeholders and the spacers of the scrolling window. */
+/** A row's actions and the loading placeholders. */
 export const rowActionStyles = css`
   .actions {
     text-align: right;
@@ -225,9 +182,5 @@ export const rowActionStyles = css`
     50% {
       opacity: 0.45;
     }
-  }
-  .spacer td {
-    padding: 0;
-    border: 0;
   }
 `;

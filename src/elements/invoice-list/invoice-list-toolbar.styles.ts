@@ -44,7 +44,7 @@ export const toolbarStyles = css`
   select {
     padding: 0 0.75rem;
   }
-  [part='sort-select'] {
+  [part=sort-select] {
     display: none;
   }
   .statuses {

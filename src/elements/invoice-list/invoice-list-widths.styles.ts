@@ -11,9 +11,6 @@ export const widthStyles = css`
       overflow: hidden;
       clip: rect(0 0 0 0);
     }
-    .scrolling th.actions {
-      width: 10rem;
-    }
   }
   /* Then no issue date column, and sorting from a dropdown (cards have no headers at all). */
   @container invoice-list (44rem < width <= 50rem) {
@@ -22,16 +19,13 @@ export const widthStyles = css`
     }
   }
   @container invoice-list (width <= 50rem) {
-    [part='sort-select'] {
+    [part=sort-select] {
       display: flex;
     }
   }
 
   /* Narrow: every row becomes a card. */
   @container invoice-list (width <= 44rem) {
-    .scrolling {
-      --_row-height: var(--invoice-list-row-height, 12rem);
-    }
     .toolbar {
       padding: 0.875rem 1rem;
     }
@@ -45,9 +39,7 @@ export const widthStyles = css`
       width: 100%;
     }
     table,
-    tbody,
-    .spacer,
-    .spacer td {
+    tbody {
       display: block;
     }
     thead {
@@ -105,7 +97,7 @@ export const widthStyles = css`
       margin: 0;
       height: 2.25rem;
     }
-    .skeleton td:nth-child(n + 4) {
+    .skeleton td:nth-child(n+4) {
       display: none;
     }
     .pagination {

@@ -8,7 +8,7 @@ import { widthStyles } from './invoice-list-widths.styles.js';
 /** What every part of the list shares: the host, the frame, icons and the shape of every control. */
 const baseStyles = css`
   .visually-hidden {
-    position: absolute !important;
+    position: absolute!important;
     width: 1px;
     height: 1px;
     overflow: hidden;
@@ -21,7 +21,6 @@ const baseStyles = css`
     inline-size: 100%;
     box-sizing: border-box;
     container: invoice-list / inline-size;
-    --_row-height: var(--invoice-list-row-height, 4.5rem);
     /* Tints only the list paints with: the other elements' first load carries none of them. */
     --_hover: color-mix(in srgb, var(--_text) 3%, transparent);
     --_skeleton: color-mix(in srgb, var(--_text) 7%, var(--_surface));

@@ -1,17 +1,17 @@
 import { html, isServer, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { InvoiceKitElement } from '../shared/base-element.js';
 import { Task } from '../shared/task.js';
-import { VirtualScroll } from '../shared/virtual-scroll.js';
-import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PaymentOutcomeStatus, type PortalInvoice } from '../shared/bff-client.js';
+import { BffClient, BffError, LIST_FILTERS, type CustomerTotals, type InvoiceListQuery, type InvoicePage, type ListFilter, type PortalInvoice } from '../shared/bff-client.js';
 import { PORTAL_LIST_ORDERS as LIST_ORDERS, PORTAL_LIST_PERIODS as LIST_PERIODS, type PortalListOrder as ListOrder, type PortalListPeriod as ListPeriod } from '../../contract/portal.js';
 import { DEV } from '../shared/dev-mode.js';
 import { oneOf, warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatDate, formatNumber, localToday } from '../shared/format.js';
 import { dayNumber, headerCell, invoiceRow, skeletonRow, type RowView, type SortField } from './rows.js';
 import { KsefDisclosures } from './ksef-disclosures.js';
-import { emptyState, errorState, pagination, rangeText, totalsLine } from './summary.js';
+import { emptyState, pagination, rangeText, totalsLine, unreachableState } from './summary.js';
 import { toolbar } from './toolbar.js';
-import { follow, paymentOnReturn, payOutcome, startPayment } from './payment.js';
+import { follow, paymentWaiting, type PaymentResult } from './payment.js';
+import { OnDemand } from './on-demand.js';
 import { ServerRendered } from '../shared/server-rendered.js';
 import { portalTokenSource, type TokenProvider } from '../shared/token-renewal.js';
 import { themeStyles } from '../shared/theme.js';
@@ -157,8 +157,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** The last page the BFF answered; it stays on screen, dimmed, while the next one loads. */
   private result?: InvoicePage;
   /** How the payment the customer just came back from ended, as the BFF says. */
-  private payResult?: { status: PaymentOutcomeStatus; invoice: PortalInvoice };
+  private payResult?: PaymentResult;
   #returnChecked = false;
+  /** The pay flow (`payment-flow.ts`), loaded when a row's Pay is about to be used (the pointer or the focus on it) or a payment waits for the customer's return. */
+  #payment = new OnDemand(() => import('./payment-flow.js'), { host: this, selector: '.pay' });
 
   #api?: BffClient;
   #query?: InvoiceListQuery;
@@ -166,16 +168,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   #server = new ServerRendered<InvoicePage>(this);
   #searchTimer?: ReturnType<typeof setTimeout>;
   #typing = false;
-  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered. */
-  #scroll = new VirtualScroll<PortalInvoice>(this, {
-    chunk: CHUNK,
-    fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
-    failed: () => (this.announcement = this.msg.errorTitle),
-    scroller: '.scrolling',
-    probe: '.probe',
-  });
+  /** Scroll mode: every matching invoice by position, filled a chunk at a time, and only the rows in view rendered; made once its module (`scroll-window.ts`) is in. */
+  #scroll?: import('./scroll-window.js').ScrollWindow;
+  #scrollWindow = new OnDemand(() => import('./scroll-window.js'));
   /** The language, messages and day of the render under way, looked up once for all its rows. */
   #locale = 'en';
+  /** The error state (`error-state.ts`), loaded when a load fails; `null` when it could not be loaded. */
+  #errorView?: typeof import('./error-state.js') | null;
+  #errorLoad?: Promise<void> | undefined;
   /** The rows' KSeF details, whose module loads when one is about to open. */
   #ksef = new KsefDisclosures(this);
   #m: InvoiceListMessages = catalogs.en;
@@ -187,7 +187,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     // Scrolling shows every page: `page` and `per-page` do not count there.
     args: () => [this.endpoint, this.portalToken, ...(this.paging === 'scroll' ? [0, 0] : [this.page, this.perPage]), this.status, this.period, this.search.trim(), this.order] as const,
     task: (_, { signal }): InvoicePage | Promise<InvoicePage> => {
-      this.#scroll.stop();
+      this.#scroll?.stop();
       this.#setQuery();
       const rendered = this.#server.take();
       // The server's page stands for the first load only when it answers the same question.
@@ -195,7 +195,8 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       // Rendered on a server with no page given (Lit's SSR through React): the loading state, and no request.
       if (isServer) return new Promise<InvoicePage>(() => undefined);
       if (!this.portalToken) throw new BffError(401, 'no_token', 'no portal token');
-      return this.#client().listInvoices(this.#query!, signal);
+      const query = this.#query!;
+      return this.paging === 'scroll' ? this.#loadScrollWindow().then(() => this.#client().listInvoices(query, signal)) : this.#client().listInvoices(query, signal);
     },
     onComplete: (result) => {
       // Past the last page (a page number from an old link): the last page instead of an empty one.
@@ -205,6 +206,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     onError: () => {
       this.announcement = this.msg.errorTitle;
       this.result = undefined;
+      // The error shows once its words are in (looking as while loading meanwhile); without them the server is out of reach, and the next failure tries again.
+      this.#errorLoad ??= import('./error-state.js').catch(() => null).then((module) => {
+        if (!(this.#errorView = module)) this.#errorLoad = undefined;
+        this.requestUpdate();
+      });
     },
   });
 
@@ -232,6 +238,15 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     };
   }
 
+  /** Loads scroll mode's module and makes its window, once, before its first chunk is asked for; a failed load is tried again by the next one. */
+  async #loadScrollWindow(): Promise<void> {
+    const { ScrollWindow } = await this.#scrollWindow.load();
+    this.#scroll ??= new ScrollWindow(this, {
+      chunk: CHUNK, fetchChunk: async (chunk, signal) => (await this.#client().listInvoices({ ...this.#query!, page: chunk + 1, per_page: CHUNK, totals: false }, signal)).data,
+      failed: () => (this.announcement = this.msg.errorTitle),
+    });
+  }
+
   /** Made when first needed: a server renders the list without one. */
   #client(): BffClient {
     return (this.#api ??= new BffClient(this.endpoint, portalTokenSource(this, () => this.dispatchEvent(new TokenExpiredEvent()))));
@@ -240,7 +255,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
   /** Shows a page the BFF answered (or the server rendered) and announces it. */
   #show(result: InvoicePage): void {
     const scroll = this.paging === 'scroll';
-    if (scroll) this.#scroll.reset(result.total, result.data);
+    if (scroll) this.#scroll?.reset(result.total, result.data);
     this.announcement = !result.total ? this.msg.noResults : rangeText(result, this.msg, this.resolvedLocale, scroll);
     this.result = result;
     this.totals = result.totals;
@@ -271,7 +286,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     // A query set whole (a page restoring it from its URL) keeps its page.
     if (this.hasUpdated && FILTERS.some((key) => changed.has(key)) && !changed.has('page')) {
       this.page = 1;
-      this.#scroll.toTop();
+      this.#scroll?.toTop();
     }
     if (!isServer && this.portalToken && !this.#returnChecked) {
       this.#returnChecked = true;
@@ -287,9 +302,10 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     return this.#server.serverRoot() ?? super.createRenderRoot();
   }
 
-  /** Resolves once the element has rendered, including a KSeF detail just opened whose module was still loading. */
+  /** Resolves once the element has rendered, including a KSeF detail just opened, or an error, whose module was still loading. */
   protected override async getUpdateComplete(): Promise<boolean> {
     await this.#ksef.loading;
+    await this.#errorLoad;
     return super.getUpdateComplete();
   }
 
@@ -379,20 +395,17 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     if (!this.dispatchEvent(new InvoicePayEvent(invoice))) return event.preventDefault();
     event.preventDefault();
     this.busy = [...this.busy, invoice.id];
-    let target = invoice.payment_url;
-    try {
-      target = (await startPayment(this.#client(), invoice, this.returnUrl || location.href)) ?? target;
-    } catch {
-      // The invoice's own payment page still takes the payment; only the way back is lost.
-      this.announcement = this.msg.payFailed(invoice.number);
-    } finally {
-      this.busy = this.busy.filter((id) => id !== invoice.id);
-    }
+    const announce = (text: string) => (this.announcement = text);
+    // Without the pay flow, the invoice's own payment page still takes the payment; only the way back is lost.
+    const target = await this.#payment.load().then((flow) => flow.startPayment(this.#client(), invoice, this.returnUrl || location.href, this.#locale, announce), () => invoice.payment_url);
+    this.busy = this.busy.filter((id) => id !== invoice.id);
     if (target) follow(target);
   }
 
   /** Back from the payment page: how the payment ended, as the BFF says, and a new list if it was paid late. */
   async #checkReturn(): Promise<void> {
+    if (!paymentWaiting()) return;
+    const { paymentOnReturn } = await this.#payment.load();
     this.payResult = (await paymentOnReturn(() => this.#client(), () => void this.reload())) ?? this.payResult;
   }
 
@@ -411,12 +424,14 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
       ksef: (ksef, invoice) => this.#ksef.cell(ksef, invoice, m, this.#locale),
     };
     const value = this.result;
+    const payment = this.#payment.module;
     const stale = this.#pages.status === 'pending' && !!value;
-    const state = this.#pages.status === 'error' ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
+    const errors = this.#errorView;
+    const state = this.#pages.status === 'error' && errors !== undefined ? 'error' : !value ? 'loading' : !value.total && !stale ? 'empty' : 'ready';
     return html`
       <section class="frame" part="frame" data-state=${state} aria-label=${m.caption} aria-busy=${state === 'loading' || stale}>
-        ${this.payResult
-          ? payOutcome(this.payResult, m, (e) => void this.#pay(this.payResult!.invoice, e), () => (this.payResult = undefined))
+        ${this.payResult && payment
+          ? payment.payOutcome(this.payResult, this.#locale, (e) => void this.#pay(this.payResult!.invoice, e), () => (this.payResult = undefined))
           : nothing} ${toolbar({
           m,
           draft: this.draft,
@@ -428,7 +443,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
           searchKeydown: this.#onSearchKeydown,
         })} ${state === 'loading' ? html`<p class="owed" part="totals"><strong>\u00a0</strong></p>` : state === 'ready' && this.totals ? totalsLine(this.totals, m, this.#locale) : nothing}
         ${state === 'error'
-          ? errorState(this.#pages.error, m, this.reload)
+          ? errors ? errors.errorState(this.#pages.error, m, this.#locale, this.reload) : unreachableState(m, this.reload)
           : state === 'empty'
             ? emptyState(m, !!(this.status || this.period !== 'all' || this.search.trim()), this.#clearFilters)
             : html`${this.#table(value, stale)}${value
@@ -444,7 +459,7 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
                   })
                 : nothing}`}
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
-        <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult ? m.payOutcome[this.payResult.status](this.payResult.invoice.number) : ''}</div>
+        <div class="visually-hidden outcome-live" role="status" aria-live="polite" aria-atomic="true">${this.payResult && payment ? payment.outcomeText(this.payResult, this.#locale) : ''}</div>
       </section>
     `;
   }
@@ -453,11 +468,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
     const header = (label: string | TemplateResult, className?: string, field?: SortField) => headerCell(this.order, (f) => this.#sortBy(f), label, className, field);
     const m = this.#m;
     const columns = m.columns;
-    const scroll = this.paging === 'scroll' && result;
+    const scroll = this.paging === 'scroll' && result ? this.#scroll : undefined;
     return html`
-      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? this.#scroll.onScroll : undefined}>
-        ${scroll ? html`<div class="probe" aria-hidden="true"></div>` : nothing}
-        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? this.#scroll.rows.length + 1 : nothing}>
+      <div class=${scroll ? 'scrolling' : ''} @scroll=${scroll ? scroll.onScroll : undefined}>
+        ${scroll ? scroll.head : nothing}
+        <table part="table" class=${stale ? 'stale' : ''} aria-rowcount=${scroll ? scroll.rows.length + 1 : nothing}>
           <caption class="visually-hidden">${m.caption}</caption>
           <thead>
             <tr>
@@ -470,21 +485,11 @@ export class InvoiceList extends InvoiceKitElement<InvoiceListMessages> {
             ${!result
               ? [...Array(this.perPage)].map(skeletonRow)
               : scroll
-                ? this.#window()
+                ? scroll.rowsInView(this.#rowView)
                 : result.data.map((invoice) => invoiceRow(invoice, undefined, this.#rowView))}
           </tbody>
         </table>
       </div>
     `;
-  }
-
-  /** Only the rows in view (plus a margin) exist in the DOM; spacers of fixed row heights keep the scrollbar true. */
-  #window() {
-    const { before, rows, after } = this.#scroll.window(
-      (invoice, i) => invoiceRow(invoice, i, this.#rowView),
-      skeletonRow,
-    );
-    const spacer = (height: number) => (height ? html`<tr class="spacer" aria-hidden="true"><td colspan="6" .style=${`height:${height}px`}></td></tr>` : nothing);
-    return html`${spacer(before)}${rows}${spacer(after)}`;
   }
 }

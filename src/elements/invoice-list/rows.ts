@@ -179,6 +179,16 @@ export function ksefCell(ksef: KsefView, invoice: PortalInvoice, view: KsefCellV
     </div>`;
 }
 
+/** The empty and error states: an icon, a title, a line of explanation and a way forward. */
+export function stateBox(part: 'empty' | 'error', icon: TemplateResult, title: string, text: string, action: unknown) {
+  return html`<div class="state ${part}" part=${part} role=${part === 'error' ? 'alert' : nothing}>
+    ${icon}
+    <p class="title">${title}</p>
+    <p>${text}</p>
+    ${action}
+  </div>`;
+}
+
 export type SortField = 'issue_date' | 'payment_to' | 'price_gross';
 
 /** A column header; the sortable ones hold a button that sorts by their field. */

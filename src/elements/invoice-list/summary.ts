@@ -1,8 +1,8 @@
-import { html, nothing, type TemplateResult } from 'lit';
-import { BffError, type CustomerTotals, type InvoicePage } from '../shared/bff-client.js';
+import { html, nothing } from 'lit';
+import type { CustomerTotals, InvoicePage } from '../shared/bff-client.js';
 import { formatMoney, formatNumber } from '../shared/format.js';
 import type { InvoiceListMessages } from './messages.js';
-import { icons, isZeroAmount } from './rows.js';
+import { icons, isZeroAmount, stateBox } from './rows.js';
 
 /** What the customer owes per currency, from the BFF's totals of all their invoices. */
 export function totalsLine(totals: CustomerTotals[], m: InvoiceListMessages, locale: string) {
@@ -55,16 +55,6 @@ export function pagination(result: InvoicePage, view: { m: InvoiceListMessages; 
   `;
 }
 
-/** The empty and error states: an icon, a title, a line of explanation and a way forward. */
-export function stateBox(part: 'empty' | 'error', icon: TemplateResult, title: string, text: string, action: unknown) {
-  return html`<div class="state ${part}" part=${part} role=${part === 'error' ? 'alert' : nothing}>
-    ${icon}
-    <p class="title">${title}</p>
-    <p>${text}</p>
-    ${action}
-  </div>`;
-}
-
 /** No invoices: none at all, or none that match the filters, with a way to clear them. */
 export function emptyState(m: InvoiceListMessages, filtered: boolean, clear: () => void) {
   return filtered
@@ -72,10 +62,10 @@ export function emptyState(m: InvoiceListMessages, filtered: boolean, clear: () 
     : stateBox('empty', icons.empty, m.emptyTitle, m.emptyText, nothing);
 }
 
-/** Why the list could not load, in the customer's words, with a retry where one can help. */
-export function errorState(error: unknown, m: InvoiceListMessages, retry: () => void) {
-  const { status, code } = error instanceof BffError ? error : { status: -1, code: '' };
-  const noToken = code === 'no_token';
-  const text = noToken ? m.errorNoToken : status === 401 ? m.errorSession : status === 429 ? m.errorBusy : status ? m.errorText : m.errorOffline;
-  return stateBox('error', icons.alert, m.errorTitle, text, noToken ? nothing : html`<button type="button" part="retry-button" @click=${retry}>${m.retry}</button>`);
+/**
+ * The error state when not even its module (`error-state.ts`) could be loaded: the server is out of
+ * reach, and the list says so in the words it carries, with a retry.
+ */
+export function unreachableState(m: InvoiceListMessages, retry: () => void) {
+  return stateBox('error', icons.alert, m.errorTitle, m.errorOffline, html`<button type="button" part="retry-button" @click=${retry}>${m.retry}</button>`);
 }
