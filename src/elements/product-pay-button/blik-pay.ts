@@ -4,6 +4,7 @@ import { PayCancelEvent, PaySuccessEvent } from './events.js';
 import type { PendingAttempt } from './attempt.js';
 import type { DialogContext, PayButtonHost } from './checkout-dialog.js';
 import type { PayButtonMessages } from './messages.js';
+import { outcome } from './sale-requests.js';
 
 /** How often the attempt's status is asked while the buyer confirms in the bank app. */
 const POLL_MS = 2_000;
@@ -112,11 +113,8 @@ export class BlikPay implements ReactiveController {
 
   async #poll(): Promise<void> {
     const { signal } = this.#checks;
-    const outcome = await this.#ctx
-      .client()
-      .outcome(this.#state!.attempt.attempt, signal)
-      .catch(() => undefined);
-    if (!signal.aborted && outcome && outcome.status !== 'pending') this.#end(outcome);
+    const answer = await outcome(this.#ctx.client(), this.#state!.attempt.attempt, signal).catch(() => undefined);
+    if (!signal.aborted && answer && answer.status !== 'pending') this.#end(answer);
   }
 
   /** The bank app answered, or the code ran out: success with the invoice, or why not. */

@@ -15,8 +15,10 @@ import { catalogs } from './messages.js';
 import { dialogStyles } from './checkout-dialog.styles.js';
 import { blikStyles } from './blik-pay.styles.js';
 import { BlikPay } from './blik-pay.js';
+import { checkout, company } from './sale-requests.js';
 
 export { catalogs };
+export { askOutcome, outcomeStatus } from './outcome.js';
 
 const MAX_QUANTITY = 1000;
 /** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */
@@ -118,7 +120,7 @@ export class CheckoutDialog implements ReactiveController {
       },
       onComplete: () => this.#wake?.(),
     });
-    this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => ctx.client().company(country, taxNo, signal));
+    this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => company(ctx.client(), country, taxNo, signal));
     this.#blik = new BlikPay(host, ctx, () => readyCatalog(catalogs, ctx.language()) ?? catalogs.en, () => this.show());
     host.addController(this);
     // The dialog's rules and BLIK's join the button's own, after them as they always stood.
@@ -278,7 +280,7 @@ export class CheckoutDialog implements ReactiveController {
     if (code || this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body: code ? '' : body };
     if (code) (form.elements.namedItem('code') as HTMLInputElement).value = '';
     try {
-      const answer = await this.#ctx.client().checkout(request, this.#attempt.key, signal, token);
+      const answer = await checkout(this.#ctx.client(), request, this.#attempt.key, signal, token);
       // The product or quantity changed meanwhile, or the server priced something else: never go on with it.
       if (signal.aborted || answer.product.token !== host.product || answer.quantity !== host.quantity) return;
       this.#set({ busy: false });

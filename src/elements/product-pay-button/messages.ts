@@ -1,9 +1,15 @@
 import type { Catalogs } from '../shared/i18n.js';
 import { buttonEn, pl } from './button-messages.js';
 
-/** Everything the button and its dialog say in English: the button's own words, and the dialog's, which load with it. */
+/** Everything the button and its dialog say in English: the button's own words, and the dialog's and a payment outcome's, which load with them. */
 export const en = {
   ...buttonEn,
+  /** A payment's outcome, on the button and after BLIK. */
+  checking: 'Checking the payment…',
+  paid: (invoice?: string) => `Payment received. Thank you!${invoice ? ` Invoice ${invoice} is on its way to your e-mail.` : ''}`,
+  viewInvoice: (number: string) => `View invoice ${number}`,
+  declined: 'Payment declined. Nothing was charged.',
+  cancelled: 'Payment not completed. Nothing was charged.',
   quantity: 'Quantity',
   email: 'E-mail for the invoice',
   name: 'Full name',
