@@ -6,7 +6,7 @@ import { readyCatalog, type Language } from '../shared/i18n.js';
 import { PayBeforeEvent, PayErrorEvent, PayStartEvent } from './events.js';
 import { countriesByName } from '../shared/countries.js';
 import type { ClientFieldProblem, ProductQuote } from '../../contract/sale.js';
-import { CompanyLookup } from '../shared/company-lookup.js';
+import { CompanyLookup, type CompanyFillField } from '../shared/company-lookup.js';
 import { pendingAttempt, type PendingAttempt } from './attempt.js';
 import { pause, randomKey, sameAmount } from './checkout-attempt.js';
 import { saleSummary } from './summary.js';
@@ -26,6 +26,9 @@ const QUOTE_PAUSE_MS = 250;
 
 /** A problem at a dialog field: the checkout's codes, or what only a server could say. */
 type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' | 'unknownCompany' | 'blik';
+
+/** How a field the checkout refused (422) is worded, by its key; any other is "Check this field". */
+const REFUSED: Partial<Record<string, FieldProblem>> = { 'buyer.tax_no': 'viesInvalid', quantity: 'quantity', 'payment.code': 'blik' };
 
 /** A quote for the query it answers, or why it could not be had (the last price kept beside it). */
 interface Quoted {
@@ -221,10 +224,8 @@ export class CheckoutDialog implements ReactiveController {
     const buyer = this.#buyerFrom(form);
     const { tax_no: _, ...others } = this.state.fieldErrors ?? {};
     this.#set({ fieldErrors: buyer.tax_no ? others : { ...others, tax_no: 'required' } });
-    const text = (value: string | null | undefined) => value ?? '';
-    const changes =
-      buyer.tax_no &&
-      (await this.#lookup.fill({ name: text(buyer.name), street: text(buyer.street), post_code: text(buyer.post_code), city: text(buyer.city), country: text(buyer.country), tax_no: buyer.tax_no }));
+    // A company buyer from the form: every field of the register's is a string.
+    const changes = buyer.tax_no && (await this.#lookup.fill(buyer as Record<CompanyFillField, string>));
     const state = this.#lookup.state?.status;
     if (state === 'unknown' || state === 'refused') this.#set({ fieldErrors: { ...others, tax_no: state === 'unknown' ? 'unknownCompany' : 'server' } });
     if (!changes) return this.#focusProblem();
@@ -296,7 +297,7 @@ export class CheckoutDialog implements ReactiveController {
       if (problem.status === 422) {
         this.#set({
           fieldErrors: Object.fromEntries(
-            Object.keys(problem.fields).map((key) => [key.replace(/^(buyer|payment)\./, ''), key === 'buyer.tax_no' ? 'viesInvalid' : key === 'quantity' ? 'quantity' : key === 'payment.code' ? 'blik' : 'server'] as const),
+            Object.keys(problem.fields).map((key) => [key.replace(/^(buyer|payment)\./, ''), REFUSED[key] ?? 'server'] as const),
           ),
         });
         void this.#focusProblem();
@@ -402,7 +403,7 @@ export class CheckoutDialog implements ReactiveController {
               <button part="continue-button" class="buy" ?disabled=${busy || !this.quote || quantityWrong}>${busy
                 ? m.redirecting
                 : revised
-                  ? m.continueRevised(this.#money(revised.amount))
+                  ? `${m.continue}: ${this.#money(revised.amount)}`
                   : problem
                     ? m.retry
                     : m.continue}</button>

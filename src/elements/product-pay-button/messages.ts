@@ -30,7 +30,6 @@ export const en = {
   fallback: 'The EU VAT register (VIES) could not confirm your VAT number just now, so the sale goes ahead with Polish VAT.',
   invoiceSays: 'The invoice will say:',
   revised: (amount: string) => `The price changed: the total is now ${amount}.`,
-  continueRevised: (amount: string) => `Continue to payment: ${amount}`,
   fixQuantity: 'Correct the quantity to see the price.',
   lookup: 'Fill in from the register',
   lookupPending: 'Asking the register…',

@@ -1,7 +1,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { CheckoutOutcome, CheckoutStatus, SaleClient } from '../shared/sale-client.js';
 import { readyCatalog, type Language } from '../shared/i18n.js';
-import { catalogs } from './messages.js';
+import { catalogs, type PayButtonMessages } from './messages.js';
 import { outcome } from './sale-requests.js';
 
 /** What the button shows of an attempt: asked about, or how it ended. */
@@ -23,6 +23,10 @@ export async function askOutcome(client: SaleClient, attempt: string, signal: Ab
   return answer;
 }
 
+/** The link to the issued invoice, once it has an address. */
+export const invoiceLink = (m: PayButtonMessages, invoice: CheckoutOutcome['invoice'] | undefined): TemplateResult | string =>
+  invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : '';
+
 /** The button's status line for an attempt, in `language`: checking, paid with the invoice, or declined or unfinished with a retry. */
 export function outcomeStatus(language: Language, { status, outcome: answer }: ShownOutcome, retry: () => void): TemplateResult | string {
   const m = readyCatalog(catalogs, language) ?? catalogs.en;
@@ -31,7 +35,7 @@ export function outcomeStatus(language: Language, { status, outcome: answer }: S
     ? m.checking
     : status === 'paid'
       ? html`<span class="ok">${m.paid(invoice?.number)}</span>
-          ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : ''}`
+          ${invoiceLink(m, invoice)}`
       : html`<span class="error">${status === 'declined' ? m.declined : m.cancelled}</span>
           <button part="retry-button" type="button" @click=${retry}>${m.retry}</button>`;
 }
