@@ -18,7 +18,7 @@ import { BlikPay } from './blik-pay.js';
 import { checkout, company } from './sale-requests.js';
 
 export { catalogs };
-export { askOutcome, outcomeStatus } from './outcome.js';
+export { askOutcome, outcomeStatus, settled } from './outcome.js';
 
 const MAX_QUANTITY = 1000;
 /** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */

@@ -32,7 +32,6 @@ const pl: PayButtonMessages = {
   problems: {
     required: 'Uzupełnij to pole.',
     email: 'Podaj adres e-mail, np. jan@example.com.',
-    country: 'Wybierz kraj.',
     nip: 'Ten NIP jest nieprawidłowy. Sprawdź jego 10 cyfr.',
     vat: 'To nie jest poprawny numer VAT UE wybranego kraju. Sprawdź cyfry.',
     taxNo: 'To nie jest numer podatkowy.',

@@ -35,11 +35,10 @@ export const en = {
   lookupPending: 'Asking the register…',
   lookupUnavailable: 'The register cannot answer now. Fill in the company details yourself.',
   lookupFilled: (name: string, kept: boolean) => `Filled in from the register: ${name}.${kept ? ' Fields you had typed were kept.' : ''}`,
-  /** What is wrong at a field, by problem code: the dialog has no phone or bank account field, so no words for them. */
+  /** What is wrong at a field, by problem code: the dialog has no phone or bank account field, and its country is a list of the known codes, so no words for them. */
   problems: {
     required: 'Fill this in.',
     email: 'Enter an e-mail address, such as ada@example.com.',
-    country: 'Choose a country.',
     nip: 'This NIP is not valid. Check its 10 digits.',
     vat: 'This is not a valid EU VAT number of the chosen country. Check its digits.',
     taxNo: 'This is not a tax number.',

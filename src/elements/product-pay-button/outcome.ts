@@ -3,6 +3,8 @@ import type { CheckoutOutcome, CheckoutStatus, SaleClient } from '../shared/sale
 import { readyCatalog, type Language } from '../shared/i18n.js';
 import { catalogs, type PayButtonMessages } from './messages.js';
 import { outcome } from './sale-requests.js';
+import { PayCancelEvent, PaySuccessEvent } from './events.js';
+import type { PendingAttempt } from './attempt.js';
 
 /** What the button shows of an attempt: asked about, or how it ended. */
 export interface ShownOutcome {
@@ -21,6 +23,13 @@ export async function askOutcome(client: SaleClient, attempt: string, signal: Ab
     if (signal.aborted) return undefined;
   }
   return answer;
+}
+
+/** How an attempt the button asked about ended: what its status line shows, and the event it fires (`pay-success`, else `pay-cancel`). */
+export function settled(pending: PendingAttempt, answer: CheckoutOutcome | undefined): [ShownOutcome, PaySuccessEvent | PayCancelEvent] {
+  // A BLIK payment that failed ended as a declined one does: nothing was charged.
+  const status = answer?.status === 'failed' ? 'declined' : (answer?.status ?? 'pending');
+  return [{ status, outcome: answer }, status === 'paid' ? new PaySuccessEvent({ ...pending, invoice: answer!.invoice }) : new PayCancelEvent({ ...pending, reason: status })];
 }
 
 /** The link to the issued invoice, once it has an address. */

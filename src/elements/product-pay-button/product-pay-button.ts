@@ -6,7 +6,6 @@ import { warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatMoney } from '../shared/format.js';
 import { SaleClient, SaleError, type SaleProduct } from '../shared/sale-client.js';
 import { themeStyles } from '../shared/theme.js';
-import { PayCancelEvent, PaySuccessEvent } from './events.js';
 import { pendingAttempt, type PendingAttempt } from './attempt.js';
 import { buttonCatalogs, type ButtonMessages } from './button-messages.js';
 import { loadCatalog } from '../shared/i18n.js';
@@ -254,14 +253,14 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     const { signal } = this.#checks;
     // The outcome's check and words come with the dialog's module, which a button in view loads anyway.
     await this.#loadDialog();
-    const outcome = await this.#kit?.askOutcome(this.#client!, pending.attempt, signal);
-    if (signal.aborted) return;
-    // A BLIK payment that failed ended as a declined one does: nothing was charged.
-    const status = outcome?.status === 'failed' ? 'declined' : (outcome?.status ?? 'pending');
-    this.result = { status, outcome };
+    const kit = this.#kit;
+    const outcome = await kit?.askOutcome(this.#client!, pending.attempt, signal);
+    if (signal.aborted || !kit) return;
+    const [result, event] = kit.settled(pending, outcome);
+    this.result = result;
     // A new attempt gets a new Idempotency-Key.
     this.#dialog?.discard();
-    this.dispatchEvent(status === 'paid' ? new PaySuccessEvent({ ...pending, invoice: outcome!.invoice }) : new PayCancelEvent({ ...pending, reason: status }));
+    this.dispatchEvent(event);
   }
 
   override disconnectedCallback(): void {
