@@ -59,11 +59,12 @@ export interface ProductQuote {
   /** Why Polish VAT was kept for an EU business (VIES refused, could not answer, was not asked). */
   fallback?: 'vies_invalid' | 'vies_unavailable' | 'vies_not_checked' | null;
   /**
-   * What the checkout would refuse in the buyer the query describes, by the checkout's own rules: a
-   * company's tax number that fails its country's check digits (`nip`, `vat`) or is no tax number
-   * (`taxNo`). Absent when nothing is wrong; a blank number is not asked about.
+   * What the checkout would refuse in the buyer the query describes, by the checkout's own rules, for
+   * each buyer field the query names (blank ones too): `required`, `email`, `postCode`, a company's tax
+   * number that fails its country's check digits (`nip`, `vat`) or is no tax number (`taxNo`)… Absent
+   * when nothing is wrong; a field the query does not name is not asked about.
    */
-  problems?: { tax_no?: ClientFieldProblem };
+  problems?: Partial<Record<keyof CheckoutBuyer, ClientFieldProblem>>;
 }
 
 /** What anyone may see of a product: its schema's public fields, nothing more. */

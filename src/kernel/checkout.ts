@@ -1,8 +1,8 @@
 import type { CheckoutBuyer, ProductQuote, SaleTaxCase, VatTreatmentKind } from '../contract/sale.js';
 import { decimal, mul, roundMoney, toPlain } from './money.js';
 import { decideTax, EU_COUNTRIES, quoteFor, supplyKindOf, type TaxCase, type TaxDecision, type TaxSale, taxNotes, type ViesStatus } from './tax/index.js';
-import { type ClientFieldProblem, compactCode, taxNumberProblem, vatPrefixOf } from './validation/client.js';
-import { type BuyerProblems, buyerProblemsWith, isCompanyBuyer } from './checkout-buyer.js';
+import { compactCode, taxNumberProblem, vatPrefixOf } from './validation/client.js';
+import { BUYER_FIELDS, type BuyerField, type BuyerProblems, buyerProblemsWith, isCompanyBuyer } from './checkout-buyer.js';
 import { isValidVatNumber } from './validation/vat-numbers.js';
 
 /**
@@ -48,15 +48,6 @@ export { BUYER_FIELDS, type BuyerField, type BuyerProblems, buyerProblemsWith, i
  * country's check digits: the rule both checkouts apply, and `<client-form>`'s.
  */
 export const buyerProblems: (buyer: CheckoutBuyer) => BuyerProblems = buyerProblemsWith(taxNumberProblem);
-
-/**
- * What the quote says is wrong with a company buyer's tax number, by `buyerProblems`' rules (its
- * `tax_no_kind` respected), or `undefined`: nothing for a blank number, which the buyer has not typed
- * yet, nor for a consumer. The pay button shows it at the field without carrying the check digits.
- */
-function quotedTaxNumberProblem(buyer: CheckoutBuyer): ClientFieldProblem | undefined {
-  return isCompanyBuyer(buyer) && (buyer.tax_no ?? '').trim() ? buyerProblems(buyer).tax_no : undefined;
-}
 
 /** The VAT number of an EU company, when the buyer is one and their number passes its country's check. */
 export function euVatNumberOf(buyer: CheckoutBuyer): string | undefined {
@@ -144,8 +135,15 @@ export function quote(product: PricedProduct, quantity: number, treatment: VatTr
   return { amount: toPlain(amount), unit_price: toPlain(decimal(unit)), tax: treatment.kind === 'standard' ? product.tax : treatment.tax };
 }
 
-/** The quantity and buyer a product query describes (`?country=DE&tax_no=DE…&company=1&quantity=2`). */
-function quoteQuery(query: (name: string) => string | undefined): { quantity: number; buyer: CheckoutBuyer } {
+/** The buyer's contact and address fields a quote's query may name, beside `country`, `tax_no` and `tax_no_kind`. */
+const QUOTED_FIELDS = ['email', 'name', 'first_name', 'last_name', 'street', 'post_code', 'city', 'phone'] as const;
+
+/**
+ * The quantity and buyer a product query describes (`?country=DE&tax_no=DE…&company=1&quantity=2`),
+ * and the buyer's fields it names (`&email=…&name=…&street=`, blank ones too): the fields a quote
+ * says what is wrong with.
+ */
+function quoteQuery(query: (name: string) => string | undefined): { quantity: number; buyer: CheckoutBuyer; named: BuyerField[] } {
   const requested = Number(query('quantity') ?? 1);
   const quantity = Number.isInteger(requested) && requested >= 1 && requested <= MAX_CHECKOUT_QUANTITY ? requested : 1;
   const company = query('company');
@@ -156,7 +154,19 @@ function quoteQuery(query: (name: string) => string | undefined): { quantity: nu
     tax_no_kind: query('tax_no_kind')?.slice(0, 20) ?? null,
     ...(company === undefined ? {} : { company: /^(1|true)$/i.test(company) }),
   };
-  return { quantity, buyer };
+  for (const field of QUOTED_FIELDS) {
+    const value = query(field);
+    if (value !== undefined) buyer[field] = value.slice(0, 200);
+  }
+  return { quantity, buyer, named: BUYER_FIELDS.filter((field) => query(field) !== undefined) };
+}
+
+/**
+ * Whether a product query names the buyer's contact or address (the dialog's quote for the buyer as
+ * typed): its answer is then for them alone, never kept by a shared cache.
+ */
+export function quoteNamesBuyer(query: (name: string) => string | undefined): boolean {
+  return QUOTED_FIELDS.some((field) => query(field) !== undefined);
 }
 
 /**
@@ -177,7 +187,9 @@ export function productQuote(
  * The same quote by the tax engine, for every case (export, `np`, OSS…), with the case, the rate, the
  * words the invoice will carry in the buyer's language (`?lang=pl`) and, for an EU business, why
  * Polish VAT was kept. VIES is not asked for a quote: a number with the right check digits counts as
- * confirmed (`vies: 'valid'`) unless the caller knows better.
+ * confirmed (`vies: 'valid'`) unless the caller knows better. With `problems`, what `buyerProblems`
+ * finds wrong with the buyer's fields the query names: the pay button's dialog shows them at its
+ * fields and carries no field rules of its own.
  */
 export function saleQuote(
   product: PricedProduct & { service?: boolean | null; supply_kind?: string | null },
@@ -185,10 +197,13 @@ export function saleQuote(
   query: (name: string) => string | undefined,
   vies: ViesStatus = 'valid',
 ): ProductQuote {
-  const { quantity, buyer } = quoteQuery(query);
+  const { quantity, buyer, named } = quoteQuery(query);
   const decision = decideTax(checkoutTaxSale({ sellerCountry: seller.country, ossRegistered: seller.ossRegistered, product, buyer, vies }));
   const lang = checkoutLang(query('lang'), null);
-  const taxNoProblem = quotedTaxNumberProblem(buyer);
+  // What the checkout would refuse, for the fields the query names: the dialog asks with every field it shows.
+  const all = buyerProblems(buyer);
+  const problems: BuyerProblems = {};
+  for (const field of named) if (all[field]) problems[field] = all[field];
   return {
     vat_treatment: treatmentOf(decision).kind,
     quantity,
@@ -198,7 +213,7 @@ export function saleQuote(
     notes: taxNotes(decision.case, lang, { ossCountry: decision.ossCountry }),
     oss_country: decision.ossCountry,
     fallback: decision.fallback,
-    ...(taxNoProblem && { problems: { tax_no: taxNoProblem } }),
+    ...(Object.keys(problems).length > 0 && { problems }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { saleQuote } from '../../src/kernel/checkout.js';
+import { quoteNamesBuyer, saleQuote } from '../../src/kernel/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
 import { supplyKindOf } from '../../src/kernel/tax/index.js';
 import { unitForReader } from '../../src/kernel/units.js';
@@ -360,13 +360,19 @@ const inReadersWords = (found: StandInProduct, request: Request) => ({
   quote: saleQuote(found, { country: 'PL', ossRegistered: false }, (name) => new URL(request.url).searchParams.get(name) ?? undefined),
 });
 
+/** A quote for the buyer as typed (their e-mail, name, address) is theirs alone, as on the BFF and the service. */
+const productCache = (request: Request) => {
+  const query = new URL(request.url).searchParams;
+  return { 'cache-control': quoteNamesBuyer((name) => query.get(name) ?? undefined) ? 'private, no-store' : 'public, max-age=30' };
+};
+
 async function saleAnswer(scenario: string, route: string, request: Request): Promise<Response> {
   const productRoute = /^products\/([^/]+)$/.exec(route);
   if (productRoute && request.method === 'GET') {
     const found = STAND_IN_PRODUCTS[decodeURIComponent(productRoute[1]!)];
     if (!found) return notFound('product');
     const blik = scenario.startsWith('blik') && found.currency === 'PLN';
-    return json({ ...inReadersWords(found, request), ...(scenario === 'test-mode' ? { test_mode: true } : {}), ...(blik ? { blik: true } : {}) }, 200, { 'cache-control': 'public, max-age=30' });
+    return json({ ...inReadersWords(found, request), ...(scenario === 'test-mode' ? { test_mode: true } : {}), ...(blik ? { blik: true } : {}) }, 200, productCache(request));
   }
   if (route === 'checkout' && request.method === 'POST') {
     if (scenario === 'offline') throw new TypeError('Failed to fetch');
@@ -448,7 +454,7 @@ function directAnswer(route: string, request: Request): Response {
   const quote = saleQuote(found, { country: 'PL', ossRegistered: false }, (name) => new URL(request.url).searchParams.get(name) ?? undefined);
   const supply_kind = found.service === true ? 'service' : 'goods';
   // A shop without a provider takes no BLIK codes: the widget route says so outright.
-  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false, blik: false }, 200, { 'cache-control': 'public, max-age=30' });
+  return json({ ...inReadersWords(found, request), supply_kind, quote, seller: 'Studio Północ', available: false, test_mode: false, blik: false }, 200, productCache(request));
 }
 
 /**

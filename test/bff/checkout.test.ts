@@ -94,6 +94,26 @@ describe('GET /bff/products/:token', () => {
     expect((await quoteOf('country=DE&company=1&tax_no=DE136695978&tax_no_kind=empty')).problems).toBeUndefined();
   });
 
+  it('names every problem of the buyer as the dialog sends them, by the checkout’s rules, and none for a valid buyer', async () => {
+    const answerOf = (query: string) => fetch(`${bff.base}/products/${PRODUCT_TOKEN}?${query}`, { headers: { origin: SHOP_ORIGIN } });
+    const problemsOf = async (query: string) => ((await json(await answerOf(query))) as { quote: { problems?: unknown } }).quote.problems;
+    // A consumer, every field the dialog shows, blank ones too.
+    expect(await problemsOf('quantity=1&lang=en&email=&name=&country=PL')).toEqual({ email: 'required', name: 'required' });
+    expect(await problemsOf('quantity=1&lang=en&email=ada%40example&name=Ada&country=PL')).toEqual({ email: 'email' });
+    // A company: its name, tax number, street, post code and city; the person's name is optional.
+    expect(await problemsOf('quantity=1&lang=en&email=ada%40example.com&first_name=&country=PL&company=1&name=&tax_no=&street=&post_code=&city=')).toEqual({
+      name: 'required', tax_no: 'required', street: 'required', post_code: 'required', city: 'required',
+    });
+    expect(await problemsOf('quantity=1&lang=en&email=ada%40example.com&country=DE&company=1&name=Acme&tax_no=DE136695978&street=Hauptstra%C3%9Fe%201&post_code=1011&city=Berlin')).toEqual({
+      tax_no: 'vat', post_code: 'postCode',
+    });
+    const valid = await answerOf('quantity=1&lang=en&email=ada%40example.com&first_name=Ada&country=PL&company=1&name=Prosta&tax_no=5252445767&street=Prosta%2051&post_code=00-838&city=Warszawa');
+    expect(((await json(valid)) as { quote: Record<string, unknown> }).quote).not.toHaveProperty('problems');
+    // The answer is for this buyer alone; a product's own answer is for anyone.
+    expect(valid.headers.get('cache-control')).toBe('private, no-store');
+    expect((await answerOf('country=DE&company=1&tax_no=DE136695976')).headers.get('cache-control')).toBe('public, max-age=30');
+  });
+
   describe("test mode follows the account's provider", () => {
     const providerIs = async (payments: Record<string, unknown>) => {
       const reply = await fetch(`${service.url}/account/payments.json`, {

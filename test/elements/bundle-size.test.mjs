@@ -98,18 +98,18 @@ for (const element of elements) {
   });
 }
 
-test('the pay button never loads the EU VAT check digits: the server’s quote gives their verdict', async () => {
-  // Its sources, by esbuild's metafile: the dialog checks a tax number's shape, not its check digits.
+test('the pay button carries no buyer rules: the server’s quote names every problem, check digits included', async () => {
+  // Its sources, by esbuild's metafile: none of the checkout's buyer rules, not even tax numbers' shapes.
   const sources = await build({ entryPoints: ['src/elements/product-pay-button/define.ts'], bundle: true, format: 'esm', write: false, metafile: true, logLevel: 'silent' });
   const inputs = Object.keys(sources.metafile.inputs);
-  assert.ok(inputs.includes('src/kernel/validation/tax-number-shape.ts'), 'the dialog checks tax numbers by their shape');
-  assert.deepEqual(inputs.filter((input) => /kernel\/(validation\/(vat-numbers|client)|checkout)\.ts$/.test(input)), []);
-  // Its build, every chunk it may load: none holds the rules' tables (Spain's check letters).
+  assert.deepEqual(inputs.filter((input) => /kernel\/(checkout(-buyer)?|validation\/(vat-numbers|client|tax-number-shape))\.ts$/.test(input)), []);
+  // Its build, every chunk it may load: none holds the rules' tables (Spain's check letters, Poland's post code, the e-mail pattern).
   const { chunks } = await weigh('product-pay-button.js');
   assert.ok(!chunks.text.includes('TRWAGMYFPDXBNJZSQVHLCKE'), 'the EU VAT check digits are in a chunk the pay button loads');
-  // Nor does the client form: the BFF's client check gives their verdict (docs/decisions/client-form-weight.md).
+  assert.ok(!chunks.text.includes('{2}-\\\\d{3}'), 'the post codes are in a chunk the pay button loads');
+  // Nor does the client form: the BFF's client check gives the rules' verdict (docs/decisions/client-form-weight.md).
   const form = await weigh('client-form.js');
-  assert.ok(!form.all.text.includes('TRWAGMYFPDXBNJZSQVHLCKE'), 'the EU VAT check digits are in a chunk the client form loads');
+  for (const rule of ['TRWAGMYFPDXBNJZSQVHLCKE', '{2}-\\\\d{3}']) assert.ok(!form.all.text.includes(rule), `the client form loads the client rules (${rule})`);
 });
 
 test('the development build keeps the warnings for bad attribute values', async () => {

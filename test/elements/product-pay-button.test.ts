@@ -339,8 +339,10 @@ describe('<product-pay-button>', () => {
     form.querySelector<HTMLInputElement>('input[name=tax_no]')!.value = 'XX123';
     const sent = checkoutRequests();
     part<HTMLButtonElement>(el, 'continue-button')!.click();
-    await el.updateComplete;
     const errorAt = (name: string) => squash(el.shadowRoot!.getElementById(`${name}-error`)?.textContent);
+    // Continue waits for the server's quote for the fields as typed, which names each problem.
+    await waitUntil(() => errorAt('tax_no') !== '', 'the quote named no problem', { timeout: 10_000 });
+    await el.updateComplete;
     expect(errorAt('tax_no')).to.equal('Ten NIP jest nieprawidłowy. Sprawdź jego 10 cyfr.');
     expect(errorAt('street')).to.equal('Uzupełnij to pole.');
     expect(errorAt('city')).to.equal('Uzupełnij to pole.');

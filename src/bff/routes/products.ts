@@ -9,7 +9,7 @@ import { blikFor } from '../payment-methods.js';
 import { publicProduct } from '../views.js';
 import type { SaleProduct } from '../../contract/sale.js';
 
-import { euVatNumberOf, PRODUCT_TOKEN_PATTERN, quantityProblem, saleQuote } from '../../kernel/checkout.js';
+import { euVatNumberOf, PRODUCT_TOKEN_PATTERN, quantityProblem, quoteNamesBuyer, saleQuote } from '../../kernel/checkout.js';
 import { supplyKindOf } from '../../kernel/tax/index.js';
 import type { ProductQuote } from '../../contract/sale.js';
 import type { ViesCheck } from '../vies-check.js';
@@ -108,7 +108,8 @@ export function productRoutes(bff: Bff, findProduct: ProductLookup, vies?: ViesC
     if (!PRODUCT_TOKEN_PATTERN.test(token)) throw notFound('product');
     const product = await findProduct(c, token, false);
     if (!product) throw notFound('product');
-    c.header('Cache-Control', 'public, max-age=30');
+    // A quote for the buyer as typed (their e-mail, name, address) is theirs alone: no shared cache keeps it.
+    c.header('Cache-Control', quoteNamesBuyer((name) => c.req.query(name)) ? 'private, no-store' : 'public, max-age=30');
     // The unit reads in the buyer's language, as the invoice will print it.
     c.header('Vary', 'Accept-Language');
     // With the buyer's country and VAT number, what the checkout core needs to quote the price (src/kernel/checkout.ts).

@@ -4,6 +4,8 @@ import { PayCancelEvent, PaySuccessEvent } from './events.js';
 import type { PendingAttempt } from './attempt.js';
 import type { DialogContext, PayButtonHost } from './checkout-dialog.js';
 import type { PayButtonMessages } from './messages.js';
+import { outcome } from './sale-requests.js';
+import { invoiceLink } from './outcome.js';
 
 /** How often the attempt's status is asked while the buyer confirms in the bank app. */
 const POLL_MS = 2_000;
@@ -112,11 +114,8 @@ export class BlikPay implements ReactiveController {
 
   async #poll(): Promise<void> {
     const { signal } = this.#checks;
-    const outcome = await this.#ctx
-      .client()
-      .outcome(this.#state!.attempt.attempt, signal)
-      .catch(() => undefined);
-    if (!signal.aborted && outcome && outcome.status !== 'pending') this.#end(outcome);
+    const answer = await outcome(this.#ctx.client(), this.#state!.attempt.attempt, signal).catch(() => undefined);
+    if (!signal.aborted && answer && answer.status !== 'pending') this.#end(answer);
   }
 
   /** The bank app answered, or the code ran out: success with the invoice, or why not. */
@@ -182,7 +181,7 @@ export class BlikPay implements ReactiveController {
                   <p part="blik-time" class="time" aria-hidden="true">${Math.floor(left! / 60)}:${String(left! % 60).padStart(2, '0')}</p>`
               : state.phase === 'paid'
                 ? html`<h2 id="blik-title" tabindex="-1" class="ok">${m.paid(invoice?.number)}</h2>
-                    ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}
+                    ${invoiceLink(m, invoice)}
                     <form method="dialog" class="actions"><button part="cancel-button">${m.close}</button></form>`
                 : html`<h2 id="blik-title" tabindex="-1" class="error">${m.blik.reasons[state.reason!]}</h2>
                     <div class="actions">

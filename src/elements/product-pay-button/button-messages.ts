@@ -1,17 +1,12 @@
 import type { Catalogs } from '../shared/i18n.js';
 
-/** What the button says before anyone opens its dialog, in English: the rest is in `messages.ts`, loaded with the dialog. */
+/** What the button says before anyone opens its dialog, in English: the rest is in `messages.ts`, loaded with the dialog or with a payment's outcome. */
 export const buttonEn = {
   buy: 'Buy now',
   loading: 'Loading…',
   unavailable: 'Online payment is unavailable.',
   retry: 'Try again',
   testMode: 'Test mode',
-  checking: 'Checking the payment…',
-  paid: (invoice?: string) => `Payment received. Thank you!${invoice ? ` Invoice ${invoice} is on its way to your e-mail.` : ''}`,
-  viewInvoice: (number: string) => `View invoice ${number}`,
-  declined: 'Payment declined. Nothing was charged.',
-  cancelled: 'Payment not completed. Nothing was charged.',
   errors: {
     failed: 'Something went wrong.',
     /** The server knows no such product (404): a retry would not help. */

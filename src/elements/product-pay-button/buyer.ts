@@ -19,13 +19,12 @@ export function buyerFrom(form: HTMLFormElement, company: boolean): CheckoutBuye
     : { email: value('email'), name: value('name'), country: value('country') };
 }
 
-/** The product route's query that asks the price for this buyer (`?quantity=2&lang=pl&country=DE&company=1&tax_no=…`). */
+/**
+ * The product route's query that asks the price for this buyer and what the checkout would refuse in
+ * each of their fields (`?quantity=2&lang=pl&email=…&name=…&country=DE&company=1&tax_no=…`).
+ */
 export function quoteQuery(buyer: CheckoutBuyer | undefined, quantity: number, lang: string): string {
   const query = new URLSearchParams({ quantity: String(quantity), lang });
-  if (buyer?.country) query.set('country', buyer.country);
-  if (buyer?.company) {
-    query.set('company', '1');
-    if (buyer.tax_no) query.set('tax_no', buyer.tax_no);
-  }
+  for (const [field, value] of Object.entries(buyer ?? {})) query.set(field, value === true ? '1' : String(value));
   return String(query);
 }

@@ -4,12 +4,9 @@ import { formatMoney } from '../shared/format.js';
 import { SaleError, type CheckoutAnswer, type CheckoutBuyer, type SaleClient, type SaleProduct } from '../shared/sale-client.js';
 import { readyCatalog, type Language } from '../shared/i18n.js';
 import { PayBeforeEvent, PayErrorEvent, PayStartEvent } from './events.js';
-import { buyerProblemsWith } from '../../kernel/checkout-buyer.js';
-import { taxNumberShapeProblem } from '../../kernel/validation/tax-number-shape.js';
 import { countriesByName } from '../shared/countries.js';
-import type { ClientFieldProblem } from '../../kernel/validation/fields.js';
-import type { ProductQuote } from '../../contract/sale.js';
-import { CompanyLookup } from '../shared/company-lookup.js';
+import type { ClientFieldProblem, ProductQuote } from '../../contract/sale.js';
+import { CompanyLookup, type CompanyFillField } from '../shared/company-lookup.js';
 import { pendingAttempt, type PendingAttempt } from './attempt.js';
 import { pause, randomKey, sameAmount } from './checkout-attempt.js';
 import { saleSummary } from './summary.js';
@@ -18,22 +15,29 @@ import { catalogs } from './messages.js';
 import { dialogStyles } from './checkout-dialog.styles.js';
 import { blikStyles } from './blik-pay.styles.js';
 import { BlikPay } from './blik-pay.js';
+import { checkout, company } from './sale-requests.js';
 
 export { catalogs };
+export { askOutcome, outcomeStatus, settled } from './outcome.js';
 
 const MAX_QUANTITY = 1000;
 /** How long the dialog waits for typing to pause before it asks the server for the buyer's price. */
 const QUOTE_PAUSE_MS = 250;
 
-/**
- * The checkout's buyer rules with tax numbers checked by their shape: the check digits' verdict comes
- * with the server's quote for the number as typed (`quote.problems`), so a shop page never loads them
- * (docs/decisions/lighter-elements.md).
- */
-const buyerProblems = buyerProblemsWith(taxNumberShapeProblem);
-
-/** A problem at a dialog field: the buyer-check's codes, or what only a server could say. */
+/** A problem at a dialog field: the checkout's codes, or what only a server could say. */
 type FieldProblem = ClientFieldProblem | 'server' | 'quantity' | 'viesInvalid' | 'unknownCompany' | 'blik';
+
+/** How a field the checkout refused (422) is worded, by its key; any other is "Check this field". */
+const REFUSED: Partial<Record<string, FieldProblem>> = { 'buyer.tax_no': 'viesInvalid', quantity: 'quantity', 'payment.code': 'blik' };
+
+/** A quote for the query it answers, or why it could not be had (the last price kept beside it). */
+interface Quoted {
+  query: string;
+  quote?: ProductQuote | undefined;
+  error?: unknown;
+}
+
+const asSaleError = (error: unknown): SaleError => (error instanceof SaleError ? error : new SaleError(0, 'network', String(error)));
 
 /** The button the dialog belongs to: what the page set on it. */
 export interface PayButtonHost extends ReactiveControllerHost, EventTarget {
@@ -63,7 +67,9 @@ interface DialogState {
   company?: boolean;
   /** The buyer as typed so far: the server quotes the price for them. */
   draft?: CheckoutBuyer;
-  /** What is wrong with each field, by its name, as a problem code. */
+  /** Every problem the quote names shows, not only at the fields the buyer left: they pressed Continue. */
+  submitted?: boolean;
+  /** What else is wrong with each field, by the buyer's field name: the BLIK code, the quantity, a register's or the checkout's refusal. */
   fieldErrors?: Partial<Record<string, FieldProblem>>;
   busy?: boolean;
   /** Why the last checkout request failed. */
@@ -86,7 +92,11 @@ export class CheckoutDialog implements ReactiveController {
    * again, once typing pauses, whenever the buyer's country, tax number, company choice or the
    * quantity changes. Only the latest answer lands.
    */
-  readonly #quotes: Task<readonly [string, SaleProduct | undefined], ProductQuote | undefined>;
+  readonly #quotes: Task<readonly [string, SaleProduct | undefined], Quoted>;
+  /** Wakes a Continue waiting for the quote of the buyer as typed. */
+  #wake?: (() => void) | undefined;
+  /** The fields the buyer has left (`change`), and the tax number as they type it: the quote's problems show there. */
+  readonly #touched = new Set<string>();
   /** The request of the attempt in flight; aborted when the product or quantity changes under it. */
   #inFlight = new AbortController();
   /** One Idempotency-Key per attempt: a retry of the same request sends it again. */
@@ -101,13 +111,19 @@ export class CheckoutDialog implements ReactiveController {
     this.#ctx = ctx;
     this.#quotes = new Task(host, {
       args: () => [this.#quoteQuery(), ctx.info()] as const,
-      task: async ([query, info], { signal }): Promise<ProductQuote | undefined> => {
-        if (!query || !info) return undefined;
-        await pause(QUOTE_PAUSE_MS, signal);
-        return (await ctx.client().product(info.token, ctx.locale(), signal, query)).quote;
+      task: async ([query, info], { signal }): Promise<Quoted> => {
+        try {
+          if (!query || !info) return { query };
+          await pause(QUOTE_PAUSE_MS, signal);
+          return { query, quote: (await ctx.client().product(info.token, ctx.locale(), signal, query)).quote };
+        } catch (error) {
+          // The last price stays on screen; a Continue waiting for this one says why it cannot go on.
+          return { query, quote: this.quote, error };
+        }
       },
+      onComplete: () => this.#wake?.(),
     });
-    this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => ctx.client().company(country, taxNo, signal));
+    this.#lookup = new CompanyLookup(host, (country, taxNo, signal) => company(ctx.client(), country, taxNo, signal));
     this.#blik = new BlikPay(host, ctx, () => readyCatalog(catalogs, ctx.language()) ?? catalogs.en, () => this.show());
     host.addController(this);
     // The dialog's rules and BLIK's join the button's own, after them as they always stood.
@@ -119,12 +135,13 @@ export class CheckoutDialog implements ReactiveController {
 
   /** The server's latest price for the buyer (a newer one may be under way); the checkout's own answer decides. */
   get quote(): ProductQuote | undefined {
-    return this.#quotes.value;
+    return this.#quotes.value?.quote;
   }
 
-  /** What the quote for the tax number as typed says is wrong with it, once that quote has answered. */
-  #quotedTaxNoProblem(): ClientFieldProblem | undefined {
-    return this.#quotes.status === 'complete' ? this.quote?.problems?.tax_no : undefined;
+  /** The answer for the buyer exactly as typed, once it is in: an answer for older input never paints newer input. */
+  #landed(): Quoted | undefined {
+    const { status, value } = this.#quotes;
+    return status === 'complete' && value?.query === this.#quoteQuery() ? value : undefined;
   }
 
   /** Changes the dialog's state; the button renders again only if something changed, as with its own properties. */
@@ -170,8 +187,10 @@ export class CheckoutDialog implements ReactiveController {
 
   #buyerFrom = (form: HTMLFormElement): CheckoutBuyer => buyerFrom(form, this.state.company === true);
 
-  /** The buyer changed a field: the price is asked for them again, and a revised checkout no longer stands. */
-  #edited(form: HTMLFormElement): void {
+  /** The buyer changed a field (`left`: and left it): the price and problems are asked for them again, and a revised checkout no longer stands. */
+  #edited(form: HTMLFormElement, event?: Event): void {
+    const name = (event?.target as HTMLInputElement | undefined)?.name;
+    if (name && (event!.type === 'change' || name === 'tax_no')) this.#touched.add(name);
     this.#set({ draft: this.#buyerFrom(form) });
     if (this.state.revised) this.discard();
   }
@@ -205,10 +224,8 @@ export class CheckoutDialog implements ReactiveController {
     const buyer = this.#buyerFrom(form);
     const { tax_no: _, ...others } = this.state.fieldErrors ?? {};
     this.#set({ fieldErrors: buyer.tax_no ? others : { ...others, tax_no: 'required' } });
-    const text = (value: string | null | undefined) => value ?? '';
-    const changes =
-      buyer.tax_no &&
-      (await this.#lookup.fill({ name: text(buyer.name), street: text(buyer.street), post_code: text(buyer.post_code), city: text(buyer.city), country: text(buyer.country), tax_no: buyer.tax_no }));
+    // A company buyer from the form: every field of the register's is a string.
+    const changes = buyer.tax_no && (await this.#lookup.fill(buyer as Record<CompanyFillField, string>));
     const state = this.#lookup.state?.status;
     if (state === 'unknown' || state === 'refused') this.#set({ fieldErrors: { ...others, tax_no: state === 'unknown' ? 'unknownCompany' : 'server' } });
     if (!changes) return this.#focusProblem();
@@ -218,23 +235,43 @@ export class CheckoutDialog implements ReactiveController {
 
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
-    const quote = this.quote;
     const info = this.#ctx.info();
-    if (this.state.busy || !quote || !info || this.state.fieldErrors?.quantity === 'quantity') return;
+    if (this.state.busy || !this.quote || !info || this.state.fieldErrors?.quantity === 'quantity') return;
     const form = event.target as HTMLFormElement;
     const host = this.#host;
     const token = host.portalToken;
     const buyer: CheckoutBuyer | undefined = token ? undefined : this.#buyerFrom(form);
     const { product, quantity } = host;
-    const detail = { product, quantity, amount: quote.amount, currency: info.currency };
     const code = this.#blik.code(form);
-    if (this.state.revised && code === undefined) return this.#pay(this.state.revised, detail);
-    // The same rules the checkout applies, the check digits by the quote: nothing is sent that it would refuse.
-    const problems = { ...(buyer && buyerProblems(buyer)), ...(code === null && { code: 'blik' as const }) };
-    this.#set({ fieldErrors: problems });
-    if (Object.keys(problems).length || (buyer && this.#quotedTaxNoProblem())) return this.#focusProblem();
-    const before = new PayBeforeEvent({ ...detail, buyer });
-    if (!host.dispatchEvent(before)) return;
+    const shown = this.quote;
+    const revised = this.state.revised;
+    if (revised && code === undefined) return this.#pay(revised, { product, quantity, amount: revised.amount, currency: info.currency });
+    // From now on every problem the quote names shows; a BLIK code's six digits are the one thing the dialog checks itself.
+    this.#set({ draft: buyer, submitted: true, fieldErrors: code === null ? { code: 'blik' } : {} });
+    if (code === null) return this.#focusProblem();
+    // The fields hold still until the quote for them, as typed, has said what the checkout would refuse (docs/decisions/pay-button-weight.md).
+    const { signal } = (this.#inFlight = new AbortController());
+    this.#set({ busy: true, problem: undefined });
+    // A quote that could not be had is asked again.
+    if (this.#landed()?.error) void this.#quotes.run();
+    let landed: Quoted | undefined;
+    while (!(landed = this.#landed())) {
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+        signal.addEventListener('abort', () => resolve());
+      });
+      if (signal.aborted) return;
+    }
+    const { quote, error } = landed;
+    if (error || !quote) return this.#set({ busy: false, problem: asSaleError(error) });
+    // A problem stops it at its field; a price the buyer has not seen yet is shown before they go on.
+    if (quote.problems && Object.keys(quote.problems).length) {
+      this.#set({ busy: false });
+      return this.#focusProblem();
+    }
+    if (!sameAmount(quote.amount, shown.amount)) return this.#set({ busy: false });
+    const detail = { product, quantity, amount: quote.amount, currency: info.currency };
+    if (!host.dispatchEvent(new PayBeforeEvent({ ...detail, buyer }))) return this.#set({ busy: false });
 
     const back = host.returnUrl || location.href.replace(/#.*$/, '');
     const payment = code ? ({ method: 'blik', code } as const) : undefined;
@@ -243,10 +280,8 @@ export class CheckoutDialog implements ReactiveController {
     // A code is sent once: each BLIK attempt is a new checkout, and the code leaves the page's field as it goes.
     if (code || this.#attempt?.body !== body) this.#attempt = { key: randomKey(), body: code ? '' : body };
     if (code) (form.elements.namedItem('code') as HTMLInputElement).value = '';
-    const { signal } = (this.#inFlight = new AbortController());
-    this.#set({ busy: true, problem: undefined });
     try {
-      const answer = await this.#ctx.client().checkout(request, this.#attempt.key, signal, token);
+      const answer = await checkout(this.#ctx.client(), request, this.#attempt.key, signal, token);
       // The product or quantity changed meanwhile, or the server priced something else: never go on with it.
       if (signal.aborted || answer.product.token !== host.product || answer.quantity !== host.quantity) return;
       this.#set({ busy: false });
@@ -256,13 +291,13 @@ export class CheckoutDialog implements ReactiveController {
       else this.#pay(answer, detail);
     } catch (error) {
       if (signal.aborted) return;
-      const problem = error instanceof SaleError ? error : new SaleError(0, 'network', String(error));
+      const problem = asSaleError(error);
       this.#set({ problem, busy: false });
       // Each field the server refused is marked where it stands, in the buyer's language.
       if (problem.status === 422) {
         this.#set({
           fieldErrors: Object.fromEntries(
-            Object.keys(problem.fields).map((key) => [key.replace(/^(buyer|payment)\./, ''), key === 'buyer.tax_no' ? 'viesInvalid' : key === 'quantity' ? 'quantity' : key === 'payment.code' ? 'blik' : 'server'] as const),
+            Object.keys(problem.fields).map((key) => [key.replace(/^(buyer|payment)\./, ''), REFUSED[key] ?? 'server'] as const),
           ),
         });
         void this.#focusProblem();
@@ -288,9 +323,13 @@ export class CheckoutDialog implements ReactiveController {
     const { busy, problem, company } = this.state;
     const e = m.errors;
     const errors = this.state.fieldErrors ?? {};
-    // The quote's word on the tax number as typed stands over an older one at that field.
-    const quoted = this.#quotedTaxNoProblem();
-    const errorOf = (name: string) => (name === 'tax_no' && quoted) || errors[name === 'company' ? 'name' : name];
+    // The quote's word on the buyer as typed, at the fields they left or all after Continue, stands over an older one.
+    const landed = this.#landed();
+    const quoted: Partial<Record<string, FieldProblem>> = (!landed?.error && landed?.quote?.problems) || {};
+    const errorOf = (name: string) => {
+      const key = name === 'company' ? 'name' : name === 'name' && company ? 'first_name' : name;
+      return ((this.state.submitted || this.#touched.has(name)) && quoted[key]) || errors[key];
+    };
     const invalid = (name: string) => (errorOf(name) ? 'true' : 'false');
     const hint = (name: string) => {
       const problem = errorOf(name);
@@ -311,8 +350,8 @@ export class CheckoutDialog implements ReactiveController {
     // method's block goes, before the actions, which stay in sight while the fields scroll.
     return html`<dialog part="dialog" aria-labelledby="title" @cancel=${(event: Event) => busy && event.preventDefault()} @close=${(event: Event) => !(event.target as HTMLDialogElement).open && this.#close()}>
         <form part="form" ?hidden=${this.#blik.active} @submit=${(event: SubmitEvent) => this.#submit(event)} aria-busy=${busy} novalidate
-          @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}
-          @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement)}>
+          @input=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement, event)}
+          @change=${(event: Event) => this.#edited(event.currentTarget as HTMLFormElement, event)}>
           <h2 id="title" part="title">${info?.name ?? m.loading}</h2>
           <button part="close-button" class="close" type="button" aria-label=${m.close} ?disabled=${busy} @click=${() => this.#close()}>×</button>
           ${info?.seller ? html`<p>${info.seller}</p>` : nothing}
@@ -346,7 +385,7 @@ export class CheckoutDialog implements ReactiveController {
             : nothing}
           </div>
           ${info
-            ? saleSummary(m, { info, quote, revised: !!revised, pending: this.#quotes.status === 'pending', quantityWrong, locale: this.#ctx.locale() })
+            ? saleSummary(m, { info, quote, revised: !!revised, pending: this.#quotes.status === 'pending' && !busy, quantityWrong, locale: this.#ctx.locale() })
             : html`<p part="summary" class="summary">${m.loading}</p>`}
           ${info?.blik && info.currency === 'PLN' ? this.#blik.field(m, invalid('code'), hint('code'), busy) : nothing}
           <p class="error" role="alert">${problem
@@ -364,7 +403,7 @@ export class CheckoutDialog implements ReactiveController {
               <button part="continue-button" class="buy" ?disabled=${busy || !this.quote || quantityWrong}>${busy
                 ? m.redirecting
                 : revised
-                  ? m.continueRevised(this.#money(revised.amount))
+                  ? `${m.continue}: ${this.#money(revised.amount)}`
                   : problem
                     ? m.retry
                     : m.continue}</button>

@@ -1,14 +1,11 @@
 /**
- * The checkout line as the service will invoice it, computed exactly (BigInt, never floats) so the
- * dialog shows the same VAT and total the invoice will: the gross total is the unit price times the
- * quantity in the currency's minor units, the net is the gross divided by (1 + rate) at 10 decimal
- * places and then to the minor unit, each rounded half up, and the VAT is the difference.
+ * The VAT a gross amount holds, computed exactly (BigInt, never floats) so the dialog shows the VAT the
+ * invoice will: the gross in the currency's minor units, the net the gross divided by (1 + rate) at 10
+ * decimal places and then to the minor unit, each rounded half up, and the VAT the difference. `rate`
+ * is `"23%"`, or the tax code (`"zw"`) as given.
  */
-export interface LineTotals {
-  total: string;
-  net: string;
+export interface VatSplit {
   vat: string;
-  /** `"23%"`, or the tax code (`"zw"`) as given. */
   rate: string;
 }
 
@@ -25,13 +22,13 @@ const text = (units: bigint, scale: number) => {
   return scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
 };
 
-export function lineTotals(unitGross: string, quantity: number, tax: string, currency: string): LineTotals {
+export function vatOf(gross: string, tax: string, currency: string): VatSplit {
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  const [units, scale] = parse(unitGross);
-  const total = divRound(units * BigInt(quantity) * p10(digits), p10(scale));
+  const [units, scale] = parse(gross);
+  const total = divRound(units * p10(digits), p10(scale));
   const numeric = /^[\d.]+$/.test(tax);
   const [rate, rateScale] = numeric ? parse(tax) : [0n, 0];
   const hundred = 100n * p10(rateScale);
   const net = divRound(divRound(total * p10(10 - digits) * hundred, hundred + rate), p10(10 - digits));
-  return { total: text(total, digits), net: text(net, digits), vat: text(total - net, digits), rate: numeric ? `${+tax}%` : tax };
+  return { vat: text(total - net, digits), rate: numeric ? `${+tax}%` : tax };
 }

@@ -24,7 +24,6 @@ const pl: PayButtonMessages = {
   fallback: 'Unijny rejestr VAT (VIES) nie mógł teraz potwierdzić Twojego numeru VAT, więc sprzedaż odbywa się z polskim VAT.',
   invoiceSays: 'Na fakturze znajdzie się:',
   revised: (amount: string) => `Cena się zmieniła: do zapłaty jest teraz ${amount}.`,
-  continueRevised: (amount: string) => `Przejdź do płatności: ${amount}`,
   fixQuantity: 'Popraw ilość, aby zobaczyć cenę.',
   lookup: 'Uzupełnij z rejestru',
   lookupPending: 'Pytamy rejestr…',
@@ -33,7 +32,6 @@ const pl: PayButtonMessages = {
   problems: {
     required: 'Uzupełnij to pole.',
     email: 'Podaj adres e-mail, np. jan@example.com.',
-    country: 'Wybierz kraj.',
     nip: 'Ten NIP jest nieprawidłowy. Sprawdź jego 10 cyfr.',
     vat: 'To nie jest poprawny numer VAT UE wybranego kraju. Sprawdź cyfry.',
     taxNo: 'To nie jest numer podatkowy.',

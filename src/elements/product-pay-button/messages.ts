@@ -1,9 +1,15 @@
 import type { Catalogs } from '../shared/i18n.js';
 import { buttonEn, pl } from './button-messages.js';
 
-/** Everything the button and its dialog say in English: the button's own words, and the dialog's, which load with it. */
+/** Everything the button and its dialog say in English: the button's own words, and the dialog's and a payment outcome's, which load with them. */
 export const en = {
   ...buttonEn,
+  /** A payment's outcome, on the button and after BLIK. */
+  checking: 'Checking the payment…',
+  paid: (invoice?: string) => `Payment received. Thank you!${invoice ? ` Invoice ${invoice} is on its way to your e-mail.` : ''}`,
+  viewInvoice: (number: string) => `View invoice ${number}`,
+  declined: 'Payment declined. Nothing was charged.',
+  cancelled: 'Payment not completed. Nothing was charged.',
   quantity: 'Quantity',
   email: 'E-mail for the invoice',
   name: 'Full name',
@@ -24,17 +30,15 @@ export const en = {
   fallback: 'The EU VAT register (VIES) could not confirm your VAT number just now, so the sale goes ahead with Polish VAT.',
   invoiceSays: 'The invoice will say:',
   revised: (amount: string) => `The price changed: the total is now ${amount}.`,
-  continueRevised: (amount: string) => `Continue to payment: ${amount}`,
   fixQuantity: 'Correct the quantity to see the price.',
   lookup: 'Fill in from the register',
   lookupPending: 'Asking the register…',
   lookupUnavailable: 'The register cannot answer now. Fill in the company details yourself.',
   lookupFilled: (name: string, kept: boolean) => `Filled in from the register: ${name}.${kept ? ' Fields you had typed were kept.' : ''}`,
-  /** What is wrong at a field, by problem code: the dialog has no phone or bank account field, so no words for them. */
+  /** What is wrong at a field, by problem code: the dialog has no phone or bank account field, and its country is a list of the known codes, so no words for them. */
   problems: {
     required: 'Fill this in.',
     email: 'Enter an e-mail address, such as ada@example.com.',
-    country: 'Choose a country.',
     nip: 'This NIP is not valid. Check its 10 digits.',
     vat: 'This is not a valid EU VAT number of the chosen country. Check its digits.',
     taxNo: 'This is not a tax number.',

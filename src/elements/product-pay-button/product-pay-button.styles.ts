@@ -29,9 +29,7 @@ export const styles = css`
     border-radius: 1rem;
     color: var(--_warning);
   }
-  button,
-  input,
-  select {
+  button {
     font: inherit;
     color: inherit;
     min-height: 2.5rem;

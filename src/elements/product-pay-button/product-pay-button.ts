@@ -4,17 +4,23 @@ import { Task } from '../shared/task.js';
 import { DEV } from '../shared/dev-mode.js';
 import { warnInvalidAttribute } from '../shared/dev-warnings.js';
 import { formatMoney } from '../shared/format.js';
-import { SaleClient, SaleError, type CheckoutOutcome, type CheckoutStatus, type SaleProduct } from '../shared/sale-client.js';
+import { SaleClient, SaleError, type SaleProduct } from '../shared/sale-client.js';
 import { themeStyles } from '../shared/theme.js';
-import { PayCancelEvent, PaySuccessEvent } from './events.js';
 import { pendingAttempt, type PendingAttempt } from './attempt.js';
-import { lineTotals } from './line.js';
 import { buttonCatalogs, type ButtonMessages } from './button-messages.js';
 import { loadCatalog } from '../shared/i18n.js';
 import { styles } from './product-pay-button.styles.js';
 import type { CheckoutDialog } from './checkout-dialog.js';
+import type { ShownOutcome } from './outcome.js';
 
 const MAX_QUANTITY = 1000;
+
+/** `price` × `quantity` exactly, in the price's own decimals: the total a consumer pays, as the server quotes it before anyone types. */
+function times(price: string, quantity: number): string {
+  const [whole, fraction = ''] = price.split('.');
+  const digits = String(BigInt(whole! + fraction) * BigInt(quantity)).padStart(fraction.length + 1, '0');
+  return fraction ? `${digits.slice(0, -fraction.length)}.${digits.slice(-fraction.length)}` : digits;
+}
 
 /**
  * A buy button for one product: its name and price, an accessible checkout dialog that asks only for
@@ -132,7 +138,7 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
   private get failure(): unknown {
     return this.#products.status === 'error' ? this.#products.error : undefined;
   }
-  private result?: { status: 'checking' | CheckoutStatus; outcome?: CheckoutOutcome | undefined };
+  private result?: ShownOutcome;
 
   #client?: SaleClient;
   #source = '';
@@ -169,6 +175,8 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
   #dialogLoad?: Promise<CheckoutDialog | undefined>;
   #openOnLoad = false;
   #intent?: IntersectionObserver;
+  /** The dialog's module, once in: with it come the outcome's check, words and view. */
+  #kit?: typeof import('./checkout-dialog.js');
 
   /** The server the button talks to, as the attempt waiting for the buyer's return names it. */
   get #where(): string {
@@ -178,10 +186,11 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
   /** Loads the dialog's module once; after a failed load, the next click tries again. */
   #loadDialog(): Promise<CheckoutDialog | undefined> {
     this.#dialogLoad ??= import('./checkout-dialog.js').then(
-      async ({ CheckoutDialog, catalogs }) => {
+      async (kit) => {
         // The dialog's words in the page's language are in before it first shows.
-        await loadCatalog(catalogs, this.language);
-        return (this.#dialog ??= new CheckoutDialog(this, {
+        await loadCatalog(kit.catalogs, this.language);
+        this.#kit = kit;
+        return (this.#dialog ??= new kit.CheckoutDialog(this, {
           info: () => this.info,
           client: () => this.#client!,
           source: () => this.#source,
@@ -242,14 +251,16 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     this.#pending = pending;
     this.result = { status: 'checking' };
     const { signal } = this.#checks;
-    const outcome = await import('./outcome.js').then(({ askOutcome }) => askOutcome(this.#client!, pending.attempt, signal));
-    if (signal.aborted) return;
-    // A BLIK payment that failed ended as a declined one does: nothing was charged.
-    const status = outcome?.status === 'failed' ? 'declined' : (outcome?.status ?? 'pending');
-    this.result = { status, outcome };
+    // The outcome's check and words come with the dialog's module, which a button in view loads anyway.
+    await this.#loadDialog();
+    const kit = this.#kit;
+    const outcome = await kit?.askOutcome(this.#client!, pending.attempt, signal);
+    if (signal.aborted || !kit) return;
+    const [result, event] = kit.settled(pending, outcome);
+    this.result = result;
     // A new attempt gets a new Idempotency-Key.
     this.#dialog?.discard();
-    this.dispatchEvent(status === 'paid' ? new PaySuccessEvent({ ...pending, invoice: outcome!.invoice }) : new PayCancelEvent({ ...pending, reason: status }));
+    this.dispatchEvent(event);
   }
 
   override disconnectedCallback(): void {
@@ -285,7 +296,6 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
     const badge = info?.test_mode ? html`<span part="test-badge" class="badge">${m.testMode}</span>` : nothing;
     const label = this.label || m.buy;
     const result = this.result;
-    const invoice = result?.outcome?.invoice;
     const e = m.errors;
     const quote = this.#dialog?.state.revised ?? this.#dialog?.quote;
     // A product the server does not know (404) is no longer for sale: no retry would change that.
@@ -297,20 +307,12 @@ export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
           : info
             ? html`<span part="name" class="name">${info.name}</span><span part="price" class="price">${this.#money(info.price_gross)}</span>${badge}
                 <button part="button" class="buy" type="button" ?disabled=${info.available === false || result?.status === 'checking'}
-                  aria-label="${label}: ${info.name}, ${this.#money(quote?.amount ?? lineTotals(info.price_gross, this.quantity, info.tax, info.currency).total)}" aria-haspopup="dialog" @click=${this.#openDialog}>${label}</button>`
+                  aria-label="${label}: ${info.name}, ${this.#money(quote?.amount ?? times(info.price_gross, this.quantity))}" aria-haspopup="dialog" @click=${this.#openDialog}>${label}</button>`
             : html`<button part="button" class="buy" type="button" disabled>${m.loading}</button>`}
       </div>
       <div part="status" class="status" role="status">${info?.available === false
         ? m.unavailable
-        : !result
-          ? nothing
-          : result.status === 'checking'
-            ? m.checking
-            : result.status === 'paid'
-              ? html`<span class="ok">${m.paid(invoice?.number)}</span>
-                  ${invoice?.view_url ? html`<a part="invoice-link" href=${invoice.view_url} target="_blank">${m.viewInvoice(invoice.number)}</a>` : nothing}`
-              : html`<span class="error">${result.status === 'declined' ? m.declined : m.cancelled}</span>
-                  <button part="retry-button" type="button" @click=${this.#openDialog}>${m.retry}</button>`}</div>
+        : result && this.#kit?.outcomeStatus(this.language, result, this.#openDialog)}</div>
       ${this.#dialog?.render() ?? nothing}`;
   }
 }

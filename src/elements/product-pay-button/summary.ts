@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutAnswer, ProductQuote, SaleProduct } from '../../contract/sale.js';
 import { formatMoney } from '../shared/format.js';
-import { lineTotals } from './line.js';
+import { vatOf } from './line.js';
 import type { PayButtonMessages } from './messages.js';
 
 /** What the dialog shows the price from: the server's quote, or the checkout's own answer once it differs. */
@@ -29,7 +29,7 @@ function explanation(m: PayButtonMessages, quote: ProductQuote | CheckoutAnswer)
 export function saleSummary(m: PayButtonMessages, { info, quote, revised, pending, quantityWrong, locale }: SummaryInput): TemplateResult {
   const money = (amount: string) => formatMoney(amount, info.currency, locale);
   const row = (text: unknown, amount: string, part = 'row') => html`<div part=${part}><dt>${text}</dt><dd>${amount}</dd></div>`;
-  const line = quote && lineTotals(quote.amount, 1, quote.tax, info.currency);
+  const line = quote && vatOf(quote.amount, quote.tax, info.currency);
   const note = quote && explanation(m, quote);
   const notes = quote?.notes ?? [];
   // Beside the total, what it holds of VAT: "incl. VAT", or none charged (a reverse charge, a 0% supply); the note says why.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { decimal, toPlain } from '../../kernel/money.js';
-import { allowedReturnUrl, checkoutLang, type CheckoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quantityProblem, saleQuote, treatmentOf } from '../../kernel/checkout.js';
+import { allowedReturnUrl, checkoutLang, type CheckoutLang, checkoutPayment, MAX_CHECKOUT_QUANTITY, originsOf, PRODUCT_TOKEN_PATTERN, quantityProblem, quoteNamesBuyer, saleQuote, treatmentOf } from '../../kernel/checkout.js';
 import { supplyKindOf, taxNotes } from '../../kernel/tax/index.js';
 import { decideCheckoutSale, ViesRefusalError } from '../../server-kit/sale.js';
 import type { CheckoutAnswer, CheckoutOutcome, SaleProduct } from '../../contract/sale.js';
@@ -258,7 +258,8 @@ export function mountWidget(groups: { shop: Hono<ServiceEnv>; script: Hono<Servi
 
   app.get('/widget/products/:token', async (c) => {
     const found = await productByToken(c.get('db'), prefixOf(c), c.req.param('token'));
-    c.header('cache-control', 'public, max-age=30');
+    // A quote for the buyer as typed (their e-mail, name, address) is theirs alone: no shared cache keeps it.
+    c.header('cache-control', quoteNamesBuyer((name) => c.req.query(name)) ? 'private, no-store' : 'public, max-age=30');
     c.header('vary', 'Accept-Language');
     return c.json(await publicProduct(c, found));
   });
