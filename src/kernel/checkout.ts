@@ -2,7 +2,7 @@ import type { CheckoutBuyer, ProductQuote, SaleTaxCase, VatTreatmentKind } from 
 import { decimal, mul, roundMoney, toPlain } from './money.js';
 import { decideTax, EU_COUNTRIES, quoteFor, supplyKindOf, type TaxCase, type TaxDecision, type TaxSale, taxNotes, type ViesStatus } from './tax/index.js';
 import { compactCode, taxNumberProblem, vatPrefixOf } from './validation/client.js';
-import { BUYER_FIELDS, type BuyerField, type BuyerProblems, buyerProblemsWith, isCompanyBuyer } from './checkout-buyer.js';
+import { type BuyerField, type BuyerProblems, buyerProblemsWith, isCompanyBuyer } from './checkout-buyer.js';
 import { isValidVatNumber } from './validation/vat-numbers.js';
 
 /**
@@ -135,13 +135,18 @@ export function quote(product: PricedProduct, quantity: number, treatment: VatTr
   return { amount: toPlain(amount), unit_price: toPlain(decimal(unit)), tax: treatment.kind === 'standard' ? product.tax : treatment.tax };
 }
 
-/** The buyer's contact and address fields a quote's query may name, beside `country`, `tax_no` and `tax_no_kind`. */
-const QUOTED_FIELDS = ['email', 'name', 'first_name', 'last_name', 'street', 'post_code', 'city', 'phone'] as const;
+/**
+ * The one field a quote's query may name beside `country`, `tax_no` and `tax_no_kind`: the post code,
+ * whose form depends on the country. A buyer's name, e-mail and street never travel in a URL, where
+ * access logs and proxies keep them; the dialog checks those for being there (and the e-mail's form)
+ * itself, and the checkout checks everything again (docs/decisions/pay-button-weight.md).
+ */
+const QUOTED_FIELDS = ['post_code'] as const;
 
 /**
  * The quantity and buyer a product query describes (`?country=DE&tax_no=DE…&company=1&quantity=2`),
- * and the buyer's fields it names (`&email=…&name=…&street=`, blank ones too): the fields a quote
- * says what is wrong with.
+ * and which of its country, tax number and post code it names (blank ones too): the fields a quote
+ * says what is wrong with. Any other field in the query is ignored.
  */
 function quoteQuery(query: (name: string) => string | undefined): { quantity: number; buyer: CheckoutBuyer; named: BuyerField[] } {
   const requested = Number(query('quantity') ?? 1);
@@ -158,12 +163,13 @@ function quoteQuery(query: (name: string) => string | undefined): { quantity: nu
     const value = query(field);
     if (value !== undefined) buyer[field] = value.slice(0, 200);
   }
-  return { quantity, buyer, named: BUYER_FIELDS.filter((field) => query(field) !== undefined) };
+  const judged: readonly BuyerField[] = ['country', 'tax_no', ...QUOTED_FIELDS];
+  return { quantity, buyer, named: judged.filter((field) => query(field) !== undefined) };
 }
 
 /**
- * Whether a product query names the buyer's contact or address (the dialog's quote for the buyer as
- * typed): its answer is then for them alone, never kept by a shared cache.
+ * Whether a product query names the buyer's post code (the dialog's quote for the buyer as typed):
+ * its answer is then for them alone, never kept by a shared cache.
  */
 export function quoteNamesBuyer(query: (name: string) => string | undefined): boolean {
   return QUOTED_FIELDS.some((field) => query(field) !== undefined);

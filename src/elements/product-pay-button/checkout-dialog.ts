@@ -10,7 +10,7 @@ import { CompanyLookup, type CompanyFillField } from '../shared/company-lookup.j
 import { pendingAttempt, type PendingAttempt } from './attempt.js';
 import { pause, randomKey, sameAmount } from './checkout-attempt.js';
 import { saleSummary } from './summary.js';
-import { buyerFrom, quoteQuery } from './buyer.js';
+import { buyerFrom, contactProblems, quoteQuery } from './buyer.js';
 import { catalogs } from './messages.js';
 import { dialogStyles } from './checkout-dialog.styles.js';
 import { blikStyles } from './blik-pay.styles.js';
@@ -246,7 +246,7 @@ export class CheckoutDialog implements ReactiveController {
     const shown = this.quote;
     const revised = this.state.revised;
     if (revised && code === undefined) return this.#pay(revised, { product, quantity, amount: revised.amount, currency: info.currency });
-    // From now on every problem the quote names shows; a BLIK code's six digits are the one thing the dialog checks itself.
+    // From now on every problem shows: the quote's, the blank fields and the e-mail's form, and a BLIK code's six digits.
     this.#set({ draft: buyer, submitted: true, fieldErrors: code === null ? { code: 'blik' } : {} });
     if (code === null) return this.#focusProblem();
     // The fields hold still until the quote for them, as typed, has said what the checkout would refuse (docs/decisions/pay-button-weight.md).
@@ -265,7 +265,8 @@ export class CheckoutDialog implements ReactiveController {
     const { quote, error } = landed;
     if (error || !quote) return this.#set({ busy: false, problem: asSaleError(error) });
     // A problem stops it at its field; a price the buyer has not seen yet is shown before they go on.
-    if (quote.problems && Object.keys(quote.problems).length) {
+    // A blank field or an e-mail of the wrong form is known here; they show with the quote's, all at once.
+    if (Object.keys({ ...quote.problems, ...(buyer && contactProblems(buyer)) }).length) {
       this.#set({ busy: false });
       return this.#focusProblem();
     }
@@ -325,7 +326,9 @@ export class CheckoutDialog implements ReactiveController {
     const errors = this.state.fieldErrors ?? {};
     // The quote's word on the buyer as typed, at the fields they left or all after Continue, stands over an older one.
     const landed = this.#landed();
-    const quoted: Partial<Record<string, FieldProblem>> = (!landed?.error && landed?.quote?.problems) || {};
+    // A signed-in customer's invoice goes to their own record: only a guest's fields are checked.
+    const draft = host.portalToken ? undefined : this.state.draft;
+    const quoted: Partial<Record<string, FieldProblem>> = { ...(draft && contactProblems(draft)), ...(!landed?.error && landed?.quote?.problems) };
     const errorOf = (name: string) => {
       const key = name === 'company' ? 'name' : name === 'name' && company ? 'first_name' : name;
       return ((this.state.submitted || this.#touched.has(name)) && quoted[key]) || errors[key];
