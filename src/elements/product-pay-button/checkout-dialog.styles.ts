@@ -1,16 +1,11 @@
 import { css } from 'lit';
+import { controlLook } from './product-pay-button.styles.js';
 
 /** The checkout dialog's own rules, adopted when its module loads (after the button's, as they always came). */
 export const dialogStyles = css`
   input,
   select {
-    font: inherit;
-    color: inherit;
-    min-height: 2.5rem;
-    padding: 0 1rem;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius-small);
-    background: none;
+    ${controlLook}
   }
   dialog {
     width: min(var(--product-pay-button-dialog-width, 40rem), 100vw - 2rem);

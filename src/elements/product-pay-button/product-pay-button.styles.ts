@@ -1,5 +1,16 @@
 import { css } from 'lit';
 
+/** How the button's controls and the dialog's fields look: the button's own rule, and the dialog's for its inputs. */
+export const controlLook = css`
+  font: inherit;
+  color: inherit;
+  min-height: 2.5rem;
+  padding: 0 1rem;
+  border: 1px solid var(--_border);
+  border-radius: var(--_radius-small);
+  background: none;
+`;
+
 /** What shows before any click: the product's name, price and buy button, and the outcome after paying. */
 export const styles = css`
   :host {
@@ -30,13 +41,7 @@ export const styles = css`
     color: var(--_warning);
   }
   button {
-    font: inherit;
-    color: inherit;
-    min-height: 2.5rem;
-    padding: 0 1rem;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius-small);
-    background: none;
+    ${controlLook}
   }
   .buy {
     min-height: var(--product-pay-button-height, 2.75rem);
