@@ -10,6 +10,8 @@ const budgets = JSON.parse(await readFile(new URL('../test/elements/size-budgets
   bytes: Record<string, number>;
   defaultFirstLoadBytes: number;
   firstLoadBytes: Record<string, number>;
+  /** Issue 45's figures, which the bench reports each element against. */
+  issueTargets: Record<string, { firstLoad: number; all: number }>;
 };
 
 const LIT_ALONE = `
@@ -23,7 +25,8 @@ property({ type: String })(TinyElement.prototype, 'label');
 customElements.define('tiny-element', TinyElement);
 `;
 
-const gzipKb = (code: Uint8Array) => gzipSync(code, { level: 9 }).length / 1024;
+const gzipBytes = (code: Uint8Array) => gzipSync(code, { level: 9 }).length;
+const gzipKb = (code: Uint8Array) => gzipBytes(code) / 1024;
 const brotliKb = (code: Uint8Array) =>
   brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.length } }).length / 1024;
 
@@ -39,33 +42,38 @@ export async function measureSizes(root: string): Promise<{ entries: Entry[]; ki
   const lit = await bundle({ contents: LIT_ALONE, resolveDir: root }, root);
   const litGzip = gzipKb(lit);
   const entries: Entry[] = [
-    entry({ name: 'size: Lit alone (a tiny element), min+gzip', value: litGzip, unit: 'KB', baseline: null, note: `brotli ${brotliKb(lit).toFixed(1)} KB` }),
+    entry({ name: 'size: Lit alone (a tiny element), min+gzip', value: gzipBytes(lit), unit: 'B', baseline: null, note: `brotli ${brotliKb(lit).toFixed(1)} KB` }),
   ];
+  // Element weights in bytes, against issue 45's figures; the size test's budget is in the note.
+  const budgetNote = (bytes: number) => `the size test holds ${bytes.toLocaleString('en-US')} B`;
   for (const module of modules) {
     const code = await bundle({ entry: join(out, 'elements', module) }, root);
     const tag = module.replace(/\.js$/, '');
+    const target = budgets.issueTargets[module];
+    const budget = budgets.bytes[module] ?? budgets.defaultBytes;
     entries.push(
       entry({
-        name: `size: <${tag}> with Lit, min+gzip`,
-        value: gzipKb(code),
-        unit: 'KB',
-        baseline: litGzip,
+        name: `size: <${tag}> with all it may load, min+gzip`,
+        value: gzipBytes(code),
+        unit: 'B',
+        baseline: gzipBytes(lit),
         baselineName: 'Lit alone',
-        target: { on: 'value', op: '<=', limit: (budgets.bytes[module] ?? budgets.defaultBytes) / 1024 },
+        ...(target ? { target: { on: 'value' as const, op: '<=' as const, limit: target.all } } : {}),
+        note: `one bundle, what loads on demand inlined; ${budgetNote(budget)}`,
       }),
-      entry({ name: `size: <${tag}> with Lit, min+brotli`, value: brotliKb(code), unit: 'KB', baseline: brotliKb(lit), baselineName: 'Lit alone' }),
+      entry({ name: `size: <${tag}> with all it may load, min+brotli`, value: brotliKb(code), unit: 'KB', baseline: brotliKb(lit), baselineName: 'Lit alone' }),
     );
     const split = await splitBundle(join(out, 'elements', module), join(out, 'split', tag), root);
     const sum = (paths: string[]) => paths.reduce((total, path) => total + split.gzipped.get(path)!, 0);
     entries.push(
       entry({
         name: `size: <${tag}> first load, min+gzip`,
-        value: sum(split.first) / 1024,
-        unit: 'KB',
-        baseline: litGzip,
+        value: sum(split.first),
+        unit: 'B',
+        baseline: gzipBytes(lit),
         baselineName: 'Lit alone',
-        target: { on: 'value', op: '<=', limit: (budgets.firstLoadBytes[module] ?? budgets.defaultFirstLoadBytes) / 1024 },
-        note: `${split.first.length} of ${split.all.length} chunks, each gzipped alone; ${Math.round(sum(split.first)).toLocaleString('en-US')} B`,
+        ...(target ? { target: { on: 'value' as const, op: '<=' as const, limit: target.firstLoad } } : {}),
+        note: `${split.first.length} of ${split.all.length} chunks, each gzipped alone; ${budgetNote(budgets.firstLoadBytes[module] ?? budgets.defaultFirstLoadBytes)}`,
       }),
     );
   }
