@@ -2,6 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ClientCheck as Verdict, ClientCheckField, ClientCheckRequest } from '../../contract/client-check.js';
 import type { ClientFieldProblem } from '../../contract/sale.js';
 import { fetchJson } from '../shared/fetch-json.js';
+import { bffBase } from './lookup.js';
 
 /** How long typing must pause before the BFF is asked. */
 const PAUSE_MS = 250;
@@ -50,7 +51,7 @@ export class ClientCheck implements ReactiveController {
     this.#send = () => {
       clearTimeout(this.#timer);
       this.#send = () => {};
-      void fetchJson<Verdict>(new URL(this.#endpoint().replace(/\/*$/, '/'), document.baseURI).href + 'client-check', { method: 'POST', body: fields, signal })
+      void fetchJson<Verdict>(`${bffBase(this.#endpoint())}client-check`, { method: 'POST', body: fields, signal })
         .then((verdict) => {
           if (signal.aborted) return;
           this.#verdict = [fields, verdict];

@@ -3,11 +3,13 @@ import type { CompanyDetails, CompanyLookupState } from '../shared/company-looku
 import { fetchJson } from '../shared/fetch-json.js';
 import type { ClientFormMessages } from './messages.js';
 
+/** The absolute address of the element's `endpoint`, ending in `/`, for the form's BFF routes. */
+export const bffBase = (endpoint: string): string => new URL(endpoint.replace(/\/*$/, '/'), document.baseURI).href;
+
 /** The BFF's company lookup (`GET <endpoint>/company/:country/:tax_no`), relative to the element's `endpoint`. */
 export function bffCompanyLookup(endpoint: string) {
   return (country: string, taxNo: string, signal: AbortSignal): Promise<CompanyDetails> => {
-    const base = new URL(endpoint.replace(/\/*$/, '/'), document.baseURI).href;
-    return fetchJson(`${base}company/${encodeURIComponent(country)}/${encodeURIComponent(taxNo)}`, { signal });
+    return fetchJson(`${bffBase(endpoint)}company/${encodeURIComponent(country)}/${encodeURIComponent(taxNo)}`, { signal });
   };
 }
 
