@@ -107,6 +107,30 @@ async function settled(page: Page): Promise<void> {
 }
 
 /**
+ * Waits until the page shows the story's own background: Storybook's backgrounds addon paints the
+ * story's `backgrounds` global (a dark section's, say) only after its render has ended, and fades it in
+ * over 0.3 s, so a story checked just after a dark one would otherwise be read over the dark page.
+ */
+async function ownBackground(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      type Story = { storyGlobals?: { backgrounds?: { value?: string } }; parameters?: { backgrounds?: { options?: Record<string, { value: string }> } } };
+      const story = (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { story?: Story } } }).__STORYBOOK_PREVIEW__?.currentRender?.story;
+      const wanted = story?.parameters?.backgrounds?.options?.[story.storyGlobals?.backgrounds?.value ?? 'page']?.value;
+      if (!wanted) return true;
+      const probe = document.createElement('i');
+      probe.style.backgroundColor = wanted;
+      document.body.append(probe);
+      const expected = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return getComputedStyle(document.body).backgroundColor === expected && document.body.getAnimations().length === 0;
+    },
+    undefined,
+    { timeout: 5_000, polling: 50 },
+  );
+}
+
+/**
  * Shows one story in `page` the way Storybook's own sidebar does (through the preview's channel, so
  * the preview loads once per page), checks it as written, then switches it to the dark theme on the
  * stories' dark background (#090d16) and checks it again in the state its play function left (a dialog stays open).
@@ -119,12 +143,19 @@ async function storyViolations(page: Page, entry: IndexEntry): Promise<string[]>
   await emit('setCurrentStory', { storyId: entry.id, viewMode: 'story' });
   const phase = await rendered(page, entry.id);
   if (phase !== 'finished' && phase !== 'completed') return [`as written: story ${phase}`];
+  await ownBackground(page);
   await settled(page);
   const found = (await axeViolations(page)).map((violation) => `as written: ${violation}`);
 
   // The stories' dark background (`backgrounds` global `dark`), painted by the check itself so that
-  // no global outlives its story.
-  await page.evaluate(() => document.head.append(Object.assign(document.createElement('style'), { id: 'dark-page', textContent: 'body { background: #090d16 !important; }' })));
+  // no global outlives its story: over the backgrounds addon's own `.sb-show-main` rule, at once.
+  await page.evaluate(() =>
+    document.head.append(
+      Object.assign(document.createElement('style'), { id: 'dark-page', textContent: 'body.sb-show-main, body { background: #090d16 !important; transition: none !important; }' }),
+    ),
+  );
+  const darkPage = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  if (darkPage !== 'rgb(9, 13, 22)') return [...found, `dark: the page behind the story is ${darkPage}, not the dark background`];
   // A story whose render takes no `theme` (a page form around the element, say) is checked on the dark page as it stands.
   const themed = await page.evaluate(() => {
     const story = (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { story?: { initialArgs?: object; argTypes?: object } } } }).__STORYBOOK_PREVIEW__?.currentRender?.story;
