@@ -8,14 +8,19 @@
 /** What is wrong with a field; the element and the BFF each turn it into their own sentence. */
 export type ClientFieldProblem = 'required' | 'email' | 'phone' | 'country' | 'nip' | 'vat' | 'taxNo' | 'iban' | 'postCode';
 
-/** ISO 3166-1 alpha-2, with XK (Kosovo), which banks and tax offices use. Names come from `Intl.DisplayNames`. */
+/**
+ * ISO 3166-1 alpha-2, with XK (Kosovo), which banks and tax offices use. Names come from `Intl.DisplayNames`.
+ * Written by first letter, each followed by the second letters it takes (`ADEF…` is AD, AE, AF…):
+ * 300 letters instead of 500, in every page that shows a country list.
+ */
 export const COUNTRY_CODES: readonly string[] = (
-  'ADAEAFAGAIALAMAOAQARASATAUAWAXAZBABBBDBEBFBGBHBIBJBLBMBNBOBQBRBSBTBVBWBYBZCACCCDCFCGCHCICKCLCMCNCOCRCUCVCWCXCYCZ' +
-  'DEDJDKDMDODZECEEEGEHERESETFIFJFKFMFOFRGAGBGDGEGFGGGHGIGLGMGNGPGQGRGSGTGUGWGYHKHMHNHRHTHUIDIEILIMINIOIQIRISIT' +
-  'JEJMJOJPKEKGKHKIKMKNKPKRKWKYKZLALBLCLILKLRLSLTLULVLYMAMCMDMEMFMGMHMKMLMMMNMOMPMQMRMSMTMUMVMWMXMYMZNANCNENFNGNI' +
-  'NLNONPNRNUNZOMPAPEPFPGPHPKPLPMPNPRPSPTPWPYQARERORSRURWSASBSCSDSESGSHSISJSKSLSMSNSOSRSSSTSVSXSYSZTCTDTFTGTHTJTK' +
-  'TLTMTNTOTRTTTVTWTZUAUGUMUSUYUZVAVCVEVGVIVNVUWFWSXKYEYTZAZMZW'
-).match(/../g)!;
+  'ADEFGILMOQRSTUWXZ BABDEFGHIJLMNOQRSTVWYZ CACDFGHIKLMNORUVWXYZ DEJKMOZ ECEGHRST FIJKMOR ' +
+  'GABDEFGHILMNPQRSTUWY HKMNRTU IDELMNOQRST JEMOP KEGHIMNPRWYZ LABCIKRSTUVY ' +
+  'MACDEFGHKLMNOPQRSTUVWXYZ NACEFGILOPRUZ OM PAEFGHKLMNRSTWY QA REOSUW SABCDEGHIJKLMNORSTVXYZ ' +
+  'TCDFGHJKLMNORTVWZ UAGMSYZ VACEGINU WFS XK YET ZAMW'
+)
+  .split(' ')
+  .flatMap(([first, ...seconds]) => seconds.map((second) => first! + second));
 
 export const isCountryCode = (code: string): boolean => COUNTRY_CODES.includes(code);
 
