@@ -16,6 +16,10 @@ export const dialogStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
+  /* The page behind the open dialog is dimmed: nothing on it can be used until the dialog closes. */
+  dialog::backdrop {
+    background: var(--product-pay-button-backdrop, rgb(16 24 40 / 0.45));
+  }
   form {
     container-type: inline-size;
   }

@@ -87,6 +87,7 @@ function times(price: string, quantity: number): string {
  * @cssprop [--product-pay-button-color=var(--ik-color-accent-text)] - Text color of the buy button.
  * @cssprop [--product-pay-button-font-size=1em] - Text size of the buy button.
  * @cssprop [--product-pay-button-dialog-width=40rem] - Width of the checkout dialog, at most the viewport's less 2rem; at 30rem and wider its fields stand in two columns.
+ * @cssprop [--product-pay-button-backdrop=rgb(16 24 40 / 0.45)] - What the page behind the open dialog is dimmed with.
  */
 export class ProductPayButton extends InvoiceKitElement<ButtonMessages> {
   static override styles = [themeStyles, styles];
