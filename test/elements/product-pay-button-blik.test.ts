@@ -120,6 +120,8 @@ describe('product-pay-button with BLIK on the page', () => {
     expect(JSON.parse(sent[0]!.body).payment).to.deep.equal({ method: 'blik', code: '777123' });
     expect(part<HTMLFormElement>(el, 'form')!.hidden).to.equal(true);
     expect(squash(part(el, 'blik-status')!.querySelector('h2')!.textContent)).to.equal('Confirm the payment in your bank app');
+    // What the bank app asks the buyer to confirm: the total (one, as a consumer pays it) and the product.
+    expect(text(el, 'blik-amount')).to.equal(`${text(el, 'price')} · ${text(el, 'name')}`);
     const first = text(el, 'blik-time');
     expect(['2:00', '1:59']).to.include(first);
     const live = part(el, 'blik-live')!;

@@ -6,6 +6,7 @@ import type { DialogContext, PayButtonHost } from './checkout-dialog.js';
 import type { PayButtonMessages } from './messages.js';
 import { outcome } from './sale-requests.js';
 import { invoiceLink } from './outcome.js';
+import { formatMoney } from '../shared/format.js';
 
 /** How often the attempt's status is asked while the buyer confirms in the bank app. */
 const POLL_MS = 2_000;
@@ -178,6 +179,7 @@ export class BlikPay implements ReactiveController {
         ? html`<section part="blik-status" class="blik-status" aria-labelledby="blik-title">
             ${state.phase === 'waiting'
               ? html`<h2 id="blik-title" tabindex="-1">${m.blik.wait}</h2>
+                  <p part="blik-amount">${formatMoney(state.attempt.amount, state.attempt.currency, this.#ctx.locale())} · ${this.#ctx.info()?.name}</p>
                   <p part="blik-time" class="time" aria-hidden="true">${Math.floor(left! / 60)}:${String(left! % 60).padStart(2, '0')}</p>`
               : state.phase === 'paid'
                 ? html`<h2 id="blik-title" tabindex="-1" class="ok">${m.paid(invoice?.number)}</h2>

@@ -78,6 +78,7 @@ function times(price: string, quantity: number): string {
  * @csspart blik-code - The six-digit BLIK code field (also `input`).
  * @csspart blik-button - "Pay with BLIK", and "Try again" after a BLIK payment failed.
  * @csspart blik-status - What takes the form's place once the code is sent: the wait for the bank app, then the invoice or why it failed.
+ * @csspart blik-amount - While the buyer confirms in the bank app: the amount and the product, as the bank app should show them.
  * @csspart blik-time - The time left to confirm in the bank app, counting down.
  * @csspart blik-live - The polite live region that tells screen readers the time left and the outcome (visually hidden).
  * @cssprop [--product-pay-button-height=2.75rem] - Height of the buy button.
