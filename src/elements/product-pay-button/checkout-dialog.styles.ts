@@ -63,10 +63,14 @@ export const dialogStyles = css`
     min-width: 0;
   }
   .check {
-    display: block;
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
   }
   .check input {
     min-height: 0;
+    margin: 0;
+    accent-color: var(--_accent);
   }
   .field-error {
     color: var(--_danger);
