@@ -40,7 +40,7 @@ export interface FieldView {
   extra?: unknown;
 }
 
-/** One field: its label, its input (the country list for `country`) and its error. */
+/** One field: its label, its input (the country list for `country`), its error right under it, then its `extra` controls. */
 export function clientField(field: Field, { id, name, label, optional, required, error, value, saved, disabled, options, extra = nothing }: FieldView) {
   const autocomplete = AUTOCOMPLETE[field];
   const describedby = error ? `${id}-error` : nothing;
@@ -77,8 +77,9 @@ export function clientField(field: Field, { id, name, label, optional, required,
         />`;
   return html`<div class="cf-field ${WIDTH[field] ?? ''}" part="field">
     <label for=${id} part="label">${label}${required ? nothing : html` <span class="cf-note">(${optional})</span>`}</label>
-    ${control}${extra}
+    ${control}
     <p class="cf-error" part="field-error" id="${id}-error" ?hidden=${!error}>${error}</p>
+    ${extra}
   </div>`;
 }
 

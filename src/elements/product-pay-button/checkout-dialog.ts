@@ -341,7 +341,7 @@ export class CheckoutDialog implements ReactiveController {
     // Fields side by side where the dialog has room (`pair`), and post code beside city even on a phone.
     const field = (name: string, text: string, type: string, autocomplete: string, after: unknown = nothing, layout = 'pair') =>
       html`<label class=${layout}>${text}<input part="input" name=${name} type=${type} autocomplete=${autocomplete} required ?readonly=${busy}
-        aria-invalid=${invalid(name)} aria-describedby="${name}-error" />${after}${hint(name)}</label>`;
+        aria-invalid=${invalid(name)} aria-describedby="${name}-error" />${hint(name)}${after}</label>`;
     const country = info?.seller_country ?? 'PL';
     // The last quote stays on screen, dimmed, while the next one is asked for; the checkout's own answer once it differs.
     const revised = this.state.revised;
