@@ -302,14 +302,15 @@ async function clientAnswer(scenario: string, route: string, request: Request): 
 /** What a buyer may see of a product (`publicProduct` in src/bff/views.ts), as the BFF answers it. */
 type StandInProduct = Omit<SaleProduct, 'seller' | 'available'>;
 
-const product = (token: string, name: string, net: string, gross: string, tax: string, currency: string, unit: string | null, description: string | null = null): StandInProduct => ({
-  token, name, description, price_net: net, price_gross: gross, tax, currency, quantity_unit: unit,
+/** `service`: a service rather than goods, as the demo's seed has it (src/service/seed.ts): the tax engine's case depends on it. */
+const product = (token: string, name: string, net: string, gross: string, tax: string, currency: string, unit: string | null, service = true): StandInProduct => ({
+  token, name, description: null, price_net: net, price_gross: gross, tax, currency, quantity_unit: unit, service,
 });
 
 /** The products stories sell, by token. */
 export const STAND_IN_PRODUCTS: Record<string, StandInProduct> = {
-  'logo-design': product('logo-design', 'Logo design', '1500.0', '1845.0', '23', 'PLN', 'usł.', null),
-  'coffee-beans': product('coffee-beans', 'Coffee beans, 1 kg', '85.62', '89.9', '5', 'PLN', 'kg'),
+  'logo-design': product('logo-design', 'Logo design', '1500.0', '1845.0', '23', 'PLN', 'usł.'),
+  'coffee-beans': product('coffee-beans', 'Coffee beans, 1 kg', '85.62', '89.9', '5', 'PLN', 'kg', false),
   'brand-workshop-eur': product('brand-workshop-eur', 'Brand workshop (remote, EU)', '479.67', '590.0', '23', 'EUR', 'usł.'),
   'logo-licence-jpy': product('logo-licence-jpy', 'Logo licence, Japan', '12195', '15000', '23', 'JPY', 'usł.'),
   'long-name': product(
