@@ -164,5 +164,13 @@ export const styles = css`
       align-self: flex-start;
       margin-top: 0.25rem;
     }
+    /* What the register lookup did, in the size of a field's error; it takes no room until it has something to say. */
+    .cf-field > .cf-note {
+      margin: 0;
+      font-size: 0.8125rem;
+    }
+    .cf-field > .cf-note:empty {
+      position: absolute;
+    }
   }
 `;

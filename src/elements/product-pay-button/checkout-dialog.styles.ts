@@ -79,6 +79,10 @@ export const dialogStyles = css`
   .note {
     font-size: 0.875em;
   }
+  /* The register lookup's status takes no row until it has something to say (a live region all the same). */
+  .note:empty {
+    position: absolute;
+  }
   [aria-invalid='true'] {
     border-color: var(--_danger);
   }
