@@ -45,7 +45,8 @@ export const widthStyles = css`
     thead {
       display: none;
     }
-    .row {
+    /* A placeholder is a card too, its six bars in the card's two columns. */
+    :is(.row, .skeleton) {
       display: grid;
       grid-template: 'number total' 'issue due' 'status status' 'actions actions' / minmax(0, 1fr) minmax(0, 1fr);
       gap: 0.625rem 1rem;
@@ -53,7 +54,7 @@ export const widthStyles = css`
       border-bottom: 1px solid var(--_border);
     }
     /* As specific as the table's first and last cell padding, which a card's cells must lose too. */
-    .row > :is(th, td) {
+    :is(.row, .skeleton) > :is(th, td) {
       padding: 0;
       border: 0;
     }
@@ -96,9 +97,6 @@ export const widthStyles = css`
       flex: 1;
       margin: 0;
       height: 2.25rem;
-    }
-    .skeleton td:nth-child(n+4) {
-      display: none;
     }
     .pagination {
       padding-inline: 1rem;
