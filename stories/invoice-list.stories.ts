@@ -93,6 +93,13 @@ export const NarrowPolishDark: Story = {
 
 export const Loading: Story = { args: { endpoint: scenario('loading') } };
 
+/** Loading on a phone: each placeholder is a card, as the rows will be. */
+export const LoadingPhone: Story = {
+  args: { endpoint: scenario('loading') },
+  tags: ['phone'],
+  decorators: [(story) => html`<div style="width: 358px">${story()}</div>`],
+};
+
 export const Empty: Story = { args: { endpoint: scenario('empty') } };
 
 export const FilteredToNothing: Story = { args: { status: 'overdue', period: 'this_month', endpoint: scenario('euro') } };
