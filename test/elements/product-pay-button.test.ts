@@ -185,6 +185,27 @@ describe('<product-pay-button>', () => {
     expect(after.mails).to.equal(1);
   });
 
+  it('reports how the attempt stands to a page that asks from its pay-start listener, as a page paying in a popup may', async () => {
+    const el = await bffButton('coffee-beans');
+    await openDialog(el, newEmail());
+    await priced(el);
+    const cancelled = oneEvent(el, 'pay-cancel') as Promise<PayCancelEvent>;
+    el.addEventListener(
+      'pay-start',
+      (event) => {
+        event.preventDefault();
+        // The popup would open here, and the page asks at once; nobody pays in it.
+        void el.checkOutcome();
+      },
+      { once: true },
+    );
+    part<HTMLButtonElement>(el, 'continue-button')!.click();
+    // Asked a few times, then called unfinished: never "Checking the payment…" for good.
+    expect((await cancelled).detail).to.include({ reason: 'pending', product: 'coffee-beans' });
+    await el.updateComplete;
+    expect(part<HTMLButtonElement>(el, 'button')!.disabled).to.equal(false);
+  });
+
   it('reports a declined payment as pay-cancel, and nothing is paid', async () => {
     const el = await bffButton('coffee-beans');
     const email = newEmail();

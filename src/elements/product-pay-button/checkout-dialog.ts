@@ -58,7 +58,7 @@ export interface DialogContext {
   source(): string;
   language(): Language;
   locale(): string;
-  /** The page took over the payment page (`pay-start` cancelled): the button waits for `checkOutcome()`. */
+  /** An attempt is under way: the button reports its outcome on `checkOutcome()` (a page that cancels `pay-start` calls it). */
   handedOver(pending: PendingAttempt): void;
 }
 
@@ -311,10 +311,11 @@ export class CheckoutDialog implements ReactiveController {
   #pay(answer: CheckoutAnswer, detail: Omit<PendingAttempt, 'attempt' | 'source'>): void {
     const pending = { ...detail, attempt: answer.attempt, amount: answer.amount, source: this.#ctx.source() };
     pendingAttempt(pending);
+    // The button knows the attempt before the page hears of it: a page paying in a popup may call checkOutcome() from its pay-start listener.
+    this.#ctx.handedOver(pending);
     if (this.#host.dispatchEvent(new PayStartEvent({ ...pending, redirectUrl: answer.redirectUrl }))) return location.assign(answer.redirectUrl);
     pendingAttempt(null);
     this.#set({ busy: false, open: false, revised: undefined });
-    this.#ctx.handedOver(pending);
   }
 
   render(): TemplateResult {
