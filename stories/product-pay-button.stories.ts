@@ -65,10 +65,27 @@ const play =
   };
 
 /** Fills the dialog and presses Continue; the page's `pay-start` handler (below) stands in for the payment page. */
-const checkout = (buyer = ADA) =>
+/** Waits up to 10 s for `done`. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 10_000 && !done(); waited += 50) await pause(50);
+}
+
+/** The outcome as the server records it, once it has one ("Checking the payment…" keeps the button disabled). */
+const outcomeShown = (el: ProductPayButton) => !part<HTMLButtonElement>(el, 'button')!.disabled && !!part(el, 'status')?.textContent?.trim();
+/** Why the checkout could not start, under the dialog's fields. */
+const problemShown = (el: ProductPayButton) => !!el.shadowRoot!.querySelector('dialog .error')?.textContent?.trim();
+
+/**
+ * Fills the dialog, presses Continue once the server's quote is in (it is disabled until then), and
+ * waits for `shown`, the state the story is about: a story ends on that state, not on the click.
+ */
+const checkout = (shown: (el: ProductPayButton) => boolean = outcomeShown) =>
   play(async (el) => {
-    await openDialog(el, buyer);
-    part<HTMLButtonElement>(el, 'continue-button')!.click();
+    await openDialog(el, ADA);
+    const next = part<HTMLButtonElement>(el, 'continue-button')!;
+    await until(() => !next.disabled);
+    next.click();
+    await until(() => shown(el));
   });
 
 /**
@@ -174,19 +191,19 @@ export const WithQuantity: Story = {
 };
 
 /** The checkout request is on its way: everything is locked, so a double click makes one payment. */
-export const Redirecting: Story = { args: { endpoint: scenario('redirecting') }, play: checkout() };
+export const Redirecting: Story = { args: { endpoint: scenario('redirecting') }, play: checkout((el) => part(el, 'form')?.getAttribute('aria-busy') === 'true') };
 
 /** The BFF refused a field (422): the dialog names it and offers to try again. */
-export const CheckoutInvalid: Story = { args: { endpoint: scenario('checkout-invalid') }, play: checkout() };
+export const CheckoutInvalid: Story = { args: { endpoint: scenario('checkout-invalid') }, play: checkout(problemShown) };
 
 /** Too many checkouts from this address (429): retried quietly with `Retry-After`, then explained. */
-export const CheckoutRateLimited: Story = { args: { endpoint: scenario('checkout-busy') }, play: checkout() };
+export const CheckoutRateLimited: Story = { args: { endpoint: scenario('checkout-busy') }, play: checkout(problemShown) };
 
 /** No connection: retried quietly, then explained; Continue becomes Try again with the same idempotency key. */
-export const CheckoutOffline: Story = { args: { endpoint: scenario('offline') }, play: checkout() };
+export const CheckoutOffline: Story = { args: { endpoint: scenario('offline') }, play: checkout(problemShown) };
 
 /** Back from the payment page, the button asks the server how it ended. */
-export const CheckingOutcome: Story = { args: { endpoint: scenario('outcome-checking') }, play: checkout() };
+export const CheckingOutcome: Story = { args: { endpoint: scenario('outcome-checking') }, play: checkout((el) => !!part(el, 'status')?.textContent?.trim()) };
 
 /** Paid: the server names the issued invoice, with a link to it. */
 export const Paid: Story = { play: checkout() };
