@@ -158,7 +158,7 @@ const lookedUp = async (el: ClientForm): Promise<void> => {
   await el.updateComplete;
   el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.click();
   await el.updateComplete;
-  for (let i = 0; i < 50 && el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.disabled; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.disabled; i++) await new Promise((r) => setTimeout(r, 50));
   await el.updateComplete;
 };
 

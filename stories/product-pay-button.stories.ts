@@ -326,6 +326,7 @@ export const ViesRefused: Story = {
   play: play(async (el) => {
     await GERMAN_COMPANY(el);
     part<HTMLButtonElement>(el, 'continue-button')!.click();
+    await until(() => problemShown(el));
   }),
 };
 
@@ -335,40 +336,28 @@ export const ViesDownNewTotal: Story = {
   play: play(async (el) => {
     await GERMAN_COMPANY(el);
     part<HTMLButtonElement>(el, 'continue-button')!.click();
+    await until(() => !!part(el, 'revised'));
   }),
 };
+
+/** Opens the company form, types `taxNo`, presses "Fill in from the register" and waits for the register's answer. */
+const lookUp = (taxNo: string) =>
+  play(async (el) => {
+    await openDialog(el, { ...ADA, company: '' });
+    type(el, 'tax_no', taxNo);
+    part<HTMLButtonElement>(el, 'lookup-button')!.click();
+    await el.updateComplete;
+    await until(() => !part<HTMLButtonElement>(el, 'lookup-button')!.disabled);
+  });
 
 /** "Fill in from the register": one press fills the company's name and address by NIP. */
-export const CompanyFromRegister: Story = {
-  play: play(async (el) => {
-    await openDialog(el, { ...ADA, company: '' });
-    type(el, 'tax_no', '5252248481');
-    part<HTMLButtonElement>(el, 'lookup-button')!.click();
-    await pause(500);
-  }),
-};
+export const CompanyFromRegister: Story = { play: lookUp('5252248481') };
 
 /** The register does not know the number: said at the tax number field. */
-export const CompanyUnknown: Story = {
-  args: { locale: 'pl' },
-  play: play(async (el) => {
-    await openDialog(el, { ...ADA, company: '' });
-    type(el, 'tax_no', '1234563218');
-    part<HTMLButtonElement>(el, 'lookup-button')!.click();
-    await pause(500);
-  }),
-};
+export const CompanyUnknown: Story = { args: { locale: 'pl' }, play: lookUp('1234563218') };
 
 /** The register cannot answer (503): said beside the button; the buyer types the details. */
-export const RegisterDown: Story = {
-  args: { endpoint: scenario('register-down') },
-  play: play(async (el) => {
-    await openDialog(el, { ...ADA, company: '' });
-    type(el, 'tax_no', '5252248481');
-    part<HTMLButtonElement>(el, 'lookup-button')!.click();
-    await pause(500);
-  }),
-};
+export const RegisterDown: Story = { args: { endpoint: scenario('register-down') }, play: lookUp('5252248481') };
 
 /** The reverse-charge dialog in Polish: "bez VAT" beside the total, and the note says why. */
 export const ReverseChargePolish: Story = { args: { product: 'brand-workshop-eur', locale: 'pl' }, play: play(GERMAN_COMPANY) };

@@ -2,7 +2,7 @@ import { quoteNamesBuyer, saleQuote } from '../../src/kernel/checkout.js';
 import { decimal, mul, roundMoney, toPlain } from '../../src/kernel/money.js';
 import { supplyKindOf } from '../../src/kernel/tax/index.js';
 import { unitForReader } from '../../src/kernel/units.js';
-import { clientProblems, postCodeExample } from '../../src/kernel/validation/client.js';
+import { clientProblems, compactCode, postCodeExample } from '../../src/kernel/validation/client.js';
 import type { ClientCheck, ClientCheckRequest } from '../../src/contract/client-check.js';
 import { CUSTOMER_CLIENT_FIELDS, type CustomerClient, type CustomerInvoice } from '../../src/contract/portal.js';
 import type { ErrorBody, ErrorCode } from '../../src/contract/errors.js';
@@ -430,10 +430,14 @@ async function saleAnswer(scenario: string, route: string, request: Request): Pr
   return notFound('route');
 }
 
-/** `GET /company/:country/:tax_no`: the demo's Polish studio by its NIP, 404 for any other number, 503 while the register is down. */
+/**
+ * `GET /company/:country/:tax_no`: the demo's Polish studio by its NIP, written as a buyer may write
+ * it (`525-224-84-81`, `PL 5252248481`), 404 for any other number, 503 while the register is down.
+ */
 function companyAnswer(scenario: string, route: string): Response {
   if (scenario === 'register-down') return failure(503, 'service_busy', 'The VAT register cannot answer now. Try again later.', { headers: { 'retry-after': '60' } });
-  if (route !== 'company/PL/5252248481') return notFound('company');
+  const [, country, number = ''] = route.split('/');
+  if (country !== 'PL' || compactCode(decodeURIComponent(number)).replace(/^PL/, '') !== '5252248481') return notFound('company');
   return json({ name: 'DEMO STUDIO SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ', street: 'UL. PROSTA 51', post_code: '00-838', city: 'WARSZAWA', country: 'PL', tax_no: '5252248481', vat_active: true }, 200);
 }
 
