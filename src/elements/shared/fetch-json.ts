@@ -33,14 +33,16 @@ const BUSY = [429, 502, 503, 504];
  * (the server then answers the second try with the first one's answer). Such a request is tried again
  * up to `RETRIES` times when it got no answer (a network failure or the 15 s timeout), a busy answer
  * (429, 502, 503, 504), or a 409 for its key (the first try is still running). It waits the answer's
- * `Retry-After`, else 0.5 s then 1 s, never more than 3 s. Answers the wait in ms, or `undefined`
- * for no retry.
+ * `Retry-After`, else 0.5 s then 1 s; an answer asking for more than 3 s is final. Answers the wait in
+ * ms, or `undefined` for no retry.
  */
 export function retryDelay(method: string, keyed: boolean, retry: number, answer?: { status: number; retryAfter: string | null }): number | undefined {
   if (retry > RETRIES || (!keyed && (method === 'POST' || method === 'PATCH'))) return undefined;
   if (answer && !BUSY.includes(answer.status) && !(answer.status === 409 && keyed)) return undefined;
   const after = Number(answer?.retryAfter);
-  return Math.min(after > 0 ? after * 1000 : 250 * 2 ** retry, 3000);
+  const wait = after > 0 ? after * 1000 : 250 * 2 ** retry;
+  // A server that asks for longer will not be ready while the buyer waits: they are told at once.
+  return wait > 3000 ? undefined : wait;
 }
 
 /** A refusal as a `BffError`: the BFF answers `{error: {code, message, fields}}`, the service `{code, message}` with the fields as the message. */

@@ -30,9 +30,11 @@ describe('the elements’ one retry rule', () => {
     expect(retryDelay('POST', true, 3, busy(503))).to.equal(undefined);
   });
 
-  it('waits what Retry-After asks, up to 3 s', () => {
+  it('waits what Retry-After asks, up to 3 s; asked for longer, it does not retry', () => {
     expect(retryDelay('GET', false, 1, busy(429, '2'))).to.equal(2000);
-    expect(retryDelay('GET', false, 1, busy(503, '120'))).to.equal(3000);
+    expect(retryDelay('GET', false, 1, busy(429, '3'))).to.equal(3000);
+    expect(retryDelay('GET', false, 1, busy(503, '120')), 'the server will not be ready while the buyer waits').to.equal(undefined);
+    expect(retryDelay('POST', true, 1, busy(429, '60'))).to.equal(undefined);
     expect(retryDelay('GET', false, 1, busy(503, 'soon')), 'a date or nonsense counts as absent').to.equal(500);
   });
 });
