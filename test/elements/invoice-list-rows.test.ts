@@ -1,4 +1,8 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { render } from 'lit';
+import { totalsLine } from '../../src/elements/invoice-list/summary.js';
+import { en } from '../../src/elements/invoice-list/messages.js';
+import pl from '../../src/elements/invoice-list/messages.pl.js';
 import { setViewport } from '@web/test-runner-commands';
 import '../../src/elements/invoice-list/define.js';
 import type { InvoiceList } from '../../src/elements/invoice-list/invoice-list.js';
@@ -98,6 +102,20 @@ describe('<invoice-list> rows, statuses and payments against the real BFF', () =
       expect(numbers(el)).to.deep.equal(expected.slice(0, 25).map((i) => i.number));
     });
   }
+
+  it('writes a large count of invoices owed as the language writes numbers', async () => {
+    const owed = (outstanding_count: number) => [{ currency: 'PLN', outstanding: '12345.60', outstanding_count, overdue: '0.00', overdue_count: 0 }];
+    const said = (lang: 'en' | 'pl', count: number) => {
+      const box = document.createElement('div');
+      render(totalsLine(owed(count), lang === 'en' ? en : pl, lang), box);
+      return box.textContent!.replace(/\s+/g, ' ').trim();
+    };
+    expect(said('en', 4429)).to.equal('You owe PLN 12,345.60 on 4,429 invoices');
+    expect(said('en', 1)).to.equal('You owe PLN 12,345.60 on 1 invoice');
+    // Polish groups from five digits on, with a no-break space: 4429 faktur, 12 345 faktur.
+    expect(said('pl', 4429)).to.equal('Do zapłaty 12 345,60 zł za 4429 faktur');
+    expect(said('pl', 12345)).to.equal('Do zapłaty 12 345,60 zł za 12 345 faktur');
+  });
 
   it('shows what the customer owes in total, with the overdue part, whatever the filter', async () => {
     const el = await list();

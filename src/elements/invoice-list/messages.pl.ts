@@ -39,7 +39,7 @@ const pl: InvoiceListMessages = {
   paidOf: (paid, total) => `Zapłacono ${paid} z ${total}`,
   paidInFull: (amount) => `Zapłacono ${amount}`,
   owed: 'Do zapłaty',
-  owedOn: (count) => `za ${count} ${forms(count, { one: 'fakturę', few: 'faktury', other: 'faktur' })}`,
+  owedOn: (shown, count) => `za ${shown} ${forms(count, { one: 'fakturę', few: 'faktury', other: 'faktur' })}`,
   overdueAmount: (amount) => `${amount} po terminie`,
   nothingOwed: 'Nic do zapłaty. Dziękujemy!',
   download: 'PDF',

@@ -52,7 +52,8 @@ export const en = {
   paidOf: (paid: string, total: string) => `Paid ${paid} of ${total}`,
   paidInFull: (amount: string) => `Paid ${amount}`,
   owed: 'You owe',
-  owedOn: (count: number) => `on ${count} ${forms(count, { one: 'invoice', other: 'invoices' })}`,
+  /** `shown`: the count as the locale writes numbers (4,429). */
+  owedOn: (shown: string, count: number) => `on ${shown} ${forms(count, { one: 'invoice', other: 'invoices' })}`,
   overdueAmount: (amount: string) => `${amount} overdue`,
   nothingOwed: 'Nothing to pay. Thank you!',
   download: 'PDF',

@@ -14,7 +14,7 @@ export function totalsLine(totals: CustomerTotals[], m: InvoiceListMessages, loc
           ${owing.map(
             (each) =>
               html`<span class="sum"
-                ><strong>${money(each.outstanding, each.currency)}</strong> ${m.owedOn(each.outstanding_count)}${!isZeroAmount(each.overdue)
+                ><strong>${money(each.outstanding, each.currency)}</strong> ${m.owedOn(formatNumber(each.outstanding_count, locale), each.outstanding_count)}${!isZeroAmount(each.overdue)
                   ? html` · <span class="late">${m.overdueAmount(money(each.overdue, each.currency))}</span>`
                   : nothing}</span
               >`,
