@@ -19,10 +19,14 @@ type Play = NonNullable<StoryObj<Args>['play']>;
 const formIn = async (canvas: HTMLElement): Promise<ClientForm> => {
   const el = canvas.querySelector('client-form')!;
   // Waits for the stand-in's answer (about 350 ms) and the render after it.
-  for (let i = 0; i < 50 && el.querySelector('.cf-frame')?.getAttribute('aria-busy') !== 'false'; i++) await new Promise((r) => setTimeout(r, 50));
+  await until(() => el.querySelector('.cf-frame')?.getAttribute('aria-busy') === 'false');
   await el.updateComplete;
   return el;
 };
+/** Waits up to 10 s for `done`: a story ends on the state it is named for, after the retries a busy answer gets. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 10_000 && !done(); waited += 50) await new Promise((r) => setTimeout(r, 50));
+}
 /** Sets a field the way a customer's typing or the browser's autofill does. */
 const fill = (el: ClientForm, field: string, value: string) => {
   const control = el.querySelector<HTMLInputElement>(`[data-field="${field}"]`)!;
@@ -94,9 +98,10 @@ export const Saving: Story = {
 };
 
 export const Saved: Story = {
-  play: play((el) => {
+  play: play(async (el) => {
     fill(el, 'phone', '+48 12 345 67 89');
     submit(el);
+    await until(() => !!el.querySelector('[part~="status"]')?.textContent?.trim() && el.querySelector('.cf-frame')?.getAttribute('aria-busy') === 'false');
   }),
 };
 
@@ -115,13 +120,15 @@ export const ClientSideErrors: Story = {
 /** The service refused the save: its field errors are shown at their fields, in the page’s language. */
 export const ServerErrorsMapped: Story = {
   args: { endpoint: scenario('client-invalid') },
-  play: play((el) => {
+  play: play(async (el) => {
     fill(el, 'bank', 'A bank name longer than the service keeps');
     submit(el);
+    await until(() => !!el.querySelector('[part~="field-error"]:not([hidden])'));
   }),
 };
 
-export const LoadError: Story = { args: { endpoint: scenario('error') } };
+/** The service failed (502): retried quietly, then said in a banner with Try again. */
+export const LoadError: Story = { args: { endpoint: scenario('error') }, play: play((el) => until(() => !!el.querySelector('[part~="error"]'))) };
 
 export const ExpiredSession: Story = { args: { endpoint: scenario('expired') } };
 

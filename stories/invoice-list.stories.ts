@@ -100,13 +100,26 @@ export const LoadingPhone: Story = {
   decorators: [(story) => html`<div style="width: 358px">${story()}</div>`],
 };
 
-export const Empty: Story = { args: { endpoint: scenario('empty') } };
+/**
+ * Waits (up to 10 s) until the list shows `part`: the story ends on the state it is named for, after
+ * the stand-in's answer and the retries a busy answer gets.
+ */
+const shows =
+  (part: string): NonNullable<Story['play']> =>
+  async ({ canvasElement }) => {
+    const el = canvasElement.querySelector('invoice-list')!;
+    for (let i = 0; i < 200 && !el.shadowRoot?.querySelector(`[part~="${part}"]`); i++) await new Promise((r) => setTimeout(r, 50));
+    await el.updateComplete;
+  };
 
-export const FilteredToNothing: Story = { args: { status: 'overdue', period: 'this_month', endpoint: scenario('euro') } };
+export const Empty: Story = { args: { endpoint: scenario('empty') }, play: shows('empty') };
 
-export const ServiceError: Story = { args: { endpoint: scenario('error') } };
+export const FilteredToNothing: Story = { args: { status: 'overdue', period: 'this_month', endpoint: scenario('euro') }, play: shows('empty') };
 
-export const ExpiredSession: Story = { args: { endpoint: scenario('expired'), locale: 'pl' } };
+/** The service failed (502): retried quietly, then said, with Try again. */
+export const ServiceError: Story = { args: { endpoint: scenario('error') }, play: shows('error') };
+
+export const ExpiredSession: Story = { args: { endpoint: scenario('expired'), locale: 'pl' }, play: shows('error') };
 
 export const OverdueFirst: Story = { args: { status: 'overdue', order: 'payment_to.asc' } };
 
