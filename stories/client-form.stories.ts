@@ -3,6 +3,7 @@ import { html } from 'lit';
 import { withActions } from 'storybook/actions/decorator';
 import '../src/elements/client-form/define.js';
 import type { ClientForm } from '../src/elements/client-form/client-form.js';
+import { until } from './support/until.js';
 
 interface Args {
   endpoint: string;
@@ -23,10 +24,6 @@ const formIn = async (canvas: HTMLElement): Promise<ClientForm> => {
   await el.updateComplete;
   return el;
 };
-/** Waits up to 10 s for `done`: a story ends on the state it is named for, after the retries a busy answer gets. */
-async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; waited < 10_000 && !done(); waited += 50) await new Promise((r) => setTimeout(r, 50));
-}
 /** Sets a field the way a customer's typing or the browser's autofill does. */
 const fill = (el: ClientForm, field: string, value: string) => {
   const control = el.querySelector<HTMLInputElement>(`[data-field="${field}"]`)!;
@@ -113,7 +110,7 @@ export const ClientSideErrors: Story = {
     fill(el, 'post_code', '00838');
     submit(el);
     // Waits for the stand-in's verdict (about 350 ms) and the render after it.
-    for (let i = 0; i < 50 && !el.querySelector('[aria-invalid="true"]'); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => !!el.querySelector('[aria-invalid="true"]'), 2_500);
   }),
 };
 
@@ -165,7 +162,7 @@ const lookedUp = async (el: ClientForm): Promise<void> => {
   await el.updateComplete;
   el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.click();
   await el.updateComplete;
-  for (let i = 0; i < 200 && el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.disabled; i++) await new Promise((r) => setTimeout(r, 50));
+  await until(() => !el.querySelector<HTMLButtonElement>('[part~="lookup-button"]')!.disabled);
   await el.updateComplete;
 };
 

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html, nothing } from 'lit';
 import { withActions } from 'storybook/actions/decorator';
 import '../src/elements/invoice-list/define.js';
+import { until } from './support/until.js';
 
 interface Args {
   endpoint: string;
@@ -108,7 +109,7 @@ const shows =
   (part: string): NonNullable<Story['play']> =>
   async ({ canvasElement }) => {
     const el = canvasElement.querySelector('invoice-list')!;
-    for (let i = 0; i < 200 && !el.shadowRoot?.querySelector(`[part~="${part}"]`); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => !!el.shadowRoot?.querySelector(`[part~="${part}"]`));
     await el.updateComplete;
   };
 
@@ -147,7 +148,7 @@ export const KsefStatesPolish: Story = { args: { 'per-page': 10, locale: 'pl' } 
 /** Opens the first row's KSeF detail once the stand-in has answered, as a click on “KSeF details” does. */
 const openKsefDetail: NonNullable<Story['play']> = async ({ canvasElement }) => {
   const el = canvasElement.querySelector('invoice-list')!;
-  for (let i = 0; i < 60 && !el.shadowRoot?.querySelector('[part~="row"]'); i++) await new Promise((r) => setTimeout(r, 50));
+  await until(() => !!el.shadowRoot?.querySelector('[part~="row"]'), 3_000);
   el.shadowRoot?.querySelector<HTMLButtonElement>('[part~="ksef-toggle"]')?.click();
   // The detail's module loads on the first opening; the list's update completes once it is shown.
   await el.updateComplete;

@@ -3,6 +3,7 @@ import { html } from 'lit';
 import { withActions } from 'storybook/actions/decorator';
 import '../src/elements/product-pay-button/define.js';
 import type { ProductPayButton } from '../src/elements/product-pay-button/product-pay-button.js';
+import { until } from './support/until.js';
 
 /**
  * BLIK on the page (docs/decisions/blik-on-the-page.md): every state of the pay button's BLIK field,
@@ -17,18 +18,17 @@ interface Args {
 
 type Play = NonNullable<StoryObj<Args>['play']>;
 const part = <T extends Element = HTMLElement>(el: ProductPayButton, name: string) => el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Opens the dialog as a buyer does, types e-mail and name, and waits for the server's price. */
 async function openDialog(el: ProductPayButton): Promise<void> {
-  for (let i = 0; i < 100 && !part(el, 'price'); i++) await pause(50);
+  await until(() => !!part(el, 'price'), 5_000);
   part<HTMLButtonElement>(el, 'button')!.click();
   await el.updateComplete;
   const form = part<HTMLFormElement>(el, 'form')!;
   for (const [name, value] of [['email', 'ada@example.com'], ['name', 'Ada Lovelace']] as const) {
     form.querySelector<HTMLInputElement>(`input[name="${name}"]`)!.value = value;
   }
-  for (let i = 0; i < 60 && part<HTMLButtonElement>(el, 'continue-button')?.disabled !== false; i++) await pause(50);
+  await until(() => part<HTMLButtonElement>(el, 'continue-button')?.disabled === false, 3_000);
 }
 
 /** Types a BLIK code as a buyer pastes it, and presses "Pay with BLIK". */
@@ -54,7 +54,7 @@ const blik = (typed: string) => play((el) => payWithBlik(el, typed));
 const blikOutcome = (typed = '777123') =>
   play(async (el) => {
     await payWithBlik(el, typed);
-    for (let i = 0; i < 120 && !part(el, 'blik-status')?.querySelector('.actions'); i++) await pause(50);
+    await until(() => !!part(el, 'blik-status')?.querySelector('.actions'), 6_000);
   });
 
 /** `theme="dark"` in a dark section of a light page. */

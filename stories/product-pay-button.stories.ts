@@ -3,6 +3,7 @@ import { html, nothing } from 'lit';
 import { withActions } from 'storybook/actions/decorator';
 import '../src/elements/product-pay-button/define.js';
 import type { ProductPayButton } from '../src/elements/product-pay-button/product-pay-button.js';
+import { pause, until } from './support/until.js';
 
 interface Args {
   endpoint: string;
@@ -23,12 +24,11 @@ const scenario = (name: string) => `/storybook-bff/${name}`;
 
 type Play = NonNullable<StoryObj<Args>['play']>;
 const part = <T extends Element = HTMLElement>(el: ProductPayButton, name: string) => el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for the stand-in's product answer (about 350 ms) and the render after it. */
 async function loaded(canvas: HTMLElement): Promise<ProductPayButton> {
   const el = canvas.querySelector('product-pay-button')!;
-  for (let i = 0; i < 100 && !part(el, 'price') && !part(el, 'error'); i++) await pause(50);
+  await until(() => !!(part(el, 'price') || part(el, 'error')), 5_000);
   await el.updateComplete;
   return el;
 }
@@ -65,11 +65,6 @@ const play =
   };
 
 /** Fills the dialog and presses Continue; the page's `pay-start` handler (below) stands in for the payment page. */
-/** Waits up to 10 s for `done`. */
-async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; waited < 10_000 && !done(); waited += 50) await pause(50);
-}
-
 /** The outcome as the server records it, once it has one ("Checking the payment…" keeps the button disabled). */
 const outcomeShown = (el: ProductPayButton) => !part<HTMLButtonElement>(el, 'button')!.disabled && !!part(el, 'status')?.textContent?.trim();
 /** Why the checkout could not start, under the dialog's fields. */
@@ -294,7 +289,7 @@ function type(el: ProductPayButton, name: string, value: string): void {
 
 /** Waits until the dialog shows a price the server quoted for the buyer as typed. */
 async function quoted(el: ProductPayButton): Promise<void> {
-  for (let i = 0; i < 60 && part(el, 'summary')?.getAttribute('aria-busy') !== 'false'; i++) await pause(50);
+  await until(() => part(el, 'summary')?.getAttribute('aria-busy') === 'false', 3_000);
   await el.updateComplete;
 }
 
